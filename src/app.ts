@@ -1,0 +1,72 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import type { Db } from './db/dialect.js';
+import './http/route-config.js';
+import { completeRouteSchema, registerAuthentication } from './http/auth.js';
+import { registerDocs } from './http/docs.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerIdempotency } from './http/idempotency.js';
+import { createLimiter, memoryStore, registerClientRateLimit, type RateLimitStore } from './http/rate-limit.js';
+import { genRequestId } from './http/request-id.js';
+import { ErrorResponse } from './http/schemas.js';
+import { buildValidator } from './http/validation.js';
+import { tokenRoutes } from './modules/auth/token.routes.js';
+import { fieldsRoutes } from './modules/fields/fields.routes.js';
+import { registerMetrics } from './modules/system/metrics.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+
+export interface AppDeps {
+  db: Db;
+  /** Rate-limit counters: in memory by default, Redis when REDIS_URL is set (server.ts decides). */
+  rateLimitStore?: RateLimitStore;
+  /** false silences request logs (tests); otherwise JSON logs at config.logLevel. */
+  logger?: boolean;
+}
+
+/** Builds the whole application; never listens (server.ts does). */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const { db } = deps;
+  const app = Fastify({
+    logger: deps.logger === false ? false : { level: config.logLevel },
+    genReqId: genRequestId,
+    requestIdHeader: false,
+    bodyLimit: config.bodyLimitBytes,
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.requestTimeoutMs + 5000,
+    keepAliveTimeout: 72_000,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addSchema(ErrorResponse);
+  registerErrorHandling(app);
+  // JSON only: any other body is 415 (the token endpoint adds form bodies in its own scope).
+  app.removeContentTypeParser(['text/plain']);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  const metrics = registerMetrics(app);
+  app.addHook('onRoute', completeRouteSchema);
+
+  await registerDocs(app);
+
+  const store = deps.rateLimitStore ?? memoryStore();
+  registerAuthentication(app, db);
+  registerClientRateLimit(app, createLimiter(store, config.rateLimitMax, config.rateLimitWindowSeconds));
+  registerIdempotency(app, db, Math.max(60_000, config.requestTimeoutMs * 2) * 1000);
+
+  await app.register(systemRoutes(db, metrics));
+  await app.register(
+    tokenRoutes(db, config.tokenTtlSeconds, createLimiter(store, config.tokenRateLimitMax, config.rateLimitWindowSeconds, 'token')),
+  );
+  await app.register(fieldsRoutes(db));
+
+  app.addHook('onClose', async () => {
+    await store.close();
+  });
+  return app;
+}

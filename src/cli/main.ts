@@ -1,0 +1,113 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.js';
+import { openDatabase, type Db } from '../db/dialect.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { microsToIso, nowMicros } from '../lib/clock.js';
+import { authRepository } from '../modules/auth/auth.repository.js';
+import { authService, CliUsageError, parseScopeList } from '../modules/auth/auth.service.js';
+import { ALL_SCOPES } from '../modules/auth/scopes.js';
+
+const USAGE = `Usage: svc <command>
+
+  svc clients create --account <account_id> --scopes "<scope> <scope> ..."
+      Creates an API client (and the account if new); prints its credentials as JSON. The secret is shown once.
+  svc clients list [--account <account_id>]
+  svc clients revoke <client_id>
+      Revokes the client; its tokens stop working at once.
+  svc migrate
+      Applies the database migrations (the server also does so at start).
+
+Honours DATABASE_URL like the server. Scopes: ${ALL_SCOPES.join(', ')}`;
+
+type Out = (line: string) => void;
+
+async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
+  const config = loadConfig(process.env);
+  const db = openDatabase(config.database, { poolSize: 2 });
+  try {
+    await migrateToLatest(db);
+    return await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function clients(args: string[], out: Out): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub === 'create') {
+    const { values } = parseArgs({
+      args: rest,
+      options: { account: { type: 'string' }, scopes: { type: 'string' } },
+      strict: true,
+    });
+    if (!values.account) throw new CliUsageError('--account is required');
+    if (values.scopes === undefined) throw new CliUsageError('--scopes is required');
+    const scopes = parseScopeList(values.scopes);
+    const account = values.account;
+    const creds = await withDb((db) => authService.createClient(db.kysely, account, scopes));
+    out(JSON.stringify(creds));
+    return;
+  }
+  if (sub === 'list') {
+    const { values } = parseArgs({ args: rest, options: { account: { type: 'string' } }, strict: true });
+    const rows = await withDb((db) => authRepository.listClients(db.kysely, values.account ?? null));
+    for (const row of rows) {
+      out(
+        JSON.stringify({
+          client_id: row.client_id,
+          account_id: row.account_id,
+          scopes: row.scopes.split(' '),
+          created_at: microsToIso(row.created_at),
+          revoked_at: row.revoked_at === null ? null : microsToIso(row.revoked_at),
+        }),
+      );
+    }
+    return;
+  }
+  if (sub === 'revoke') {
+    const { positionals } = parseArgs({ args: rest, allowPositionals: true, strict: true });
+    if (positionals.length !== 1) throw new CliUsageError('give exactly one client_id');
+    const clientId = positionals[0]!;
+    const revoked = await withDb((db) => authRepository.revokeClient(db.kysely, clientId, nowMicros()));
+    if (!revoked) throw new CliUsageError(`no active client ${clientId}`);
+    out(JSON.stringify({ client_id: clientId, revoked: true }));
+    return;
+  }
+  throw new CliUsageError(`unknown command: clients ${sub ?? ''}`.trim());
+}
+
+export async function run(argv: string[], out: Out = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case 'clients':
+        await clients(args, out);
+        return 0;
+      case 'migrate': {
+        const config = loadConfig(process.env);
+        const db = openDatabase(config.database, { poolSize: 1 });
+        try {
+          out(JSON.stringify({ applied: await migrateToLatest(db) }));
+        } finally {
+          await db.close();
+        }
+        return 0;
+      }
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        out(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new CliUsageError(`unknown command: ${command}`);
+    }
+  } catch (error) {
+    if (error instanceof CliUsageError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`svc: ${(error as Error).message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    process.stderr.write(`svc: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+} from 'kysely';
+import type { DatabaseTarget } from '../config.js';
+import type { Database } from './database.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Db {
+  readonly kysely: Kysely<Database>;
+  readonly dialect: DialectName;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * SQLite write transactions start with BEGIN IMMEDIATE: the write lock is taken at the start, so two
+ * processes never deadlock upgrading a read lock, and busy_timeout applies.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+function openSqlite(file: string): Db {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const database = new SqliteDatabase(file);
+  database.pragma('journal_mode = WAL');
+  // FULL: a committed transaction survives a power cut, not only a process crash.
+  database.pragma('synchronous = FULL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }) });
+  return {
+    kysely,
+    dialect: 'sqlite',
+    async ping() {
+      database.prepare('select 1').get();
+    },
+    async close() {
+      await kysely.destroy();
+    },
+  };
+}
+
+const INT8_OID = 20;
+
+function openPostgres(url: string, poolSize: number): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // A request fails fast (503) when the database is down rather than hanging.
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    // bigint columns hold microsecond times and counts well inside 2^53: read them as numbers.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client that loses its connection (database restart) must not crash the process.
+  pool.on('error', () => {});
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kysely,
+    dialect: 'postgres',
+    async ping() {
+      const client = await pool.connect();
+      try {
+        await client.query('select 1');
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await kysely.destroy();
+    },
+  };
+}
+
+export function openDatabase(target: DatabaseTarget, options: { poolSize?: number } = {}): Db {
+  return target.dialect === 'sqlite' ? openSqlite(target.path) : openPostgres(target.url, options.poolSize ?? 10);
+}
+
+/** True when `error` is a unique or primary-key violation in either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string } | null;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** True when `error` means the database could not be reached or is shutting down. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  if (!e) return false;
+  const code = e.code ?? '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', 'SQLITE_BUSY', 'SQLITE_LOCKED'].includes(code) ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '')
+  );
+}

@@ -1,0 +1,21 @@
+import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
+import type { Db } from './dialect.js';
+import * as m0001 from './migrations/0001_foundation.js';
+
+/**
+ * The numbered migrations, in order. Imported statically so that the same list serves the compiled
+ * service, the CLI and the tests; one file serves both dialects.
+ */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001_foundation': m0001,
+};
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => MIGRATIONS },
+  });
+  const result: MigrationResultSet = await migrator.migrateToLatest();
+  if (result.error) throw result.error;
+  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

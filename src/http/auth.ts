@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { Type, type TSchema } from 'typebox';
+import type { Db } from '../db/dialect.js';
+import { errors, type AppError } from '../errors.js';
+import { authService, type AuthContext } from '../modules/auth/auth.service.js';
+import { errorResponses, IdempotencyKey } from './schemas.js';
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The authenticated caller; only on routes that declare scopes (the hook has run). */
+export function authOf(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw errors.internal();
+  return request.auth;
+}
+
+function methodsOf(route: RouteOptions): string[] {
+  return Array.isArray(route.method) ? route.method : [route.method];
+}
+
+/**
+ * Completes the schema of every route that declares scopes: OpenAPI security (one requirement per scope,
+ * since any one suffices), the Idempotency-Key header on writes, and the shared error responses.
+ */
+export function completeRouteSchema(route: RouteOptions): void {
+  const scopes = route.config?.scopes;
+  if (!scopes) return;
+  const schema = (route.schema ??= {}) as Record<string, unknown>;
+  schema.security = scopes.map((scope) => ({ OAuth2: [scope] }));
+  const response = (schema.response ??= {}) as Record<string, TSchema>;
+  const shared = errorResponses(400, 401, 403, 429, 500, 503);
+  for (const [status, body] of Object.entries(shared)) response[status] ??= body;
+
+  if (methodsOf(route).some((m) => WRITE_METHODS.has(m))) {
+    const mode = route.config?.idempotency ?? 'optional';
+    const headers = (schema.headers as TSchema | undefined) ?? Type.Object({});
+    const properties = { ...((headers as { properties?: Record<string, TSchema> }).properties ?? {}) };
+    properties['idempotency-key'] = mode === 'required' ? IdempotencyKey : Type.Optional(IdempotencyKey);
+    schema.headers = Type.Object(properties);
+    response['409'] ??= errorResponses(409)[409]!;
+    response['422'] ??= errorResponses(422)[422]!;
+  }
+}
+
+function bearerToken(header: string | undefined): string | null | AppError {
+  if (header === undefined || header.trim() === '') return null;
+  const match = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header);
+  if (!match) return /^Bearer\b/i.test(header) ? errors.invalidToken() : null;
+  return match[1]!;
+}
+
+/** onRequest: authenticates the bearer token and checks the route's scopes before anything else runs. */
+export function registerAuthentication(app: FastifyInstance, db: Db): void {
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (request) => {
+    const scopes = request.routeOptions.config.scopes;
+    if (!scopes) return;
+    const token = bearerToken(request.headers.authorization);
+    if (token === null) throw errors.missingToken();
+    if (typeof token !== 'string') throw token;
+    const auth = await authService.authenticate(db.kysely, token);
+    if (!auth) throw errors.invalidToken();
+    if (!scopes.some((scope) => auth.scopes.has(scope))) throw errors.insufficientScope(scopes);
+    request.auth = auth;
+  });
+}

@@ -1,0 +1,21 @@
+import type { Scope } from '../modules/auth/scopes.js';
+import type { AuthContext } from '../modules/auth/auth.service.js';
+import type { IdempotencyClaim } from './idempotency.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The OAuth scopes of the operation; any one of them suffices. Declared once per route: the bearer
+     * check, the 401/403 answers and the OpenAPI security requirements all come from it. Absent: public.
+     */
+    scopes?: readonly Scope[];
+    /** Idempotency-Key on an authenticated POST/PUT/DELETE: honoured when sent, or required. */
+    idempotency?: 'required' | 'optional';
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+    idempotency: IdempotencyClaim | null;
+  }
+}
+
+export {};

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
+
+let lastTime = 0;
+let lastRandom: Uint8Array = new Uint8Array(10);
+
+function encode(bytes: Uint8Array): string {
+  // 128 bits → 26 base32 characters, most significant first (the first character carries 3 bits).
+  let n = 0n;
+  for (const byte of bytes) n = (n << 8n) | BigInt(byte);
+  let out = '';
+  for (let i = 0; i < 26; i++) {
+    out = ALPHABET[Number(n & 31n)] + out;
+    n >>= 5n;
+  }
+  return out;
+}
+
+function increment(bytes: Uint8Array): Uint8Array {
+  const next = Uint8Array.from(bytes);
+  for (let i = next.length - 1; i >= 0; i--) {
+    if (next[i]! < 255) {
+      next[i]! += 1;
+      return next;
+    }
+    next[i] = 0;
+  }
+  return randomBytes(10); // 80-bit overflow within one millisecond: practically impossible
+}
+
+/**
+ * A prefixed identifier that is unguessable (80 random bits) and sorts by creation time (48-bit
+ * millisecond timestamp first, as in ULID). Within one process and millisecond the random part is
+ * incremented, so identifiers made in sequence sort in that sequence.
+ */
+export function newId(prefix: string): string {
+  const now = Date.now();
+  let random: Uint8Array;
+  if (now <= lastTime) {
+    random = increment(lastRandom);
+  } else {
+    lastTime = now;
+    random = randomBytes(10);
+  }
+  lastRandom = random;
+  const bytes = new Uint8Array(16);
+  const time = Math.max(now, lastTime);
+  // 48-bit big-endian timestamp
+  bytes[0] = Math.floor(time / 2 ** 40) & 0xff;
+  bytes[1] = Math.floor(time / 2 ** 32) & 0xff;
+  bytes[2] = (time >>> 24) & 0xff;
+  bytes[3] = (time >>> 16) & 0xff;
+  bytes[4] = (time >>> 8) & 0xff;
+  bytes[5] = time & 0xff;
+  bytes.set(random, 6);
+  return `${prefix}_${encode(bytes)}`;
+}
+
+/** A random secret of `bytes` bytes, base64url. */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}

@@ -1,0 +1,128 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Executor } from '../../db/database.js';
+import { newId, randomToken } from '../../lib/ids.js';
+import { nowMicros } from '../../lib/clock.js';
+import { authRepository } from './auth.repository.js';
+import { isScope, splitScopes, type Scope } from './scopes.js';
+
+export interface AuthContext {
+  accountId: string;
+  clientId: string;
+  scopes: ReadonlySet<string>;
+  /** Seals this account's pagination cursors (http/cursor.ts). */
+  cursorKey: Buffer;
+}
+
+export interface ClientCredentials {
+  client_id: string;
+  client_secret: string;
+  account_id: string;
+  scopes: Scope[];
+}
+
+/** Thrown by the token endpoint; rendered in the OAuth error shape, not the API's. */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'invalid_scope' | 'unsupported_grant_type',
+    readonly description: string,
+    readonly status: 400 | 401 = 400,
+  ) {
+    super(description);
+    this.name = 'OAuthError';
+  }
+}
+
+export class CliUsageError extends Error {}
+
+export const ACCOUNT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/**
+ * Secrets and tokens are 256-bit random strings, so a single SHA-256 is enough to store them safely: there
+ * is nothing to brute-force, and checking a token costs microseconds, not a slow password hash.
+ */
+export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function parseScopeList(text: string): Scope[] {
+  const scopes = splitScopes(text);
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (scopes.length === 0) throw new CliUsageError('--scopes: give at least one scope');
+  if (unknown.length > 0) throw new CliUsageError(`--scopes: unknown scope(s): ${unknown.join(', ')}`);
+  return [...new Set(scopes)] as Scope[];
+}
+
+export const authService = {
+  async createClient(db: Executor, accountId: string, scopes: Scope[]): Promise<ClientCredentials> {
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) {
+      throw new CliUsageError('--account: 1 to 64 characters: letters, digits, "_", "-", "." (not first)');
+    }
+    const clientId = newId('cli');
+    const clientSecret = `svc_cs_${randomToken(32)}`;
+    const now = nowMicros();
+    await db.transaction().execute(async (trx) => {
+      await authRepository.ensureAccount(trx, accountId, randomBytes(32).toString('base64'), now);
+      await authRepository.insertClient(trx, {
+        account_id: accountId,
+        client_id: clientId,
+        secret_hash: hashSecret(clientSecret),
+        scopes: scopes.join(' '),
+        created_at: now,
+        revoked_at: null,
+      });
+    });
+    return { client_id: clientId, client_secret: clientSecret, account_id: accountId, scopes };
+  },
+
+  /** Client credentials grant (RFC 6749 §4.4). */
+  async issueToken(
+    db: Executor,
+    clientId: string,
+    clientSecret: string,
+    requestedScope: string | undefined,
+    ttlSeconds: number,
+  ): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number; scope: string }> {
+    const client = await authRepository.findClient(db, clientId);
+    if (!client || client.revoked_at !== null || !sameHash(client.secret_hash, hashSecret(clientSecret))) {
+      throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
+    }
+    const granted = splitScopes(client.scopes);
+    let scopes = granted;
+    if (requestedScope !== undefined) {
+      const requested = [...new Set(splitScopes(requestedScope))];
+      const refused = requested.filter((s) => !granted.includes(s));
+      if (requested.length === 0) throw new OAuthError('invalid_scope', 'The scope parameter is empty.');
+      if (refused.length > 0) {
+        throw new OAuthError('invalid_scope', `The client may not request: ${refused.join(' ')}.`);
+      }
+      scopes = requested;
+    }
+    const token = `svc_at_${randomToken(32)}`;
+    const now = nowMicros();
+    await authRepository.insertToken(db, {
+      account_id: client.account_id,
+      token_hash: hashSecret(token),
+      client_id: client.client_id,
+      scopes: scopes.join(' '),
+      created_at: now,
+      expires_at: now + ttlSeconds * 1_000_000,
+    });
+    return { access_token: token, token_type: 'Bearer', expires_in: ttlSeconds, scope: scopes.join(' ') };
+  },
+
+  /** The context of a bearer token, or null when it is unknown, expired or its client revoked. */
+  async authenticate(db: Executor, token: string): Promise<AuthContext | null> {
+    const grant = await authRepository.findGrant(db, hashSecret(token));
+    if (!grant || grant.expires_at <= nowMicros()) return null;
+    return {
+      accountId: grant.account_id,
+      clientId: grant.client_id,
+      scopes: new Set(splitScopes(grant.scopes)),
+      cursorKey: Buffer.from(grant.cursor_key, 'base64'),
+    };
+  },
+};

@@ -1,0 +1,26 @@
+/** Every OAuth scope the service knows, with the words shown in the API reference. */
+export const SCOPES = {
+  'fields.read': 'View custom fields',
+  'fields.write': 'View and manage custom fields; delete field values',
+  'field_values.read': 'View custom field values',
+  'field_values.write': 'View and manage custom field values',
+  'accounting.record.read': 'View accounting records',
+  'accounting.record.write': 'View accounting records and report export results',
+  'accounting.record.admin': 'Internal: create accounting records and move them through review',
+} as const;
+
+export type Scope = keyof typeof SCOPES;
+
+export const ALL_SCOPES = Object.keys(SCOPES) as Scope[];
+
+export function isScope(value: string): value is Scope {
+  return Object.prototype.hasOwnProperty.call(SCOPES, value);
+}
+
+/** "a b,c" → ["a", "b", "c"]: scopes may be separated by spaces or commas. */
+export function splitScopes(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}

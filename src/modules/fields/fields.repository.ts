@@ -1,0 +1,66 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import { after } from '../../http/pagination.js';
+import type { FieldsTable } from './fields.tables.js';
+
+export const fieldsRepository = {
+  async insert(db: Executor, row: FieldsTable): Promise<void> {
+    await db.insertInto('fields').values(row).execute();
+  },
+
+  async find(db: Executor, accountId: string, fieldId: string): Promise<FieldsTable | undefined> {
+    return db
+      .selectFrom('fields')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('svc_id', '=', fieldId)
+      .executeTakeFirst();
+  },
+
+  /** Keyset page in creation order (identifiers sort by creation time); fetches limit + 1 rows. */
+  async list(
+    db: Executor,
+    accountId: string,
+    filter: { fieldIds?: readonly string[]; afterId?: string; limit: number },
+  ): Promise<FieldsTable[]> {
+    let query = db.selectFrom('fields').selectAll().where('account_id', '=', accountId);
+    if (filter.fieldIds) query = query.where('svc_id', 'in', filter.fieldIds);
+    if (filter.afterId !== undefined) query = query.where(after(['svc_id'], [filter.afterId]));
+    return query.orderBy('svc_id').limit(filter.limit + 1).execute();
+  },
+
+  /**
+   * Applies the given members in one statement (no read-modify-write race) and moves updated_at only when a
+   * value really changes; every SET expression sees the old row in both dialects.
+   */
+  async update(
+    db: Executor,
+    accountId: string,
+    fieldId: string,
+    changes: { name: string | null; is_disabled: number | null },
+    now: number,
+  ): Promise<FieldsTable | undefined> {
+    const name = sql<string>`coalesce(${changes.name}, name)`;
+    const disabled = sql<number>`coalesce(${changes.is_disabled}, is_disabled)`;
+    return db
+      .updateTable('fields')
+      .set({
+        name,
+        is_disabled: disabled,
+        updated_at: sql<number>`case when ${name} <> name or ${disabled} <> is_disabled then ${now} else updated_at end`,
+      })
+      .where('account_id', '=', accountId)
+      .where('svc_id', '=', fieldId)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  async delete(db: Executor, accountId: string, fieldId: string): Promise<boolean> {
+    const result = await db
+      .deleteFrom('fields')
+      .where('account_id', '=', accountId)
+      .where('svc_id', '=', fieldId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+};

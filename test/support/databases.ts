@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { DialectName } from '../../src/db/dialect.js';
+import { PG_URL } from './dialects.js';
+
+export interface TestDatabase {
+  /** DATABASE_URL of the new, empty database */
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A new empty database: a temporary SQLite file, or a freshly created PostgreSQL database. */
+export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+  const name = `svc_test_${randomBytes(6).toString('hex')}`;
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
+    return {
+      url: `sqlite:${path.join(dir, `${name}.sqlite`)}`,
+      async drop() {
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
