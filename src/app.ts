@@ -13,6 +13,8 @@ import { ErrorResponse } from './http/schemas.js';
 import { buildValidator } from './http/validation.js';
 import { tokenRoutes } from './modules/auth/token.routes.js';
 import { fieldsRoutes } from './modules/fields/fields.routes.js';
+import { fieldValuesRoutes } from './modules/field-values/field-values.routes.js';
+import { accountingRoutes } from './modules/accounting/accounting.routes.js';
 import { registerMetrics } from './modules/system/metrics.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 
@@ -64,6 +66,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     tokenRoutes(db, config.tokenTtlSeconds, createLimiter(store, config.tokenRateLimitMax, config.rateLimitWindowSeconds, 'token')),
   );
   await app.register(fieldsRoutes(db));
+  await app.register(fieldValuesRoutes(db));
+  await app.register(accountingRoutes(db));
 
   app.addHook('onClose', async () => {
     await store.close();

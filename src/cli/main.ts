@@ -6,6 +6,7 @@ import { microsToIso, nowMicros } from '../lib/clock.js';
 import { authRepository } from '../modules/auth/auth.repository.js';
 import { authService, CliUsageError, parseScopeList } from '../modules/auth/auth.service.js';
 import { ALL_SCOPES } from '../modules/auth/scopes.js';
+import { seed } from './seed.js';
 
 const USAGE = `Usage: svc <command>
 
@@ -14,6 +15,8 @@ const USAGE = `Usage: svc <command>
   svc clients list [--account <account_id>]
   svc clients revoke <client_id>
       Revokes the client; its tokens stop working at once.
+  svc seed --account <account_id> [--records N] [--values N]
+      Writes realistic demo data: fields with values and accounting records of every type and state.
   svc migrate
       Applies the database migrations (the server also does so at start).
 
@@ -82,6 +85,9 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
     switch (command) {
       case 'clients':
         await clients(args, out);
+        return 0;
+      case 'seed':
+        await withDb((db) => seed(db, args, out));
         return 0;
       case 'migrate': {
         const config = loadConfig(process.env);

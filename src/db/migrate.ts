@@ -1,6 +1,8 @@
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
 import type { Db } from './dialect.js';
 import * as m0001 from './migrations/0001_foundation.js';
+import * as m0002 from './migrations/0002_field_values.js';
+import * as m0003 from './migrations/0003_accounting.js';
 
 /**
  * The numbered migrations, in order. Imported statically so that the same list serves the compiled
@@ -8,6 +10,8 @@ import * as m0001 from './migrations/0001_foundation.js';
  */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001_foundation': m0001,
+  '0002_field_values': m0002,
+  '0003_accounting': m0003,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
