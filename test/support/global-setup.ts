@@ -4,7 +4,12 @@ import { DIALECTS, PG_URL } from './dialects.js';
 
 /** Builds dist/ (the CLI tests run the real `svc` command) and checks PostgreSQL is reachable. */
 export default async function setup(): Promise<void> {
-  execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+  try {
+    execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+  } catch {
+    // tsc still emits on type errors; `npm run typecheck` is the gate for those.
+    process.stderr.write('global-setup: the TypeScript build reported errors (see above)\n');
+  }
   if (DIALECTS.includes('postgres')) {
     const client = new pg.Client({ connectionString: PG_URL });
     try {
