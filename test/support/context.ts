@@ -5,6 +5,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { openDatabase, type Db, type DialectName } from '../../src/db/dialect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { redisStore } from '../../src/http/rate-limit.js';
 import { authService } from '../../src/modules/auth/auth.service.js';
 import type { Scope } from '../../src/modules/auth/scopes.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
@@ -67,6 +68,11 @@ export class Api {
   }
 }
 
+export interface ContextOptions {
+  /** Runs on the built app before `app.ready()`: register test-only routes or hooks here. */
+  beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+}
+
 export interface TestContext {
   app: FastifyInstance;
   db: Db;
@@ -76,6 +82,10 @@ export interface TestContext {
   as(scopes: readonly Scope[], accountId?: string): Promise<Api>;
   /** Credentials of a new client, as `svc clients create` prints them. */
   newClient(scopes: readonly Scope[], accountId?: string): Promise<{ client_id: string; client_secret: string; account_id: string }>;
+  /** Another app (as another process would be) over the same database, closed with the context. */
+  secondApp(env?: Record<string, string>): Promise<FastifyInstance>;
+  /** An Api for `app` with a real token of a new client of the account. */
+  apiOn(app: FastifyInstance, scopes: readonly Scope[], accountId?: string): Promise<Api>;
   close(): Promise<void>;
 }
 
@@ -83,19 +93,47 @@ export function newAccountId(): string {
   return `acct_${randomBytes(5).toString('hex')}`;
 }
 
+/** Builds an app over `db` as server.ts does (Redis rate-limit store when REDIS_URL is set). */
+async function appFor(config: Config, db: Db, options: ContextOptions = {}): Promise<FastifyInstance> {
+  const app = await buildApp(config, {
+    db,
+    logger: false,
+    rateLimitStore: config.redisUrl ? redisStore(config.redisUrl) : undefined,
+  });
+  await options.beforeReady?.(app);
+  await app.ready();
+  return app;
+}
+
+function testConfig(env: Record<string, string>, url: string): Config {
+  return loadConfig({ RATE_LIMIT_MAX: '0', TOKEN_RATE_LIMIT_MAX: '0', ...env, DATABASE_URL: url });
+}
+
 export async function createTestContext(
   dialect: DialectName,
   env: Record<string, string> = {},
+  options: ContextOptions = {},
 ): Promise<TestContext & { database: TestDatabase }> {
   const database = await createTestDatabase(dialect);
-  const config = loadConfig({ RATE_LIMIT_MAX: '0', TOKEN_RATE_LIMIT_MAX: '0', ...env, DATABASE_URL: database.url });
+  const config = testConfig(env, database.url);
   const db = openDatabase(config.database, { poolSize: 10 });
   await migrateToLatest(db);
-  const app = await buildApp(config, { db, logger: false });
-  await app.ready();
+  const app = await appFor(config, db, options);
+  const others: { app: FastifyInstance; db: Db }[] = [];
 
   const newClient: TestContext['newClient'] = async (scopes, accountId = newAccountId()) =>
     authService.createClient(db.kysely, accountId, [...scopes]);
+
+  const apiOn: TestContext['apiOn'] = async (target, scopes, accountId) => {
+    const creds = await newClient(scopes, accountId);
+    const res = await target.inject({
+      method: 'POST',
+      url: '/oauth2/token',
+      payload: { grant_type: 'client_credentials', client_id: creds.client_id, client_secret: creds.client_secret },
+    });
+    if (res.statusCode !== 200) throw new Error(`token request failed: ${res.statusCode} ${res.body}`);
+    return new Api(target, JSON.parse(res.body).access_token, creds.account_id, creds.client_id);
+  };
 
   return {
     app,
@@ -104,19 +142,22 @@ export async function createTestContext(
     config,
     database,
     newClient,
-    async as(scopes, accountId) {
-      const creds = await newClient(scopes, accountId);
-      const res = await app.inject({
-        method: 'POST',
-        url: '/oauth2/token',
-        payload: { grant_type: 'client_credentials', client_id: creds.client_id, client_secret: creds.client_secret },
-      });
-      if (res.statusCode !== 200) throw new Error(`token request failed: ${res.statusCode} ${res.body}`);
-      return new Api(app, JSON.parse(res.body).access_token, creds.account_id, creds.client_id);
+    apiOn,
+    as: (scopes, accountId) => apiOn(app, scopes, accountId),
+    async secondApp(otherEnv = env) {
+      const otherConfig = testConfig(otherEnv, database.url);
+      const otherDb = openDatabase(otherConfig.database, { poolSize: 5 });
+      const other = await appFor(otherConfig, otherDb);
+      others.push({ app: other, db: otherDb });
+      return other;
     },
     async close() {
+      for (const other of others) {
+        await other.app.close();
+        await other.db.close().catch(() => {});
+      }
       await app.close();
-      await db.close();
+      await db.close().catch(() => {});
       await database.drop();
     },
   };
@@ -130,12 +171,13 @@ export function describeEachDialect(
   name: string,
   suite: (t: { readonly ctx: TestContext; readonly dialect: DialectName }) => void,
   env: Record<string, string> = {},
+  options: ContextOptions = {},
 ): void {
   for (const dialect of DIALECTS) {
     describe(`${name} [${dialect}]`, () => {
       let ctx: (TestContext & { database: TestDatabase }) | undefined;
       beforeAll(async () => {
-        ctx = await createTestContext(dialect, env);
+        ctx = await createTestContext(dialect, env, options);
       });
       afterAll(async () => {
         await ctx?.close();

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../../db/dialect.js';
 import type { Limiter } from '../../http/rate-limit.js';
-import { isAppError } from '../../errors.js';
+import { toAppError } from '../../http/error-handler.js';
 import { authService, OAuthError } from './auth.service.js';
 
 const TokenRequest = Type.Object(
@@ -26,7 +26,15 @@ const TokenResponse = Type.Object({
 const OAuthErrorResponse = Type.Object(
   {
     error: Type.String({
-      enum: ['invalid_request', 'invalid_client', 'invalid_grant', 'invalid_scope', 'unsupported_grant_type'],
+      enum: [
+        'invalid_request',
+        'invalid_client',
+        'invalid_grant',
+        'invalid_scope',
+        'unsupported_grant_type',
+        'temporarily_unavailable',
+        'server_error',
+      ],
     }),
     error_description: Type.String(),
   },
@@ -55,21 +63,44 @@ export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter) {
   return async function plugin(app: FastifyInstance): Promise<void> {
     await app.register(formbody);
 
+    // Every answer of the token endpoint is in the OAuth shape (RFC 6749 §5.2) and never cached, failures of
+    // the framework included: another content type or an unparsable body is `invalid_request` 400, as OAuth
+    // clients expect, rather than the API's 415. Over the rate limit: 429 `temporarily_unavailable` (the
+    // registered OAuth code for a temporary overload) with Retry-After.
     app.setErrorHandler((error, request, reply) => {
-      let oauth: OAuthError;
-      if (error instanceof OAuthError) oauth = error;
-      else if (isAppError(error) && error.status === 429) {
-        return reply.code(429).headers(error.headers).send({ error: 'invalid_request', error_description: error.message });
-      } else if ((error as { statusCode?: number }).statusCode !== undefined && (error as { statusCode: number }).statusCode < 500) {
-        oauth = new OAuthError('invalid_request', 'The request body is not a valid token request.');
-      } else {
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      if (error instanceof OAuthError) {
+        if (error.status === 401 && /^Basic/i.test(request.headers.authorization ?? '')) {
+          reply.header('www-authenticate', 'Basic realm="svc"');
+        }
+        return reply.code(error.status).send({ error: error.error, error_description: error.description });
+      }
+      const appError = toAppError(error, request);
+      if (appError.status === 429) {
+        return reply.code(429).headers(appError.headers).send({ error: 'temporarily_unavailable', error_description: appError.message });
+      }
+      if (appError.status >= 500) {
+        if (appError.status === 503) {
+          return reply.code(503).headers(appError.headers).send({ error: 'temporarily_unavailable', error_description: appError.message });
+        }
         request.log.error({ err: error }, 'token request failed');
         return reply.code(500).send({ error: 'server_error', error_description: 'An unexpected error occurred.' });
       }
-      if (oauth.status === 401 && /^Basic/i.test(request.headers.authorization ?? '')) {
-        reply.header('www-authenticate', 'Basic realm="svc"');
+      const description =
+        appError.code === 'UNSUPPORTED_MEDIA_TYPE'
+          ? `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/x-www-form-urlencoded or application/json.`
+          : appError.message;
+      return reply.code(400).send({ error: 'invalid_request', error_description: description });
+    });
+
+    // RFC 6749 §3.2: parameters must not be included more than once. Checked before the schema, whose
+    // type errors would otherwise hide the reason.
+    app.addHook('preValidation', async (request) => {
+      const body = request.body;
+      if (body === null || typeof body !== 'object') return;
+      for (const [name, value] of Object.entries(body)) {
+        if (Array.isArray(value)) throw new OAuthError('invalid_request', `Parameter ${name} is repeated.`);
       }
-      return reply.code(oauth.status).header('cache-control', 'no-store').send({ error: oauth.error, error_description: oauth.description });
     });
 
     app.post(
@@ -82,7 +113,14 @@ export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter) {
           tags: ['OAuth 2.0'],
           consumes: ['application/x-www-form-urlencoded', 'application/json'],
           body: TokenRequest,
-          response: { 200: TokenResponse, 400: OAuthErrorResponse, 401: OAuthErrorResponse, 429: OAuthErrorResponse },
+          response: {
+            200: TokenResponse,
+            400: OAuthErrorResponse,
+            401: OAuthErrorResponse,
+            429: OAuthErrorResponse,
+            500: OAuthErrorResponse,
+            503: OAuthErrorResponse,
+          },
         },
       },
       async (request, reply) => {
@@ -92,9 +130,6 @@ export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter) {
         const inBody = body.client_id !== undefined || body.client_secret !== undefined;
         if (basic && inBody) {
           throw new OAuthError('invalid_request', 'Use one client authentication method, not both.');
-        }
-        for (const name of ['grant_type', 'scope', 'client_id', 'client_secret']) {
-          if (Array.isArray(body[name])) throw new OAuthError('invalid_request', `Parameter ${name} repeated.`);
         }
         const id = basic?.id ?? (typeof body.client_id === 'string' ? body.client_id : undefined);
         const secret = basic?.secret ?? (typeof body.client_secret === 'string' ? body.client_secret : undefined);

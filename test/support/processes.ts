@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface Exited {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment for a child: the parent's, minus settings that would leak into the child, plus `env`. */
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base = { ...process.env };
+  for (const name of ['DATABASE_URL', 'PORT', 'HOST', 'REDIS_URL', 'LOG_LEVEL', 'RATE_LIMIT_MAX']) delete base[name];
+  return { ...base, ...env };
+}
+
+/** Runs `node <script> ...args` to its end. */
+export function runNode(script: string, args: string[], env: Record<string, string>): Promise<Exited> {
+  const child = spawn(process.execPath, [path.join(ROOT, script), ...args], { cwd: ROOT, env: childEnv(env) });
+  return collect(child);
+}
+
+export function collect(child: ChildProcess): Promise<Exited> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** `svc ...` as an operator runs it. */
+export const svc = (args: string[], env: Record<string, string>) => runNode('bin/svc.js', args, env);
+
+export interface RunningServer {
+  url: string;
+  child: ChildProcess;
+  exited: Promise<Exited>;
+}
+
+/** Spawns `node dist/server.js` on a free port and resolves once it logs that it listens. */
+export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/server.js')], {
+    cwd: ROOT,
+    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }),
+  });
+  const exited = collect(child);
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${buffer}`)), 20_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const match = /"address":"(http:\/\/[^"]+)"/.exec(buffer);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    void exited.then((e) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited early (${e.code}): ${e.stderr}${buffer}`));
+    });
+  });
+  return { url, child, exited };
+}
