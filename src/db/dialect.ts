@@ -58,7 +58,8 @@ function openSqlite(file: string): Db {
     kysely,
     dialect: 'sqlite',
     async ping() {
-      database.prepare('select 1').get();
+      // Reads the file (its first page), not only the connection: a file that is gone bad fails here.
+      database.prepare('select count(*) from sqlite_master').get();
     },
     async close() {
       await kysely.destroy();
@@ -111,13 +112,21 @@ export function isUniqueViolation(error: unknown): boolean {
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
-/** True when `error` means the database could not be reached or is shutting down. */
+/**
+ * True when `error` means the database cannot serve requests now (→ 503, retry later) rather than a bug in
+ * the request (→ 500): the connection failed or was cut, the server is shutting down or full, the database
+ * is gone; for SQLite, the file is locked, unreadable or not a database.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | null;
   if (!e) return false;
   const code = e.code ?? '';
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', 'SQLITE_BUSY', 'SQLITE_LOCKED'].includes(code) ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code) ||
+    // PostgreSQL: class 08 connection exception, class 57P operator intervention (shutdown, database
+    // dropped), 53300 too many connections, 3D000 the database does not exist (any more).
+    /^(08...|57P0[1-4]|53300|3D000)$/.test(code) ||
+    /^SQLITE_(BUSY|LOCKED|NOTADB|CORRUPT|CANTOPEN|IOERR|FULL)/.test(code) ||
     /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '')
   );
 }

@@ -60,7 +60,9 @@ export const Cursor = Type.String({
 export const IdempotencyKey = Type.String({
   minLength: 1,
   maxLength: 255,
-  pattern: '^[\\x20-\\x7E]+$',
+  // `*`, not `+`: an empty key is reported once, by minLength.
+  pattern: '^[\\x20-\\x7E]*$',
+  errorMessage: 'must be printable ASCII characters',
   description:
     'Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`).',
 });

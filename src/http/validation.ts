@@ -91,6 +91,12 @@ export function toProblems(errors: ErrorObject[], part: string | undefined): Val
       case 'enum':
         message = `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
         break;
+      case 'pattern': {
+        // A regular expression is no explanation: the schema's own words when it has them.
+        const own = (error.parentSchema as { errorMessage?: unknown } | undefined)?.errorMessage;
+        if (typeof own === 'string') message = own;
+        break;
+      }
       case 'format':
         if (params.format === 'date-time') message = 'must be an RFC 3339 date-time with a time zone';
         break;

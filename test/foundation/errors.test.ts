@@ -1,0 +1,131 @@
+import { expect, it } from 'vitest';
+import { describeEachDialect } from '../support/context.js';
+
+const shape = (error_code: string, details: unknown = null) => ({
+  error_code,
+  message: expect.any(String),
+  details,
+  request_id: expect.stringMatching(/^req_[A-Za-z0-9_-]{16}$/),
+});
+
+describeEachDialect(
+  'error shape',
+  (t) => {
+    it('reports every validation problem with its JSON pointer, query and header ones prefixed', async () => {
+      const api = await t.ctx.as(['fields.write']);
+      const body = await api.create('/v1/fields', { name: 7, group: 'X', extra: true });
+      expect(body.status).toBe(400);
+      expect(body.body).toEqual(shape('INVALID_REQUEST', { errors: expect.any(Array) }));
+      expect(body.body.details.errors).toEqual([
+        { path: '/extra', message: 'is not allowed' },
+        { path: '/name', message: 'must be string' },
+        { path: '/group', message: 'must be one of: ACCOUNTING, USER, ERP' },
+      ]);
+      const missing = await api.create('/v1/fields', {});
+      expect(missing.body.details.errors).toEqual([
+        { path: '/name', message: 'is required' },
+        { path: '/group', message: 'is required' },
+      ]);
+      const query = await api.get('/v1/fields', { limit: 'many', colour: 'red' });
+      expect(query.status).toBe(400);
+      expect(query.body.details.errors).toEqual([
+        { path: '/query/colour', message: 'is not allowed' },
+        { path: '/query/limit', message: 'must be integer' },
+      ]);
+      const header = await api.post('/v1/fields', { name: 'n', group: 'USER' }, { 'idempotency-key': '' });
+      expect(header.body.details.errors).toEqual([{ path: '/headers/idempotency-key', message: 'must NOT have fewer than 1 characters' }]);
+      expect(await t.ctx.db.kysely.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute()).toEqual([]);
+    });
+
+    it('answers 404 NOT_FOUND for an unknown route, with or without a token', async () => {
+      for (const headers of [{}, { authorization: 'Bearer nonsense' }]) {
+        const res = await t.ctx.app.inject({ method: 'GET', url: '/v2/nothing?x=1', headers });
+        expect(res.statusCode).toBe(404);
+        expect(res.json()).toEqual({ ...shape('NOT_FOUND'), message: 'Route GET /v2/nothing not found.' });
+        expect(res.headers['x-request-id']).toBe(res.json().request_id);
+      }
+    });
+
+    it('answers 415 for text and form bodies, 400 for malformed or empty JSON', async () => {
+      const api = await t.ctx.as(['fields.write']);
+      const send = (payload: string, type: string) =>
+        api.app.inject({
+          method: 'POST',
+          url: '/v1/fields',
+          payload,
+          headers: { authorization: `Bearer ${api.token}`, 'content-type': type, 'idempotency-key': 'k' },
+        });
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+        const res = await send('name=x&group=USER', type);
+        expect({ type, status: res.statusCode }).toEqual({ type, status: 415 });
+        expect(res.json()).toEqual(shape('UNSUPPORTED_MEDIA_TYPE'));
+      }
+      const malformed = await send('{"name": "x",', 'application/json');
+      expect(malformed.statusCode).toBe(400);
+      expect(malformed.json()).toEqual(shape('INVALID_REQUEST', { errors: [{ path: '', message: 'is not valid JSON' }] }));
+      const empty = await send('', 'application/json');
+      expect(empty.statusCode).toBe(400);
+      expect(empty.json()).toEqual(shape('INVALID_REQUEST', { errors: [{ path: '', message: 'is required: send a JSON body' }] }));
+      const nothing = await api.app.inject({
+        method: 'POST',
+        url: '/v1/fields',
+        headers: { authorization: `Bearer ${api.token}`, 'idempotency-key': 'k' },
+      });
+      expect(nothing.statusCode).toBe(400);
+      expect(nothing.json().error_code).toBe('INVALID_REQUEST');
+      expect(await t.ctx.db.kysely.selectFrom('idempotency_keys').select('idempotency_key').where('client_id', '=', api.clientId).execute()).toEqual([]);
+    });
+
+    it('answers 413 PAYLOAD_TOO_LARGE over BODY_LIMIT_BYTES', async () => {
+      const api = await t.ctx.as(['fields.write']);
+      const res = await api.create('/v1/fields', { name: 'x'.repeat(2000), group: 'USER' });
+      expect(res.status).toBe(413);
+      expect(res.body).toEqual(shape('PAYLOAD_TOO_LARGE', { limit_bytes: 1024 }));
+      expect(res.headers['x-request-id']).toBe(res.body.request_id);
+      const fits = await api.create('/v1/fields', { name: 'x'.repeat(200), group: 'USER' });
+      expect(fits.status).toBe(200);
+    });
+
+    it('answers 500 INTERNAL_ERROR without leaking anything internal', async () => {
+      const res = await t.ctx.app.inject({ method: 'GET', url: '/test/explode' });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ ...shape('INTERNAL_ERROR'), message: 'An unexpected error occurred. Please try again later.' });
+      expect(res.body).not.toMatch(/SELECT|secret_hash|stack|at /i);
+      const coded = await t.ctx.app.inject({ method: 'GET', url: '/test/explode-coded' });
+      expect(coded.statusCode).toBe(500);
+      expect(coded.json()).toEqual({ ...shape('INTERNAL_ERROR'), message: 'An unexpected error occurred. Please try again later.' });
+      expect(coded.body).not.toMatch(/relation|oauth/i);
+    });
+
+    it('echoes a valid X-Request-Id and replaces an invalid one, on successes and errors', async () => {
+      const api = await t.ctx.as(['fields.read']);
+      const cases: [string, string | undefined][] = [
+        ['GET', '/v1/fields'],
+        ['GET', '/v1/fields/nope'],
+        ['GET', '/nowhere'],
+        ['GET', '/healthz'],
+        ['POST', '/oauth2/token'],
+      ].map(([m, u]) => [m!, u]) as never;
+      for (const [method, url] of cases) {
+        const ok = await api.request(method as 'GET', url!, { headers: { 'x-request-id': 'trace-42:abc.DEF_1' } });
+        expect({ url, id: ok.headers['x-request-id'] }).toEqual({ url, id: 'trace-42:abc.DEF_1' });
+        if (ok.status >= 400 && ok.body.request_id) expect(ok.body.request_id).toBe('trace-42:abc.DEF_1');
+        for (const bad of ['has space', 'x'.repeat(129), '<script>']) {
+          const res = await api.request(method as 'GET', url!, { headers: { 'x-request-id': bad } });
+          expect(res.headers['x-request-id']).toMatch(/^req_[A-Za-z0-9_-]{16}$/);
+        }
+      }
+    });
+  },
+  { BODY_LIMIT_BYTES: '1024' },
+  {
+    beforeReady(app) {
+      app.get('/test/explode', async () => {
+        throw new Error('SELECT secret_hash FROM oauth_clients WHERE client_id = $1: deadlock detected');
+      });
+      app.get('/test/explode-coded', async () => {
+        throw Object.assign(new Error('relation "oauth_clients" does not exist'), { code: '42P01', statusCode: undefined });
+      });
+    },
+  },
+);
