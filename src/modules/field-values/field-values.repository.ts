@@ -1,0 +1,165 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { Database, Executor } from '../../db/database.js';
+import { after } from '../../http/pagination.js';
+import type { FieldValuesTable } from './field-values.tables.js';
+
+/** The columns that address a value in update and delete. */
+export type AddressRow = Pick<FieldValuesTable, 'svc_id' | 'remote_id' | 'value_id'>;
+
+export interface AddressLists {
+  svcIds: string[];
+  remoteIds: string[];
+  valueIds: string[];
+}
+
+export interface ValueChange {
+  svc_id: string;
+  value: string | null;
+  is_disabled: number | null;
+}
+
+/** 9 columns × 1000 rows stays far below both dialects' bound-parameter limits (32766 / 65535). */
+const INSERT_CHUNK = 1000;
+
+const COLUMNS = [
+  'account_id',
+  'field_id',
+  'svc_id',
+  'value',
+  'remote_id',
+  'value_id',
+  'is_disabled',
+  'created_at',
+  'updated_at',
+] as const;
+
+type Eb = ExpressionBuilder<Database, 'field_values'>;
+
+/** "Addressed by any of these" as one OR of IN lists; each arm is served by its own index. */
+function anyAddress(eb: Eb, lists: AddressLists): Expression<SqlBool> {
+  const arms: Expression<SqlBool>[] = [];
+  if (lists.svcIds.length > 0) arms.push(eb('svc_id', 'in', lists.svcIds));
+  if (lists.remoteIds.length > 0) arms.push(eb('remote_id', 'in', lists.remoteIds));
+  if (lists.valueIds.length > 0) arms.push(eb('value_id', 'in', lists.valueIds));
+  return arms.length > 0 ? eb.or(arms) : sql<SqlBool>`1 = 0`;
+}
+
+export const fieldValuesRepository = {
+  /**
+   * Inserts every row, skipping (not failing on) rows whose remote_id or value_id a concurrent transaction
+   * has just taken, so that the caller can name the clashing items; returns the svc_ids inserted.
+   */
+  async insertMany(db: Executor, rows: FieldValuesTable[]): Promise<Set<string>> {
+    const inserted = new Set<string>();
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const result = await db
+        .insertInto('field_values')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) => oc.doNothing())
+        .returning('svc_id')
+        .execute();
+      for (const row of result) inserted.add(row.svc_id);
+    }
+    return inserted;
+  },
+
+  async find(db: Executor, accountId: string, fieldId: string, svcId: string): Promise<FieldValuesTable | undefined> {
+    return db
+      .selectFrom('field_values')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('field_id', '=', fieldId)
+      .where('svc_id', '=', svcId)
+      .executeTakeFirst();
+  },
+
+  /** The field's values that any of these addresses name. */
+  async findAddressed(db: Executor, accountId: string, fieldId: string, lists: AddressLists): Promise<AddressRow[]> {
+    return db
+      .selectFrom('field_values')
+      .select(['svc_id', 'remote_id', 'value_id'])
+      .where('account_id', '=', accountId)
+      .where('field_id', '=', fieldId)
+      .where((eb) => anyAddress(eb, lists))
+      .execute();
+  },
+
+  /** Keyset page in creation order (svc_ids sort by creation time); fetches limit + 1 rows. */
+  async list(
+    db: Executor,
+    accountId: string,
+    fieldId: string,
+    filter: {
+      svcIds: string[] | null;
+      remoteIds: string[] | null;
+      valueIds: string[] | null;
+      value: string | null;
+      afterId?: string;
+      limit: number;
+    },
+  ): Promise<FieldValuesTable[]> {
+    let query = db
+      .selectFrom('field_values')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('field_id', '=', fieldId);
+    if (filter.svcIds) query = query.where('svc_id', 'in', filter.svcIds);
+    if (filter.remoteIds) query = query.where('remote_id', 'in', filter.remoteIds);
+    if (filter.valueIds) query = query.where('value_id', 'in', filter.valueIds);
+    if (filter.value !== null) query = query.where('value', '=', filter.value);
+    if (filter.afterId !== undefined) query = query.where(after(['svc_id'], [filter.afterId]));
+    return query.orderBy('svc_id').limit(filter.limit + 1).execute();
+  },
+
+  /**
+   * Applies every change in one statement. Each SET expression sees the current row (in PostgreSQL the row
+   * as re-read after waiting for a concurrent writer), so absent members never overwrite another
+   * transaction's change; updated_at moves only for rows that really change. Returns the rows it touched.
+   */
+  async updateMany(
+    db: Executor,
+    accountId: string,
+    fieldId: string,
+    changes: ValueChange[],
+    now: number,
+  ): Promise<FieldValuesTable[]> {
+    // Casts type the VALUES columns on PostgreSQL, where bare parameters would all be text.
+    const rows = changes.map(
+      (c) => sql`(cast(${c.svc_id} as text), cast(${c.value} as text), cast(${c.is_disabled} as integer))`,
+    );
+    const value = sql`coalesce(v.value, field_values.value)`;
+    const disabled = sql`coalesce(v.is_disabled, field_values.is_disabled)`;
+    const result = await sql<FieldValuesTable>`
+      with v (svc_id, value, is_disabled) as (values ${sql.join(rows)})
+      update field_values
+      set value = ${value},
+          is_disabled = ${disabled},
+          updated_at = case
+            when ${value} <> field_values.value or ${disabled} <> field_values.is_disabled then cast(${now} as bigint)
+            else field_values.updated_at
+          end
+      from v
+      where field_values.account_id = ${accountId}
+        and field_values.field_id = ${fieldId}
+        and field_values.svc_id = v.svc_id
+      returning ${sql.join(COLUMNS.map((c) => sql.ref(`field_values.${c}`)))}`.execute(db);
+    return result.rows;
+  },
+
+  /** Deletes every value that any of these addresses name, in one statement; returns what it deleted. */
+  async deleteAddressed(db: Executor, accountId: string, fieldId: string, lists: AddressLists): Promise<AddressRow[]> {
+    return db
+      .deleteFrom('field_values')
+      .where('account_id', '=', accountId)
+      .where('field_id', '=', fieldId)
+      .where((eb) => anyAddress(eb, lists))
+      .returning(['svc_id', 'remote_id', 'value_id'])
+      .execute();
+  },
+};
+
+/** True when `error` is a foreign-key violation: the field was deleted while values were being added. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}

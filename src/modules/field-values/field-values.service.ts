@@ -1,0 +1,166 @@
+import type { Executor } from '../../db/database.js';
+import { errors } from '../../errors.js';
+import { openCursor, sealCursor } from '../../http/cursor.js';
+import { pageOf } from '../../http/pagination.js';
+import { microsToIso, nowMicros } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import type { AuthContext } from '../auth/auth.service.js';
+import { fieldsService } from '../fields/fields.service.js';
+import {
+  addressLists,
+  addressOf,
+  notFound,
+  rejectRepeatedAddresses,
+  resolveAddresses,
+} from './field-values.addressing.js';
+import { findConflicts, type Conflict } from './field-values.conflicts.js';
+import { fieldValuesRepository as repo, isForeignKeyViolation } from './field-values.repository.js';
+import type { Address, FieldValueCreate, FieldValueDto, FieldValueUpdate } from './field-values.schemas.js';
+import type { FieldValuesTable } from './field-values.tables.js';
+
+export const FIELD_VALUE_ID_PREFIX = 'efo';
+
+export function fieldValueRowToFieldValue(row: FieldValuesTable): FieldValueDto {
+  return {
+    svc_id: row.svc_id,
+    field_id: row.field_id,
+    value: row.value,
+    is_disabled: row.is_disabled === 1,
+    remote_id: row.remote_id,
+    value_id: row.value_id,
+    updated_at: microsToIso(row.updated_at),
+  };
+}
+
+const bit = (flag: boolean | null | undefined): number | null => (flag === undefined || flag === null ? null : flag ? 1 : 0);
+
+/** Sorted distinct entries, so that a cursor is bound to the filter's meaning, not its spelling. */
+const normalised = (list: string[] | undefined): string[] | null => (list ? [...new Set(list)].sort() : null);
+
+function conflictError(conflicts: Conflict[]): never {
+  throw errors.conflict(
+    'remote_id and value_id must be unique within a field; nothing was created.',
+    { conflicts },
+  );
+}
+
+export const fieldValuesService = {
+  async create(
+    db: Executor,
+    auth: AuthContext,
+    fieldId: string,
+    items: FieldValueCreate[],
+  ): Promise<{ items: FieldValueDto[] }> {
+    await fieldsService.require(db, auth, fieldId);
+    const lookup = (lists: { remoteIds: string[]; valueIds: string[] }) =>
+      repo.findAddressed(db, auth.accountId, fieldId, { svcIds: [], ...lists });
+
+    const before = await findConflicts(items, lookup);
+    if (before.length > 0) conflictError(before);
+
+    const now = nowMicros();
+    const rows: FieldValuesTable[] = items.map((item) => ({
+      account_id: auth.accountId,
+      field_id: fieldId,
+      svc_id: newId(FIELD_VALUE_ID_PREFIX),
+      value: item.value,
+      remote_id: item.remote_id ?? null,
+      value_id: item.value_id ?? null,
+      is_disabled: item.is_disabled ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+    }));
+    let inserted: Set<string>;
+    try {
+      inserted = await repo.insertMany(db, rows);
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw errors.notFound(`Field ${fieldId}`, { field_id: fieldId });
+      throw error;
+    }
+    if (inserted.size < rows.length) {
+      // A concurrent create committed one of our identifiers after the check above: name the clashes
+      // (this transaction's own rows excluded) and roll back.
+      const ours = new Set(rows.map((r) => r.svc_id));
+      const after = await findConflicts(items, async (lists) =>
+        (await lookup(lists)).filter((row) => !ours.has(row.svc_id)),
+      );
+      conflictError(after);
+    }
+    return { items: rows.map(fieldValueRowToFieldValue) };
+  },
+
+  async get(db: Executor, auth: AuthContext, fieldId: string, svcId: string): Promise<FieldValueDto> {
+    const row = await repo.find(db, auth.accountId, fieldId, svcId);
+    if (row) return fieldValueRowToFieldValue(row);
+    await fieldsService.require(db, auth, fieldId); // a missing field is named as such
+    throw errors.notFound(`Field value ${svcId}`, { field_id: fieldId, svc_id: svcId });
+  },
+
+  async list(
+    db: Executor,
+    auth: AuthContext,
+    fieldId: string,
+    query: { svcIds?: string[]; remoteIds?: string[]; valueIds?: string[]; value?: string; cursor?: string; limit: number },
+  ): Promise<{ items: FieldValueDto[]; next_cursor: string | null }> {
+    await fieldsService.require(db, auth, fieldId);
+    const filters = {
+      field_id: fieldId,
+      svc_ids: normalised(query.svcIds),
+      remote_ids: normalised(query.remoteIds),
+      value_ids: normalised(query.valueIds),
+      value: query.value ?? null,
+    };
+    const afterId = query.cursor
+      ? String(openCursor(auth.cursorKey, 'field_values', filters, query.cursor)[0])
+      : undefined;
+    const rows = await repo.list(db, auth.accountId, fieldId, {
+      svcIds: filters.svc_ids,
+      remoteIds: filters.remote_ids,
+      valueIds: filters.value_ids,
+      value: filters.value,
+      afterId,
+      limit: query.limit,
+    });
+    const page = pageOf(rows, query.limit);
+    const last = page.items.at(-1);
+    return {
+      items: page.items.map(fieldValueRowToFieldValue),
+      next_cursor: page.hasMore && last ? sealCursor(auth.cursorKey, 'field_values', filters, [last.svc_id]) : null,
+    };
+  },
+
+  async update(
+    db: Executor,
+    auth: AuthContext,
+    fieldId: string,
+    items: FieldValueUpdate[],
+  ): Promise<{ items: FieldValueDto[] }> {
+    const addresses = items.map(addressOf);
+    rejectRepeatedAddresses(addresses);
+    await fieldsService.require(db, auth, fieldId);
+    const stored = await repo.findAddressed(db, auth.accountId, fieldId, addressLists(addresses));
+    const svcIds = resolveAddresses(fieldId, addresses, stored);
+
+    const changes = items.map((item, i) => ({
+      svc_id: svcIds[i]!,
+      value: item.data.value ?? null,
+      is_disabled: bit(item.data.is_disabled),
+    }));
+    const rows = await repo.updateMany(db, auth.accountId, fieldId, changes, nowMicros());
+    const byId = new Map(rows.map((row) => [row.svc_id, row]));
+    // A value deleted by a concurrent request between the lookup and the update: the batch fails whole.
+    const gone = addresses.flatMap((a, i) => (byId.has(svcIds[i]!) ? [] : [{ index: i, [a.key]: a.id }]));
+    if (gone.length > 0) throw notFound(fieldId, gone);
+    return { items: svcIds.map((id) => fieldValueRowToFieldValue(byId.get(id)!)) };
+  },
+
+  /** Deletes in one statement; an unknown or repeated address rolls the whole batch back. */
+  async delete(db: Executor, auth: AuthContext, fieldId: string, items: Address[]): Promise<Record<string, never>> {
+    const addresses = items.map(addressOf);
+    rejectRepeatedAddresses(addresses);
+    await fieldsService.require(db, auth, fieldId);
+    const deleted = await repo.deleteAddressed(db, auth.accountId, fieldId, addressLists(addresses));
+    resolveAddresses(fieldId, addresses, deleted);
+    return {};
+  },
+};
