@@ -129,13 +129,14 @@ export async function writeTransaction<T>(
   work: (trx: Executor) => Promise<T>,
   status = 200,
 ): Promise<T> {
-  return db.kysely.transaction().execute(async (trx) => {
+  const claim = request.idempotency;
+  let stored = false;
+  const body = await db.kysely.transaction().execute(async (trx) => {
     const body = await work(trx);
-    const claim = request.idempotency;
     if (claim && claim.state === 'claimed' && request.auth) {
       reply.code(status);
       const serialized = reply.serialize(body) as string;
-      const stored = await idempotencyRepository.complete(
+      const completed = await idempotencyRepository.complete(
         trx,
         { account_id: request.auth.accountId, client_id: request.auth.clientId, idempotency_key: claim.key },
         claim.lockToken,
@@ -143,10 +144,13 @@ export async function writeTransaction<T>(
         serialized,
       );
       // Another request took the key over after our lock expired: it, not we, may write.
-      if (!stored) throw errors.idempotencyKeyInUse();
-      claim.state = 'stored';
+      if (!completed) throw errors.idempotencyKeyInUse();
+      stored = true;
     }
-    reply.code(status);
     return body;
   });
+  // Only once committed: if the commit fails, onSend still sees the claim and releases or records it.
+  if (claim && stored) claim.state = 'stored';
+  reply.code(status);
+  return body;
 }

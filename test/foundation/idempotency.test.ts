@@ -1,0 +1,158 @@
+import { expect, it } from 'vitest';
+import { requestHash } from '../../src/http/idempotency.js';
+import { describeEachDialect, type TestContext } from '../support/context.js';
+
+const fieldCount = (ctx: TestContext, accountId: string) =>
+  ctx.db.kysely.selectFrom('fields').select('svc_id').where('account_id', '=', accountId).execute().then((r) => r.length);
+
+describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
+  it('replays a create with the same status and body, storing nothing new', async () => {
+    const api = await t.ctx.as(['fields.write']);
+    const key = { 'idempotency-key': 'create-1' };
+    const first = await api.post('/v1/fields', { name: 'GL', group: 'ACCOUNTING', remote_id: 'gl' }, key);
+    expect(first.status).toBe(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    // same body as JSON, members in another order
+    const again = await api.post('/v1/fields', { remote_id: 'gl', group: 'ACCOUNTING', name: 'GL' }, key);
+    expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await fieldCount(t.ctx, api.accountId)).toBe(1);
+
+    const other = await api.post('/v1/fields', { name: 'GL2', group: 'ACCOUNTING', remote_id: 'gl' }, key);
+    expect(other.status).toBe(422);
+    expect(other.body).toEqual({
+      error_code: 'IDEMPOTENCY_KEY_REUSED',
+      message: 'This Idempotency-Key was already used with a different request.',
+      details: null,
+      request_id: expect.any(String),
+    });
+    expect(await fieldCount(t.ctx, api.accountId)).toBe(1);
+  });
+
+  it('replays PUT and DELETE, and a stored business error (404)', async () => {
+    const api = await t.ctx.as(['fields.write']);
+    const field = (await api.create('/v1/fields', { name: 'A', group: 'USER' })).body;
+    const put = await api.put(`/v1/fields/${field.svc_id}`, { name: 'B' }, { 'idempotency-key': 'put-1' });
+    expect(put.status).toBe(200);
+    await api.put(`/v1/fields/${field.svc_id}`, { name: 'C' }); // a change in between, without a key
+    const putAgain = await api.put(`/v1/fields/${field.svc_id}`, { name: 'B' }, { 'idempotency-key': 'put-1' });
+    expect([putAgain.status, putAgain.headers['idempotent-replayed']]).toEqual([200, 'true']);
+    expect(putAgain.body).toEqual(put.body);
+    expect((await api.get(`/v1/fields/${field.svc_id}`)).body.name).toBe('C');
+
+    const del = await api.delete(`/v1/fields/${field.svc_id}`, undefined, { 'idempotency-key': 'del-1' });
+    const delAgain = await api.delete(`/v1/fields/${field.svc_id}`, undefined, { 'idempotency-key': 'del-1' });
+    expect([del.status, del.body, del.headers['idempotent-replayed']]).toEqual([200, {}, undefined]);
+    expect([delAgain.status, delAgain.body, delAgain.headers['idempotent-replayed']]).toEqual([200, {}, 'true']);
+
+    const missing = await api.put('/v1/fields/extended_field_nope', { name: 'X' }, { 'idempotency-key': 'put-404' });
+    expect(missing.status).toBe(404);
+    const replayed = await api.put('/v1/fields/extended_field_nope', { name: 'X' }, { 'idempotency-key': 'put-404' });
+    expect([replayed.status, replayed.headers['idempotent-replayed']]).toEqual([404, 'true']);
+    expect(replayed.body).toEqual(missing.body);
+    const row = await t.ctx.db.kysely
+      .selectFrom('idempotency_keys')
+      .select(['state', 'response_status'])
+      .where('client_id', '=', api.clientId)
+      .where('idempotency_key', '=', 'put-404')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ state: 'DONE', response_status: 404 });
+    // the same key on another path is another request
+    const elsewhere = await api.put('/v1/fields/extended_field_other', { name: 'X' }, { 'idempotency-key': 'put-404' });
+    expect(elsewhere.status).toBe(422);
+  });
+
+  it('stores exactly one field when 30 requests race with one key', async () => {
+    const api = await t.ctx.as(['fields.write']);
+    const body = { name: 'Race', group: 'ERP' };
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => api.post('/v1/fields', body, { 'idempotency-key': 'race' })),
+    );
+    const created = answers.filter((a) => a.status === 200);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    for (const a of created) expect(a.body).toEqual(created[0]!.body);
+    expect(created.filter((a) => a.headers['idempotent-replayed'] !== 'true')).toHaveLength(1);
+    for (const a of answers.filter((x) => x.status !== 200)) {
+      expect([a.status, a.body.error_code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
+    }
+    expect(await fieldCount(t.ctx, api.accountId)).toBe(1);
+  });
+
+  it('stores nothing for a request that fails validation, so the key can be reused', async () => {
+    const api = await t.ctx.as(['fields.write']);
+    const key = { 'idempotency-key': 'fix-me' };
+    expect((await api.post('/v1/fields', { name: 'X', group: 'NOPE' }, key)).status).toBe(400);
+    const fixed = await api.post('/v1/fields', { name: 'X', group: 'USER' }, key);
+    expect([fixed.status, fixed.headers['idempotent-replayed']]).toEqual([200, undefined]);
+    expect(await fieldCount(t.ctx, api.accountId)).toBe(1);
+  });
+
+  it('scopes keys per client: another client of the account may use the same key', async () => {
+    const a = await t.ctx.as(['fields.write']);
+    const b = await t.ctx.as(['fields.write'], a.accountId);
+    const key = { 'idempotency-key': 'shared' };
+    const first = await a.post('/v1/fields', { name: 'A', group: 'USER' }, key);
+    const second = await b.post('/v1/fields', { name: 'B', group: 'USER' }, key);
+    expect([first.status, second.status, second.headers['idempotent-replayed']]).toEqual([200, 200, undefined]);
+    expect(second.body.svc_id).not.toBe(first.body.svc_id);
+    expect(await fieldCount(t.ctx, a.accountId)).toBe(2);
+  });
+
+  it('rejects keys that are too long or not printable ASCII', async () => {
+    const api = await t.ctx.as(['fields.write']);
+    for (const [key, message] of [
+      ['k'.repeat(256), 'must NOT have more than 255 characters'],
+      ['clé', 'must be printable ASCII characters'],
+      ['tab\there', 'must be printable ASCII characters'],
+    ]) {
+      const res = await api.post('/v1/fields', { name: 'X', group: 'USER' }, { 'idempotency-key': key! });
+      expect(res.status).toBe(400);
+      expect(res.body.details.errors).toEqual([{ path: '/headers/idempotency-key', message }]);
+    }
+    expect((await api.post('/v1/fields', { name: 'X', group: 'USER' }, { 'idempotency-key': 'k'.repeat(255) })).status).toBe(200);
+    expect(await fieldCount(t.ctx, api.accountId)).toBe(1);
+  });
+
+  it('answers 409 while a claim is live and lets a request take over an expired one', async () => {
+    const api = await t.ctx.as(['fields.write']);
+    const body = { name: 'Orphan', group: 'USER' };
+    const now = Date.now() * 1000;
+    await t.ctx.db.kysely
+      .insertInto('idempotency_keys')
+      .values({
+        account_id: api.accountId,
+        client_id: api.clientId,
+        idempotency_key: 'orphan',
+        request_hash: requestHash('POST', '/v1/fields', body),
+        state: 'IN_FLIGHT',
+        lock_token: 'dead-process',
+        locked_until: now + 60_000_000,
+        response_status: null,
+        response_body: null,
+        created_at: now,
+        expires_at: now + 86_400_000_000,
+      })
+      .execute();
+    const busy = await api.post('/v1/fields', body, { 'idempotency-key': 'orphan' });
+    expect([busy.status, busy.body.error_code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
+    expect(await fieldCount(t.ctx, api.accountId)).toBe(0);
+
+    await t.ctx.db.kysely
+      .updateTable('idempotency_keys')
+      .set({ locked_until: now - 1 })
+      .where('client_id', '=', api.clientId)
+      .where('idempotency_key', '=', 'orphan')
+      .execute();
+    const taken = await api.post('/v1/fields', body, { 'idempotency-key': 'orphan' });
+    expect([taken.status, taken.headers['idempotent-replayed']]).toEqual([200, undefined]);
+    const row = await t.ctx.db.kysely
+      .selectFrom('idempotency_keys')
+      .select(['state', 'response_status', 'response_body'])
+      .where('client_id', '=', api.clientId)
+      .where('idempotency_key', '=', 'orphan')
+      .executeTakeFirstOrThrow();
+    expect({ ...row, response_body: JSON.parse(row.response_body!) }).toEqual({ state: 'DONE', response_status: 200, response_body: taken.body });
+    expect(await fieldCount(t.ctx, api.accountId)).toBe(1);
+  });
+});
