@@ -1,6 +1,80 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../db/dialect.js';
+import { authOf } from '../../http/auth.js';
+import { writeTransaction } from '../../http/idempotency.js';
+import { errorResponses } from '../../http/schemas.js';
+import { accountingService } from './accounting.service.js';
+import {
+  AccountingRecord,
+  ExportResultsBody,
+  ExportResultsResponse,
+  RecordIdParams,
+  RecordPage,
+  RecordQuery,
+  SingleEntryQuery,
+} from './accounting.schemas.js';
+import { internalAccountingRoutes } from './internal.routes.js';
 
-export function accountingRoutes(_db: Db): FastifyPluginAsyncTypebox {
-  return async () => {};
+const tags = ['Accounting Records'];
+
+export function accountingRoutes(db: Db): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.addSchema(AccountingRecord);
+
+    app.get(
+      '/v3/accounting/records/:record_id',
+      {
+        config: { scopes: ['accounting.record.read', 'accounting.record.write'] },
+        schema: {
+          operationId: 'getAccountingRecord',
+          summary: 'Get accounting record by ID',
+          tags,
+          params: RecordIdParams,
+          querystring: SingleEntryQuery,
+          response: { 200: AccountingRecord, ...errorResponses(404) },
+        },
+      },
+      async (request) =>
+        accountingService.get(db.kysely, authOf(request), request.params.record_id, request.query.single_entry ?? false),
+    );
+
+    app.get(
+      '/v3/accounting/records',
+      {
+        config: { scopes: ['accounting.record.read', 'accounting.record.write'] },
+        schema: {
+          operationId: 'queryAccountingRecords',
+          summary: 'Query accounting records',
+          description:
+            'Records matching every given filter, ordered by (updated_at, id). Polling: pass updated_at[gt] = the greatest updated_at seen and follow next_cursor; no change is ever missed. review_status alone matches card and reimbursement records; with source_type=BILL it is rejected.',
+          tags,
+          querystring: RecordQuery,
+          response: { 200: RecordPage },
+        },
+      },
+      async (request) => accountingService.query(db, authOf(request), request.query),
+    );
+
+    app.post(
+      '/v3/accounting/records/export-results',
+      {
+        config: { scopes: ['accounting.record.write'] },
+        schema: {
+          operationId: 'reportAccountingExportResults',
+          summary: 'Report accounting export results',
+          description:
+            'All or nothing, 1 to 1000 results. Success moves a READY_FOR_EXPORT record to EXPORTED, failure back to REVIEW; either is kept as last_export_result.',
+          tags,
+          body: ExportResultsBody,
+          response: { 200: ExportResultsResponse, ...errorResponses(404, 422) },
+        },
+      },
+      async (request, reply) =>
+        writeTransaction(db, request, reply, (trx) =>
+          accountingService.reportExportResults(trx, authOf(request), request.body),
+        ),
+    );
+
+    await app.register(internalAccountingRoutes(db));
+  };
 }

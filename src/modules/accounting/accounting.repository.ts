@@ -1,0 +1,202 @@
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { Database, Executor } from '../../db/database.js';
+import { after } from '../../http/pagination.js';
+import type { AccountingRecordsTable } from './accounting.tables.js';
+import type { ReviewStatus, SourceType } from './ledger.js';
+
+export interface RecordFilter {
+  ids?: readonly string[];
+  reviewStatus?: ReviewStatus;
+  sourceTypes?: readonly SourceType[];
+  gt?: number;
+  gte?: number;
+  lt?: number;
+  lte?: number;
+}
+
+export interface ExportUpdate {
+  id: string;
+  reviewStatus: ReviewStatus;
+  updatedAt: number;
+  lastExportJson: string;
+}
+
+/** A custom field value with its field, as a line's coding needs it. */
+export interface FieldValueRef {
+  field_id: string;
+  svc_id: string;
+  value: string;
+  remote_id: string | null;
+  field_name: string;
+  field_remote_id: string | null;
+}
+
+// Read-only view of the field-values module's table, declared here so this module does not depend on it.
+interface FieldValueView {
+  field_values: { account_id: string; field_id: string; svc_id: string; value: string; remote_id: string | null };
+}
+
+const INSERT_CHUNK = 500; // 24 columns × 500 rows stays under both dialects' bound-parameter limits
+const ID_CHUNK = 500;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function filtered(
+  db: Executor,
+  accountId: string,
+  f: RecordFilter,
+): SelectQueryBuilder<Database, 'accounting_records', object> {
+  let q = db.selectFrom('accounting_records').where('account_id', '=', accountId);
+  if (f.ids) q = q.where('id', 'in', f.ids.length > 0 ? f.ids : ['']);
+  if (f.reviewStatus) q = q.where('review_status', '=', f.reviewStatus);
+  if (f.sourceTypes) {
+    q = f.sourceTypes.length === 1 ? q.where('source_type', '=', f.sourceTypes[0]!) : q.where('source_type', 'in', f.sourceTypes);
+  }
+  if (f.gt !== undefined) q = q.where('updated_at', '>', f.gt);
+  if (f.gte !== undefined) q = q.where('updated_at', '>=', f.gte);
+  if (f.lt !== undefined) q = q.where('updated_at', '<', f.lt);
+  if (f.lte !== undefined) q = q.where('updated_at', '<=', f.lte);
+  return q;
+}
+
+export const accountingRepository = {
+  async insertMany(db: Executor, rows: readonly AccountingRecordsTable[]): Promise<void> {
+    for (const chunk of chunks(rows, INSERT_CHUNK)) await db.insertInto('accounting_records').values(chunk).execute();
+  },
+
+  async find(db: Executor, accountId: string, id: string): Promise<AccountingRecordsTable | undefined> {
+    return db
+      .selectFrom('accounting_records')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+
+  /** The review state of each given record that the account has. */
+  async statesOf(
+    db: Executor,
+    accountId: string,
+    ids: readonly string[],
+  ): Promise<{ id: string; review_status: ReviewStatus }[]> {
+    const out: { id: string; review_status: ReviewStatus }[] = [];
+    for (const chunk of chunks(ids, ID_CHUNK)) {
+      out.push(
+        ...(await db
+          .selectFrom('accounting_records')
+          .select(['id', 'review_status'])
+          .where('account_id', '=', accountId)
+          .where('id', 'in', chunk)
+          .execute()),
+      );
+    }
+    return out;
+  },
+
+  /** A keyset page in (updated_at, id) order; fetches limit + 1 rows. */
+  async page(
+    db: Executor,
+    accountId: string,
+    filter: RecordFilter,
+    position: { updatedAt: number; id: string } | null,
+    limit: number,
+  ): Promise<AccountingRecordsTable[]> {
+    let q = filtered(db, accountId, filter).selectAll();
+    if (position) q = q.where(after(['updated_at', 'id'], [position.updatedAt, position.id]));
+    return q.orderBy('updated_at').orderBy('id').limit(limit + 1).execute();
+  },
+
+  async count(db: Executor, accountId: string, filter: RecordFilter): Promise<number> {
+    const row = await filtered(db, accountId, filter)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  async setReviewStatus(
+    db: Executor,
+    accountId: string,
+    id: string,
+    from: { reviewStatus: ReviewStatus; version: number },
+    to: ReviewStatus,
+    updatedAt: number,
+  ): Promise<AccountingRecordsTable | undefined> {
+    // Conditional on the state read: a concurrent change makes this a no-op instead of a lost update.
+    return db
+      .updateTable('accounting_records')
+      .set({ review_status: to, version: from.version + 1, updated_at: updatedAt })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('version', '=', from.version)
+      .where('review_status', '=', from.reviewStatus)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  /**
+   * Applies export results in one statement per chunk, each record only if still READY_FOR_EXPORT; returns
+   * how many rows changed so the caller can tell a lost race from success.
+   */
+  async applyExportResults(db: Executor, accountId: string, updates: readonly ExportUpdate[]): Promise<number> {
+    let changed = 0;
+    for (const chunk of chunks(updates, ID_CHUNK)) {
+      const values = sql.join(
+        chunk.map((u) => sql`(${u.id}, cast(${u.updatedAt} as bigint), ${u.reviewStatus}, ${u.lastExportJson})`),
+      );
+      const result = await sql`
+        with v(id, updated_at, review_status, last_export_json) as (values ${values})
+        update accounting_records
+        set review_status = v.review_status, updated_at = v.updated_at, last_export_json = v.last_export_json,
+            version = accounting_records.version + 1
+        from v
+        where accounting_records.account_id = ${accountId} and accounting_records.id = v.id
+          and accounting_records.review_status = 'READY_FOR_EXPORT'`.execute(db);
+      changed += Number(result.numAffectedRows ?? 0n);
+    }
+    return changed;
+  },
+
+  async findManyByIds(db: Executor, accountId: string, ids: readonly string[]): Promise<AccountingRecordsTable[]> {
+    const out: AccountingRecordsTable[] = [];
+    for (const chunk of chunks(ids, ID_CHUNK)) {
+      out.push(
+        ...(await db
+          .selectFrom('accounting_records')
+          .selectAll()
+          .where('account_id', '=', accountId)
+          .where('id', 'in', chunk)
+          .execute()),
+      );
+    }
+    return out;
+  },
+
+  /** The account's field values among `valueIds`, each with its field (read-only; owned by field-values). */
+  async fieldValues(
+    db: Executor,
+    accountId: string,
+    fieldIds: readonly string[],
+    valueIds: readonly string[],
+  ): Promise<FieldValueRef[]> {
+    const view = db as unknown as Kysely<FieldValueView & Database>;
+    const out: FieldValueRef[] = [];
+    for (const chunk of chunks(valueIds, ID_CHUNK)) {
+      out.push(
+        ...(await view
+          .selectFrom('field_values as v')
+          .innerJoin('fields as f', (join) => join.onRef('f.account_id', '=', 'v.account_id').onRef('f.svc_id', '=', 'v.field_id'))
+          .select(['v.field_id', 'v.svc_id', 'v.value', 'v.remote_id', 'f.name as field_name', 'f.remote_id as field_remote_id'])
+          .where('v.account_id', '=', accountId)
+          // field_id too: the key of field_values is (account_id, field_id, svc_id)
+          .where('v.field_id', 'in', fieldIds)
+          .where('v.svc_id', 'in', chunk)
+          .execute()),
+      );
+    }
+    return out;
+  },
+};

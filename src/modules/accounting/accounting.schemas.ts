@@ -1,0 +1,264 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { Cursor, Limit, Nullable, Timestamp } from '../../http/schemas.js';
+import { RECORD_TYPES, REVIEW_STATUSES, SOURCE_TYPES } from './ledger.js';
+import { INITIAL_STATUSES } from './lifecycle.js';
+
+const oneOf = <const T extends readonly string[]>(values: T, description: string) =>
+  Type.Unsafe<T[number]>(
+    Type.Union(
+      values.map((v) => Type.Literal(v)),
+      { description, errorMessage: `must be one of: ${values.join(', ')}` },
+    ),
+  );
+
+const Text = (max = 255, description?: string) => Type.String({ minLength: 1, maxLength: max, description });
+
+export const RecordTypeSchema = oneOf(RECORD_TYPES, 'The kind of activity the record books');
+export const ReviewStatusSchema = oneOf(REVIEW_STATUSES, 'Review stage of the record');
+export const SourceTypeSchema = oneOf(SOURCE_TYPES, 'The system the record comes from; maps from type');
+
+const USER_ROLES = ['ACCOUNT_ADMIN', 'AP_CLERK', 'BOOKKEEPER', 'CARD_ADMIN', 'EMPLOYEE', 'EMPLOYEE_WITHOUT_CORP_CARDS', 'EXPENSE_ADMIN', 'SUPER_ADMIN', 'USER_MANAGEMENT_ADMIN'];
+const USER_STATUSES = ['ACTIVE', 'DISABLED', 'ARCHIVED', 'DELETED', 'INACTIVE', 'INVITED', 'PENDING_ACTIVATION'];
+const USER_OPTIONAL = ['department_id', 'department_name', 'location_id', 'location_name', 'manager_id', 'manager_first_name', 'manager_last_name', 'manager_title_id', 'manager_title_name', 'title_id', 'title_name'] as const;
+
+const userProperties = (text: () => TSchema) => ({
+  id: text(),
+  email: text(),
+  first_name: text(),
+  last_name: text(),
+  role: oneOf(USER_ROLES, "The user's role"),
+  status: oneOf(USER_STATUSES, "The user's status"),
+  ...Object.fromEntries(USER_OPTIONAL.map((name) => [name, Type.Optional(text())])),
+});
+
+const vendorProperties = (text: () => TSchema) => ({
+  id: text(),
+  name: text(),
+  contact_name: Type.Optional(Nullable(text())),
+  email: Type.Optional(Nullable(text())),
+  phone: Type.Optional(Nullable(text())),
+  website: Type.Optional(Nullable(text())),
+});
+
+// ---- responses -------------------------------------------------------------------------------------------
+
+export const MoneySchema = Type.Object(
+  { amount: Type.Number({ description: 'In major units, e.g. 171.75' }), currency: Type.String({ description: 'ISO 4217 code' }) },
+  { title: 'Amount' },
+);
+
+const AccountingFieldValueSchema = Type.Object(
+  {
+    svc_field_id: Type.String(),
+    remote_field_id: Nullable(Type.String()),
+    svc_field_value_id: Type.String(),
+    remote_field_value_id: Nullable(Type.String()),
+    field_name: Type.String(),
+    field_value_name: Type.String(),
+  },
+  { title: 'AccountingFieldValue' },
+);
+
+const LineItemSchema = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.Union([Type.Literal('DEBIT'), Type.Literal('CREDIT')]),
+    amount: MoneySchema,
+    original_amount: Nullable(MoneySchema),
+    memo: Nullable(Type.String()),
+    accounting_field_values: Type.Array(AccountingFieldValueSchema),
+  },
+  { title: 'AccountingRecordLineItem', description: 'Amounts are always positive.' },
+);
+
+const UserSchema = Type.Object(userProperties(() => Type.String()), { title: 'User' });
+const VendorSchema = Type.Object(vendorProperties(() => Type.String()), { title: 'Vendor' });
+const ReceiptSchema = Type.Object(
+  { id: Type.String(), download_uris: Type.Optional(Nullable(Type.Array(Type.String()))) },
+  { title: 'Receipt' },
+);
+
+const LastExportResultSchema = Type.Object(
+  {
+    status: Type.Union([Type.Literal('SUCCESS'), Type.Literal('FAILURE')]),
+    reference_id: Nullable(Type.String()),
+    deep_link_url: Nullable(Type.String()),
+    error_message: Nullable(Type.String()),
+    reported_at: Timestamp,
+  },
+  { title: 'LastExportResult' },
+);
+
+export const AccountingRecord = Type.Object(
+  {
+    id: Type.String({ examples: ['accr_01j0...'] }),
+    amount: MoneySchema,
+    original_amount: Nullable(MoneySchema),
+    type: RecordTypeSchema,
+    source_type: SourceTypeSchema,
+    source_id: Nullable(Type.String()),
+    review_status: ReviewStatusSchema,
+    posted_at: Timestamp,
+    erp_posting_date: Timestamp,
+    due_at: Nullable(Timestamp),
+    updated_at: Timestamp,
+    invoice_number: Nullable(Type.String()),
+    memo: Nullable(Type.String()),
+    line_items: Type.Array(LineItemSchema, { description: 'Double entry: debits and credits each sum to amount' }),
+    receipts: Nullable(Type.Array(ReceiptSchema)),
+    user: Nullable(UserSchema),
+    vendor: Nullable(VendorSchema),
+    version: Type.Integer({ description: 'Starts at 1; grows by one with every change' }),
+    last_export_result: Nullable(LastExportResultSchema),
+  },
+  { $id: 'AccountingRecord', title: 'AccountingRecordDetailed' },
+);
+export type AccountingRecordDto = Static<typeof AccountingRecord>;
+
+export const RecordPage = Type.Object(
+  {
+    items: Type.Array(Type.Ref('AccountingRecord')),
+    has_next_page: Type.Boolean(),
+    next_cursor: Nullable(Type.String()),
+    total_count: Type.Integer({ description: 'Every record matching the filters' }),
+  },
+  { title: 'AccountingRecordsResponse' },
+);
+
+export const RecordItems = Type.Object({ items: Type.Array(Type.Ref('AccountingRecord')) }, { title: 'AccountingRecordItems' });
+
+export const ExportResultsResponse = Type.Object(
+  { updated_accounting_record_ids: Type.Array(Type.String()) },
+  { title: 'ExportResultsResponse' },
+);
+
+// ---- requests --------------------------------------------------------------------------------------------
+
+export const RecordIdParams = Type.Object({ record_id: Text(255, 'The accounting record id') }, { additionalProperties: false });
+
+export const SingleEntryQuery = Type.Object(
+  {
+    single_entry: Type.Optional(
+      Type.Boolean({ default: false, description: 'true: only the economic-impact lines, without the balancing ones' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const Bound = (description: string) => Type.Optional(Type.String({ format: 'date-time', description }));
+
+export const RecordQuery = Type.Object(
+  {
+    ids: Type.Optional(Type.Array(Text(), { maxItems: 500, description: 'Record ids, as a repeated parameter; at most 500' })),
+    cursor: Type.Optional(Cursor),
+    limit: Type.Optional(Limit(500)),
+    review_status: Type.Optional(ReviewStatusSchema),
+    source_type: Type.Optional(SourceTypeSchema),
+    single_entry: Type.Optional(Type.Boolean({ default: false })),
+    'updated_at[gt]': Bound('Exclusive lower bound'),
+    'updated_at[gte]': Bound('Inclusive lower bound'),
+    'updated_at[lt]': Bound('Exclusive upper bound'),
+    'updated_at[lte]': Bound('Inclusive upper bound'),
+  },
+  { additionalProperties: false },
+);
+export type RecordQueryInput = Static<typeof RecordQuery>;
+
+const RecordId = Text(255, 'ID of the accounting record the export outcome applies to');
+const ExportSuccess = Type.Object(
+  {
+    accounting_record_id: RecordId,
+    success: Type.Object(
+      {
+        deep_link_url: Type.Optional(Text(2048, 'URL of the record in the ERP')),
+        reference_id: Type.Optional(Nullable(Text(255, 'Identifier the ERP assigned'))),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, title: 'SuccessfulExportResult' },
+);
+const ExportFailure = Type.Object(
+  {
+    accounting_record_id: RecordId,
+    failure: Type.Object({ error_message: Text(4000, 'Why the export failed') }, { additionalProperties: false }),
+  },
+  { additionalProperties: false, title: 'FailedExportResult' },
+);
+
+export const ExportResultsBody = Type.Object(
+  {
+    results: Type.Array(
+      Type.Union([ExportSuccess, ExportFailure], {
+        errorMessage:
+          'must be {accounting_record_id, success: {deep_link_url?, reference_id?}} or {accounting_record_id, failure: {error_message}}',
+      }),
+      { minItems: 1, maxItems: 1000 },
+    ),
+  },
+  { additionalProperties: false, title: 'ReportExportResultsRequest' },
+);
+export type ExportResultsInput = Static<typeof ExportResultsBody>;
+
+export const ReviewStatusBody = Type.Object(
+  {
+    review_status: ReviewStatusSchema,
+    version: Type.Optional(Type.Integer({ minimum: 1, description: 'The version the caller saw; a stale one → 409' })),
+  },
+  { additionalProperties: false },
+);
+
+const MoneyInput = Type.Object(
+  {
+    amount: Type.Number({ exclusiveMinimum: 0, description: 'Major units; no more decimals than the currency has' }),
+    currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' }),
+  },
+  { additionalProperties: false },
+);
+
+const LineInput = Type.Object(
+  {
+    amount: MoneyInput,
+    memo: Type.Optional(Nullable(Text(1000))),
+    field_values: Type.Optional(
+      Type.Array(Type.Object({ field_id: Text(), svc_id: Text() }, { additionalProperties: false }), { maxItems: 50 }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const IngestItem = Type.Object(
+  {
+    type: RecordTypeSchema,
+    amount: MoneyInput,
+    posted_at: Timestamp,
+    source_id: Type.Optional(Nullable(Text())),
+    original_amount: Type.Optional(Nullable(MoneyInput)),
+    erp_posting_date: Type.Optional(Nullable(Timestamp)),
+    due_at: Type.Optional(Nullable(Timestamp)),
+    invoice_number: Type.Optional(Nullable(Text())),
+    memo: Type.Optional(Nullable(Text(1000))),
+    user: Type.Optional(Nullable(Type.Object(userProperties(() => Text()), { additionalProperties: false }))),
+    vendor: Type.Optional(Nullable(Type.Object(vendorProperties(() => Text()), { additionalProperties: false }))),
+    receipts: Type.Optional(
+      Nullable(
+        Type.Array(
+          Type.Object(
+            { id: Text(), download_uris: Type.Optional(Nullable(Type.Array(Text(2048), { maxItems: 20 }))) },
+            { additionalProperties: false },
+          ),
+          { maxItems: 50 },
+        ),
+      ),
+    ),
+    review_status: Type.Optional(oneOf(INITIAL_STATUSES, 'Initial review stage; EXPORTED only through export results')),
+    lines: Type.Optional(Type.Array(LineInput, { minItems: 1, maxItems: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type IngestItemInput = Static<typeof IngestItem>;
+
+export const IngestBody = Type.Object(
+  { items: Type.Array(IngestItem, { minItems: 1, maxItems: 1000 }) },
+  { additionalProperties: false },
+);

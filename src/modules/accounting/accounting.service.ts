@@ -1,0 +1,170 @@
+import type { Executor } from '../../db/database.js';
+import type { Db } from '../../db/dialect.js';
+import { AppError, errors } from '../../errors.js';
+import { openCursor, sealCursor } from '../../http/cursor.js';
+import { pageOf } from '../../http/pagination.js';
+import { isoToMicros } from '../../lib/clock.js';
+import type { AuthContext } from '../auth/auth.service.js';
+import { recordRowToRecord, type LastExportResult } from './accounting.dto.js';
+import { accountingRepository, type RecordFilter } from './accounting.repository.js';
+import type { AccountingRecordDto, ExportResultsInput, RecordQueryInput } from './accounting.schemas.js';
+import type { ReviewStatus, SourceType } from './ledger.js';
+import { AFTER_EXPORT, assertReviewMove, EXPORTABLE } from './lifecycle.js';
+import { recordClock } from './record-clock.js';
+
+const notFound = (id: string) => errors.notFound(`Accounting record ${id}`, { accounting_record_id: id });
+
+/**
+ * Page and count from one snapshot, so total_count agrees with the page: a repeatable-read transaction on
+ * PostgreSQL; on SQLite holding the one connection keeps writers out between the two statements.
+ */
+async function consistentRead<T>(db: Db, work: (ex: Executor) => Promise<T>): Promise<T> {
+  if (db.dialect === 'postgres') {
+    return db.kysely.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work);
+  }
+  return db.kysely.connection().execute(work);
+}
+
+function duplicatesOf(ids: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const id of ids) (seen.has(id) ? dup : seen).add(id);
+  return [...dup];
+}
+
+export const accountingService = {
+  async get(db: Executor, auth: AuthContext, id: string, singleEntry: boolean): Promise<AccountingRecordDto> {
+    const row = await accountingRepository.find(db, auth.accountId, id);
+    if (!row) throw notFound(id);
+    return recordRowToRecord(row, singleEntry);
+  },
+
+  async query(db: Db, auth: AuthContext, q: RecordQueryInput) {
+    if (q.review_status && q.source_type === 'BILL') {
+      throw errors.invalidField('/query/review_status', 'is supported only with source_type CARD or REIMBURSEMENT');
+    }
+    const bound = (text: string | undefined) => (text === undefined ? undefined : isoToMicros(text)!);
+    const sourceTypes: SourceType[] | undefined = q.source_type
+      ? [q.source_type]
+      : q.review_status
+        ? ['CARD', 'REIMBURSEMENT']
+        : undefined;
+    const filter: RecordFilter = {
+      ids: q.ids ? [...new Set(q.ids)].sort() : undefined,
+      reviewStatus: q.review_status,
+      sourceTypes,
+      gt: bound(q['updated_at[gt]']),
+      gte: bound(q['updated_at[gte]']),
+      lt: bound(q['updated_at[lt]']),
+      lte: bound(q['updated_at[lte]']),
+    };
+    const binding = { ...filter, ids: filter.ids ?? null, sourceTypes: sourceTypes ?? null };
+    let position: { updatedAt: number; id: string } | null = null;
+    if (q.cursor) {
+      const [updatedAt, id] = openCursor(auth.cursorKey, 'accounting_records', binding, q.cursor);
+      if (typeof updatedAt !== 'number' || typeof id !== 'string') throw errors.invalidCursor();
+      position = { updatedAt, id };
+    }
+    const limit = q.limit ?? 100;
+    const [rows, total] = await consistentRead(db, async (ex) => [
+      await accountingRepository.page(ex, auth.accountId, filter, position, limit),
+      await accountingRepository.count(ex, auth.accountId, filter),
+    ] as const);
+    const page = pageOf(rows, limit);
+    const last = page.items.at(-1);
+    return {
+      items: page.items.map((row) => recordRowToRecord(row, q.single_entry ?? false)),
+      has_next_page: page.hasMore,
+      next_cursor:
+        page.hasMore && last
+          ? sealCursor(auth.cursorKey, 'accounting_records', binding, [Number(last.updated_at), last.id])
+          : null,
+      total_count: total,
+    };
+  },
+
+  /** A review move (never to EXPORTED); `version`, when given, must be the record's current one. */
+  async moveReviewStatus(
+    db: Executor,
+    auth: AuthContext,
+    id: string,
+    input: { review_status: ReviewStatus; version?: number },
+  ): Promise<AccountingRecordDto> {
+    // The clock lock comes first: it serialises the account's record writers, so the state read is current.
+    const last = await recordClock.lock(db, auth.accountId);
+    const row = await accountingRepository.find(db, auth.accountId, id);
+    if (!row) throw notFound(id);
+    const version = Number(row.version);
+    if (input.version !== undefined && input.version !== version) throw errors.versionConflict(input.version, version);
+    assertReviewMove(row.review_status, input.review_status);
+    const updatedAt = await recordClock.advance(db, auth.accountId, last, 1);
+    const updated = await accountingRepository.setReviewStatus(
+      db,
+      auth.accountId,
+      id,
+      { reviewStatus: row.review_status, version },
+      input.review_status,
+      updatedAt,
+    );
+    if (!updated) throw errors.internal();
+    return recordRowToRecord(updated);
+  },
+
+  /** Export results, all or none: success → EXPORTED, failure → REVIEW, each kept as last_export_result. */
+  async reportExportResults(
+    db: Executor,
+    auth: AuthContext,
+    input: ExportResultsInput,
+  ): Promise<{ updated_accounting_record_ids: string[] }> {
+    const ids = input.results.map((r) => r.accounting_record_id);
+    const duplicates = duplicatesOf(ids);
+    if (duplicates.length > 0) {
+      throw new AppError(
+        'DUPLICATE_ACCOUNTING_RECORD_IDS',
+        422,
+        'Duplicate accounting record ids found across success and failure results.',
+        { duplicate_accounting_record_ids: duplicates },
+      );
+    }
+    const last = await recordClock.lock(db, auth.accountId);
+    const states = new Map((await accountingRepository.statesOf(db, auth.accountId, ids)).map((s) => [s.id, s.review_status]));
+    const missing = ids.filter((id) => !states.has(id));
+    if (missing.length > 0) {
+      throw new AppError('NOT_FOUND', 404, `Accounting record source IDs not found: ${missing.join(', ')}`, {
+        not_found_export_entry_source_ids: missing,
+      });
+    }
+    const notReady = ids.filter((id) => states.get(id) !== EXPORTABLE);
+    if (notReady.length > 0) {
+      throw new AppError(
+        'ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT',
+        422,
+        `Only accounting records with review status ${EXPORTABLE} can be updated via this endpoint.`,
+        { not_ready_for_export_accounting_record_ids: notReady },
+      );
+    }
+    const first = await recordClock.advance(db, auth.accountId, last, ids.length);
+    const updates = input.results.map((result, i) => {
+      const reported: LastExportResult =
+        'success' in result
+          ? {
+              status: 'SUCCESS',
+              reference_id: result.success.reference_id ?? null,
+              deep_link_url: result.success.deep_link_url ?? null,
+              error_message: null,
+              reported_at: first + i,
+            }
+          : { status: 'FAILURE', reference_id: null, deep_link_url: null, error_message: result.failure.error_message, reported_at: first + i };
+      return {
+        id: result.accounting_record_id,
+        reviewStatus: AFTER_EXPORT[reported.status],
+        updatedAt: first + i,
+        lastExportJson: JSON.stringify(reported),
+      };
+    });
+    const changed = await accountingRepository.applyExportResults(db, auth.accountId, updates);
+    // Under the clock lock nothing else can have moved these records; a shortfall is a bug, not a race.
+    if (changed !== ids.length) throw errors.internal();
+    return { updated_accounting_record_ids: ids };
+  },
+};

@@ -1,0 +1,140 @@
+import { newId } from '../../lib/ids.js';
+import { allocate } from './money.js';
+
+export const REVIEW_STATUSES = ['PREPARE', 'REVIEW', 'READY_FOR_EXPORT', 'EXPORTED'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+export const SOURCE_TYPES = ['CARD', 'REIMBURSEMENT', 'BILL'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+export type Side = 'DEBIT' | 'CREDIT';
+
+interface LedgerRule {
+  source: SourceType;
+  /** The side that carries the economic impact: these lines are coded and kept by single_entry=true. */
+  economic: Side;
+  /** What each side books, in words (docs/accounting.md repeats this table). */
+  economicAccount: string;
+  balancingAccount: string;
+}
+
+/**
+ * Double entry per record type: an expense debits the expense, a refund or repayment credits it, a payment
+ * moves cash (or the card liability that stands in for it). The balancing side is one uncoded line.
+ */
+export const LEDGER = {
+  CARD_EXPENSE_POST: { source: 'CARD', economic: 'DEBIT', economicAccount: 'expense', balancingAccount: 'card liability' },
+  CARD_EXPENSE_REFUND: { source: 'CARD', economic: 'CREDIT', economicAccount: 'expense', balancingAccount: 'card liability' },
+  CARD_EXPENSE_REPAYMENT: { source: 'CARD', economic: 'CREDIT', economicAccount: 'expense', balancingAccount: 'bank (cash)' },
+  CARD_PAYMENT: { source: 'CARD', economic: 'CREDIT', economicAccount: 'bank (cash)', balancingAccount: 'card liability' },
+  CARD_PAYMENT_REFUND: { source: 'CARD', economic: 'DEBIT', economicAccount: 'bank (cash)', balancingAccount: 'card liability' },
+  REWARD_REDEMPTION: { source: 'CARD', economic: 'CREDIT', economicAccount: 'rewards income', balancingAccount: 'card liability' },
+  REIMBURSEMENT_EXPENSE_APPROVAL: { source: 'REIMBURSEMENT', economic: 'DEBIT', economicAccount: 'expense', balancingAccount: 'reimbursements payable' },
+  REIMBURSEMENT_EXPENSE_POST: { source: 'REIMBURSEMENT', economic: 'DEBIT', economicAccount: 'expense', balancingAccount: 'bank (cash)' },
+  REIMBURSEMENT_EXPENSE_REPAYMENT: { source: 'REIMBURSEMENT', economic: 'CREDIT', economicAccount: 'expense', balancingAccount: 'bank (cash)' },
+  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT: { source: 'REIMBURSEMENT', economic: 'CREDIT', economicAccount: 'bank (cash)', balancingAccount: 'reimbursements payable' },
+  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL: { source: 'REIMBURSEMENT', economic: 'DEBIT', economicAccount: 'bank (cash)', balancingAccount: 'reimbursements payable' },
+  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN: { source: 'REIMBURSEMENT', economic: 'CREDIT', economicAccount: 'bank (cash)', balancingAccount: 'reimbursement clearing' },
+  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND: { source: 'REIMBURSEMENT', economic: 'DEBIT', economicAccount: 'bank (cash)', balancingAccount: 'reimbursement clearing' },
+  INVOICE: { source: 'BILL', economic: 'CREDIT', economicAccount: 'revenue', balancingAccount: 'accounts receivable' },
+  INVOICE_PAYMENT: { source: 'BILL', economic: 'DEBIT', economicAccount: 'bank (cash)', balancingAccount: 'accounts receivable' },
+  BILL_EXPENSE: { source: 'BILL', economic: 'DEBIT', economicAccount: 'expense', balancingAccount: 'accounts payable' },
+  BILL_EXPENSE_PAYMENT: { source: 'BILL', economic: 'CREDIT', economicAccount: 'bank (cash)', balancingAccount: 'accounts payable' },
+  BILL_EXPENSE_CARD_PAYMENT: { source: 'BILL', economic: 'CREDIT', economicAccount: 'card liability', balancingAccount: 'accounts payable' },
+  BILL_MONEY_MOVEMENT_PAYIN: { source: 'BILL', economic: 'CREDIT', economicAccount: 'bank (cash)', balancingAccount: 'bill pay clearing' },
+} as const satisfies Record<string, LedgerRule>;
+
+export type RecordType = keyof typeof LEDGER;
+
+/** In the order of the spec. */
+export const RECORD_TYPES: readonly RecordType[] = [
+  'CARD_EXPENSE_POST',
+  'CARD_EXPENSE_REPAYMENT',
+  'REIMBURSEMENT_EXPENSE_REPAYMENT',
+  'REIMBURSEMENT_EXPENSE_APPROVAL',
+  'REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT',
+  'REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN',
+  'REIMBURSEMENT_EXPENSE_POST',
+  'CARD_PAYMENT',
+  'REWARD_REDEMPTION',
+  'REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND',
+  'CARD_EXPENSE_REFUND',
+  'CARD_PAYMENT_REFUND',
+  'REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL',
+  'INVOICE',
+  'INVOICE_PAYMENT',
+  'BILL_EXPENSE',
+  'BILL_EXPENSE_PAYMENT',
+  'BILL_EXPENSE_CARD_PAYMENT',
+  'BILL_MONEY_MOVEMENT_PAYIN',
+];
+
+export const sourceTypeOf = (type: RecordType): SourceType => LEDGER[type].source;
+export const economicSideOf = (type: RecordType): Side => LEDGER[type].economic;
+const opposite = (side: Side): Side => (side === 'DEBIT' ? 'CREDIT' : 'DEBIT');
+
+/** A coding of a line: one custom field value, resolved when the record is written. */
+export interface AccountingFieldValue {
+  svc_field_id: string;
+  remote_field_id: string | null;
+  svc_field_value_id: string;
+  remote_field_value_id: string | null;
+  field_name: string;
+  field_value_name: string;
+}
+
+/** A line item as stored in accounting_records.line_items_json: amounts in minor units. */
+export interface StoredLineItem {
+  id: string;
+  type: Side;
+  amount: number;
+  original_amount: number | null;
+  memo: string | null;
+  accounting_field_values: AccountingFieldValue[];
+}
+
+export interface EconomicLine {
+  amount: number;
+  memo: string | null;
+  fieldValues: AccountingFieldValue[];
+}
+
+/**
+ * The record's line items: the economic lines as given (their amounts sum to `amount`), then one balancing
+ * line on the other side for the whole amount, so debits and credits each sum to the record's amount.
+ * Original amounts are split over the economic lines in proportion to their amounts.
+ */
+export function buildLineItems(
+  type: RecordType,
+  amount: number,
+  originalAmount: number | null,
+  lines: readonly EconomicLine[],
+): StoredLineItem[] {
+  const side = economicSideOf(type);
+  const originals = originalAmount === null ? null : allocate(originalAmount, lines.map((l) => l.amount));
+  const economic = lines.map(
+    (line, i): StoredLineItem => ({
+      id: newId('accrli'),
+      type: side,
+      amount: line.amount,
+      original_amount: originals ? originals[i]! : null,
+      memo: line.memo,
+      accounting_field_values: line.fieldValues,
+    }),
+  );
+  const balancing: StoredLineItem = {
+    id: newId('accrli'),
+    type: opposite(side),
+    amount,
+    original_amount: originalAmount,
+    memo: null,
+    accounting_field_values: [],
+  };
+  return [...economic, balancing];
+}
+
+/** single_entry=true: only the lines that carry the economic impact. */
+export function economicLines(type: RecordType, items: readonly StoredLineItem[]): StoredLineItem[] {
+  const side = economicSideOf(type);
+  return items.filter((item) => item.type === side);
+}

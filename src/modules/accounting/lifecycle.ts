@@ -1,0 +1,27 @@
+import { errors } from '../../errors.js';
+import type { ReviewStatus } from './ledger.js';
+
+/**
+ * Review lifecycle: PREPARE → REVIEW → READY_FOR_EXPORT → EXPORTED, one step at a time; backward single
+ * steps READY_FOR_EXPORT → REVIEW, REVIEW → PREPARE and EXPORTED → REVIEW (re-opened for correction).
+ * READY_FOR_EXPORT → EXPORTED happens only through a successful export result; a failed one moves the
+ * record back to REVIEW. Anything else, staying in the current state included, is INVALID_TRANSITION.
+ */
+const REVIEW_MOVES: Readonly<Record<ReviewStatus, readonly ReviewStatus[]>> = {
+  PREPARE: ['REVIEW'],
+  REVIEW: ['READY_FOR_EXPORT', 'PREPARE'],
+  READY_FOR_EXPORT: ['REVIEW'],
+  EXPORTED: ['REVIEW'],
+};
+
+/** The state an export result is accepted in, and where each outcome leads. */
+export const EXPORTABLE: ReviewStatus = 'READY_FOR_EXPORT';
+export const AFTER_EXPORT = { SUCCESS: 'EXPORTED', FAILURE: 'REVIEW' } as const satisfies Record<string, ReviewStatus>;
+
+/** Throws INVALID_TRANSITION unless a review move (not an export result) may take a record from → to. */
+export function assertReviewMove(from: ReviewStatus, to: ReviewStatus): void {
+  if (!REVIEW_MOVES[from].includes(to)) throw errors.invalidTransition(from, to);
+}
+
+/** Review states a record may be created in: any but EXPORTED, which only an export result reaches. */
+export const INITIAL_STATUSES = ['PREPARE', 'REVIEW', 'READY_FOR_EXPORT'] as const satisfies readonly ReviewStatus[];
