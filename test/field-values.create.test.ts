@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { describeEachDialect } from './support/context.js';
 import { ISO_MICROS, VALUE_ID, newField, newValues, rowShape, storedValues, valuesUrl } from './support/field-values.js';
@@ -160,6 +161,41 @@ describeEachDialect('field values: create', (t) => {
     }
     const stored = await storedValues(t.ctx, api.accountId, fieldId);
     expect(stored.map((r) => r.svc_id)).toEqual(winner.body.items.map((v: { svc_id: string }) => v.svc_id));
+  });
+
+  it('names the clash when a concurrent create commits the remote_id after the check', async () => {
+    const api = await t.ctx.as(['fields.write', 'field_values.write']);
+    const fieldId = await newField(api);
+    // Another writer holds an uncommitted value with remote_id SAME: the request's check cannot see it,
+    // its insert waits on the unique index (PostgreSQL) or on the write lock (SQLite) until we commit.
+    const rival = await t.ctx.db.kysely.startTransaction().execute();
+    const now = Date.now() * 1000;
+    await rival
+      .insertInto('field_values')
+      .values({
+        account_id: api.accountId, field_id: fieldId, svc_id: 'efo_rival', value: 'rival', remote_id: 'SAME',
+        value_id: null, is_disabled: 0, created_at: now, updated_at: now,
+      })
+      .execute();
+    const pending = api.create(valuesUrl(fieldId), { items: [{ value: 'a' }, { value: 'b', remote_id: 'SAME' }] });
+    if (t.dialect === 'postgres') {
+      for (let i = 0; i < 200; i++) {
+        const waiting = await t.ctx.db.kysely
+          .selectFrom(sql<{ granted: boolean }>`pg_locks`.as('l'))
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('granted', '=', false)
+          .executeTakeFirstOrThrow();
+        if (Number(waiting.n) > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+    await rival.commit().execute();
+    const res = await pending;
+    expect(res.status).toBe(409);
+    expect(res.body.details).toEqual({
+      conflicts: [{ index: 1, field: 'remote_id', value: 'SAME', with: { svc_id: 'efo_rival' } }],
+    });
+    expect((await storedValues(t.ctx, api.accountId, fieldId)).map((r) => r.svc_id)).toEqual(['efo_rival']);
   });
 
   it("answers 404 for a field that is missing or another account's, and needs field_values.write", async () => {

@@ -1,0 +1,152 @@
+import { expect, it } from 'vitest';
+import { describeEachDialect } from './support/context.js';
+import { newField, newValues, valuesUrl } from './support/field-values.js';
+
+type Page = { status: number; body: { items: { svc_id: string }[]; next_cursor: string | null } };
+const idsOf = (page: Page) => page.body.items.map((v) => v.svc_id);
+
+describeEachDialect('field values: get and list', (t) => {
+  it('gets one value; 404 for a value of another field, another account or a missing field', async () => {
+    const api = await t.ctx.as(['fields.write', 'field_values.write']);
+    const fieldId = await newField(api);
+    const otherField = await newField(api, 'Other');
+    const [value] = await newValues(api, fieldId, [{ value: 'Sales', remote_id: 'R' }]);
+
+    const reader = await t.ctx.as(['field_values.read'], api.accountId);
+    const got = await reader.get(`${valuesUrl(fieldId)}/${value.svc_id}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(value);
+
+    const wrongField = await api.get(`${valuesUrl(otherField)}/${value.svc_id}`);
+    expect(wrongField.status).toBe(404);
+    expect(wrongField.body).toEqual({
+      error_code: 'NOT_FOUND',
+      message: `Field value ${value.svc_id} not found.`,
+      details: { field_id: otherField, svc_id: value.svc_id },
+      request_id: expect.any(String),
+    });
+    const stranger = await t.ctx.as(['field_values.read']);
+    const foreign = await stranger.get(`${valuesUrl(fieldId)}/${value.svc_id}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.message).toBe(`Field ${fieldId} not found.`);
+    expect((await api.get(`${valuesUrl('extended_field_nope')}/${value.svc_id}`)).status).toBe(404);
+
+    const noScope = await t.ctx.as(['fields.read'], api.accountId);
+    expect((await noScope.get(`${valuesUrl(fieldId)}/${value.svc_id}`)).status).toBe(403);
+    expect((await noScope.get(valuesUrl(fieldId))).status).toBe(403);
+  });
+
+  it('lists in creation order with filters that each match any entry and all apply together', async () => {
+    const api = await t.ctx.as(['fields.write', 'field_values.write']);
+    const fieldId = await newField(api);
+    const v = await newValues(api, fieldId, [
+      { value: 'A', remote_id: 'r0', value_id: 'i0' },
+      { value: 'B', remote_id: 'r1', value_id: 'i1' },
+      { value: 'A', remote_id: 'r2' },
+      { value: 'C' },
+      { value: 'A', value_id: 'i4' },
+    ]);
+    const ids = v.map((x) => x.svc_id as string);
+    const other = await newField(api, 'Other');
+    await newValues(api, other, [{ value: 'A', remote_id: 'r0' }]);
+
+    const all = await api.get(valuesUrl(fieldId));
+    expect(all.status).toBe(200);
+    expect(all.body).toEqual({ items: v, next_cursor: null });
+
+    const list = async (query: Record<string, string | string[]>) => idsOf((await api.get(valuesUrl(fieldId), query)) as Page);
+    expect(await list({ value: 'A' })).toEqual([ids[0], ids[2], ids[4]]);
+    expect(await list({ value: 'a' })).toEqual([]);
+    expect(await list({ 'remote_id[]': ['r2', 'r0', 'nope'] })).toEqual([ids[0], ids[2]]);
+    expect(await list({ 'remote_id[]': 'r1' })).toEqual([ids[1]]);
+    expect(await list({ 'value_id[]': ['i4', 'i1'] })).toEqual([ids[1], ids[4]]);
+    expect(await list({ 'svc_id[]': [ids[3]!, ids[0]!] })).toEqual([ids[0], ids[3]]);
+    expect(await list({ 'remote_id[]': ['r0', 'r1', 'r2'], value: 'A' })).toEqual([ids[0], ids[2]]);
+    expect(await list({ 'remote_id[]': ['r0', 'r1'], 'value_id[]': ['i1', 'i4'] })).toEqual([ids[1]]);
+    expect(await list({ 'svc_id[]': ids[3]!, value: 'A' })).toEqual([]);
+  });
+
+  it('validates limit and answers 404 for a field of another account', async () => {
+    const api = await t.ctx.as(['fields.write', 'field_values.write']);
+    const fieldId = await newField(api);
+    await newValues(api, fieldId, [{ value: 'A' }]);
+    for (const limit of ['0', '1001', 'x']) {
+      const res = await api.get(valuesUrl(fieldId), { limit });
+      expect(res.status).toBe(400);
+      expect(res.body.error_code).toBe('INVALID_REQUEST');
+    }
+    expect((await api.get(valuesUrl(fieldId), { limit: '1001' })).body.details.errors).toEqual([
+      { path: '/query/limit', message: 'must be <= 1000' },
+    ]);
+    expect((await api.get(valuesUrl(fieldId), { limit: '1000' })).body.items).toHaveLength(1);
+
+    const stranger = await t.ctx.as(['field_values.read']);
+    const res = await stranger.get(valuesUrl(fieldId));
+    expect(res.status).toBe(404);
+    expect(res.body.details).toEqual({ field_id: fieldId });
+  });
+
+  it('returns every value exactly once across pages while values are created and deleted', async () => {
+    const api = await t.ctx.as(['fields.write', 'field_values.write']);
+    const fieldId = await newField(api);
+    const initial = (await newValues(api, fieldId, Array.from({ length: 10 }, (_, i) => ({ value: `v${i}`, remote_id: `r${i}` }))))
+      .map((v) => v.svc_id as string);
+
+    const seen: string[] = [];
+    const added: string[] = [];
+    let cursor: string | null = null;
+    let page = 0;
+    do {
+      const res: Page = await api.get(valuesUrl(fieldId), { limit: '3', ...(cursor ? { cursor } : {}) });
+      expect(res.status).toBe(200);
+      seen.push(...idsOf(res));
+      cursor = res.body.next_cursor;
+      if (page === 0) {
+        // delete an unseen value and one already seen, and add two at the end
+        await api.delete(valuesUrl(fieldId), { items: [{ remote_id: 'r5' }, { svc_id: initial[0] }] });
+        added.push(...(await newValues(api, fieldId, [{ value: 'new1' }, { value: 'new2' }])).map((v) => v.svc_id));
+      }
+      page++;
+    } while (cursor);
+    const expected = [initial[0], ...initial.slice(1).filter((_, i) => i !== 4), ...added];
+    expect(seen).toEqual(expected);
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('binds the cursor to the field and the filters', async () => {
+    const api = await t.ctx.as(['fields.write', 'field_values.write']);
+    const fieldId = await newField(api);
+    const other = await newField(api, 'Other');
+    await newValues(api, fieldId, [{ value: 'A', remote_id: 'x' }, { value: 'A', remote_id: 'y' }, { value: 'A' }]);
+    const first = await api.get(valuesUrl(fieldId), { limit: '1', value: 'A', 'remote_id[]': ['y', 'x'] });
+    const cursor: string = first.body.next_cursor;
+    expect(cursor).toEqual(expect.any(String));
+
+    // the same filters in another spelling (order, repetition) keep the cursor valid
+    const next = await api.get(valuesUrl(fieldId), { limit: '5', value: 'A', 'remote_id[]': ['x', 'y', 'x'], cursor });
+    expect(next.status).toBe(200);
+    expect(next.body.items).toHaveLength(1);
+    expect(next.body.next_cursor).toBeNull();
+
+    const mismatches: Record<string, string | string[]>[] = [
+      { value: 'B', 'remote_id[]': ['x', 'y'] },
+      { value: 'A' },
+      { value: 'A', 'remote_id[]': ['x'] },
+      { value: 'A', 'remote_id[]': ['x', 'y'], 'value_id[]': 'z' },
+    ];
+    for (const query of mismatches) {
+      const res = await api.get(valuesUrl(fieldId), { ...query, cursor });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        error_code: 'INVALID_CURSOR',
+        message: expect.any(String),
+        details: null,
+        request_id: expect.any(String),
+      });
+    }
+    const otherField = await api.get(valuesUrl(other), { value: 'A', 'remote_id[]': ['x', 'y'], cursor });
+    expect(otherField.body.error_code).toBe('INVALID_CURSOR');
+    const sameAccount = await t.ctx.as(['field_values.read'], api.accountId);
+    expect((await sameAccount.get(valuesUrl(fieldId), { value: 'A', 'remote_id[]': ['x', 'y'], cursor })).status).toBe(200);
+  });
+});
