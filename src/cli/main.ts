@@ -8,6 +8,13 @@ import { authService, CliUsageError, parseScopeList } from '../modules/auth/auth
 import { ALL_SCOPES } from '../modules/auth/scopes.js';
 import { seed } from './seed.js';
 
+const INTEGRATION_USAGE_TEXT = `  svc poll --checkpoint <file> [--out <file>|-] [--once | --interval <seconds>] [--page-size N]
+      Polls records to export (card and reimbursement: READY_FOR_EXPORT; bills: source_type=BILL) as NDJSON,
+      resuming from the checkpoint: a restart neither misses nor repeats a record.
+  svc report [--in <file>|-]
+      Posts export results (NDJSON lines {accounting_record_id, success|failure}) in batches with idempotency keys.
+      Connection: --url --client-id --client-secret (or --token), or SVC_URL SVC_CLIENT_ID SVC_CLIENT_SECRET SVC_TOKEN.`;
+
 const USAGE = `Usage: svc <command>
 
   svc clients create --account <account_id> --scopes "<scope> <scope> ..."
@@ -15,6 +22,7 @@ const USAGE = `Usage: svc <command>
   svc clients list [--account <account_id>]
   svc clients revoke <client_id>
       Revokes the client; its tokens stop working at once.
+${INTEGRATION_USAGE_TEXT}
   svc seed --account <account_id> [--records N] [--values N]
       Writes realistic demo data: fields with values and accounting records of every type and state.
   svc migrate
@@ -23,6 +31,19 @@ const USAGE = `Usage: svc <command>
 Honours DATABASE_URL like the server. Scopes: ${ALL_SCOPES.join(', ')}`;
 
 type Out = (line: string) => void;
+
+/**
+ * `svc poll` / `svc report` are the reference integration, built on the SDK alone (client/); loaded from the
+ * client's own build so that the server never depends on it.
+ */
+interface Integration {
+  runPoll(args: string[]): Promise<void>;
+  runReport(args: string[], out: Out): Promise<boolean>;
+}
+async function integration(): Promise<Integration> {
+  const compiled = new URL('../../client/dist/integration/cli.js', import.meta.url);
+  return (await import(compiled.href)) as Integration;
+}
 
 async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
   const config = loadConfig(process.env);
@@ -86,6 +107,11 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
       case 'clients':
         await clients(args, out);
         return 0;
+      case 'poll':
+        await (await integration()).runPoll(args);
+        return 0;
+      case 'report':
+        return (await (await integration()).runReport(args, out)) ? 0 : 1;
       case 'seed':
         await withDb((db) => seed(db, args, out));
         return 0;
@@ -109,7 +135,7 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
         throw new CliUsageError(`unknown command: ${command}`);
     }
   } catch (error) {
-    if (error instanceof CliUsageError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (error instanceof CliUsageError || (error as Error).name === 'IntegrationUsageError' || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`svc: ${(error as Error).message}\n\n${USAGE}\n`);
       return 2;
     }

@@ -1,0 +1,45 @@
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  durationSeconds?: number;
+  /** Stop after this many requests instead of after a duration. */
+  amount?: number;
+  /** Changes each request (a new Idempotency-Key, the next batch...). */
+  setupRequest?: (request: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** Drives load with autocannon over loopback and returns throughput and latency percentiles (ms). */
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections ?? 50,
+    pipelining: 1,
+    ...(options.amount ? { amount: options.amount } : { duration: options.durationSeconds ?? 10 }),
+    ...(options.setupRequest ? { requests: [{ setupRequest: options.setupRequest as never }] } : {}),
+  });
+  return {
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}

@@ -1,0 +1,242 @@
+/**
+ * `npm run bench [-- --db postgres] [-- --values N --records N --duration S --quick]`
+ *
+ * Measures svc as an operator would: the real server in one child process, load from autocannon over
+ * loopback on the same machine, 1,000,000 field values in one field and 1,000,000 accounting records. Every
+ * scenario is printed with its floor: a bare Fastify route for request rates, and the raw database insert
+ * rate (no HTTP) for creates. Results go to bench/results/<date>.json and .md; docs/performance.md is
+ * rewritten with the latest table.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { call, token } from './lib/api.js';
+import { load, type LoadResult } from './lib/load.js';
+import { serve, type Served } from './lib/processes.js';
+import { rawInsertRate } from './lib/raw-insert.js';
+import { writeReport, type Scenario } from './lib/report.js';
+
+const { values: args } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    values: { type: 'string' },
+    records: { type: 'string' },
+    duration: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    'pg-url': { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+  },
+});
+const quick = args.quick;
+const VALUES = Number(args.values ?? (quick ? 20_000 : 1_000_000));
+const RECORDS = Number(args.records ?? (quick ? 20_000 : 1_000_000));
+const DURATION = Number(args.duration ?? (quick ? 3 : 10));
+const dialect = args.db === 'postgres' ? 'postgres' : 'sqlite';
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const PORT = 18_000 + Math.floor(Math.random() * 1000);
+
+function log(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+async function database(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `svc_bench_${randomBytes(4).toString('hex')}`;
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
+    return { url: `sqlite:${path.join(dir, `${name}.sqlite`)}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const admin = new pg.Client({ connectionString: args['pg-url'] });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(args['pg-url']!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: args['pg-url'] });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+function svc(argv: string[], env: Record<string, string>): string {
+  return execFileSync(process.execPath, [path.join(ROOT, 'bin/svc.js'), ...argv], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+const rate = (r: LoadResult, per = 1) => ({ throughput: r.rps * per, p50: r.p50, p99: r.p99, errors: r.errors + r.non2xx });
+
+async function main(): Promise<void> {
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  const scenarios: Scenario[] = [];
+  const add = (s: Scenario) => {
+    scenarios.push(s);
+    log(`${s.name}: ${s.throughput.toFixed(0)} ${s.unit}${s.p50 !== undefined ? `, p50 ${s.p50} ms, p99 ${s.p99} ms` : ''}`);
+  };
+
+  // The floors.
+  const floorServer = await serve(['--import', 'tsx', path.join(ROOT, 'bench/floor-server.ts')], {}, PORT + 1, '/');
+  const floorLoad = await load({ url: `${floorServer.url}/`, durationSeconds: DURATION });
+  await floorServer.stop();
+  add({ name: 'floor: bare Fastify GET', unit: 'req/s', ...rate(floorLoad) });
+
+  const db = await database();
+  const env = { DATABASE_URL: db.url, RATE_LIMIT_MAX: '0', TOKEN_RATE_LIMIT_MAX: '0', LOG_LEVEL: 'warn' };
+  try {
+    const raw = await rawInsertRate(db.url, quick ? 20 : 200);
+    add({ name: 'floor: raw database insert of values, 1000 per transaction', unit: 'values/s', throughput: raw });
+
+    const creds = JSON.parse(svc(['clients', 'create', '--account', 'bench', '--scopes', 'fields.write field_values.write accounting.record.read accounting.record.write accounting.record.admin'], env));
+    let server: Served = await serve([path.join(ROOT, 'dist/server.js')], env, PORT);
+    let rssMax = 0;
+    const bearer = await token(server.url, creds.client_id, creds.client_secret);
+    const auth = { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' };
+    const field = await call(`${server.url}/v1/fields`, { method: 'POST', token: bearer, body: { name: 'GL Account', group: 'ACCOUNTING' }, headers: { 'idempotency-key': randomUUID() } });
+    const valuesUrl = `${server.url}/v1/fields/${field.svc_id}/values`;
+
+    // create: 1000 values per request until VALUES exist
+    let batch = 0;
+    const createLoad = await load({
+      url: valuesUrl,
+      method: 'POST',
+      headers: auth,
+      connections: 4,
+      amount: Math.ceil(VALUES / 1000),
+      setupRequest: (request) => {
+        const n = batch++;
+        const items = Array.from({ length: 1000 }, (_, i) => ({ value: `Account ${n * 1000 + i}`, remote_id: `R${n * 1000 + i}`, value_id: `V${n * 1000 + i}` }));
+        return { ...request, headers: { ...auth, 'idempotency-key': `create-${n}` }, body: JSON.stringify({ items }) };
+      },
+    });
+    add({ name: 'create values, 1000 per request', unit: 'values/s', ...rate(createLoad, 1000), target: dialect === 'sqlite' ? 150_000 : 60_000 });
+
+    const firstPage = await call(`${valuesUrl}?limit=1000`, { token: bearer });
+    const sample: string[] = firstPage.items.map((v: { svc_id: string }) => v.svc_id);
+    const getLoad = await load({
+      url: `${valuesUrl}/${sample[0]}`,
+      headers: auth,
+      durationSeconds: DURATION,
+      setupRequest: (request) => ({ ...request, path: `/v1/fields/${field.svc_id}/values/${sample[Math.floor(Math.random() * sample.length)]}` }),
+    });
+    add({ name: 'get one value (50 connections)', unit: 'req/s', ...rate(getLoad), target: 20_000, targetP99: 10, floor: floorLoad.rps });
+
+    for (const limit of [100, 1000]) {
+      const r = await load({ url: `${valuesUrl}?limit=${limit}`, headers: auth, durationSeconds: DURATION, connections: 10 });
+      add({ name: `list values, limit ${limit}, first page`, unit: 'pages/s', ...rate(r), ...(limit === 1000 ? { target: 800 } : {}), floor: floorLoad.rps });
+    }
+    // A cursor 90% into the list, reached by walking it as a client would.
+    let cursor: string | null = null;
+    const depth = Math.floor((VALUES * 0.9) / 1000);
+    for (let i = 0; i < depth; i++) {
+      const page: { next_cursor: string | null } = await call(`${valuesUrl}?limit=1000${cursor ? `&cursor=${cursor}` : ''}`, { token: bearer });
+      cursor = page.next_cursor;
+    }
+    const deep = await load({ url: `${valuesUrl}?limit=1000&cursor=${cursor}`, headers: auth, durationSeconds: DURATION, connections: 10 });
+    add({ name: `list values, limit 1000, page at depth ${depth * 1000}`, unit: 'pages/s', ...rate(deep), floor: floorLoad.rps });
+
+    let updateBatch = 0;
+    const updateLoad = await load({
+      url: valuesUrl,
+      method: 'PUT',
+      headers: auth,
+      connections: 4,
+      amount: quick ? 10 : 200,
+      setupRequest: (request) => {
+        const n = updateBatch++;
+        const items = Array.from({ length: 1000 }, (_, i) => ({ remote_id: `R${((n * 1000 + i) * 7919) % VALUES}`, data: { value: `Renamed ${n}-${i}` } }));
+        return { ...request, headers: { ...auth, 'idempotency-key': `update-${n}` }, body: JSON.stringify({ items }) };
+      },
+    });
+    add({ name: 'update values, 1000 per request', unit: 'values/s', ...rate(updateLoad, 1000) });
+
+    const seedStart = performance.now();
+    svc(['seed', '--account', 'bench', '--records', String(RECORDS), '--values', '200'], env);
+    const seedSeconds = (performance.now() - seedStart) / 1000;
+    add({ name: `svc seed of ${RECORDS} records`, unit: 's', throughput: seedSeconds, targetMax: RECORDS >= 1_000_000 ? 180 : undefined });
+
+    rssMax = Math.max(rssMax, server.maxRssMb());
+    await server.stop();
+    server = await serve([path.join(ROOT, 'dist/server.js')], env, PORT);
+    add({ name: 'start-up on the migrated database', unit: 'ms', throughput: server.startupMs, targetMax: 1000 });
+    const bearer2 = await token(server.url, creds.client_id, creds.client_secret);
+    const auth2 = { authorization: `Bearer ${bearer2}`, 'content-type': 'application/json' };
+    const records = `${server.url}/v3/accounting/records`;
+
+    const middle = await call(`${records}?limit=1`, { token: bearer2 });
+    const since = middle.items[0]?.updated_at ?? '2000-01-01T00:00:00Z';
+    for (const [name, query, target] of [
+      ['query records, limit 100', 'limit=100', undefined],
+      ['query records, limit 500, review_status + source_type', 'limit=500&review_status=READY_FOR_EXPORT&source_type=CARD', 25],
+      ['query records, limit 500, source_type=BILL + updated_at[gt]', `limit=500&source_type=BILL&updated_at%5Bgt%5D=${encodeURIComponent(since)}`, 25],
+    ] as const) {
+      const r = await load({ url: `${records}?${query}`, headers: auth2, durationSeconds: DURATION, connections: 4 });
+      add({ name, unit: 'req/s', ...rate(r), ...(target ? { targetP50: target } : {}), floor: floorLoad.rps });
+    }
+
+    // Full poll: one client following next_cursor through every record.
+    const pollStart = performance.now();
+    let polled = 0;
+    let next: string | null = null;
+    do {
+      const page: { items: unknown[]; next_cursor: string | null } = await call(`${records}?limit=500${next ? `&cursor=${next}` : ''}`, { token: bearer2 });
+      polled += page.items.length;
+      next = page.next_cursor;
+    } while (next);
+    add({ name: `full poll of ${polled} records through cursors`, unit: 'records/s', throughput: polled / ((performance.now() - pollStart) / 1000), target: 30_000 });
+
+    // Export results: 1000 READY_FOR_EXPORT records per request.
+    const ready: string[] = [];
+    let c: string | null = null;
+    do {
+      const page: { items: { id: string }[]; next_cursor: string | null } = await call(`${records}?limit=500&review_status=READY_FOR_EXPORT${c ? `&cursor=${c}` : ''}`, { token: bearer2 });
+      ready.push(...page.items.map((r) => r.id));
+      c = ready.length >= (quick ? 5_000 : 100_000) ? null : page.next_cursor;
+    } while (c);
+    let exportBatch = 0;
+    const exportLoad = await load({
+      url: `${records}/export-results`,
+      method: 'POST',
+      headers: auth2,
+      connections: 2,
+      amount: Math.floor(ready.length / 1000),
+      setupRequest: (request) => {
+        const n = exportBatch++;
+        const results = ready.slice(n * 1000, n * 1000 + 1000).map((id, i) =>
+          i % 10 === 0 ? { accounting_record_id: id, failure: { error_message: 'Invalid GL account' } } : { accounting_record_id: id, success: { reference_id: `JE-${n}-${i}` } },
+        );
+        return { ...request, headers: { ...auth2, 'idempotency-key': `export-${n}` }, body: JSON.stringify({ results }) };
+      },
+    });
+    add({ name: 'export results, 1000 per request', unit: 'records/s', ...rate(exportLoad, 1000), target: 20_000 });
+
+    const tokenLoad = await load({
+      url: `${server.url}/oauth2/token`,
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${creds.client_id}:${creds.client_secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+      durationSeconds: DURATION,
+    });
+    add({ name: 'token issuance', unit: 'req/s', ...rate(tokenLoad), floor: floorLoad.rps });
+
+    add({ name: 'server RSS, highest seen', unit: 'MB', throughput: Math.max(rssMax, server.maxRssMb()), targetMax: 300 });
+    await server.stop();
+  } finally {
+    await db.drop();
+  }
+  const files = writeReport(ROOT, dialect, { values: VALUES, records: RECORDS, duration: DURATION }, scenarios);
+  log(`wrote ${files.join(', ')}`);
+}
+
+await main();

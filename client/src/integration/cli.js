@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { SvcClient } from '../index.js';
+import { pollOnce } from './poll.js';
+import { parseResults, reportResults } from './report.js';
+/**
+ * `svc poll` and `svc report`: the reference integration, built on the SDK alone. Connection settings come
+ * from flags or the environment (SVC_URL, SVC_CLIENT_ID, SVC_CLIENT_SECRET or SVC_TOKEN).
+ */
+export const INTEGRATION_USAGE = `  svc poll --checkpoint <file> [--out <file>|-] [--once | --interval <seconds>] [--page-size N]
+      Polls records to export (card and reimbursement: READY_FOR_EXPORT; bills: source_type=BILL) as NDJSON.
+  svc report [--in <file>|-]
+      Posts export results (NDJSON lines {accounting_record_id, success|failure}) in batches of 1000.
+  (both: --url, --client-id, --client-secret or --token; or SVC_URL, SVC_CLIENT_ID, SVC_CLIENT_SECRET, SVC_TOKEN)`;
+const connection = {
+    url: { type: 'string' },
+    'client-id': { type: 'string' },
+    'client-secret': { type: 'string' },
+    token: { type: 'string' },
+};
+export class IntegrationUsageError extends Error {
+    name = 'IntegrationUsageError';
+}
+function clientFrom(values, env) {
+    const baseUrl = values.url ?? env.SVC_URL;
+    const clientId = values['client-id'] ?? env.SVC_CLIENT_ID;
+    const clientSecret = values['client-secret'] ?? env.SVC_CLIENT_SECRET;
+    const token = values.token ?? env.SVC_TOKEN;
+    if (!baseUrl)
+        throw new IntegrationUsageError('--url (or SVC_URL) is required');
+    if (!token && !(clientId && clientSecret)) {
+        throw new IntegrationUsageError('give --client-id and --client-secret (or SVC_CLIENT_ID, SVC_CLIENT_SECRET), or --token');
+    }
+    return new SvcClient(token ? { baseUrl, token } : { baseUrl, clientId, clientSecret });
+}
+export async function runPoll(args, env = process.env) {
+    const { values } = parseArgs({
+        args,
+        strict: true,
+        options: {
+            ...connection,
+            checkpoint: { type: 'string' },
+            out: { type: 'string', default: '-' },
+            once: { type: 'boolean', default: false },
+            interval: { type: 'string', default: '3600' },
+            'page-size': { type: 'string', default: '500' },
+        },
+    });
+    if (!values.checkpoint)
+        throw new IntegrationUsageError('--checkpoint <file> is required');
+    const interval = Number(values.interval);
+    const pageSize = Number(values['page-size']);
+    if (!Number.isFinite(interval) || interval <= 0)
+        throw new IntegrationUsageError('--interval: seconds, > 0');
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 500)
+        throw new IntegrationUsageError('--page-size: 1 to 500');
+    const client = clientFrom(values, env);
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const tty = process.stderr.isTTY;
+    try {
+        for (;;) {
+            const counts = await pollOnce({
+                client,
+                output: values.out,
+                checkpointFile: values.checkpoint,
+                pageSize,
+                signal: stop.signal,
+                onProgress: tty
+                    ? (c) => process.stderr.write(`\rpolled ${c.ready_for_export} ready-for-export, ${c.bills} bill records`)
+                    : undefined,
+            });
+            if (tty)
+                process.stderr.write('\n');
+            process.stderr.write(`${JSON.stringify({ polled_at: new Date().toISOString(), ...counts })}\n`);
+            if (values.once)
+                return;
+            await new Promise((resolve) => {
+                const timer = setTimeout(resolve, interval * 1000);
+                stop.signal.addEventListener('abort', () => {
+                    clearTimeout(timer);
+                    resolve();
+                });
+            });
+            if (stop.signal.aborted)
+                return;
+        }
+    }
+    finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+    }
+}
+export async function runReport(args, out, env = process.env) {
+    const { values } = parseArgs({ args, strict: true, options: { ...connection, in: { type: 'string', default: '-' } } });
+    const client = clientFrom(values, env);
+    const text = fs.readFileSync(values.in === '-' ? 0 : values.in, 'utf8');
+    const outcome = await reportResults(client, parseResults(text));
+    for (const id of outcome.updated)
+        out(JSON.stringify({ accounting_record_id: id, updated: true }));
+    for (const r of outcome.refused)
+        out(JSON.stringify({ ...r, updated: false }));
+    out(JSON.stringify({ updated: outcome.updated.length, refused: outcome.refused.length }));
+    return outcome.refused.length === 0;
+}
+//# sourceMappingURL=cli.js.map

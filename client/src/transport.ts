@@ -1,0 +1,201 @@
+import { SvcApiError, errorFromResponse } from './errors.js';
+
+export interface SvcClientOptions {
+  /** e.g. `https://svc.example.com` or `http://127.0.0.1:8080` */
+  baseUrl: string;
+  /** OAuth 2.0 client credentials: the client fetches and refreshes its own tokens. */
+  clientId?: string;
+  clientSecret?: string;
+  /** Narrow the token to these scopes (space-separated); default: all of the client's. */
+  scope?: string;
+  /** Or a ready bearer token (it is not refreshed). */
+  token?: string;
+  /** Per-attempt timeout; default 30 000 ms. */
+  timeoutMs?: number;
+  /** Retries after the first attempt for safe requests (reads, and writes with an Idempotency-Key); default 3. */
+  maxRetries?: number;
+  /** Backoff: full jitter over base × 2^attempt, capped; defaults 250 ms and 20 000 ms. */
+  retryBaseDelayMs?: number;
+  retryMaxDelayMs?: number;
+  /** A fetch implementation; default the global one (Node 20+, browsers). */
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface WriteOptions extends RequestOptions {
+  /** Sent as Idempotency-Key; default a new UUID v4, so a retried write never applies twice. */
+  idempotencyKey?: string;
+}
+
+type QueryValue = string | number | boolean | readonly (string | number | boolean)[] | undefined | null;
+
+interface Call {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  idempotencyKey?: string;
+  options?: RequestOptions;
+}
+
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function newIdempotencyKey(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+function toBase64(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+/** HTTP, authentication and retries; the resource classes build on it. */
+export class Transport {
+  readonly #options: Required<Pick<SvcClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseDelayMs' | 'retryMaxDelayMs'>> &
+    SvcClientOptions;
+  readonly #fetch: typeof fetch;
+  #token: { value: string; refreshAt: number } | null = null;
+  #tokenRequest: Promise<string> | null = null;
+
+  constructor(options: SvcClientOptions) {
+    if (!options.baseUrl) throw new TypeError('SvcClient: baseUrl is required');
+    if (!options.token && !(options.clientId && options.clientSecret)) {
+      throw new TypeError('SvcClient: give either token, or clientId and clientSecret');
+    }
+    this.#options = { timeoutMs: 30_000, maxRetries: 3, retryBaseDelayMs: 250, retryMaxDelayMs: 20_000, ...options };
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    if (options.token) this.#token = { value: options.token, refreshAt: Number.POSITIVE_INFINITY };
+  }
+
+  #url(path: string, query?: Record<string, QueryValue>): string {
+    const url = new URL(`${this.#options.baseUrl.replace(/\/+$/, '')}${path}`);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value === undefined || value === null) continue;
+      for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(key, String(v));
+    }
+    return url.toString();
+  }
+
+  #delay(attempt: number, retryAfter: string | null): number {
+    const seconds = retryAfter !== null ? Number(retryAfter) : Number.NaN;
+    if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, this.#options.retryMaxDelayMs);
+    const cap = Math.min(this.#options.retryMaxDelayMs, this.#options.retryBaseDelayMs * 2 ** attempt);
+    return Math.random() * cap;
+  }
+
+  async #accessToken(signal?: AbortSignal): Promise<string> {
+    if (this.#token && Date.now() < this.#token.refreshAt) return this.#token.value;
+    this.#tokenRequest ??= this.#fetchToken(signal).finally(() => {
+      this.#tokenRequest = null;
+    });
+    return this.#tokenRequest;
+  }
+
+  async #fetchToken(signal?: AbortSignal): Promise<string> {
+    const { clientId, clientSecret, scope } = this.#options;
+    const form = new URLSearchParams({ grant_type: 'client_credentials' });
+    if (scope) form.set('scope', scope);
+    const basic = toBase64(`${encodeURIComponent(clientId!)}:${encodeURIComponent(clientSecret!)}`);
+    const body = await this.#send(
+      { method: 'POST', path: '/oauth2/token', options: { signal } },
+      { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      form.toString(),
+      true,
+    );
+    const token = body as { access_token: string; expires_in: number };
+    // Refresh a minute early (or halfway through a short lifetime) so no request carries an expiring token.
+    const margin = Math.min(60, token.expires_in / 2) * 1000;
+    this.#token = { value: token.access_token, refreshAt: Date.now() + token.expires_in * 1000 - margin };
+    return token.access_token;
+  }
+
+  async request<T>(call: Call): Promise<T> {
+    let refreshed = false;
+    for (;;) {
+      const token = await this.#accessToken(call.options?.signal);
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+      if (call.body !== undefined) headers['content-type'] = 'application/json';
+      if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
+      try {
+        return (await this.#send(call, headers, call.body === undefined ? undefined : JSON.stringify(call.body), call.method === 'GET' || call.idempotencyKey !== undefined)) as T;
+      } catch (error) {
+        // An expired or revoked token: fetch a new one once, if we can.
+        if (error instanceof SvcApiError && error.status === 401 && !refreshed && this.#options.clientId) {
+          refreshed = true;
+          this.#token = null;
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  /** One request with retries: only `safe` ones are retried (429 is always safe: it was not processed). */
+  async #send(call: Call, headers: Record<string, string>, body: string | undefined, safe: boolean): Promise<unknown> {
+    const url = this.#url(call.path, call.query);
+    const userSignal = call.options?.signal;
+    for (let attempt = 0; ; attempt++) {
+      const timeout = AbortSignal.timeout(call.options?.timeoutMs ?? this.#options.timeoutMs);
+      const signal = userSignal ? AbortSignal.any([userSignal, timeout]) : timeout;
+      const canRetry = attempt < this.#options.maxRetries;
+      let response: Response;
+      try {
+        response = await this.#fetch(url, { method: call.method, headers, body, signal });
+      } catch (cause) {
+        if (userSignal?.aborted) {
+          throw new SvcApiError({ status: 0, error_code: 'ABORTED', message: 'The request was aborted.', cause });
+        }
+        const timedOut = timeout.aborted;
+        if (safe && canRetry) {
+          await sleep(this.#delay(attempt, null), userSignal);
+          continue;
+        }
+        throw new SvcApiError({
+          status: 0,
+          error_code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
+          message: timedOut ? `No answer within the timeout (${call.method} ${call.path}).` : `Network error (${call.method} ${call.path}).`,
+          cause,
+        });
+      }
+      const requestId = response.headers.get('x-request-id');
+      const text = await response.text();
+      let parsed: unknown = null;
+      try {
+        parsed = text === '' ? null : JSON.parse(text);
+      } catch {
+        parsed = null;
+      }
+      if (response.ok) return parsed;
+      const error = errorFromResponse(response.status, parsed, requestId);
+      const retryable =
+        response.status === 429 ||
+        (safe && (RETRYABLE_STATUS.has(response.status) || error.error_code === 'IDEMPOTENCY_KEY_IN_USE'));
+      if (retryable && canRetry) {
+        await sleep(this.#delay(attempt, response.headers.get('retry-after')), userSignal);
+        continue;
+      }
+      throw error;
+    }
+  }
+}

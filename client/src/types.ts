@@ -1,0 +1,31 @@
+import type { paths } from './openapi.js';
+
+/** Request and response types of each operation, read from the generated OpenAPI types. */
+type Operation<P extends keyof paths, M extends string> = M extends keyof paths[P] ? paths[P][M] : never;
+type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+
+export type Body<P extends keyof paths, M extends string> =
+  Operation<P, M> extends { requestBody?: infer R } ? Json<NonNullable<R>> : never;
+export type Ok<P extends keyof paths, M extends string> =
+  Operation<P, M> extends { responses: { 200: infer R } } ? Json<R> : never;
+export type Query<P extends keyof paths, M extends string> =
+  Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+export type Field = Ok<'/v1/fields/{id}', 'get'>;
+export type FieldCreate = Body<'/v1/fields', 'post'>;
+export type FieldUpdate = Body<'/v1/fields/{id}', 'put'>;
+export type FieldListQuery = Query<'/v1/fields', 'get'>;
+export type FieldPage = Ok<'/v1/fields', 'get'>;
+
+export type FieldValue = Ok<'/v1/fields/{field_id}/values/{svc_id}', 'get'>;
+export type FieldValueCreate = Body<'/v1/fields/{field_id}/values', 'post'>['items'][number];
+export type FieldValueUpdate = Body<'/v1/fields/{field_id}/values', 'put'>['items'][number];
+export type FieldValueDelete = Body<'/v1/fields/{field_id}/values', 'delete'>['items'][number];
+export type FieldValueListQuery = Query<'/v1/fields/{field_id}/values', 'get'>;
+export type FieldValuePage = Ok<'/v1/fields/{field_id}/values', 'get'>;
+
+export type AccountingRecord = Ok<'/v3/accounting/records/{record_id}', 'get'>;
+export type AccountingRecordQuery = Query<'/v3/accounting/records', 'get'>;
+export type AccountingRecordPage = Ok<'/v3/accounting/records', 'get'>;
+export type ExportResult = Body<'/v3/accounting/records/export-results', 'post'>['results'][number];
+export type ExportResultsResponse = Ok<'/v3/accounting/records/export-results', 'post'>;

@@ -1,0 +1,127 @@
+import { expect, it } from 'vitest';
+import { SvcApiError, SvcClient } from '../../client/src/index.js';
+import { describeLive } from './live-server.js';
+
+describeLive('SDK: client, tokens, errors, idempotency', (s) => {
+  it('fetches a token with client credentials, reuses it, and covers the fields operations', async () => {
+    const { clientId, clientSecret, accountId } = await s.live.credentials(['fields.read', 'fields.write']);
+    const client = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret });
+    const field = await client.fields.create({ name: 'GL Account', group: 'ACCOUNTING', remote_id: 'GL' });
+    expect(field).toMatchObject({ name: 'GL Account', group: 'ACCOUNTING', remote_id: 'GL', is_disabled: false });
+    expect(await client.fields.get(field.svc_id)).toEqual(field);
+    const second = await client.fields.create({ name: 'Department', group: 'USER' });
+    expect((await client.fields.list({ limit: 1 })).items).toEqual([field]);
+    const all = [];
+    for await (const f of client.fields.listAll({ limit: 1 })) all.push(f.svc_id);
+    expect(all).toEqual([field.svc_id, second.svc_id]);
+    expect((await client.fields.update(field.svc_id, { is_disabled: true })).is_disabled).toBe(true);
+    expect(await client.fields.delete(second.svc_id)).toEqual({});
+
+    const tokens = await s.live.ctx.db.kysely
+      .selectFrom('access_tokens')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    expect(Number(tokens.n)).toBe(1);
+  });
+
+  it('fetches a new token when the server says the old one expired', async () => {
+    const { clientId, clientSecret, accountId } = await s.live.credentials(['fields.read']);
+    const client = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret });
+    await client.fields.list();
+    await s.live.ctx.db.kysely.updateTable('access_tokens').set({ expires_at: 1 }).where('account_id', '=', accountId).execute();
+    expect((await client.fields.list()).items).toEqual([]);
+    const rows = await s.live.ctx.db.kysely.selectFrom('access_tokens').select('expires_at').where('account_id', '=', accountId).execute();
+    expect(rows).toHaveLength(2);
+  });
+
+  it('raises SvcApiError with status, error_code, message, details and request_id', async () => {
+    const { clientId, clientSecret } = await s.live.credentials(['fields.read']);
+    const client = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret });
+    const error = await client.fields.get('extended_field_missing').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SvcApiError);
+    expect(error).toMatchObject({
+      status: 404,
+      error_code: 'NOT_FOUND',
+      message: 'Field extended_field_missing not found.',
+      details: { field_id: 'extended_field_missing' },
+      request_id: expect.stringMatching(/^req_/),
+    });
+    const forbidden = await client.fields.create({ name: 'x', group: 'ERP' }).catch((e: unknown) => e);
+    expect(forbidden).toMatchObject({ status: 403, error_code: 'FORBIDDEN' });
+
+    const badToken = new SvcClient({ baseUrl: s.live.url, token: 'svc_at_nope', maxRetries: 0 });
+    expect(await badToken.fields.list().catch((e: unknown) => e)).toMatchObject({ status: 401, error_code: 'UNAUTHORIZED' });
+    const badSecret = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret: 'wrong' });
+    expect(await badSecret.fields.list().catch((e: unknown) => e)).toMatchObject({ status: 401, error_code: 'invalid_client' });
+  });
+
+  it('retries a write whose answer was lost with the same Idempotency-Key: one field, not two', async () => {
+    const { clientId, clientSecret, accountId } = await s.live.credentials(['fields.write']);
+    let calls = 0;
+    // The request reaches the server and is applied, but the connection drops before the answer arrives.
+    const lossyFetch: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (String(input).endsWith('/v1/fields') && init?.method === 'POST' && calls++ === 0) {
+        await response.text();
+        throw new TypeError('fetch failed: socket hang up');
+      }
+      return response;
+    };
+    const client = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret, fetch: lossyFetch, retryBaseDelayMs: 1 });
+    const field = await client.fields.create({ name: 'Once', group: 'ERP' });
+    expect(calls).toBe(2);
+    const stored = await s.live.ctx.db.kysely.selectFrom('fields').select('svc_id').where('account_id', '=', accountId).execute();
+    expect(stored).toEqual([{ svc_id: field.svc_id }]);
+  });
+
+  it('uses the caller\'s Idempotency-Key: the same create twice answers the same field', async () => {
+    const { clientId, clientSecret } = await s.live.credentials(['fields.write', 'fields.read']);
+    const client = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret });
+    const a = await client.fields.create({ name: 'Dept', group: 'USER' }, { idempotencyKey: 'create-dept-1' });
+    const b = await client.fields.create({ name: 'Dept', group: 'USER' }, { idempotencyKey: 'create-dept-1' });
+    expect(b).toEqual(a);
+    expect((await client.fields.list()).items).toHaveLength(1);
+    const reused = await client.fields.create({ name: 'Other', group: 'USER' }, { idempotencyKey: 'create-dept-1' }).catch((e: unknown) => e);
+    expect(reused).toMatchObject({ status: 422, error_code: 'IDEMPOTENCY_KEY_REUSED' });
+  });
+
+  it('stops at once on an aborted signal, and times out a request that takes too long', async () => {
+    const { clientId, clientSecret } = await s.live.credentials(['fields.read']);
+    const client = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret, maxRetries: 0 });
+    const controller = new AbortController();
+    controller.abort();
+    expect(await client.fields.list({}, { signal: controller.signal }).catch((e: unknown) => e)).toMatchObject({ status: 0, error_code: 'ABORTED' });
+
+    const slowFetch: typeof fetch = (input, init) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => resolve(fetch(input, init)), 500);
+        init?.signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(init.signal?.reason);
+        });
+      });
+    const slow = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret, fetch: slowFetch, timeoutMs: 50, maxRetries: 1, retryBaseDelayMs: 1 });
+    expect(await slow.fields.list().catch((e: unknown) => e)).toMatchObject({ status: 0, error_code: 'TIMEOUT' });
+  });
+});
+
+describeLive(
+  'SDK: retries on 429 honouring Retry-After',
+  (s) => {
+    it('waits out the rate limit and succeeds', async () => {
+      const { clientId, clientSecret } = await s.live.credentials(['fields.read']);
+      const client = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret, maxRetries: 3 });
+      const started = Date.now();
+      for (let i = 0; i < 4; i++) expect((await client.fields.list()).items).toEqual([]);
+      // 2 requests per 1 s window: the 3rd and 4th had to wait for the next window.
+      expect(Date.now() - started).toBeGreaterThan(50);
+      const impatient = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret, maxRetries: 0 });
+      await impatient.fields.list().catch(() => undefined);
+      await impatient.fields.list().catch(() => undefined);
+      const error = await impatient.fields.list().catch((e: unknown) => e);
+      expect(error).toMatchObject({ status: 429, error_code: 'RATE_LIMITED' });
+    });
+  },
+  { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '1' },
+);
