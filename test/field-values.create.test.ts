@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { describeEachDialect } from './support/context.js';
-import { ISO_MICROS, VALUE_ID, newField, newValues, rowShape, storedValues, valuesUrl } from './support/field-values.js';
+import { ISO_MICROS, VALUE_ID, newField, newValues, rowShape, storedValues, valuesUrl, waitForLockWaiter } from './support/field-values.js';
 
 describeEachDialect('field values: create', (t) => {
   it('creates a batch and answers the values in request order', async () => {
@@ -178,17 +177,7 @@ describeEachDialect('field values: create', (t) => {
       })
       .execute();
     const pending = api.create(valuesUrl(fieldId), { items: [{ value: 'a' }, { value: 'b', remote_id: 'SAME' }] });
-    if (t.dialect === 'postgres') {
-      for (let i = 0; i < 200; i++) {
-        const waiting = await t.ctx.db.kysely
-          .selectFrom(sql<{ granted: boolean }>`pg_locks`.as('l'))
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('granted', '=', false)
-          .executeTakeFirstOrThrow();
-        if (Number(waiting.n) > 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    }
+    await waitForLockWaiter(t.ctx);
     await rival.commit().execute();
     const res = await pending;
     expect(res.status).toBe(409);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { Api, TestContext } from './context.js';
 
@@ -48,4 +49,20 @@ export function rowShape(row: {
     remote_id: row.remote_id,
     value_id: row.value_id,
   };
+}
+
+/**
+ * On PostgreSQL, waits until a session of this test database waits for a lock (a request reached the write
+ * that an open test transaction blocks). On SQLite the request simply waits for the one connection.
+ */
+export async function waitForLockWaiter(ctx: TestContext): Promise<void> {
+  if (ctx.dialect !== 'postgres') return;
+  for (let i = 0; i < 300; i++) {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(ctx.db.kysely);
+    if (rows[0]!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('no request came to wait for the lock');
 }
