@@ -36,7 +36,7 @@ interface FieldValueView {
   field_values: { account_id: string; field_id: string; svc_id: string; value: string; remote_id: string | null };
 }
 
-const INSERT_CHUNK = 500; // 24 columns × 500 rows stays under both dialects' bound-parameter limits
+const INSERT_CHUNK = 1000; // 24 columns × 1000 rows stays under both dialects' bound-parameter limits (32766, 65535)
 const ID_CHUNK = 500;
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
