@@ -1,0 +1,107 @@
+import { expect, it } from 'vitest';
+import { createTestDatabase } from '../support/databases.js';
+import { describeEachDialect } from '../support/context.js';
+import { svc } from '../support/processes.js';
+
+const USAGE_START = 'Usage: svc <command>';
+
+describeEachDialect('the svc CLI', (t) => {
+  const env = () => ({ DATABASE_URL: t.ctx.database.url });
+
+  it('creates a client whose printed credentials work at the token endpoint, lists and revokes it', async () => {
+    const account = `cli_${Date.now().toString(36)}`;
+    const created = await svc(['clients', 'create', '--account', account, '--scopes', 'fields.read fields.write'], env());
+    expect([created.code, created.stderr]).toEqual([0, '']);
+    const creds = JSON.parse(created.stdout);
+    expect(creds).toEqual({
+      client_id: expect.stringMatching(/^cli_[0-9a-z]{26}$/),
+      client_secret: expect.stringMatching(/^svc_cs_[A-Za-z0-9_-]{43}$/),
+      account_id: account,
+      scopes: ['fields.read', 'fields.write'],
+    });
+    expect(created.stdout.trim().split('\n')).toHaveLength(1);
+    const row = await t.ctx.db.kysely.selectFrom('oauth_clients').selectAll().where('client_id', '=', creds.client_id).executeTakeFirstOrThrow();
+    expect(row.secret_hash).not.toContain(creds.client_secret);
+    expect(JSON.stringify(row)).not.toContain(creds.client_secret);
+
+    const tokenRes = await t.ctx.app.inject({
+      method: 'POST',
+      url: '/oauth2/token',
+      payload: { grant_type: 'client_credentials', client_id: creds.client_id, client_secret: creds.client_secret },
+    });
+    expect(tokenRes.statusCode).toBe(200);
+    const bearer = { authorization: `Bearer ${tokenRes.json().access_token}` };
+    expect((await t.ctx.app.inject({ method: 'GET', url: '/v1/fields', headers: bearer })).statusCode).toBe(200);
+
+    // comma-separated scopes, same account: a second client
+    const second = await svc(['clients', 'create', '--account', account, '--scopes', 'fields.read,accounting.record.read'], env());
+    expect(JSON.parse(second.stdout).scopes).toEqual(['fields.read', 'accounting.record.read']);
+
+    const listed = await svc(['clients', 'list', '--account', account], env());
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.client_id).sort()).toEqual([creds.client_id, JSON.parse(second.stdout).client_id].sort());
+    expect(lines.find((l) => l.client_id === creds.client_id)).toEqual({
+      client_id: creds.client_id,
+      account_id: account,
+      scopes: ['fields.read', 'fields.write'],
+      created_at: expect.stringMatching(/Z$/),
+      revoked_at: null,
+    });
+    expect(listed.stdout).not.toContain('svc_cs_');
+
+    const revoked = await svc(['clients', 'revoke', creds.client_id], env());
+    expect([revoked.code, JSON.parse(revoked.stdout)]).toEqual([0, { client_id: creds.client_id, revoked: true }]);
+    const after = await t.ctx.app.inject({ method: 'GET', url: '/v1/fields', headers: bearer });
+    expect(after.statusCode).toBe(401);
+    expect(after.headers['www-authenticate']).toContain('error="invalid_token"');
+    const again = await t.ctx.app.inject({
+      method: 'POST',
+      url: '/oauth2/token',
+      payload: { grant_type: 'client_credentials', client_id: creds.client_id, client_secret: creds.client_secret },
+    });
+    expect([again.statusCode, again.json().error]).toEqual([401, 'invalid_client']);
+    const twice = await svc(['clients', 'revoke', creds.client_id], env());
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain(`svc: no active client ${creds.client_id}`);
+  });
+
+  it('exits 2 with a message on bad scopes, a missing --account and unknown commands, creating nothing', async () => {
+    const before = await t.ctx.db.kysely.selectFrom('oauth_clients').select('client_id').execute();
+    const cases: [string[], string][] = [
+      [['clients', 'create', '--account', 'acme', '--scopes', 'fields.read root'], 'svc: --scopes: unknown scope(s): root'],
+      [['clients', 'create', '--account', 'acme', '--scopes', ' , '], 'svc: --scopes: give at least one scope'],
+      [['clients', 'create', '--scopes', 'fields.read'], 'svc: --account is required'],
+      [['clients', 'create', '--account', 'acme'], 'svc: --scopes is required'],
+      [['clients', 'create', '--account', 'bad name!', '--scopes', 'fields.read'], 'svc: --account: 1 to 64 characters'],
+      [['clients', 'create', '--account', 'acme', '--scopes', 'fields.read', '--colour', 'red'], "svc: Unknown option '--colour'"],
+      [['clients', 'fly'], 'svc: unknown command: clients fly'],
+      [['launch'], 'svc: unknown command: launch'],
+    ];
+    for (const [args, message] of cases) {
+      const result = await svc(args, env());
+      expect({ args, code: result.code, stdout: result.stdout }).toEqual({ args, code: 2, stdout: '' });
+      expect(result.stderr.startsWith(message)).toBe(true);
+      expect(result.stderr).toContain(USAGE_START);
+    }
+    expect(await t.ctx.db.kysely.selectFrom('oauth_clients').select('client_id').execute()).toEqual(before);
+  });
+
+  it('migrates a new database once, then has nothing to apply', async () => {
+    const fresh = await createTestDatabase(t.dialect);
+    try {
+      const first = await svc(['migrate'], { DATABASE_URL: fresh.url });
+      expect([first.code, first.stderr]).toEqual([0, '']);
+      const applied: string[] = JSON.parse(first.stdout).applied;
+      expect(applied[0]).toBe('0001_foundation');
+      expect(applied).toEqual([...applied].sort());
+      const second = await svc(['migrate'], { DATABASE_URL: fresh.url });
+      expect([second.code, JSON.parse(second.stdout)]).toEqual([0, { applied: [] }]);
+      const bad = await svc(['migrate'], { DATABASE_URL: 'mysql://x' });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('DATABASE_URL: must start with sqlite: or postgres://');
+    } finally {
+      await fresh.drop();
+    }
+  });
+});

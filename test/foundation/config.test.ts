@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { runNode } from '../support/processes.js';
+
+describe('configuration', () => {
+  it('reports every problem at once in one ConfigError', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://localhost/svc',
+        LOG_LEVEL: 'loud',
+        TOKEN_TTL_SECONDS: '5',
+        RATE_LIMIT_MAX: '-1',
+        REDIS_URL: 'http://localhost',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'PORT: must be a whole number from 0 to 65535 (got "eighty")',
+      'DATABASE_URL: must start with sqlite: or postgres:// (got an unsupported scheme)',
+      'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+      'TOKEN_TTL_SECONDS: must be from 60 to 86400 (got 5)',
+      'RATE_LIMIT_MAX: must be a whole number from 0 to 1000000000 (got "-1")',
+      'REDIS_URL: must start with redis:// or rediss://',
+    ]);
+    expect((error as Error).message.split('\n')).toHaveLength(7);
+  });
+
+  it('returns a frozen config with the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toEqual({
+      host: '127.0.0.1',
+      port: 8080,
+      database: { dialect: 'sqlite', path: 'data/svc.sqlite' },
+      logLevel: 'info',
+      tokenTtlSeconds: 3600,
+      rateLimitMax: 1000,
+      rateLimitWindowSeconds: 60,
+      tokenRateLimitMax: 60,
+      redisUrl: null,
+      bodyLimitBytes: 5 * 1024 * 1024,
+      requestTimeoutMs: 30_000,
+      databasePoolSize: 10,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('makes the server exit non-zero with one message naming every problem', async () => {
+    const result = await runNode('dist/server.js', [], { PORT: '99999', LOG_LEVEL: 'chatty', DATABASE_URL: 'sqlite:' });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      [
+        'svc: Invalid configuration:',
+        '  - PORT: must be from 0 to 65535 (got 99999)',
+        '  - DATABASE_URL: sqlite: needs a file path, e.g. sqlite:./data/svc.sqlite',
+        '  - LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "chatty")',
+        '',
+      ].join('\n'),
+    );
+  });
+});
