@@ -29,7 +29,8 @@ function minorOf(money: Money, path: string, problems: ValidationProblem[]): num
 function checkItem(item: IngestItemInput, path: string, problems: ValidationProblem[]): CheckedItem {
   const amount = minorOf(item.amount, `${path}/amount`, problems);
   const originalAmount = item.original_amount ? minorOf(item.original_amount, `${path}/original_amount`, problems) : null;
-  const given = item.lines ?? [{ amount: item.amount, memo: null, field_values: [] }];
+  if (!item.lines) return { item, amount: amount ?? 0, originalAmount, lines: [{ amount: amount ?? 0, memo: null, refs: [] }] };
+  const given = item.lines;
   const lines = given.map((line, j) => {
     const at = `${path}/lines/${j}`;
     if (line.amount.currency !== item.amount.currency) {
@@ -45,7 +46,7 @@ function checkItem(item: IngestItemInput, path: string, problems: ValidationProb
     });
     return { amount: minorOf(line.amount, `${at}/amount`, problems) ?? 0, memo: line.memo ?? null, refs };
   });
-  if (amount !== null && item.lines) {
+  if (amount !== null) {
     const sum = lines.reduce((a, l) => a + l.amount, 0);
     if (sum !== amount && given.every((l) => l.amount.currency === item.amount.currency)) {
       problems.push({
