@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../src/modules/auth/scopes.js';
 import { hashSecret } from '../../src/modules/auth/auth.service.js';
 import { describeEachDialect } from '../support/context.js';
-import { routeScopes, sampleRequest } from '../support/routes.js';
+import { isFieldsRoute, routeScopes, sampleRequest } from '../support/routes.js';
 
 const unauthorized = {
   error_code: 'UNAUTHORIZED',
@@ -91,7 +91,7 @@ describeEachDialect(
 
     it('allows each /v1/fields operation exactly for the scopes its OpenAPI security lists', async () => {
       const doc = (await t.ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-      const table = routeScopes(doc).filter((r) => r.path.startsWith('/v1/fields'));
+      const table = routeScopes(doc).filter(isFieldsRoute);
       expect(table.map((r) => `${r.method} ${r.path} ${r.scopes.join(' ')}`).sort()).toEqual([
         'DELETE /v1/fields/{id} fields.write',
         'GET /v1/fields fields.read fields.write',

@@ -29,3 +29,6 @@ export function sampleRequest(route: RouteScopes): [string, { body?: unknown; he
   const headers: Record<string, string> = writes ? { 'idempotency-key': randomUUID() } : {};
   return [url, writes && route.method !== 'DELETE' ? { body: {}, headers } : { headers }];
 }
+
+/** The custom-field routes themselves (/v1/fields, /v1/fields/{id}), not the values beneath them. */
+export const isFieldsRoute = (route: RouteScopes) => /^\/v1\/fields(\/\{[^}/]+\})?$/.test(route.path);
