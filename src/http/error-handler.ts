@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors, isAppError } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/dialect.js';
-import { toProblems } from './validation.js';
+import { allProblems } from './validation.js';
 
 export interface ErrorBody {
   error_code: string;
@@ -19,7 +19,7 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
   if (isAppError(error)) return error;
   const e = error as FastifyError & { validationContext?: string };
   if (e?.validation) {
-    const problems = toProblems(e.validation as never, e.validationContext);
+    const problems = allProblems(request, e.validationContext, e.validation as never);
     return errors.invalidRequest(problems, `The request is invalid: ${problems.map((p) => `${p.path || '(body)'} ${p.message}`).join('; ')}`);
   }
   switch (e?.code) {

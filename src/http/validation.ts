@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { ValidationProblem } from '../errors.js';
 import { isoToMicros } from '../lib/clock.js';
 
@@ -69,13 +69,39 @@ function unionMessage(error: ErrorObject): string {
  * at its own path, instead of once per branch. Body errors point into the body (`/items/3/value`); other
  * parts are prefixed with their name (`/query/limit`, `/params/field_id`, `/headers/idempotency-key`).
  */
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/**
+ * The one branch of a failed union whose type the value has (`''` for `string | null`), if exactly one
+ * does: its own errors say more than "must be string or null".
+ */
+function chosenBranch(union: ErrorObject): string | null {
+  const branches = ((union.parentSchema ?? {}) as Record<string, unknown>)[union.keyword];
+  if (!Array.isArray(branches)) return null;
+  const type = jsonType(union.data);
+  const matches = branches
+    .map((b: { type?: unknown }, i) => ({ i, t: b?.type }))
+    .filter(({ t }) => t === type || (t === 'number' && type === 'integer') || (Array.isArray(t) && t.includes(type)));
+  return matches.length === 1 ? `${union.schemaPath}/${matches[0]!.i}/` : null;
+}
+
 export function toProblems(errors: ErrorObject[], part: string | undefined): ValidationProblem[] {
   const prefix = PART_PREFIX[part ?? 'body'] ?? '';
-  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  const unions = errors
+    .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
+    .map((u) => ({ error: u, chosen: chosenBranch(u) }))
+    .map((u) => ({ ...u, chosen: u.chosen && errors.some((e) => e.schemaPath.startsWith(u.chosen!)) ? u.chosen : null }));
   const problems: ValidationProblem[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
-    if (unions.some((u) => u !== error && error.schemaPath.startsWith(`${u.schemaPath}/`))) continue;
+    if (unions.some((u) => u.error === error && u.chosen !== null)) continue;
+    const inside = unions.filter((u) => u.error !== error && error.schemaPath.startsWith(`${u.error.schemaPath}/`));
+    if (inside.some((u) => u.chosen === null || !error.schemaPath.startsWith(u.chosen))) continue;
     let path = `${prefix}${error.instancePath}`;
     let message = error.message ?? 'is invalid';
     const params = error.params as Record<string, unknown>;
@@ -113,6 +139,56 @@ export function toProblems(errors: ErrorObject[], part: string | undefined): Val
     if (seen.has(key)) continue;
     seen.add(key);
     problems.push({ path, message });
+  }
+  return problems;
+}
+
+type Part = 'params' | 'body' | 'querystring' | 'headers';
+/** Fastify's order of validation, and where each part lives on the request. */
+const PARTS: readonly [Part, 'params' | 'body' | 'query' | 'headers'][] = [
+  ['params', 'params'],
+  ['body', 'body'],
+  ['querystring', 'query'],
+  ['headers', 'headers'],
+];
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/** Request headers arrive lower-cased; so must the names in a headers schema (Fastify does the same). */
+function lowerCaseHeaders(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, unknown>;
+  return {
+    ...schema,
+    properties: Object.fromEntries(Object.entries(properties).map(([k, v]) => [k.toLowerCase(), v])),
+    ...(Array.isArray(schema.required) ? { required: schema.required.map((k: string) => k.toLowerCase()) } : {}),
+  };
+}
+
+function validatorOf(part: Part, schema: object): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    const source = part === 'headers' ? lowerCaseHeaders(schema as Record<string, unknown>) : schema;
+    validate = (part === 'body' ? bodyAjv : textAjv).compile(source);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/**
+ * Every problem of the request. Fastify stops at the first request part that fails (params, body,
+ * querystring, headers); the parts after it are checked here too, on copies, so that one answer lists
+ * them all (CONVENTIONS.md: "details.errors lists every problem").
+ */
+export function allProblems(request: FastifyRequest, failedPart: string | undefined, failed: ErrorObject[]): ValidationProblem[] {
+  const problems = toProblems(failed, failedPart);
+  const index = PARTS.findIndex(([part]) => part === failedPart);
+  if (index < 0) return problems;
+  const schemas = (request.routeOptions.schema ?? {}) as Partial<Record<Part, object>>;
+  for (const [part, property] of PARTS.slice(index + 1)) {
+    const schema = schemas[part];
+    if (!schema) continue;
+    const validate = validatorOf(part, schema);
+    const value = request[property] as unknown;
+    if (!validate(value === undefined ? null : structuredClone(value))) problems.push(...toProblems(validate.errors ?? [], part));
   }
   return problems;
 }

@@ -28,12 +28,13 @@ describeEachDialect('pagination cursors', (t) => {
     // the same filter in another order is the same filter
     const reordered = await api.get('/v1/fields', { limit: '1', cursor, 'field_id[]': [made[2]!, made[0]!] });
     expect(ids(reordered)).toEqual([made[2]]);
-    for (const query of [
+    const queries: Record<string, string | string[]>[] = [
       { limit: '1', cursor },
       { limit: '1', cursor, 'field_id[]': [made[0]!] },
       { limit: '1', cursor: cursor.slice(0, -2) },
       { limit: '1', cursor: `${cursor}AA` },
-    ]) {
+    ];
+    for (const query of queries) {
       const res = await api.get('/v1/fields', query);
       expect([res.status, res.body.error_code, res.body.details]).toEqual([400, 'INVALID_CURSOR', null]);
     }

@@ -32,6 +32,22 @@ describeEachDialect(
         { path: '/query/colour', message: 'is not allowed' },
         { path: '/query/limit', message: 'must be integer' },
       ]);
+      // every part of the request is checked, not only the first that fails
+      const everywhere = await api.request('PUT', `/v1/fields/${'i'.repeat(256)}`, {
+        body: { name: '', colour: 'red' },
+        headers: { 'idempotency-key': 'k'.repeat(256) },
+      });
+      expect(everywhere.body.details.errors).toEqual([
+        { path: '/params/id', message: 'must NOT have more than 255 characters' },
+        { path: '/colour', message: 'is not allowed' },
+        { path: '/name', message: 'must NOT have fewer than 1 characters' },
+        { path: '/headers/idempotency-key', message: 'must NOT have more than 255 characters' },
+      ]);
+      const bodyAndHeader = await api.post('/v1/fields', { group: 'USER' });
+      expect(bodyAndHeader.body.details.errors).toEqual([
+        { path: '/name', message: 'is required' },
+        { path: '/headers/idempotency-key', message: 'is required' },
+      ]);
       const header = await api.post('/v1/fields', { name: 'n', group: 'USER' }, { 'idempotency-key': '' });
       expect(header.body.details.errors).toEqual([{ path: '/headers/idempotency-key', message: 'must NOT have fewer than 1 characters' }]);
       expect(await t.ctx.db.kysely.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute()).toEqual([]);

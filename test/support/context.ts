@@ -78,6 +78,8 @@ export interface TestContext {
   db: Db;
   dialect: DialectName;
   config: Config;
+  /** The test database (its DATABASE_URL, for spawned processes). */
+  database: TestDatabase;
   /** A new client of a new account (or of `accountId`) with these scopes, and an Api with its token. */
   as(scopes: readonly Scope[], accountId?: string): Promise<Api>;
   /** Credentials of a new client, as `svc clients create` prints them. */
