@@ -37,8 +37,20 @@ export function memoryStore(): RateLimitStore {
 export function redisStore(url: string): RateLimitStore {
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
   redis.on('error', () => {}); // reported per request below; reconnects by itself
+  // Without an offline queue a command fails at once while the first connection is still being made, and
+  // the limiter would fail open for every request served just after start. So the first connection is
+  // awaited (briefly); a lost connection later still fails fast.
+  const firstReady = new Promise<void>((resolve) => redis.once('ready', () => resolve()));
+  const ready = async (): Promise<void> => {
+    if (redis.status === 'ready' || !['wait', 'connecting', 'connect'].includes(redis.status)) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, 1000)));
+    await Promise.race([firstReady, timeout]);
+    clearTimeout(timer);
+  };
   return {
     async hit(key, windowSeconds) {
+      await ready();
       const now = Date.now();
       const window = Math.floor(now / (windowSeconds * 1000));
       const redisKey = `svc:rl:${key}:${window}`;

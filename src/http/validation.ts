@@ -81,7 +81,10 @@ function jsonType(value: unknown): string {
  * does: its own errors say more than "must be string or null".
  */
 function chosenBranch(union: ErrorObject): string | null {
-  const branches = ((union.parentSchema ?? {}) as Record<string, unknown>)[union.keyword];
+  const parent = (union.parentSchema ?? {}) as Record<string, unknown>;
+  // The schema's own words for the union win.
+  if (typeof parent.errorMessage === 'string') return null;
+  const branches = parent[union.keyword];
   if (!Array.isArray(branches)) return null;
   const type = jsonType(union.data);
   const matches = branches
