@@ -17,6 +17,8 @@ describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
+    expect(again.headers['x-request-id']).toMatch(/^req_/);
+    expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
     expect(await fieldCount(t.ctx, api.accountId)).toBe(1);
 
     const other = await api.post('/v1/fields', { name: 'GL2', group: 'ACCOUNTING', remote_id: 'gl' }, key);

@@ -49,5 +49,15 @@ describeEachDialect('database unreachable', (t) => {
     expect(ready.statusCode).toBe(503);
     expect(ready.json()).toEqual(expected);
     expect((await t.ctx.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    const token = await t.ctx.app.inject({
+      method: 'POST',
+      url: '/oauth2/token',
+      payload: { grant_type: 'client_credentials', client_id: 'cli_x', client_secret: 'secret' },
+    });
+    expect([token.statusCode, token.json(), token.headers['retry-after']]).toEqual([
+      503,
+      { error: 'temporarily_unavailable', error_description: 'The database is unavailable. Retry later.' },
+      '1',
+    ]);
   });
 });
