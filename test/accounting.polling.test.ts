@@ -107,5 +107,15 @@ describeEachDialect('accounting polling never misses a change under concurrent w
     expect(Object.keys(statuses).map(Number).every((s) => [200, 409, 422].includes(s))).toBe(true);
     expect(rows.some((r) => r.review_status === 'EXPORTED')).toBe(true);
     expect(pages).toBeGreaterThan(5);
+
+    // the kept per-state counts behind total_count agree with the rows
+    const total = async (query: Record<string, string>) => (await api.get(RECORDS, { limit: '1', ...query })).body.total_count;
+    expect(await total({})).toBe(rows.length);
+    for (const source of ['CARD', 'REIMBURSEMENT', 'BILL']) {
+      expect(await total({ source_type: source })).toBe(rows.filter((r) => r.source_type === source).length);
+    }
+    for (const status of ['PREPARE', 'REVIEW', 'READY_FOR_EXPORT', 'EXPORTED']) {
+      expect(await total({ review_status: status })).toBe(rows.filter((r) => r.review_status === status && r.source_type !== 'BILL').length);
+    }
   });
 });

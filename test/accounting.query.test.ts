@@ -119,7 +119,8 @@ describeEachDialect('accounting query /v3/accounting/records', (t) => {
     const next = await api.get(RECORDS, { limit: '2', source_type: 'BILL', cursor: first.body.next_cursor });
     expect(next.body).toMatchObject({ has_next_page: false, next_cursor: null, total_count: 3 });
     expect(ids(next)).toEqual([created[5].id]);
-    for (const query of [{ source_type: 'CARD' }, {}, { source_type: 'BILL', 'updated_at[gt]': '2020-01-01T00:00:00Z' }]) {
+    const mismatches: Record<string, string>[] = [{ source_type: 'CARD' }, {}, { source_type: 'BILL', 'updated_at[gt]': '2020-01-01T00:00:00Z' }];
+    for (const query of mismatches) {
       const mismatched = await api.get(RECORDS, { limit: '2', ...query, cursor: first.body.next_cursor });
       expect(mismatched.status).toBe(400);
       expect(mismatched.body.error_code).toBe('INVALID_CURSOR');

@@ -5,7 +5,7 @@ import type { Database, Executor } from '../db/database.js';
 import type { Db } from '../db/dialect.js';
 import { nowMicros } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
-import { accountingRepository } from '../modules/accounting/accounting.repository.js';
+import { accountingRepository, CountDeltas } from '../modules/accounting/accounting.repository.js';
 import type { AccountingRecordsTable } from '../modules/accounting/accounting.tables.js';
 import type { LastExportResult } from '../modules/accounting/accounting.dto.js';
 import {
@@ -237,6 +237,9 @@ export async function seed(db: Db, args: string[], out: (line: string) => void):
       const first = await recordClock.advance(trx, accountId, last, size);
       const rows = Array.from({ length: size }, (_, i) => makeRow(done + i, first + i));
       await accountingRepository.insertMany(trx, rows);
+      const deltas = new CountDeltas();
+      for (const row of rows) deltas.add(row.source_type, row.review_status, 1);
+      await accountingRepository.adjustCounts(trx, accountId, deltas);
     });
   }
 

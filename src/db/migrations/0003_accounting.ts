@@ -40,15 +40,28 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['account_id', 'updated_at', 'id'])
     .unique()
     .execute();
+  // source_type last: `review_status` alone means card and reimbursement records, and with the column in the
+  // index that filter and its count need no table reads.
   await db.schema
     .createIndex('accounting_records_review_status_idx')
     .on('accounting_records')
-    .columns(['account_id', 'review_status', 'updated_at', 'id'])
+    .columns(['account_id', 'review_status', 'updated_at', 'id', 'source_type'])
     .execute();
   await db.schema
     .createIndex('accounting_records_source_type_idx')
     .on('accounting_records')
     .columns(['account_id', 'source_type', 'updated_at', 'id'])
+    .execute();
+
+  // Records per (source_type, review_status), kept in the record-writing transactions (which hold the
+  // account's clock lock): total_count of a filter without ids or time bounds is a sum of a few rows.
+  await db.schema
+    .createTable('account_record_counts')
+    .addColumn('account_id', key, (c) => c.notNull())
+    .addColumn('source_type', 'text', (c) => c.notNull())
+    .addColumn('review_status', 'text', (c) => c.notNull())
+    .addColumn('records', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('account_record_counts_pk', ['account_id', 'source_type', 'review_status'])
     .execute();
 
   await db.schema

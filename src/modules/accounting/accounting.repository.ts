@@ -14,6 +14,30 @@ export interface RecordFilter {
   lte?: number;
 }
 
+export interface RecordState {
+  id: string;
+  review_status: ReviewStatus;
+  source_type: SourceType;
+}
+
+/** Changes of the per-(source_type, review_status) record counts of one transaction. */
+export class CountDeltas {
+  readonly #deltas = new Map<string, number>();
+  add(sourceType: SourceType, reviewStatus: ReviewStatus, n: number): this {
+    const key = `${sourceType} ${reviewStatus}`;
+    this.#deltas.set(key, (this.#deltas.get(key) ?? 0) + n);
+    return this;
+  }
+  entries(): { source_type: SourceType; review_status: ReviewStatus; records: number }[] {
+    return [...this.#deltas]
+      .filter(([, n]) => n !== 0)
+      .map(([key, n]) => {
+        const [source_type, review_status] = key.split(' ') as [SourceType, ReviewStatus];
+        return { source_type, review_status, records: n };
+      });
+  }
+}
+
 export interface ExportUpdate {
   id: string;
   reviewStatus: ReviewStatus;
@@ -82,13 +106,13 @@ export const accountingRepository = {
     db: Executor,
     accountId: string,
     ids: readonly string[],
-  ): Promise<{ id: string; review_status: ReviewStatus }[]> {
-    const out: { id: string; review_status: ReviewStatus }[] = [];
+  ): Promise<RecordState[]> {
+    const out: RecordState[] = [];
     for (const chunk of chunks(ids, ID_CHUNK)) {
       out.push(
         ...(await db
           .selectFrom('accounting_records')
-          .select(['id', 'review_status'])
+          .select(['id', 'review_status', 'source_type'])
           .where('account_id', '=', accountId)
           .where('id', 'in', chunk)
           .execute()),
@@ -110,11 +134,40 @@ export const accountingRepository = {
     return q.orderBy('updated_at').orderBy('id').limit(limit + 1).execute();
   },
 
+  /**
+   * total_count: from the kept counts when the filter is only review_status / source_type (a full poll asks on
+   * every page), else count(*) over the index range.
+   */
   async count(db: Executor, accountId: string, filter: RecordFilter): Promise<number> {
+    const ranged = [filter.gt, filter.gte, filter.lt, filter.lte].some((b) => b !== undefined);
+    if (!filter.ids && !ranged) {
+      let q = db
+        .selectFrom('account_record_counts')
+        .select((eb) => eb.fn.sum<number | string | null>('records').as('n'))
+        .where('account_id', '=', accountId);
+      if (filter.reviewStatus) q = q.where('review_status', '=', filter.reviewStatus);
+      if (filter.sourceTypes) q = q.where('source_type', 'in', filter.sourceTypes);
+      return Number((await q.executeTakeFirst())?.n ?? 0);
+    }
     const row = await filtered(db, accountId, filter)
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  },
+
+  /** Applies count changes; runs in the record-writing transaction, under the account's clock lock. */
+  async adjustCounts(db: Executor, accountId: string, deltas: CountDeltas): Promise<void> {
+    const rows = deltas.entries().map((d) => ({ account_id: accountId, ...d }));
+    if (rows.length === 0) return;
+    await db
+      .insertInto('account_record_counts')
+      .values(rows)
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'source_type', 'review_status'])
+          .doUpdateSet({ records: sql<number>`account_record_counts.records + excluded.records` }),
+      )
+      .execute();
   },
 
   async setReviewStatus(

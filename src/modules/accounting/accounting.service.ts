@@ -6,7 +6,7 @@ import { pageOf } from '../../http/pagination.js';
 import { isoToMicros } from '../../lib/clock.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { recordRowToRecord, type LastExportResult } from './accounting.dto.js';
-import { accountingRepository, type RecordFilter } from './accounting.repository.js';
+import { accountingRepository, CountDeltas, type RecordFilter } from './accounting.repository.js';
 import type { AccountingRecordDto, ExportResultsInput, RecordQueryInput } from './accounting.schemas.js';
 import type { ReviewStatus, SourceType } from './ledger.js';
 import { AFTER_EXPORT, assertReviewMove, EXPORTABLE } from './lifecycle.js';
@@ -107,6 +107,11 @@ export const accountingService = {
       updatedAt,
     );
     if (!updated) throw errors.internal();
+    await accountingRepository.adjustCounts(
+      db,
+      auth.accountId,
+      new CountDeltas().add(row.source_type, row.review_status, -1).add(row.source_type, input.review_status, 1),
+    );
     return recordRowToRecord(updated);
   },
 
@@ -127,14 +132,14 @@ export const accountingService = {
       );
     }
     const last = await recordClock.lock(db, auth.accountId);
-    const states = new Map((await accountingRepository.statesOf(db, auth.accountId, ids)).map((s) => [s.id, s.review_status]));
+    const states = new Map((await accountingRepository.statesOf(db, auth.accountId, ids)).map((s) => [s.id, s]));
     const missing = ids.filter((id) => !states.has(id));
     if (missing.length > 0) {
       throw new AppError('NOT_FOUND', 404, `Accounting record source IDs not found: ${missing.join(', ')}`, {
         not_found_export_entry_source_ids: missing,
       });
     }
-    const notReady = ids.filter((id) => states.get(id) !== EXPORTABLE);
+    const notReady = ids.filter((id) => states.get(id)!.review_status !== EXPORTABLE);
     if (notReady.length > 0) {
       throw new AppError(
         'ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT',
@@ -165,6 +170,12 @@ export const accountingService = {
     const changed = await accountingRepository.applyExportResults(db, auth.accountId, updates);
     // Under the clock lock nothing else can have moved these records; a shortfall is a bug, not a race.
     if (changed !== ids.length) throw errors.internal();
+    const deltas = new CountDeltas();
+    for (const update of updates) {
+      const { source_type } = states.get(update.id)!;
+      deltas.add(source_type, EXPORTABLE, -1).add(source_type, update.reviewStatus, 1);
+    }
+    await accountingRepository.adjustCounts(db, auth.accountId, deltas);
     return { updated_accounting_record_ids: ids };
   },
 };

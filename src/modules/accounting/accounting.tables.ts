@@ -39,7 +39,16 @@ export interface AccountRecordClocksTable {
   last_updated_at: number;
 }
 
+/** How many records of the account are in each (source_type, review_status). */
+export interface AccountRecordCountsTable {
+  account_id: string;
+  source_type: SourceType;
+  review_status: ReviewStatus;
+  records: number;
+}
+
 export interface AccountingTables {
+  account_record_counts: AccountRecordCountsTable;
   accounting_records: AccountingRecordsTable;
   account_record_clocks: AccountRecordClocksTable;
 }

@@ -4,7 +4,7 @@ import { isoToMicros } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { recordRowToRecord } from './accounting.dto.js';
-import { accountingRepository, type FieldValueRef } from './accounting.repository.js';
+import { accountingRepository, CountDeltas, type FieldValueRef } from './accounting.repository.js';
 import type { AccountingRecordDto, IngestItemInput } from './accounting.schemas.js';
 import type { AccountingRecordsTable } from './accounting.tables.js';
 import { buildLineItems, sourceTypeOf, type AccountingFieldValue, type EconomicLine } from './ledger.js';
@@ -138,6 +138,9 @@ export const ingestService = {
       };
     });
     await accountingRepository.insertMany(db, rows);
+    const deltas = new CountDeltas();
+    for (const row of rows) deltas.add(row.source_type, row.review_status, 1);
+    await accountingRepository.adjustCounts(db, auth.accountId, deltas);
     return { items: rows.map((row) => recordRowToRecord(row)) };
   },
 };
