@@ -1,0 +1,203 @@
+import { sql } from 'kysely';
+import { expect } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase, type Db, type DialectName } from '../../src/db/dialect.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { authService } from '../../src/modules/auth/auth.service.js';
+import type { Scope } from '../../src/modules/auth/scopes.js';
+import { newAccountId } from './context.js';
+import { createTestDatabase, type TestDatabase } from './databases.js';
+import { startServer, type RunningServer } from './processes.js';
+
+export interface HttpResponse<T = any> {
+  status: number;
+  headers: Record<string, string>;
+  body: T;
+  text: string;
+  /** Milliseconds from sending to the whole answer. */
+  ms: number;
+}
+
+export interface HttpOptions {
+  body?: unknown;
+  /** Sent as is (not JSON-encoded): garbage bodies. */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+  query?: Record<string, string | string[]>;
+  timeoutMs?: number;
+}
+
+/** A client of a real listening server, over real HTTP, with a real token. */
+export class HttpApi {
+  constructor(
+    public base: string,
+    readonly token: string | null,
+    readonly accountId: string,
+    readonly clientId: string,
+  ) {}
+
+  async request<T = any>(method: string, path: string, options: HttpOptions = {}): Promise<HttpResponse<T>> {
+    const url = new URL(path, this.base);
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, v);
+    }
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (this.token && headers.authorization === undefined) headers.authorization = `Bearer ${this.token}`;
+    let payload: string | Buffer | undefined = options.raw;
+    if (payload === undefined && options.body !== undefined) {
+      payload = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const started = performance.now();
+    const res = await fetch(url, {
+      method,
+      headers,
+      body: payload,
+      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+    });
+    const text = await res.text();
+    let body: any = null;
+    try {
+      body = text === '' ? null : JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    return { status: res.status, headers: Object.fromEntries(res.headers), body, text, ms: performance.now() - started };
+  }
+
+  get<T = any>(path: string, query?: Record<string, string | string[]>) {
+    return this.request<T>('GET', path, { query });
+  }
+  post<T = any>(path: string, body: unknown, headers?: Record<string, string>) {
+    return this.request<T>('POST', path, { body, headers });
+  }
+  put<T = any>(path: string, body: unknown, headers?: Record<string, string>) {
+    return this.request<T>('PUT', path, { body, headers });
+  }
+  delete<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('DELETE', path, { body, headers });
+  }
+}
+
+/** A token for `creds` from the server's token endpoint. */
+export async function fetchToken(base: string, creds: { client_id: string; client_secret: string }): Promise<string> {
+  const res = await fetch(new URL('/oauth2/token', base), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'client_credentials', client_id: creds.client_id, client_secret: creds.client_secret }),
+  });
+  if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/**
+ * A fresh, migrated database of `dialect` that the test inspects directly, and servers (`node dist/server.js`)
+ * spawned over it; everything is stopped and dropped by `close()`.
+ */
+export class ServedDatabase {
+  readonly servers = new Set<RunningServer>();
+  private constructor(
+    readonly dialect: DialectName,
+    readonly database: TestDatabase,
+    readonly db: Db,
+  ) {}
+
+  static async create(dialect: DialectName): Promise<ServedDatabase> {
+    const database = await createTestDatabase(dialect);
+    const db = openDatabase(loadConfig({ DATABASE_URL: database.url }).database, { poolSize: 3 });
+    await migrateToLatest(db);
+    return new ServedDatabase(dialect, database, db);
+  }
+
+  async start(env: Record<string, string> = {}): Promise<RunningServer> {
+    const server = await startServer({ DATABASE_URL: this.database.url, RATE_LIMIT_MAX: '0', ...env });
+    this.servers.add(server);
+    void server.exited.then(() => this.servers.delete(server));
+    return server;
+  }
+
+  /** A new client (of a new account unless given) with a token from `base`. */
+  async client(base: string, scopes: readonly Scope[], accountId = newAccountId()): Promise<HttpApi> {
+    const creds = await authService.createClient(this.db.kysely, accountId, [...scopes]);
+    return new HttpApi(base, await fetchToken(base, creds), creds.account_id, creds.client_id);
+  }
+
+  async stopServers(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const running = [...this.servers];
+    for (const server of running) server.child.kill(signal);
+    await Promise.all(running.map((s) => s.exited));
+  }
+
+  async close(): Promise<void> {
+    await this.stopServers();
+    await this.db.close().catch(() => {});
+    await this.database.drop();
+  }
+}
+
+/**
+ * Problems with the stored state that no sequence of requests may leave behind; [] when sound. SQLite: the
+ * file's own checks. Both: values of a field that does not exist, unbalanced ledgers, a record clock behind
+ * its records, versions below 1, a DONE idempotency key without its answer.
+ */
+export async function integrityProblems(db: Db): Promise<string[]> {
+  const problems: string[] = [];
+  const k = db.kysely;
+  if (db.dialect === 'sqlite') {
+    const check = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(k);
+    if (check.rows.map((r) => r.integrity_check).join() !== 'ok') problems.push(`integrity_check: ${JSON.stringify(check.rows)}`);
+    const fk = await sql`pragma foreign_key_check`.execute(k);
+    if (fk.rows.length > 0) problems.push(`foreign_key_check: ${JSON.stringify(fk.rows)}`);
+  }
+  const orphans = await k
+    .selectFrom('field_values as v')
+    .leftJoin('fields as f', (j) => j.onRef('f.account_id', '=', 'v.account_id').onRef('f.svc_id', '=', 'v.field_id'))
+    .where('f.svc_id', 'is', null)
+    .select('v.svc_id')
+    .execute();
+  if (orphans.length > 0) problems.push(`orphan field values: ${orphans.map((o) => o.svc_id).join(', ')}`);
+
+  const records = await k.selectFrom('accounting_records').select(['account_id', 'id', 'amount_minor', 'line_items_json', 'version', 'updated_at']).execute();
+  const clocks = new Map((await k.selectFrom('account_record_clocks').selectAll().execute()).map((c) => [c.account_id, c.last_updated_at]));
+  for (const r of records) {
+    const lines = JSON.parse(r.line_items_json) as { type: string; amount: number }[];
+    const sum = (side: string) => lines.filter((l) => l.type === side).reduce((s, l) => s + l.amount, 0);
+    if (sum('DEBIT') !== r.amount_minor || sum('CREDIT') !== r.amount_minor) problems.push(`unbalanced record ${r.id}`);
+    if (r.version < 1) problems.push(`record ${r.id} has version ${r.version}`);
+    if ((clocks.get(r.account_id) ?? -1) < r.updated_at) problems.push(`record clock of ${r.account_id} behind ${r.id}`);
+  }
+  const unanswered = await k.selectFrom('idempotency_keys').select('idempotency_key').where('state', '=', 'DONE').where('response_body', 'is', null).execute();
+  if (unanswered.length > 0) problems.push(`DONE idempotency keys without an answer: ${unanswered.length}`);
+  return problems;
+}
+
+const BUSINESS_TABLES = ['fields', 'field_values', 'accounting_records', 'account_record_clocks'] as const;
+
+/** Every business row of `accountIds` (all tables, sorted), for "nothing changed" comparisons. */
+export async function businessState(db: Db, accountIds: string[]): Promise<Record<string, unknown[]>> {
+  const state: Record<string, unknown[]> = {};
+  for (const table of BUSINESS_TABLES) {
+    const rows = await db.kysely.selectFrom(table).selectAll().where('account_id', 'in', accountIds).execute();
+    state[table] = rows.map((r) => JSON.stringify(r)).sort();
+  }
+  return state;
+}
+
+/** Figures a test reached, printed as one `[reliability]` line per test for docs/reliability.md. */
+export function report(name: string, figures: Record<string, number | string>): void {
+  const text = Object.entries(figures).map(([k, v]) => `${k}=${v}`).join(' ');
+  process.stdout.write(`[reliability] ${name}: ${text}\n`);
+}
+
+/** The error shape of CONVENTIONS.md, with this code. */
+export function expectErrorShape(res: HttpResponse | { status: number; body: any; headers: any }, code?: string): void {
+  expect(res.body, JSON.stringify(res.body)).toEqual({
+    error_code: code ?? expect.any(String),
+    message: expect.any(String),
+    details: expect.toSatisfy((d: unknown) => d === null || (typeof d === 'object' && !Array.isArray(d))),
+    request_id: expect.any(String),
+  });
+  expect(res.headers['x-request-id']).toBe(res.body.request_id);
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
