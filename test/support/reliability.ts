@@ -52,7 +52,7 @@ export class HttpApi {
     const res = await fetch(url, {
       method,
       headers,
-      body: payload,
+      body: payload as BodyInit | undefined,
       signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     });
     const text = await res.text();
