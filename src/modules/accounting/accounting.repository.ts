@@ -1,6 +1,5 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
-import { after } from '../../http/pagination.js';
 import type { AccountingRecordsTable } from './accounting.tables.js';
 import type { ReviewStatus, SourceType } from './ledger.js';
 
@@ -130,7 +129,9 @@ export const accountingRepository = {
     limit: number,
   ): Promise<AccountingRecordsTable[]> {
     let q = filtered(db, accountId, filter).selectAll();
-    if (position) q = q.where(after(['updated_at', 'id'], [position.updatedAt, position.id]));
+    // updated_at is unique within an account (the record clock; unique index), so "after (updated_at, id)" is
+    // "updated_at > x": one index range, where the OR form of a two-column keyset defeats SQLite's planner.
+    if (position) q = q.where('updated_at', '>', position.updatedAt);
     return q.orderBy('updated_at').orderBy('id').limit(limit + 1).execute();
   },
 
