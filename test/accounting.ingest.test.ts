@@ -237,3 +237,28 @@ describeEachDialect('accounting ingestion: types, defaults, validation', (t) => 
     expect(full.body.items).toHaveLength(1000);
   });
 });
+
+describeEachDialect('accounting writes with Idempotency-Key', (t) => {
+  it('a retried ingestion or export report replays the first answer and writes nothing more', async () => {
+    const api = await t.ctx.as([...ADMIN]);
+    const headers = { 'idempotency-key': 'ingest-1' };
+    const first = await api.post(INGEST, { items: [item({ review_status: 'READY_FOR_EXPORT' })] }, headers);
+    const again = await api.post(INGEST, { items: [item({ review_status: 'READY_FOR_EXPORT' })] }, headers);
+    expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const rows = await t.ctx.db.kysely.selectFrom('accounting_records').select('id').where('account_id', '=', api.accountId).execute();
+    expect(rows).toHaveLength(1);
+
+    const report = { results: [{ accounting_record_id: first.body.items[0].id, success: { reference_id: 'erp_1' } }] };
+    const exported = await api.post('/v3/accounting/records/export-results', report, { 'idempotency-key': 'export-1' });
+    const replay = await api.post('/v3/accounting/records/export-results', report, { 'idempotency-key': 'export-1' });
+    expect([exported.status, replay.status]).toEqual([200, 200]);
+    expect(replay.body).toEqual(exported.body);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    const row = await storedRecord(t.ctx, api.accountId, first.body.items[0].id);
+    expect(Number(row!.version)).toBe(2);
+    // without the key the same report is a second report, refused
+    expect((await api.post('/v3/accounting/records/export-results', report)).status).toBe(422);
+  });
+});
