@@ -252,17 +252,23 @@ export interface components {
         /** @description ISO 4217 code */
         currency: string;
       };
+      /** Format: date-time */
       due_at: string | null;
       /** Format: date-time */
       erp_posting_date: string;
       id: string;
       invoice_number: string | null;
+      /** LastExportResult */
       last_export_result: ({
         deep_link_url: string | null;
         error_message: string | null;
         reference_id: string | null;
         /** Format: date-time */
         reported_at: string;
+        /**
+         * @description Outcome of the export
+         * @enum {string}
+         */
         status: "SUCCESS" | "FAILURE";
       }) | null;
       /** @description Double entry: debits and credits each sum to amount */
@@ -284,15 +290,21 @@ export interface components {
           };
           id: string;
           memo: string | null;
+          /** Amount */
           original_amount: {
             /** @description In major units, e.g. 171.75 */
             amount: number;
             /** @description ISO 4217 code */
             currency: string;
           } | null;
+          /**
+           * @description Side of the entry
+           * @enum {string}
+           */
           type: "DEBIT" | "CREDIT";
         })[];
       memo: string | null;
+      /** Amount */
       original_amount: {
         /** @description In major units, e.g. 171.75 */
         amount: number;
@@ -305,15 +317,25 @@ export interface components {
           download_uris?: string[] | null;
           id: string;
         })[]) | null;
-      /** @description Review stage of the record */
+      /**
+       * @description Review stage of the record
+       * @enum {string}
+       */
       review_status: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
       source_id: string | null;
-      /** @description The system the record comes from; maps from type */
+      /**
+       * @description The system the record comes from; maps from type
+       * @enum {string}
+       */
       source_type: "CARD" | "REIMBURSEMENT" | "BILL";
-      /** @description The kind of activity the record books */
+      /**
+       * @description The kind of activity the record books
+       * @enum {string}
+       */
       type: "CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN";
       /** Format: date-time */
       updated_at: string;
+      /** User */
       user: ({
         department_id?: string;
         department_name?: string;
@@ -328,13 +350,20 @@ export interface components {
         manager_last_name?: string;
         manager_title_id?: string;
         manager_title_name?: string;
-        /** @description The user's role */
+        /**
+         * @description The user's role
+         * @enum {string}
+         */
         role: "ACCOUNT_ADMIN" | "AP_CLERK" | "BOOKKEEPER" | "CARD_ADMIN" | "EMPLOYEE" | "EMPLOYEE_WITHOUT_CORP_CARDS" | "EXPENSE_ADMIN" | "SUPER_ADMIN" | "USER_MANAGEMENT_ADMIN";
-        /** @description The user's status */
+        /**
+         * @description The user's status
+         * @enum {string}
+         */
         status: "ACTIVE" | "DISABLED" | "ARCHIVED" | "DELETED" | "INACTIVE" | "INVITED" | "PENDING_ACTIVATION";
         title_id?: string;
         title_name?: string;
       }) | null;
+      /** Vendor */
       vendor: ({
         contact_name?: string | null;
         email?: string | null;
@@ -452,10 +481,16 @@ export interface operations {
                   download_uris?: string[] | null;
                   id: string;
                 })[]) | null;
-              /** @description Initial review stage; EXPORTED only through export results */
+              /**
+               * @description Initial review stage; EXPORTED only through export results
+               * @enum {string}
+               */
               review_status?: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT";
               source_id?: string | null;
-              /** @description The kind of activity the record books */
+              /**
+               * @description The kind of activity the record books
+               * @enum {string}
+               */
               type: "CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN";
               user?: ({
                 department_id?: string;
@@ -471,9 +506,15 @@ export interface operations {
                 manager_last_name?: string;
                 manager_title_id?: string;
                 manager_title_name?: string;
-                /** @description The user's role */
+                /**
+                 * @description The user's role
+                 * @enum {string}
+                 */
                 role: "ACCOUNT_ADMIN" | "AP_CLERK" | "BOOKKEEPER" | "CARD_ADMIN" | "EMPLOYEE" | "EMPLOYEE_WITHOUT_CORP_CARDS" | "EXPENSE_ADMIN" | "SUPER_ADMIN" | "USER_MANAGEMENT_ADMIN";
-                /** @description The user's status */
+                /**
+                 * @description The user's status
+                 * @enum {string}
+                 */
                 status: "ACTIVE" | "DISABLED" | "ARCHIVED" | "DELETED" | "INACTIVE" | "INVITED" | "PENDING_ACTIVATION";
                 title_id?: string;
                 title_name?: string;
@@ -573,7 +614,10 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** @description Review stage of the record */
+          /**
+           * @description Review stage of the record
+           * @enum {string}
+           */
           review_status: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
           /** @description The version the caller saw; a stale one → 409 */
           version?: number;
@@ -592,17 +636,23 @@ export interface operations {
               /** @description ISO 4217 code */
               currency: string;
             };
+            /** Format: date-time */
             due_at: string | null;
             /** Format: date-time */
             erp_posting_date: string;
             id: string;
             invoice_number: string | null;
+            /** LastExportResult */
             last_export_result: ({
               deep_link_url: string | null;
               error_message: string | null;
               reference_id: string | null;
               /** Format: date-time */
               reported_at: string;
+              /**
+               * @description Outcome of the export
+               * @enum {string}
+               */
               status: "SUCCESS" | "FAILURE";
             }) | null;
             /** @description Double entry: debits and credits each sum to amount */
@@ -624,15 +674,21 @@ export interface operations {
                 };
                 id: string;
                 memo: string | null;
+                /** Amount */
                 original_amount: {
                   /** @description In major units, e.g. 171.75 */
                   amount: number;
                   /** @description ISO 4217 code */
                   currency: string;
                 } | null;
+                /**
+                 * @description Side of the entry
+                 * @enum {string}
+                 */
                 type: "DEBIT" | "CREDIT";
               })[];
             memo: string | null;
+            /** Amount */
             original_amount: {
               /** @description In major units, e.g. 171.75 */
               amount: number;
@@ -645,15 +701,25 @@ export interface operations {
                 download_uris?: string[] | null;
                 id: string;
               })[]) | null;
-            /** @description Review stage of the record */
+            /**
+             * @description Review stage of the record
+             * @enum {string}
+             */
             review_status: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
             source_id: string | null;
-            /** @description The system the record comes from; maps from type */
+            /**
+             * @description The system the record comes from; maps from type
+             * @enum {string}
+             */
             source_type: "CARD" | "REIMBURSEMENT" | "BILL";
-            /** @description The kind of activity the record books */
+            /**
+             * @description The kind of activity the record books
+             * @enum {string}
+             */
             type: "CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN";
             /** Format: date-time */
             updated_at: string;
+            /** User */
             user: ({
               department_id?: string;
               department_name?: string;
@@ -668,13 +734,20 @@ export interface operations {
               manager_last_name?: string;
               manager_title_id?: string;
               manager_title_name?: string;
-              /** @description The user's role */
+              /**
+               * @description The user's role
+               * @enum {string}
+               */
               role: "ACCOUNT_ADMIN" | "AP_CLERK" | "BOOKKEEPER" | "CARD_ADMIN" | "EMPLOYEE" | "EMPLOYEE_WITHOUT_CORP_CARDS" | "EXPENSE_ADMIN" | "SUPER_ADMIN" | "USER_MANAGEMENT_ADMIN";
-              /** @description The user's status */
+              /**
+               * @description The user's status
+               * @enum {string}
+               */
               status: "ACTIVE" | "DISABLED" | "ARCHIVED" | "DELETED" | "INACTIVE" | "INVITED" | "PENDING_ACTIVATION";
               title_id?: string;
               title_name?: string;
             }) | null;
+            /** Vendor */
             vendor: ({
               contact_name?: string | null;
               email?: string | null;
@@ -1706,17 +1779,23 @@ export interface operations {
               /** @description ISO 4217 code */
               currency: string;
             };
+            /** Format: date-time */
             due_at: string | null;
             /** Format: date-time */
             erp_posting_date: string;
             id: string;
             invoice_number: string | null;
+            /** LastExportResult */
             last_export_result: ({
               deep_link_url: string | null;
               error_message: string | null;
               reference_id: string | null;
               /** Format: date-time */
               reported_at: string;
+              /**
+               * @description Outcome of the export
+               * @enum {string}
+               */
               status: "SUCCESS" | "FAILURE";
             }) | null;
             /** @description Double entry: debits and credits each sum to amount */
@@ -1738,15 +1817,21 @@ export interface operations {
                 };
                 id: string;
                 memo: string | null;
+                /** Amount */
                 original_amount: {
                   /** @description In major units, e.g. 171.75 */
                   amount: number;
                   /** @description ISO 4217 code */
                   currency: string;
                 } | null;
+                /**
+                 * @description Side of the entry
+                 * @enum {string}
+                 */
                 type: "DEBIT" | "CREDIT";
               })[];
             memo: string | null;
+            /** Amount */
             original_amount: {
               /** @description In major units, e.g. 171.75 */
               amount: number;
@@ -1759,15 +1844,25 @@ export interface operations {
                 download_uris?: string[] | null;
                 id: string;
               })[]) | null;
-            /** @description Review stage of the record */
+            /**
+             * @description Review stage of the record
+             * @enum {string}
+             */
             review_status: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
             source_id: string | null;
-            /** @description The system the record comes from; maps from type */
+            /**
+             * @description The system the record comes from; maps from type
+             * @enum {string}
+             */
             source_type: "CARD" | "REIMBURSEMENT" | "BILL";
-            /** @description The kind of activity the record books */
+            /**
+             * @description The kind of activity the record books
+             * @enum {string}
+             */
             type: "CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN";
             /** Format: date-time */
             updated_at: string;
+            /** User */
             user: ({
               department_id?: string;
               department_name?: string;
@@ -1782,13 +1877,20 @@ export interface operations {
               manager_last_name?: string;
               manager_title_id?: string;
               manager_title_name?: string;
-              /** @description The user's role */
+              /**
+               * @description The user's role
+               * @enum {string}
+               */
               role: "ACCOUNT_ADMIN" | "AP_CLERK" | "BOOKKEEPER" | "CARD_ADMIN" | "EMPLOYEE" | "EMPLOYEE_WITHOUT_CORP_CARDS" | "EXPENSE_ADMIN" | "SUPER_ADMIN" | "USER_MANAGEMENT_ADMIN";
-              /** @description The user's status */
+              /**
+               * @description The user's status
+               * @enum {string}
+               */
               status: "ACTIVE" | "DISABLED" | "ARCHIVED" | "DELETED" | "INACTIVE" | "INVITED" | "PENDING_ACTIVATION";
               title_id?: string;
               title_name?: string;
             }) | null;
+            /** Vendor */
             vendor: ({
               contact_name?: string | null;
               email?: string | null;
