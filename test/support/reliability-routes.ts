@@ -126,6 +126,6 @@ export function bodiesMissing(table: RouteScopes[], e: Estate): string[] {
 }
 
 export async function send(api: Api, route: RouteScopes, e: Estate, req: { body?: unknown; query?: Record<string, string | string[]> }) {
-  const headers = route.method === 'GET' ? {} : { 'idempotency-key': randomUUID() };
+  const headers: Record<string, string> = route.method === 'GET' ? {} : { 'idempotency-key': randomUUID() };
   return api.request(route.method, pathOf(route, e), { body: req.body, query: req.query, headers });
 }
