@@ -13,12 +13,18 @@ export function nowMicros(): number {
   return micros;
 }
 
+// Rows of one page mostly share their second: format the date and time once per second.
+let cachedSecond = Number.NaN;
+let cachedPrefix = '';
+
 /** 1718097550422192 → "2024-06-11T09:19:10.422192Z" */
 export function microsToIso(micros: number): string {
-  const ms = Math.floor(micros / 1000);
-  const iso = new Date(ms).toISOString(); // ...SS.mmmZ
-  const sub = String(micros % 1000).padStart(3, '0');
-  return `${iso.slice(0, -1)}${sub}Z`;
+  const second = Math.floor(micros / 1_000_000);
+  if (second !== cachedSecond) {
+    cachedSecond = second;
+    cachedPrefix = new Date(second * 1000).toISOString().slice(0, 19); // YYYY-MM-DDTHH:MM:SS
+  }
+  return `${cachedPrefix}.${String(micros - second * 1_000_000).padStart(6, '0')}Z`;
 }
 
 const RFC3339 =
