@@ -28,7 +28,7 @@ export function microsToIso(micros: number): string {
 }
 
 const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,12}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 /**
  * Parses an RFC 3339 timestamp that carries a zone (Z or ±hh:mm) into microseconds. Digits beyond
