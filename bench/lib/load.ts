@@ -18,7 +18,9 @@ export interface LoadOptions {
   durationSeconds?: number;
   /** Stop after this many requests instead of after a duration. */
   amount?: number;
-  /** Changes each request (a new Idempotency-Key, the next batch...). */
+  /** Requests each connection cycles through (paths of a sample, say). */
+  requests?: { path: string }[];
+  /** Changes each request (a new Idempotency-Key, the next batch...): keep it cheap, it runs in the load generator. */
   setupRequest?: (request: Record<string, unknown>) => Record<string, unknown>;
 }
 
@@ -32,6 +34,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections ?? 50,
     pipelining: 1,
     ...(options.amount ? { amount: options.amount } : { duration: options.durationSeconds ?? 10 }),
+    ...(options.requests ? { requests: options.requests } : {}),
     ...(options.setupRequest ? { requests: [{ setupRequest: options.setupRequest as never }] } : {}),
   });
   return {
