@@ -5,12 +5,13 @@ import type { Db } from './db/dialect.js';
 import './http/route-config.js';
 import { completeRouteSchema, registerAuthentication } from './http/auth.js';
 import { registerDocs } from './http/docs.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { frameworkErrors, registerErrorHandling } from './http/error-handler.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { createLimiter, memoryStore, registerClientRateLimit, type RateLimitStore } from './http/rate-limit.js';
 import { genRequestId } from './http/request-id.js';
 import { ErrorResponse } from './http/schemas.js';
-import { buildValidator } from './http/validation.js';
+import { buildLazySerializer } from './http/serialization.js';
+import { buildValidator, registerNulGuard } from './http/validation.js';
 import { tokenRoutes } from './modules/auth/token.routes.js';
 import { fieldsRoutes } from './modules/fields/fields.routes.js';
 import { fieldValuesRoutes } from './modules/field-values/field-values.routes.js';
@@ -40,7 +41,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    frameworkErrors,
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildLazySerializer as never } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addSchema(ErrorResponse);
@@ -59,6 +61,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const store = deps.rateLimitStore ?? memoryStore();
   registerAuthentication(app, db);
   registerClientRateLimit(app, createLimiter(store, config.rateLimitMax, config.rateLimitWindowSeconds));
+  registerNulGuard(app);
   registerIdempotency(app, db, Math.max(60_000, config.requestTimeoutMs * 2) * 1000);
 
   await app.register(systemRoutes(db, metrics));

@@ -52,6 +52,21 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
     .send(errorBody(error, reply.request.id));
 }
 
+/**
+ * Failures the router meets before any route or hook runs (a path parameter over maxParamLength, a URL that
+ * does not decode): Fastify would answer them in its own shape, echoing the URL. Render them in ours.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const problem =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? errors.invalidField('/params', 'must have no path segment longer than 500 characters')
+      : error.code === 'FST_ERR_BAD_URL'
+        ? errors.invalidField('/params', 'must be a valid percent-encoded URL path')
+        : toAppError(error, request);
+  request.log.info({ error_code: problem.code, fastify_code: error.code }, problem.message);
+  void sendError(reply.header('x-request-id', request.id), problem);
+}
+
 /** One handler renders every failure, Fastify's own included, in the error shape. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {

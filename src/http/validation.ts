@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
-import type { ValidationProblem } from '../errors.js';
+import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import { errors, type ValidationProblem } from '../errors.js';
 import { isoToMicros } from '../lib/clock.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -27,9 +27,21 @@ function makeAjv(coerce: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
+/**
+ * Compiles a route's schema the first time a request needs it, not at start: compiling every schema of
+ * every route was most of the start-up time. Fastify reads `.errors` after a failed call, as from ajv.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ValidateFunction;
+  let compiled: ValidateFunction | undefined;
+  const validate = (data: unknown): boolean => {
+    compiled ??= ajv.compile(schema as object);
+    const valid = compiled(data) as boolean;
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  validate.errors = null as ValidateFunction['errors'];
+  return validate;
 };
 
 /**
@@ -191,7 +203,43 @@ export function allProblems(request: FastifyRequest, failedPart: string | undefi
     if (!schema) continue;
     const validate = validatorOf(part, schema);
     const value = request[property] as unknown;
-    if (!validate(value === undefined ? null : structuredClone(value))) problems.push(...toProblems(validate.errors ?? [], part));
+    let copy: unknown;
+    try {
+      copy = value === undefined ? null : structuredClone(value);
+    } catch {
+      // Nested deeper than the stack allows (a garbage body): say so rather than fail with a 500.
+      problems.push({ path: PART_PREFIX[part] ?? '', message: 'is nested too deeply' });
+      continue;
+    }
+    if (!validate(copy)) problems.push(...toProblems(validate.errors ?? [], part));
   }
   return problems;
+}
+
+/**
+ * U+0000 in any text of the request (path, query, body) → 400. PostgreSQL cannot store it in text (it would
+ * fail the request with a 500 there, and be stored on SQLite): refuse it alike everywhere, before anything runs.
+ * Iterative, so a deeply nested garbage body cannot exhaust the stack.
+ */
+export function registerNulGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (!request.routeOptions.config.scopes) return; // the token endpoint answers in OAuth's shape on its own
+    const parts: [string, unknown][] = [['/params', request.params], ['/query', request.query], ['', request.body]];
+    const problems: ValidationProblem[] = [];
+    for (const [prefix, root] of parts) {
+      const stack: [string, unknown][] = [[prefix, root]];
+      for (let seen = 0; stack.length > 0 && seen < 100_000 && problems.length < 100; seen++) {
+        const [path, value] = stack.pop()!;
+        if (typeof value === 'string') {
+          if (value.includes('\u0000')) problems.push({ path, message: 'must not contain the character U+0000' });
+        } else if (value !== null && typeof value === 'object') {
+          for (const [k, v] of Object.entries(value)) {
+            if (k.includes('\u0000')) problems.push({ path: `${path}/${escapePointer(k)}`, message: 'must not contain the character U+0000' });
+            stack.push([`${path}/${escapePointer(k)}`, v]);
+          }
+        }
+      }
+    }
+    if (problems.length > 0) throw errors.invalidRequest(problems, `The request is invalid: ${problems.map((p) => `${p.path || '(body)'} ${p.message}`).join('; ')}`);
+  });
 }
