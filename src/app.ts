@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/dialect.js';
 import './http/route-config.js';
 import { completeRouteSchema, registerAuthentication } from './http/auth.js';
+import { registerBodyTimeout } from './http/body-timeout.js';
 import { registerDocs } from './http/docs.js';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.js';
 import { registerIdempotency } from './http/idempotency.js';
@@ -53,6 +54,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerBodyTimeout(app, config.requestTimeoutMs);
   const metrics = registerMetrics(app);
   app.addHook('onRoute', completeRouteSchema);
 
