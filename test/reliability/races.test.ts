@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isoToMicros } from '../../src/lib/clock.js';
 import { DIALECTS } from '../support/dialects.js';
 import { expectErrorShape, report, ServedDatabase, type HttpApi, type HttpResponse } from '../support/reliability.js';
 import { WORKLOAD_SCOPES } from '../support/reliability-workload.js';
@@ -131,6 +132,9 @@ for (const dialect of DIALECTS) {
       const answered = responses.map((r) => r.body.items[0]).map((v) => ({ value: v.value, is_disabled: v.is_disabled }));
       expect(answered).toContainEqual({ value: shared.value, is_disabled: shared.is_disabled === 1 });
       expect(shared.value).toMatch(/^u\d+$/);
+      // updated_at never moves back: the last commit carries the greatest time any update answered with.
+      const times = responses.map((r) => r.body.items[0].updated_at as string).sort();
+      expect(isoToMicros(times.at(-1)!)).toBe(shared.updated_at);
     });
 
     it('stores one of 50 concurrent creates with the same remote_id; the others get 409 CONFLICT', async () => {

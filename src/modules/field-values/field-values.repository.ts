@@ -129,13 +129,16 @@ export const fieldValuesRepository = {
     );
     const value = sql`coalesce(v.value, field_values.value)`;
     const disabled = sql`coalesce(v.is_disabled, field_values.is_disabled)`;
+    // `now` was read before this statement waited for the row lock (PostgreSQL): a concurrent update may
+    // have committed a later time meanwhile. updated_at never moves back, so the last change has the latest.
+    const later = sql`case when cast(${now} as bigint) > field_values.updated_at then cast(${now} as bigint) else field_values.updated_at + 1 end`;
     const result = await sql<FieldValuesTable>`
       with v (svc_id, value, is_disabled) as (values ${sql.join(rows)})
       update field_values
       set value = ${value},
           is_disabled = ${disabled},
           updated_at = case
-            when ${value} <> field_values.value or ${disabled} <> field_values.is_disabled then cast(${now} as bigint)
+            when ${value} <> field_values.value or ${disabled} <> field_values.is_disabled then ${later}
             else field_values.updated_at
           end
       from v
