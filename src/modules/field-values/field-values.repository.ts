@@ -35,12 +35,18 @@ const COLUMNS = [
 
 type Eb = ExpressionBuilder<Database, 'field_values'>;
 
-/** "Addressed by any of these" as one OR of IN lists; each arm is served by its own index. */
-function anyAddress(eb: Eb, lists: AddressLists): Expression<SqlBool> {
+/**
+ * "A value of this field addressed by any of these", as an OR of arms that each carry the account and field:
+ * then each arm is served by its own index (SQLite's multi-index OR, PostgreSQL's BitmapOr). With the account
+ * and field outside the OR, SQLite scans the whole field through their common index prefix instead.
+ */
+function anyAddress(eb: Eb, accountId: string, fieldId: string, lists: AddressLists): Expression<SqlBool> {
+  const arm = (column: 'svc_id' | 'remote_id' | 'value_id', ids: string[]) =>
+    eb.and([eb('account_id', '=', accountId), eb('field_id', '=', fieldId), eb(column, 'in', ids)]);
   const arms: Expression<SqlBool>[] = [];
-  if (lists.svcIds.length > 0) arms.push(eb('svc_id', 'in', lists.svcIds));
-  if (lists.remoteIds.length > 0) arms.push(eb('remote_id', 'in', lists.remoteIds));
-  if (lists.valueIds.length > 0) arms.push(eb('value_id', 'in', lists.valueIds));
+  if (lists.svcIds.length > 0) arms.push(arm('svc_id', lists.svcIds));
+  if (lists.remoteIds.length > 0) arms.push(arm('remote_id', lists.remoteIds));
+  if (lists.valueIds.length > 0) arms.push(arm('value_id', lists.valueIds));
   return arms.length > 0 ? eb.or(arms) : sql<SqlBool>`1 = 0`;
 }
 
@@ -78,9 +84,7 @@ export const fieldValuesRepository = {
     return db
       .selectFrom('field_values')
       .select(['svc_id', 'remote_id', 'value_id'])
-      .where('account_id', '=', accountId)
-      .where('field_id', '=', fieldId)
-      .where((eb) => anyAddress(eb, lists))
+      .where((eb) => anyAddress(eb, accountId, fieldId, lists))
       .execute();
   },
 
@@ -153,9 +157,7 @@ export const fieldValuesRepository = {
   async deleteAddressed(db: Executor, accountId: string, fieldId: string, lists: AddressLists): Promise<AddressRow[]> {
     return db
       .deleteFrom('field_values')
-      .where('account_id', '=', accountId)
-      .where('field_id', '=', fieldId)
-      .where((eb) => anyAddress(eb, lists))
+      .where((eb) => anyAddress(eb, accountId, fieldId, lists))
       .returning(['svc_id', 'remote_id', 'value_id'])
       .execute();
   },
