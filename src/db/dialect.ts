@@ -10,6 +10,7 @@ import {
   SqliteDriver,
   type DatabaseConnection,
   type Driver,
+  type QueryResult,
 } from 'kysely';
 import type { DatabaseTarget } from '../config.js';
 import type { Database } from './database.js';
@@ -24,13 +25,75 @@ export interface Db {
   close(): Promise<void>;
 }
 
+/** How long a statement may wait for another process's write lock before the request fails with 503. */
+export const SQLITE_LOCK_WAIT_MS = 5000;
+const LOCK_RETRY_MS = 10;
+
+const isBusy = (error: unknown) => {
+  const code = (error as { code?: string } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED';
+};
+
+/**
+ * Waits for a lock held by another process without blocking the event loop. better-sqlite3 is synchronous,
+ * so SQLite's own busy_timeout would freeze the whole process (health checks included) while it waits;
+ * instead busy_timeout is 0 and a statement that finds the database locked is retried on a timer. Only
+ * statements that cannot have done anything are retried: those outside a transaction (each is atomic) and
+ * the BEGIN IMMEDIATE that opens one. Inside a transaction the write lock is already held.
+ */
+class LockWaitingConnection implements DatabaseConnection {
+  inTransaction = false;
+  constructor(readonly inner: DatabaseConnection) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const deadline = Date.now() + SQLITE_LOCK_WAIT_MS;
+    for (;;) {
+      try {
+        return await this.inner.executeQuery<R>(query);
+      } catch (error) {
+        if (!isBusy(error) || this.inTransaction || Date.now() >= deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+      }
+    }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
 /**
  * SQLite write transactions start with BEGIN IMMEDIATE: the write lock is taken at the start, so two
- * processes never deadlock upgrading a read lock, and busy_timeout applies.
+ * processes never deadlock upgrading a read lock, and a transaction never fails half-way for want of it.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  #connection: LockWaitingConnection | undefined;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const inner = await super.acquireConnection();
+    if (this.#connection?.inner !== inner) this.#connection = new LockWaitingConnection(inner);
+    return this.#connection;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    (connection as LockWaitingConnection).inTransaction = true;
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.commitTransaction(connection);
+    } finally {
+      (connection as LockWaitingConnection).inTransaction = false;
+    }
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } finally {
+      (connection as LockWaitingConnection).inTransaction = false;
+    }
   }
 }
 
@@ -75,14 +138,20 @@ function openSqlite(file: string): Db {
   // FULL: a committed transaction survives a power cut, not only a process crash.
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
+  // 0: never wait inside SQLite (that would block the event loop); LockWaitingConnection waits instead.
+  database.pragma('busy_timeout = 0');
   const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }) });
   return {
     kysely,
     dialect: 'sqlite',
     async ping() {
-      // Reads the file (its first page), not only the connection: a file that is gone bad fails here.
-      database.prepare('select count(*) from sqlite_master').get();
+      // Between two requests' statements (the connection is held), read the file — a file gone bad fails
+      // here — and take the write lock for a moment: another process holding it means writes cannot run.
+      await kysely.connection().execute(async () => {
+        database.prepare('select count(*) from sqlite_master').get();
+        database.exec('begin immediate');
+        database.exec('rollback');
+      });
     },
     async close() {
       await kysely.destroy();
@@ -107,6 +176,9 @@ function openPostgres(url: string, poolSize: number): Db {
   });
   // An idle client that loses its connection (database restart) must not crash the process.
   pool.on('error', () => {});
+  // A client in use when the server goes away emits 'error' too; unhandled, that would end the process. The
+  // query it was running fails on its own (→ 503), and the pool drops the client.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kysely,
