@@ -100,22 +100,20 @@ export const accountingRepository = {
       .executeTakeFirst();
   },
 
-  /** The review state of each given record that the account has. */
-  async statesOf(
-    db: Executor,
-    accountId: string,
-    ids: readonly string[],
-  ): Promise<RecordState[]> {
+  /**
+   * The review state of each given record that the account has. Written as a join with the ids as VALUES, so
+   * that each id is one primary-key probe: as `id in (...)`, SQLite without statistics preferred to scan the
+   * account's whole range of the review-status index (it covers these columns): 135 ms instead of 8 ms for
+   * 1000 ids at 100,000 records.
+   */
+  async statesOf(db: Executor, accountId: string, ids: readonly string[]): Promise<RecordState[]> {
     const out: RecordState[] = [];
     for (const chunk of chunks(ids, ID_CHUNK)) {
-      out.push(
-        ...(await db
-          .selectFrom('accounting_records')
-          .select(['id', 'review_status', 'source_type'])
-          .where('account_id', '=', accountId)
-          .where('id', 'in', chunk)
-          .execute()),
-      );
+      const result = await sql<RecordState>`
+        with v(id) as (values ${sql.join(chunk.map((id) => sql`(${id})`))})
+        select r.id, r.review_status, r.source_type
+        from v join accounting_records r on r.account_id = ${accountId} and r.id = v.id`.execute(db);
+      out.push(...result.rows);
     }
     return out;
   },
@@ -212,21 +210,6 @@ export const accountingRepository = {
       changed += Number(result.numAffectedRows ?? 0n);
     }
     return changed;
-  },
-
-  async findManyByIds(db: Executor, accountId: string, ids: readonly string[]): Promise<AccountingRecordsTable[]> {
-    const out: AccountingRecordsTable[] = [];
-    for (const chunk of chunks(ids, ID_CHUNK)) {
-      out.push(
-        ...(await db
-          .selectFrom('accounting_records')
-          .selectAll()
-          .where('account_id', '=', accountId)
-          .where('id', 'in', chunk)
-          .execute()),
-      );
-    }
-    return out;
   },
 
   /** The account's field values among `valueIds`, each with its field (read-only; owned by field-values). */
