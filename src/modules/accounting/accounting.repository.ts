@@ -191,7 +191,8 @@ export const accountingRepository = {
 
   /**
    * Applies export results in one statement per chunk, each record only if still READY_FOR_EXPORT; returns
-   * how many rows changed so the caller can tell a lost race from success.
+   * how many rows changed so the caller can tell a lost race from success. The redundant `id in (...)` keeps
+   * SQLite on primary-key probes whatever its statistics (the review-status index shares the prefix).
    */
   async applyExportResults(db: Executor, accountId: string, updates: readonly ExportUpdate[]): Promise<number> {
     let changed = 0;
@@ -206,6 +207,7 @@ export const accountingRepository = {
             version = accounting_records.version + 1
         from v
         where accounting_records.account_id = ${accountId} and accounting_records.id = v.id
+          and accounting_records.id in (${sql.join(chunk.map((u) => u.id))})
           and accounting_records.review_status = 'READY_FOR_EXPORT'`.execute(db);
       changed += Number(result.numAffectedRows ?? 0n);
     }

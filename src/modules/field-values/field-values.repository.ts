@@ -127,7 +127,9 @@ export const fieldValuesRepository = {
     changes: ValueChange[],
     now: number,
   ): Promise<FieldValuesTable[]> {
-    // Casts type the VALUES columns on PostgreSQL, where bare parameters would all be text.
+    // Casts type the VALUES columns on PostgreSQL, where bare parameters would all be text. The redundant
+    // `svc_id in (...)` makes SQLite probe the primary key per value; without it, lacking statistics, it
+    // scanned the whole field through another index (3.7 s instead of 20 ms for 1000 values of 1,000,000).
     const rows = changes.map(
       (c) => sql`(cast(${c.svc_id} as text), cast(${c.value} as text), cast(${c.is_disabled} as integer))`,
     );
@@ -149,6 +151,7 @@ export const fieldValuesRepository = {
       where field_values.account_id = ${accountId}
         and field_values.field_id = ${fieldId}
         and field_values.svc_id = v.svc_id
+        and field_values.svc_id in (${sql.join(changes.map((c) => c.svc_id))})
       returning ${sql.join(COLUMNS.map((c) => sql.ref(`field_values.${c}`)))}`.execute(db);
     return result.rows;
   },
