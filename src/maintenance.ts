@@ -1,13 +1,26 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from './db/dialect.js';
+import { refreshStatistics } from './db/statistics.js';
 import { nowMicros } from './lib/clock.js';
 import { idempotencyRepository } from './http/idempotency.repository.js';
 import { authRepository } from './modules/auth/auth.repository.js';
 
 const EVERY_MS = 10 * 60 * 1000;
+const STATISTICS_EVERY_MS = 60 * 1000;
 
-/** Deletes expired access tokens and idempotency keys every ten minutes (and once at start). */
+/**
+ * Deletes expired access tokens and idempotency keys every ten minutes, and refreshes stale planner
+ * statistics every minute (both once at start).
+ */
 export function startMaintenance(db: Db, log: FastifyBaseLogger): { stop(): void } {
+  const statistics = async () => {
+    try {
+      const analysed = await refreshStatistics(db);
+      if (analysed.length > 0) log.info({ tables: analysed }, 'planner statistics refreshed');
+    } catch (error) {
+      log.warn({ err: error }, 'statistics refresh failed; will retry');
+    }
+  };
   const sweep = async () => {
     try {
       const now = nowMicros();
@@ -18,8 +31,15 @@ export function startMaintenance(db: Db, log: FastifyBaseLogger): { stop(): void
       log.warn({ err: error }, 'maintenance sweep failed; will retry');
     }
   };
-  void sweep();
+  void sweep().then(statistics);
   const timer = setInterval(() => void sweep(), EVERY_MS);
+  const statisticsTimer = setInterval(() => void statistics(), STATISTICS_EVERY_MS);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  statisticsTimer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      clearInterval(statisticsTimer);
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { Database, Executor } from '../db/database.js';
 import type { Db } from '../db/dialect.js';
+import { refreshStatistics } from '../db/statistics.js';
 import { nowMicros } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { accountingRepository, CountDeltas } from '../modules/accounting/accounting.repository.js';
@@ -242,6 +243,9 @@ export async function seed(db: Db, args: string[], out: (line: string) => void):
       await accountingRepository.adjustCounts(trx, accountId, deltas);
     });
   }
+
+  // A bulk load leaves PostgreSQL without statistics until autovacuum (if on) catches up.
+  await refreshStatistics(db);
 
   out(
     JSON.stringify({
