@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { describeEachDialect } from './support/context.js';
 import { newField, newValues, valuesUrl } from './support/field-values.js';
@@ -148,5 +149,42 @@ describeEachDialect('field values: get and list', (t) => {
     expect(otherField.body.error_code).toBe('INVALID_CURSOR');
     const sameAccount = await t.ctx.as(['field_values.read'], api.accountId);
     expect((await sameAccount.get(valuesUrl(fieldId), { value: 'A', 'remote_id[]': ['x', 'y'], cursor })).status).toBe(200);
+  });
+
+  it('writes list pages byte for byte as the values are answered one by one, whatever their text', async () => {
+    // SQLite writes list pages itself (json_object); they must equal JSON.stringify of each value's answer.
+    const api = await t.ctx.as(['fields.write', 'field_values.write']);
+    const fieldId = await newField(api);
+    const text = fc.string({ unit: 'grapheme-composite', minLength: 1, maxLength: 12 });
+    const awkward = fc.constantFrom('"', '\\', '\n\t\r\b\f', '\u0001\u001f\u007f', '\u2028\u2029', '</script>', 'é漢字😀', ' ');
+    const item = fc.record(
+      { value: fc.oneof(text, awkward), remote_id: fc.option(fc.oneof(text, awkward), { nil: undefined }), is_disabled: fc.boolean() },
+      { requiredKeys: ['value', 'is_disabled'] },
+    );
+    const batches = fc.sample(fc.array(item, { minLength: 1, maxLength: 20 }), { numRuns: 5, seed: 7 });
+    const created: { svc_id: string }[] = [];
+    let n = 0;
+    for (const batch of batches) {
+      // remote_ids unique within the field: suffix each with its position
+      created.push(...(await newValues(api, fieldId, batch.map((i) => ({ ...i, ...(i.remote_id === undefined ? {} : { remote_id: `${i.remote_id}#${n++}` }) })))));
+    }
+    const firstId = created[0]!.svc_id;
+    const one = await api.get(`${valuesUrl(fieldId)}/${firstId}`);
+    expect(one.status).toBe(200);
+    const singles = await Promise.all(created.map(async (v) => (await api.get(`${valuesUrl(fieldId)}/${v.svc_id}`)).text));
+    const page = await api.get(valuesUrl(fieldId), { limit: '1000' });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(page.text).toBe(`{"items":[${singles.join(',')}],"next_cursor":null}`);
+    expect(page.body.items).toEqual(created);
+
+    // a page cut short by its limit: the cursor names the page's last value
+    const half = Math.floor(created.length / 2);
+    const first = await api.get(valuesUrl(fieldId), { limit: String(half) });
+    expect(first.text.startsWith(`{"items":[${singles.slice(0, half).join(',')}],"next_cursor":"`)).toBe(true);
+    const rest = await api.get(valuesUrl(fieldId), { limit: '1000', cursor: first.body.next_cursor });
+    expect(rest.text).toBe(`{"items":[${singles.slice(half).join(',')}],"next_cursor":null}`);
+    const empty = await api.get(valuesUrl(fieldId), { value: 'no such value' });
+    expect(empty.text).toBe('{"items":[],"next_cursor":null}');
   });
 });

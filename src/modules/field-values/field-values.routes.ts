@@ -38,9 +38,9 @@ export function fieldValuesRoutes(db: Db): FastifyPluginAsyncTypebox {
           response: { 200: FieldValuePage, ...errorResponses(404) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const q = request.query;
-        return fieldValuesService.list(db.kysely, authOf(request), request.params.field_id, {
+        const page = await fieldValuesService.list(db.kysely, authOf(request), request.params.field_id, {
           svcIds: q['svc_id[]'],
           remoteIds: q['remote_id[]'],
           valueIds: q['value_id[]'],
@@ -48,6 +48,14 @@ export function fieldValuesRoutes(db: Db): FastifyPluginAsyncTypebox {
           cursor: q.cursor,
           limit: q.limit ?? 100,
         });
+        // Pages of up to 1000 values are written as bytes, not through the schema serializer: the items
+        // arrive as JSON text (see the repository); the schema above still documents the answer.
+        const body = Buffer.concat([
+          Buffer.from('{"items":'),
+          page.itemsJson,
+          Buffer.from(`,"next_cursor":${JSON.stringify(page.next_cursor)}}`),
+        ]);
+        return reply.type('application/json; charset=utf-8').send(body as never);
       },
     );
 

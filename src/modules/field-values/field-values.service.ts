@@ -1,7 +1,6 @@
 import type { Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { openCursor, sealCursor } from '../../http/cursor.js';
-import { pageOf } from '../../http/pagination.js';
 import { microsToIso, nowMicros } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { AuthContext } from '../auth/auth.service.js';
@@ -14,16 +13,17 @@ import {
   resolveAddresses,
 } from './field-values.addressing.js';
 import { findConflicts, type Conflict } from './field-values.conflicts.js';
-import { fieldValuesRepository as repo, isForeignKeyViolation } from './field-values.repository.js';
+import { fieldValuesRepository as repo, isForeignKeyViolation, type ValueRow } from './field-values.repository.js';
 import type { Address, FieldValueCreate, FieldValueDto, FieldValueUpdate } from './field-values.schemas.js';
 import type { FieldValuesTable } from './field-values.tables.js';
 
 export const FIELD_VALUE_ID_PREFIX = 'efo';
 
-export function fieldValueRowToFieldValue(row: FieldValuesTable): FieldValueDto {
+/** The answer's shape, members in the schema's order (list pages are written with JSON.stringify). */
+export function fieldValueRowToFieldValue(row: ValueRow, fieldId: string = (row as FieldValuesTable).field_id): FieldValueDto {
   return {
     svc_id: row.svc_id,
-    field_id: row.field_id,
+    field_id: fieldId,
     value: row.value,
     is_disabled: row.is_disabled === 1,
     remote_id: row.remote_id,
@@ -86,7 +86,7 @@ export const fieldValuesService = {
       );
       conflictError(after);
     }
-    return { items: rows.map(fieldValueRowToFieldValue) };
+    return { items: rows.map((row) => fieldValueRowToFieldValue(row)) };
   },
 
   async get(db: Executor, auth: AuthContext, fieldId: string, svcId: string): Promise<FieldValueDto> {
@@ -96,12 +96,13 @@ export const fieldValuesService = {
     throw errors.notFound(`Field value ${svcId}`, { field_id: fieldId, svc_id: svcId });
   },
 
+  /** A page of values: the items as JSON text (see the repository), and the cursor of the next page. */
   async list(
     db: Executor,
     auth: AuthContext,
     fieldId: string,
     query: { svcIds?: string[]; remoteIds?: string[]; valueIds?: string[]; value?: string; cursor?: string; limit: number },
-  ): Promise<{ items: FieldValueDto[]; next_cursor: string | null }> {
+  ): Promise<{ itemsJson: Buffer; next_cursor: string | null }> {
     await fieldsService.require(db, auth, fieldId);
     const filters = {
       field_id: fieldId,
@@ -113,19 +114,24 @@ export const fieldValuesService = {
     const afterId = query.cursor
       ? String(openCursor(auth.cursorKey, 'field_values', filters, query.cursor)[0])
       : undefined;
-    const rows = await repo.list(db, auth.accountId, fieldId, {
-      svcIds: filters.svc_ids,
-      remoteIds: filters.remote_ids,
-      valueIds: filters.value_ids,
-      value: filters.value,
-      afterId,
-      limit: query.limit,
-    });
-    const page = pageOf(rows, query.limit);
-    const last = page.items.at(-1);
+    const page = await repo.listPage(
+      db,
+      auth.accountId,
+      fieldId,
+      {
+        svcIds: filters.svc_ids,
+        remoteIds: filters.remote_ids,
+        valueIds: filters.value_ids,
+        value: filters.value,
+        afterId,
+        limit: query.limit,
+      },
+      (rows) => JSON.stringify(rows.map((row) => fieldValueRowToFieldValue(row, fieldId))),
+    );
     return {
-      items: page.items.map(fieldValueRowToFieldValue),
-      next_cursor: page.hasMore && last ? sealCursor(auth.cursorKey, 'field_values', filters, [last.svc_id]) : null,
+      itemsJson: page.itemsJson,
+      next_cursor:
+        page.hasMore && page.lastId !== null ? sealCursor(auth.cursorKey, 'field_values', filters, [page.lastId]) : null,
     };
   },
 
