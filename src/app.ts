@@ -51,8 +51,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // JSON only: any other body is 415 (the token endpoint adds form bodies in its own scope).
   app.removeContentTypeParser(['text/plain']);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks on every request take a callback rather than an async function: no promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   registerBodyTimeout(app, config.requestTimeoutMs);
   const metrics = registerMetrics(app);

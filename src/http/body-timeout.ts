@@ -8,7 +8,8 @@ const TIMED_OUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-
  * request for as long as the client likes), so each request gets a timer until its body is complete.
  */
 export function registerBodyTimeout(app: FastifyInstance, ms: number): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
+    done();
     if (request.raw.complete) return;
     const timer = setTimeout(() => {
       if (request.raw.complete || request.raw.socket.destroyed) return;

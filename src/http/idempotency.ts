@@ -19,6 +19,8 @@ import { idempotencyRepository } from './idempotency.repository.js';
  * A request that dies mid-way leaves an IN_FLIGHT row whose lock expires after LOCK_MICROS; the key can
  * then be claimed again, and the lock token makes sure only one of two claimants commits.
  */
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 export const RETENTION_MICROS = 24 * 3600 * 1_000_000;
 
 export interface IdempotencyClaim {
@@ -58,11 +60,18 @@ function replay(reply: FastifyReply, status: number, body: string): FastifyReply
 export function registerIdempotency(app: FastifyInstance, db: Db, lockMicros: number): void {
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preHandler', async (request, reply) => {
-    const auth = request.auth;
+  // Reads (most requests) pass through without a promise: the hook only starts async work for a keyed write.
+  app.addHook('preHandler', (request, reply, done) => {
     const key = request.headers['idempotency-key'];
-    if (!auth || typeof key !== 'string' || !request.routeOptions.config.scopes) return;
-    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method)) return;
+    if (!request.auth || typeof key !== 'string' || !request.routeOptions.config.scopes || !WRITES.has(request.method)) return done();
+    // A replayed answer has been sent: the chain stops there (no done()).
+    claimKey(request, reply, key).then(() => {
+      if (!reply.sent) done();
+    }, done);
+  });
+
+  async function claimKey(request: FastifyRequest, reply: FastifyReply, key: string): Promise<void> {
+    const auth = request.auth!;
 
     const hash = requestHash(request.method, request.url, request.body);
     const lockToken = randomUUID();
@@ -90,7 +99,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db, lockMicros: nu
       if (existing.request_hash !== hash) throw errors.idempotencyKeyReused();
       if (existing.state === 'DONE') {
         request.idempotency = { key, requestHash: hash, lockToken: existing.lock_token, state: 'replayed' };
-        return replay(reply, existing.response_status ?? 200, existing.response_body ?? '{}');
+        replay(reply, existing.response_status ?? 200, existing.response_body ?? '{}');
+        return;
       }
       if (existing.locked_until > now) throw errors.idempotencyKeyInUse();
       // The first request died holding the key: take it over (only one taker wins the lock token).
@@ -100,12 +110,16 @@ export function registerIdempotency(app: FastifyInstance, db: Db, lockMicros: nu
       }
     }
     throw errors.idempotencyKeyInUse();
+  }
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const claim = request.idempotency;
+    if (!claim || claim.state !== 'claimed' || !request.auth) return done(null, payload);
+    storeAnswer(request, reply, claim, payload).then((stored) => done(null, stored), done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = request.idempotency;
-    if (!claim || claim.state !== 'claimed' || !request.auth) return payload;
-    const ids = { account_id: request.auth.accountId, client_id: request.auth.clientId, idempotency_key: claim.key };
+  async function storeAnswer(request: FastifyRequest, reply: FastifyReply, claim: IdempotencyClaim, payload: unknown): Promise<unknown> {
+    const ids = { account_id: request.auth!.accountId, client_id: request.auth!.clientId, idempotency_key: claim.key };
     try {
       if (reply.statusCode >= 500) {
         await idempotencyRepository.release(db.kysely, ids, claim.lockToken);
@@ -119,7 +133,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db, lockMicros: nu
       request.log.error({ err: error }, 'could not store the idempotency result');
     }
     return payload;
-  });
+  }
 }
 
 /**

@@ -95,8 +95,8 @@ export function createLimiter(store: RateLimitStore, max: number, windowSeconds:
 
 /** onRequest, after authentication: one budget per client. */
 export function registerClientRateLimit(app: FastifyInstance, limiter: Limiter): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.auth) return;
-    await limiter.check(reply, `client:${request.auth.clientId}`);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.auth) return done();
+    limiter.check(reply, `client:${request.auth.clientId}`).then(() => done(), done);
   });
 }

@@ -222,8 +222,8 @@ export function allProblems(request: FastifyRequest, failedPart: string | undefi
  * Iterative, so a deeply nested garbage body cannot exhaust the stack.
  */
 export function registerNulGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    if (!request.routeOptions.config.scopes) return; // the token endpoint answers in OAuth's shape on its own
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (!request.routeOptions.config.scopes) return done(); // the token endpoint answers in OAuth's shape on its own
     const parts: [string, unknown][] = [['/params', request.params], ['/query', request.query], ['', request.body]];
     const problems: ValidationProblem[] = [];
     for (const [prefix, root] of parts) {
@@ -240,6 +240,7 @@ export function registerNulGuard(app: FastifyInstance): void {
         }
       }
     }
-    if (problems.length > 0) throw errors.invalidRequest(problems, `The request is invalid: ${problems.map((p) => `${p.path || '(body)'} ${p.message}`).join('; ')}`);
+    if (problems.length === 0) return done();
+    done(errors.invalidRequest(problems, `The request is invalid: ${problems.map((p) => `${p.path || '(body)'} ${p.message}`).join('; ')}`));
   });
 }

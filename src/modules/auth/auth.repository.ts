@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { OauthClientsTable } from './auth.tables.js';
 
 export interface TokenGrant {
@@ -8,6 +9,16 @@ export interface TokenGrant {
   expires_at: number;
   cursor_key: string;
 }
+
+const grantQuery = preparedQuery(['tokenHash'], (db, param) =>
+  db
+    .selectFrom('access_tokens as t')
+    .innerJoin('oauth_clients as c', (j) => j.onRef('c.account_id', '=', 't.account_id').onRef('c.client_id', '=', 't.client_id'))
+    .innerJoin('accounts as a', 'a.account_id', 't.account_id')
+    .select(['t.account_id', 't.client_id', 't.scopes', 't.expires_at', 'a.cursor_key'])
+    .where('t.token_hash', '=', param('tokenHash'))
+    .where('c.revoked_at', 'is', null),
+);
 
 export const authRepository = {
   async ensureAccount(db: Executor, accountId: string, cursorKey: string, now: number): Promise<void> {
@@ -65,16 +76,7 @@ export const authRepository = {
 
   /** The grant behind a token hash, if its client is still active. One indexed lookup per request. */
   async findGrant(db: Executor, tokenHash: string): Promise<TokenGrant | undefined> {
-    return db
-      .selectFrom('access_tokens as t')
-      .innerJoin('oauth_clients as c', (j) =>
-        j.onRef('c.account_id', '=', 't.account_id').onRef('c.client_id', '=', 't.client_id'),
-      )
-      .innerJoin('accounts as a', 'a.account_id', 't.account_id')
-      .select(['t.account_id', 't.client_id', 't.scopes', 't.expires_at', 'a.cursor_key'])
-      .where('t.token_hash', '=', tokenHash)
-      .where('c.revoked_at', 'is', null)
-      .executeTakeFirst();
+    return (await grantQuery(db, { tokenHash }))[0];
   },
 
   async deleteExpiredTokens(db: Executor, now: number): Promise<number> {

@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared.js';
 import { dialectOf } from '../../db/schema.js';
 import { after } from '../../http/pagination.js';
 import type { FieldValuesTable } from './field-values.tables.js';
@@ -81,6 +82,15 @@ function listQuery(db: Executor, accountId: string, fieldId: string, filter: Lis
   return query.orderBy('svc_id');
 }
 
+const findQuery = preparedQuery(['accountId', 'fieldId', 'svcId'], (db, param) =>
+  db
+    .selectFrom('field_values')
+    .selectAll()
+    .where('account_id', '=', param('accountId'))
+    .where('field_id', '=', param('fieldId'))
+    .where('svc_id', '=', param('svcId')),
+);
+
 export const fieldValuesRepository = {
   /**
    * Inserts every row, skipping (not failing on) rows whose remote_id or value_id a concurrent transaction
@@ -101,13 +111,7 @@ export const fieldValuesRepository = {
   },
 
   async find(db: Executor, accountId: string, fieldId: string, svcId: string): Promise<FieldValuesTable | undefined> {
-    return db
-      .selectFrom('field_values')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('field_id', '=', fieldId)
-      .where('svc_id', '=', svcId)
-      .executeTakeFirst();
+    return (await findQuery(db, { accountId, fieldId, svcId }))[0];
   },
 
   /** The field's values that any of these addresses name. */
