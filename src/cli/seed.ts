@@ -11,6 +11,7 @@ import type { AccountingRecordsTable } from '../modules/accounting/accounting.ta
 import type { LastExportResult } from '../modules/accounting/accounting.dto.js';
 import {
   buildLineItems,
+  lineItemsOf,
   RECORD_TYPES,
   REVIEW_STATUSES,
   sourceTypeOf,
@@ -219,7 +220,7 @@ export async function seed(db: Db, args: string[], out: (line: string) => void):
       due_at: isBill ? postedAt + 30 * 24 * 3600 * 1_000_000 : null,
       invoice_number: isBill ? `INV-${String(n + 1).padStart(7, '0')}` : null,
       memo: random() < 0.5 ? `${pick(VENDORS)} ${type.toLowerCase().replace(/_/g, ' ')}` : null,
-      line_items_json: JSON.stringify(buildLineItems(type, amount, amount, economic)),
+      line_items_json: JSON.stringify(lineItemsOf(buildLineItems(type, amount, amount, economic), currency, currency)),
       user_json: isBill && random() < 0.5 ? null : JSON.stringify(pick(users)),
       vendor_json: sourceTypeOf(type) === 'REIMBURSEMENT' && random() < 0.5 ? null : JSON.stringify(pick(vendors)),
       receipts_json: random() < 0.6 ? JSON.stringify([{ id: `receipt_${n + 1}`, download_uris: [`https://files.example.invalid/receipt_${n + 1}.pdf`] }]) : '[]',

@@ -13,18 +13,24 @@ export function nowMicros(): number {
   return micros;
 }
 
-// Rows of one page mostly share their second: format the date and time once per second.
-let cachedSecond = Number.NaN;
-let cachedPrefix = '';
+// Pages format many timestamps: a record has three, spread over many days. The date part is kept per day
+// (a bounded map), the time of day is arithmetic.
+const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
+const days = new Map<number, string>();
 
 /** 1718097550422192 → "2024-06-11T09:19:10.422192Z" */
 export function microsToIso(micros: number): string {
   const second = Math.floor(micros / 1_000_000);
-  if (second !== cachedSecond) {
-    cachedSecond = second;
-    cachedPrefix = new Date(second * 1000).toISOString().slice(0, 19); // YYYY-MM-DDTHH:MM:SS
+  const day = Math.floor(second / 86_400);
+  let date = days.get(day);
+  if (date === undefined) {
+    if (days.size >= 20_000) days.clear();
+    date = new Date(day * 86_400_000).toISOString().slice(0, 11); // YYYY-MM-DDT
+    days.set(day, date);
   }
-  return `${cachedPrefix}.${String(micros - second * 1_000_000).padStart(6, '0')}Z`;
+  const inDay = second - day * 86_400;
+  const fraction = String(micros - second * 1_000_000).padStart(6, '0');
+  return `${date}${TWO[Math.floor(inDay / 3600)]}:${TWO[Math.floor(inDay / 60) % 60]}:${TWO[inDay % 60]}.${fraction}Z`;
 }
 
 const RFC3339 =

@@ -5,7 +5,7 @@ import { openCursor, sealCursor } from '../../http/cursor.js';
 import { pageOf } from '../../http/pagination.js';
 import { isoToMicros } from '../../lib/clock.js';
 import type { AuthContext } from '../auth/auth.service.js';
-import { recordRowToRecord, type LastExportResult } from './accounting.dto.js';
+import { recordJson, recordRowToRecord, type LastExportResult } from './accounting.dto.js';
 import { accountingRepository, CountDeltas, type RecordFilter } from './accounting.repository.js';
 import type { AccountingRecordDto, ExportResultsInput, RecordQueryInput } from './accounting.schemas.js';
 import type { ReviewStatus, SourceType } from './ledger.js';
@@ -39,7 +39,8 @@ export const accountingService = {
     return recordRowToRecord(row, singleEntry);
   },
 
-  async query(db: Db, auth: AuthContext, q: RecordQueryInput) {
+  /** A page of records as the answer's JSON text. */
+  async query(db: Db, auth: AuthContext, q: RecordQueryInput): Promise<string> {
     if (q.review_status && q.source_type === 'BILL') {
       throw errors.invalidField('/query/review_status', 'is supported only with source_type CARD or REIMBURSEMENT');
     }
@@ -72,15 +73,11 @@ export const accountingService = {
     ] as const);
     const page = pageOf(rows, limit);
     const last = page.items.at(-1);
-    return {
-      items: page.items.map((row) => recordRowToRecord(row, q.single_entry ?? false)),
-      has_next_page: page.hasMore,
-      next_cursor:
-        page.hasMore && last
-          ? sealCursor(auth.cursorKey, 'accounting_records', binding, [Number(last.updated_at), last.id])
-          : null,
-      total_count: total,
-    };
+    const nextCursor =
+      page.hasMore && last ? sealCursor(auth.cursorKey, 'accounting_records', binding, [Number(last.updated_at), last.id]) : null;
+    // The page as JSON text (RecordPage's members in order): records are written directly (recordJson).
+    const items = page.items.map((row) => recordJson(row, q.single_entry ?? false)).join(',');
+    return `{"items":[${items}],"has_next_page":${page.hasMore},"next_cursor":${JSON.stringify(nextCursor)},"total_count":${total}}`;
   },
 
   /** A review move (never to EXPORTED); `version`, when given, must be the record's current one. */

@@ -7,7 +7,7 @@ import { recordRowToRecord } from './accounting.dto.js';
 import { accountingRepository, CountDeltas, type FieldValueRef } from './accounting.repository.js';
 import type { AccountingRecordDto, IngestItemInput } from './accounting.schemas.js';
 import type { AccountingRecordsTable } from './accounting.tables.js';
-import { buildLineItems, sourceTypeOf, type AccountingFieldValue, type EconomicLine } from './ledger.js';
+import { buildLineItems, lineItemsOf, sourceTypeOf, type AccountingFieldValue, type EconomicLine } from './ledger.js';
 import { formatMoney, toMinor, type Money } from './money.js';
 import { recordClock } from './record-clock.js';
 
@@ -127,7 +127,9 @@ export const ingestService = {
         due_at: item.due_at ? isoToMicros(item.due_at)! : null,
         invoice_number: item.invoice_number ?? null,
         memo: item.memo ?? null,
-        line_items_json: JSON.stringify(buildLineItems(item.type, c.amount, c.originalAmount, economic)),
+        line_items_json: JSON.stringify(
+          lineItemsOf(buildLineItems(item.type, c.amount, c.originalAmount, economic), item.amount.currency, item.original_amount?.currency ?? null),
+        ),
         user_json: json(item.user),
         vendor_json: json(item.vendor),
         receipts_json: json(item.receipts),

@@ -1,5 +1,5 @@
 import { newId } from '../../lib/ids.js';
-import { allocate } from './money.js';
+import { allocate, fromMinor, type Money } from './money.js';
 
 export const REVIEW_STATUSES = ['PREPARE', 'REVIEW', 'READY_FOR_EXPORT', 'EXPORTED'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
@@ -83,8 +83,8 @@ export interface AccountingFieldValue {
   field_value_name: string;
 }
 
-/** A line item as stored in accounting_records.line_items_json: amounts in minor units. */
-export interface StoredLineItem {
+/** A line item as the ledger computes it: amounts in integer minor units. */
+export interface LedgerLine {
   id: string;
   type: Side;
   amount: number;
@@ -109,11 +109,11 @@ export function buildLineItems(
   amount: number,
   originalAmount: number | null,
   lines: readonly EconomicLine[],
-): StoredLineItem[] {
+): LedgerLine[] {
   const side = economicSideOf(type);
   const originals = originalAmount === null ? null : allocate(originalAmount, lines.map((l) => l.amount));
   const economic = lines.map(
-    (line, i): StoredLineItem => ({
+    (line, i): LedgerLine => ({
       id: newId('accrli'),
       type: side,
       amount: line.amount,
@@ -122,7 +122,7 @@ export function buildLineItems(
       accounting_field_values: line.fieldValues,
     }),
   );
-  const balancing: StoredLineItem = {
+  const balancing: LedgerLine = {
     id: newId('accrli'),
     type: opposite(side),
     amount,
@@ -133,8 +133,33 @@ export function buildLineItems(
   return [...economic, balancing];
 }
 
+/**
+ * A line item as stored in accounting_records.line_items_json and answered: amounts in major units with their
+ * currency, members in the answer's order, so that a page of records splices the stored text as it is.
+ */
+export interface LineItem {
+  id: string;
+  type: Side;
+  amount: Money;
+  original_amount: Money | null;
+  memo: string | null;
+  accounting_field_values: AccountingFieldValue[];
+}
+
+/** The stored (and answered) form of computed lines. */
+export function lineItemsOf(lines: readonly LedgerLine[], currency: string, originalCurrency: string | null): LineItem[] {
+  return lines.map((line) => ({
+    id: line.id,
+    type: line.type,
+    amount: fromMinor(line.amount, currency),
+    original_amount: line.original_amount === null || originalCurrency === null ? null : fromMinor(line.original_amount, originalCurrency),
+    memo: line.memo,
+    accounting_field_values: line.accounting_field_values,
+  }));
+}
+
 /** single_entry=true: only the lines that carry the economic impact. */
-export function economicLines(type: RecordType, items: readonly StoredLineItem[]): StoredLineItem[] {
+export function economicLines<L extends { type: Side }>(type: RecordType, items: readonly L[]): L[] {
   const side = economicSideOf(type);
   return items.filter((item) => item.type === side);
 }

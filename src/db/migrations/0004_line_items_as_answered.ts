@@ -1,0 +1,67 @@
+import type { Kysely } from 'kysely';
+import { CURRENCY_EXPONENTS } from '../../modules/accounting/money.js';
+
+const BATCH = 1000;
+
+interface OldLine {
+  id: string;
+  type: string;
+  amount: number | { amount: number; currency: string };
+  original_amount: number | { amount: number; currency: string } | null;
+  memo: string | null;
+  accounting_field_values: unknown[];
+}
+
+const major = (minor: number, currency: string) => ({ amount: minor / 10 ** (CURRENCY_EXPONENTS.get(currency) ?? 2), currency });
+
+/**
+ * Line items were stored with amounts in integer minor units and turned into money objects on every read;
+ * they are now stored as answered ({ amount, currency } in major units, members in the answer's order), so
+ * that a page of records splices the stored text. Rewrites the rows stored the old way, a batch at a time.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  let after: { account_id: string; id: string } | null = null;
+  for (;;) {
+    let query = db
+      .selectFrom('accounting_records')
+      .select(['account_id', 'id', 'currency', 'original_currency', 'line_items_json'])
+      .orderBy('account_id')
+      .orderBy('id')
+      .limit(BATCH);
+    if (after) {
+      const { account_id, id } = after;
+      query = query.where((eb) => eb.or([eb('account_id', '>', account_id), eb.and([eb('account_id', '=', account_id), eb('id', '>', id)])]));
+    }
+    const rows: { account_id: string; id: string; currency: string; original_currency: string | null; line_items_json: string }[] =
+      await query.execute();
+    if (rows.length === 0) return;
+    for (const row of rows) {
+      const lines = JSON.parse(row.line_items_json) as OldLine[];
+      if (!lines.some((l) => typeof l.amount === 'number')) continue;
+      const answered = lines.map((l) => ({
+        id: l.id,
+        type: l.type,
+        amount: typeof l.amount === 'number' ? major(l.amount, row.currency) : l.amount,
+        original_amount:
+          typeof l.original_amount === 'number'
+            ? row.original_currency === null
+              ? null
+              : major(l.original_amount, row.original_currency)
+            : l.original_amount,
+        memo: l.memo,
+        accounting_field_values: l.accounting_field_values,
+      }));
+      await db
+        .updateTable('accounting_records')
+        .set({ line_items_json: JSON.stringify(answered) })
+        .where('account_id', '=', row.account_id)
+        .where('id', '=', row.id)
+        .execute();
+    }
+    after = rows[rows.length - 1]!;
+  }
+}
+
+export async function down(): Promise<void> {
+  throw new Error('svc migrations are forward-only');
+}
