@@ -200,8 +200,10 @@ export const accountingRepository = {
 
   /**
    * Applies export results in one statement per chunk, each record only if still READY_FOR_EXPORT; returns
-   * how many rows changed so the caller can tell a lost race from success. The redundant `id in (...)` keeps
-   * SQLite on primary-key probes whatever its statistics (the review-status index shares the prefix).
+   * how many rows changed so the caller can tell a lost race from success. The redundant `id in (...)` and the
+   * review status compared as an expression keep SQLite on primary-key probes: with a plain
+   * `review_status = 'READY_FOR_EXPORT'` it walked the account's READY_FOR_EXPORT range of the review-status
+   * index instead (75 ms instead of 44 ms for 1000 of 1,000,000 records).
    */
   async applyExportResults(db: Executor, accountId: string, updates: readonly ExportUpdate[]): Promise<number> {
     let changed = 0;
@@ -217,7 +219,7 @@ export const accountingRepository = {
         from v
         where accounting_records.account_id = ${accountId} and accounting_records.id = v.id
           and accounting_records.id in (${sql.join(chunk.map((u) => u.id))})
-          and accounting_records.review_status = 'READY_FOR_EXPORT'`.execute(db);
+          and (accounting_records.review_status || '') = 'READY_FOR_EXPORT'`.execute(db);
       changed += Number(result.numAffectedRows ?? 0n);
     }
     return changed;
