@@ -5,14 +5,21 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower 
 let lastTime = 0;
 let lastRandom: Uint8Array = new Uint8Array(10);
 
-function encode(bytes: Uint8Array): string {
-  // 128 bits → 26 base32 characters, most significant first (the first character carries 3 bits).
-  let n = 0n;
-  for (const byte of bytes) n = (n << 8n) | BigInt(byte);
+/** 128 bits → 26 base32 characters, most significant first (the first character carries 3 bits). */
+export function encode(bytes: Uint8Array): string {
+  // Two leading zero bits make 130 = 26 × 5. Bits are taken five at a time from a small accumulator
+  // (a BigInt version spent 2 µs per id: 2 ms of each 1000-value create).
   let out = '';
-  for (let i = 0; i < 26; i++) {
-    out = ALPHABET[Number(n & 31n)] + out;
-    n >>= 5n;
+  let acc = 0;
+  let bits = 2;
+  for (const byte of bytes) {
+    acc = (acc << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out += ALPHABET[(acc >>> bits) & 31];
+    }
+    acc &= (1 << bits) - 1;
   }
   return out;
 }
