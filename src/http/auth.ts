@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import type { Db } from '../db/dialect.js';
 import { errors, type AppError } from '../errors.js';
-import { authService, type AuthContext } from '../modules/auth/auth.service.js';
+import { authService, GrantCache, type AuthContext } from '../modules/auth/auth.service.js';
 import { errorResponses, IdempotencyKey } from './schemas.js';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -51,13 +51,14 @@ function bearerToken(header: string | undefined): string | null | AppError {
 /** onRequest: authenticates the bearer token and checks the route's scopes before anything else runs. */
 export function registerAuthentication(app: FastifyInstance, db: Db): void {
   app.decorateRequest('auth', null);
+  const grants = new GrantCache();
   app.addHook('onRequest', async (request) => {
     const scopes = request.routeOptions.config.scopes;
     if (!scopes) return;
     const token = bearerToken(request.headers.authorization);
     if (token === null) throw errors.missingToken();
     if (typeof token !== 'string') throw token;
-    const auth = await authService.authenticate(db.kysely, token);
+    const auth = await authService.authenticate(db.kysely, token, grants);
     if (!auth) throw errors.invalidToken();
     if (!scopes.some((scope) => auth.scopes.has(scope))) throw errors.insufficientScope(scopes);
     request.auth = auth;

@@ -1,5 +1,7 @@
 import { expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../src/modules/auth/scopes.js';
+import { openDatabase } from '../../src/db/dialect.js';
+import { authRepository } from '../../src/modules/auth/auth.repository.js';
 import { hashSecret } from '../../src/modules/auth/auth.service.js';
 import { describeEachDialect } from '../support/context.js';
 import { isFieldsRoute, routeScopes, sampleRequest } from '../support/routes.js';
@@ -52,6 +54,35 @@ describeEachDialect(
         expect({ authorization, status: res.statusCode }).toEqual({ authorization, status: 401 });
         expect(res.json()).toEqual(unauthorized);
         expect(res.headers['www-authenticate']).toBe(INVALID_TOKEN);
+      }
+    });
+
+    it('answers 401 on the first request after a revocation or expiry, however often the token was used before', async () => {
+      // Another connection (as `svc clients revoke` in another process) and the app's own connection.
+      const other = openDatabase(t.ctx.config.database);
+      try {
+        for (const [name, writer] of [['another connection', other.kysely], ['the same connection', t.ctx.db.kysely]] as const) {
+          const api = await t.ctx.as(['fields.read']);
+          const bystander = await t.ctx.as(['fields.read']);
+          for (let i = 0; i < 3; i++) expect((await api.get('/v1/fields')).status).toBe(200);
+          await authRepository.revokeClient(writer, api.clientId, Date.now() * 1000);
+          expect({ name, status: (await api.get('/v1/fields')).status }).toEqual({ name, status: 401 });
+          expect((await bystander.get('/v1/fields')).status).toBe(200);
+
+          const expiring = await t.ctx.as(['fields.read']);
+          expect((await expiring.get('/v1/fields')).status).toBe(200);
+          await writer
+            .updateTable('access_tokens')
+            .set({ expires_at: Date.now() * 1000 + 300_000 })
+            .where('token_hash', '=', hashSecret(expiring.token!))
+            .execute();
+          expect((await expiring.get('/v1/fields')).status).toBe(200);
+          await new Promise((resolve) => setTimeout(resolve, 400));
+          // Nothing was written since the last request: the grant may come from memory, its expiry still holds.
+          expect({ name, status: (await expiring.get('/v1/fields')).status }).toEqual({ name, status: 401 });
+        }
+      } finally {
+        await other.close();
       }
     });
 

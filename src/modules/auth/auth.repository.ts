@@ -1,5 +1,7 @@
 import type { Executor } from '../../db/database.js';
+import { sql } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
+import { dialectOf } from '../../db/schema.js';
 import type { OauthClientsTable } from './auth.tables.js';
 
 export interface TokenGrant {
@@ -20,7 +22,21 @@ const grantQuery = preparedQuery(['tokenHash'], (db, param) =>
     .where('c.revoked_at', 'is', null),
 );
 
+/**
+ * SQLite: a mark that changes whenever anything in the database may have changed: rows written by this
+ * connection (total_changes) or any commit by another connection or process (data_version). Equal marks mean
+ * equal data. PostgreSQL has no such counter: null.
+ */
+const changeMarkQuery = preparedQuery([], (db) =>
+  db.selectNoFrom(sql<string>`total_changes() || ':' || (select data_version from pragma_data_version)`.as('mark')),
+);
+
 export const authRepository = {
+  async changeMark(db: Executor): Promise<string | null> {
+    if (dialectOf(db as never) !== 'sqlite') return null;
+    return (await changeMarkQuery(db, {}))[0]?.mark ?? null;
+  },
+
   async ensureAccount(db: Executor, accountId: string, cursorKey: string, now: number): Promise<void> {
     await db
       .insertInto('accounts')

@@ -56,6 +56,35 @@ export function parseScopeList(text: string): Scope[] {
   return [...new Set(scopes)] as Scope[];
 }
 
+/**
+ * Grants of recently used tokens, valid only while the database is unchanged (authRepository.changeMark: on
+ * SQLite, no row written by this process and no commit by any other since the grant was read). A revocation
+ * (`svc clients revoke`, in another process) is a commit, so the next request reads the grant again: the
+ * cache never answers for a database that has changed. Where no mark exists (PostgreSQL), nothing is cached.
+ * On a read-mostly load it spares each request the token's hash and lookup.
+ */
+export class GrantCache {
+  #mark: string | null = null;
+  readonly #entries = new Map<string, { context: AuthContext; expiresAt: number }>();
+  constructor(readonly maxEntries = 10_000) {}
+
+  get(mark: string, token: string): { context: AuthContext; expiresAt: number } | undefined {
+    if (mark !== this.#mark) {
+      this.#entries.clear();
+      this.#mark = mark;
+      return undefined;
+    }
+    return this.#entries.get(token);
+  }
+
+  set(mark: string, token: string, entry: { context: AuthContext; expiresAt: number }): void {
+    // Read under an older mark: the database has changed since, and the entry may describe it as it was.
+    if (mark !== this.#mark) return;
+    if (this.#entries.size >= this.maxEntries) this.#entries.clear();
+    this.#entries.set(token, entry);
+  }
+}
+
 export const authService = {
   async createClient(db: Executor, accountId: string, scopes: Scope[]): Promise<ClientCredentials> {
     if (!ACCOUNT_ID_PATTERN.test(accountId)) {
@@ -115,14 +144,19 @@ export const authService = {
   },
 
   /** The context of a bearer token, or null when it is unknown, expired or its client revoked. */
-  async authenticate(db: Executor, token: string): Promise<AuthContext | null> {
+  async authenticate(db: Executor, token: string, grants?: GrantCache): Promise<AuthContext | null> {
+    const mark = grants ? await authRepository.changeMark(db) : null;
+    const cached = mark === null ? undefined : grants!.get(mark, token);
+    if (cached) return cached.expiresAt <= nowMicros() ? null : cached.context;
     const grant = await authRepository.findGrant(db, hashSecret(token));
-    if (!grant || grant.expires_at <= nowMicros()) return null;
-    return {
+    if (!grant) return null;
+    const context: AuthContext = {
       accountId: grant.account_id,
       clientId: grant.client_id,
       scopes: new Set(splitScopes(grant.scopes)),
       cursorKey: Buffer.from(grant.cursor_key, 'base64'),
     };
+    if (mark !== null) grants!.set(mark, token, { context, expiresAt: grant.expires_at });
+    return grant.expires_at <= nowMicros() ? null : context;
   },
 };
