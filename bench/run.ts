@@ -78,9 +78,12 @@ const rate = (r: LoadResult, per = 1) => ({ throughput: r.rps * per, p50: r.p50,
 async function main(): Promise<void> {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
   const scenarios: Scenario[] = [];
+  // The server whose memory is watched; each scenario's line says the highest RSS seen while it ran.
+  let watched: Served | null = null;
   const add = (s: Scenario) => {
     scenarios.push(s);
-    log(`${s.name}: ${s.throughput.toFixed(0)} ${s.unit}${s.p50 !== undefined ? `, p50 ${s.p50} ms, p99 ${s.p99} ms` : ''}`);
+    const rss = watched ? `, RSS ≤ ${watched.maxRssMb().toFixed(0)} MB` : '';
+    log(`${s.name}: ${s.throughput.toFixed(0)} ${s.unit}${s.p50 !== undefined ? `, p50 ${s.p50} ms, p99 ${s.p99} ms` : ''}${rss}`);
   };
 
   // The floors.
@@ -97,6 +100,7 @@ async function main(): Promise<void> {
 
     const creds = JSON.parse(svc(['clients', 'create', '--account', 'bench', '--scopes', 'fields.write field_values.write accounting.record.read accounting.record.write accounting.record.admin'], env));
     let server: Served = await serve([path.join(ROOT, 'dist/server.js')], env, PORT);
+    watched = server;
     let rssMax = 0;
     const bearer = await token(server.url, creds.client_id, creds.client_secret);
     const auth = { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' };
@@ -171,7 +175,9 @@ async function main(): Promise<void> {
 
     rssMax = Math.max(rssMax, server.maxRssMb());
     await server.stop();
+    watched = null;
     server = await serve([path.join(ROOT, 'dist/server.js')], env, PORT);
+    watched = server;
     add({ name: 'start-up on the migrated database', unit: 'ms', throughput: server.startupMs, targetMax: 1000 });
     const bearer2 = await token(server.url, creds.client_id, creds.client_secret);
     const auth2 = { authorization: `Bearer ${bearer2}`, 'content-type': 'application/json' };
