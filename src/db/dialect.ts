@@ -138,9 +138,6 @@ function openSqlite(file: string): Db {
   // FULL: a committed transaction survives a power cut, not only a process crash.
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
-  // Statement journals (a multi-row UPDATE inside a transaction keeps one) and sorts in memory, not in
-  // temporary files: export results spent 8% of their time writing the statement journal.
-  database.pragma('temp_store = MEMORY');
   // Checkpoint the WAL every 10,000 pages (40 MB) rather than 1000: a page changed by many transactions is
   // copied into the database once per checkpoint, and batch writes changed the same index pages again and again.
   database.pragma('wal_autocheckpoint = 10000');
