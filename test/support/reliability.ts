@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config.js';
 import { openDatabase, type Db, type DialectName } from '../../src/db/dialect.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { authService } from '../../src/modules/auth/auth.service.js';
+import { toMinor } from '../../src/modules/accounting/money.js';
 import type { Scope } from '../../src/modules/auth/scopes.js';
 import { newAccountId } from './context.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
@@ -157,11 +158,14 @@ export async function integrityProblems(db: Db): Promise<string[]> {
     .execute();
   if (orphans.length > 0) problems.push(`orphan field values: ${orphans.map((o) => o.svc_id).join(', ')}`);
 
-  const records = await k.selectFrom('accounting_records').select(['account_id', 'id', 'amount_minor', 'line_items_json', 'version', 'updated_at']).execute();
+  const records = await k.selectFrom('accounting_records').select(['account_id', 'id', 'currency', 'amount_minor', 'line_items_json', 'version', 'updated_at']).execute();
   const clocks = new Map((await k.selectFrom('account_record_clocks').selectAll().execute()).map((c) => [c.account_id, c.last_updated_at]));
   for (const r of records) {
-    const lines = JSON.parse(r.line_items_json) as { type: string; amount: number }[];
-    const sum = (side: string) => lines.filter((l) => l.type === side).reduce((s, l) => s + l.amount, 0);
+    // Line items are stored as answered: { amount, currency } in major units.
+    const lines = JSON.parse(r.line_items_json) as { type: string; amount: { amount: number; currency: string } }[];
+    if (lines.some((l) => l.amount.currency !== r.currency)) problems.push(`line currency differs from record ${r.id}`);
+    const minor = (money: { amount: number; currency: string }) => toMinor(money) as number;
+    const sum = (side: string) => lines.filter((l) => l.type === side).reduce((s, l) => s + minor(l.amount), 0);
     if (sum('DEBIT') !== r.amount_minor || sum('CREDIT') !== r.amount_minor) problems.push(`unbalanced record ${r.id}`);
     if (r.version < 1) problems.push(`record ${r.id} has version ${r.version}`);
     if ((clocks.get(r.account_id) ?? -1) < r.updated_at) problems.push(`record clock of ${r.account_id} behind ${r.id}`);
