@@ -19,9 +19,9 @@ import { idempotencyRepository } from './idempotency.repository.js';
  * A request that dies mid-way leaves an IN_FLIGHT row whose lock expires after LOCK_MICROS; the key can
  * then be claimed again, and the lock token makes sure only one of two claimants commits.
  */
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
 export const RETENTION_MICROS = 24 * 3600 * 1_000_000;
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface IdempotencyClaim {
   key: string;
