@@ -9,8 +9,7 @@ const TIMED_OUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-
  */
 export function registerBodyTimeout(app: FastifyInstance, ms: number): void {
   app.addHook('onRequest', (request, reply, done) => {
-    done();
-    if (request.raw.complete) return;
+    if (request.raw.complete) return done();
     const timer = setTimeout(() => {
       if (request.raw.complete || request.raw.socket.destroyed) return;
       request.log.warn({ timeout_ms: ms }, 'request body not received in time: connection cut');
@@ -20,5 +19,6 @@ export function registerBodyTimeout(app: FastifyInstance, ms: number): void {
     timer.unref();
     reply.raw.once('close', () => clearTimeout(timer));
     request.raw.once('end', () => clearTimeout(timer));
+    done();
   });
 }

@@ -219,9 +219,14 @@ export function allProblems(request: FastifyRequest, failedPart: string | undefi
   return problems;
 }
 
+/** String.prototype.isWellFormed (Node 20; not in the ES2022 library's types). */
+const wellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
 /**
  * U+0000 in any text of the request (path, query, body) → 400. PostgreSQL cannot store it in text (it would
  * fail the request with a 500 there, and be stored on SQLite): refuse it alike everywhere, before anything runs.
+ * Likewise a lone surrogate (`"\ud800"` is valid JSON but no Unicode text): each dialect stored its own
+ * replacement, and SQLite kept bytes that are not UTF-8, which its JSON pages would have sent as they are.
  * Iterative, so a deeply nested garbage body cannot exhaust the stack.
  */
 export function registerNulGuard(app: FastifyInstance): void {
@@ -235,6 +240,7 @@ export function registerNulGuard(app: FastifyInstance): void {
         const [path, value] = stack.pop()!;
         if (typeof value === 'string') {
           if (value.includes('\u0000')) problems.push({ path, message: 'must not contain the character U+0000' });
+          if (!wellFormed(value)) problems.push({ path, message: 'must be well-formed Unicode (it holds a lone surrogate)' });
         } else if (value !== null && typeof value === 'object') {
           for (const [k, v] of Object.entries(value)) {
             if (k.includes('\u0000')) problems.push({ path: `${path}/${escapePointer(k)}`, message: 'must not contain the character U+0000' });

@@ -76,6 +76,10 @@ describeEachDialect('POST /oauth2/token', (t) => {
       ['wrong secret (body)', { ...grant, client_id: c.client_id, client_secret: 'wrong' }, {}, false],
       ['revoked (body)', { ...grant, client_id: revoked.client_id, client_secret: revoked.client_secret }, {}, false],
       ['secret missing', { ...grant, client_id: c.client_id }, {}, false],
+      // Text no client holds: PostgreSQL answered a NUL with a 500 before.
+      ['NUL in the id (body)', { ...grant, client_id: 'cli_\u0000x', client_secret: 's' }, {}, false],
+      ['NUL in the secret (Basic)', grant, { authorization: basic(c.client_id, 'a\u0000b') }, true],
+      ['lone surrogate in the id (body)', { ...grant, client_id: 'cli_\ud800', client_secret: 's' }, {}, false],
       ['no credentials', grant, {}, false],
     ];
     for (const [name, fields, headers, viaBasic] of cases) {

@@ -71,6 +71,9 @@ describeEachDialect(
         { method: 'DELETE' as const, url: '/v1/fields//values', payload: deep(20_000), path: '' },
         { method: 'PUT' as const, url: '/v1/fields/%00', payload: '{"name":"n"}', path: '/params/id' },
         { method: 'POST' as const, url: `/v1/fields/${e.fieldId}/values`, payload: '{"items":[{"value":"a\\u0000b"}]}', path: '/items/0/value' },
+        // A lone surrogate: valid JSON, not Unicode text (SQLite would keep bytes that are not UTF-8).
+        { method: 'POST' as const, url: `/v1/fields/${e.fieldId}/values`, payload: '{"items":[{"value":"ok"},{"value":"a\\ud800b","remote_id":"\\udc00"}]}', path: '/items/1/value' },
+        { method: 'PUT' as const, url: `/v1/fields/${e.fieldId}`, payload: '{"name":"\\udfff"}', path: '/name' },
       ];
       const before = await businessState(t.ctx.db, [e.api.accountId]);
       for (const c of cases) {

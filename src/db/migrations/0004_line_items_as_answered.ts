@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { CURRENCY_EXPONENTS } from '../../modules/accounting/money.js';
 
 const BATCH = 1000;
@@ -18,6 +18,8 @@ const major = (minor: number, currency: string) => ({ amount: minor / 10 ** (CUR
  * Line items were stored with amounts in integer minor units and turned into money objects on every read;
  * they are now stored as answered ({ amount, currency } in major units, members in the answer's order), so
  * that a page of records splices the stored text. Rewrites the rows stored the old way, a batch at a time.
+ * Every instance of the service must be stopped before it runs: an older build would go on writing (and
+ * reading) line items in minor units.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   let after: { account_id: string; id: string } | null = null;
@@ -35,6 +37,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     const rows: { account_id: string; id: string; currency: string; original_currency: string | null; line_items_json: string }[] =
       await query.execute();
     if (rows.length === 0) return;
+    const changed: { account_id: string; id: string; line_items_json: string }[] = [];
     for (const row of rows) {
       const lines = JSON.parse(row.line_items_json) as OldLine[];
       if (!lines.some((l) => typeof l.amount === 'number')) continue;
@@ -51,12 +54,18 @@ export async function up(db: Kysely<any>): Promise<void> {
         memo: l.memo,
         accounting_field_values: l.accounting_field_values,
       }));
-      await db
-        .updateTable('accounting_records')
-        .set({ line_items_json: JSON.stringify(answered) })
-        .where('account_id', '=', row.account_id)
-        .where('id', '=', row.id)
-        .execute();
+      changed.push({ account_id: row.account_id, id: row.id, line_items_json: JSON.stringify(answered) });
+    }
+    // One statement per batch: on SQLite the migration runs outside a transaction (Kysely runs SQLite
+    // migrations without one), so a statement per row would be a synchronous commit per row.
+    if (changed.length > 0) {
+      await sql`
+        with v(account_id, id, line_items_json) as (
+          values ${sql.join(changed.map((c) => sql`(${c.account_id}, ${c.id}, ${c.line_items_json})`))}
+        )
+        update accounting_records set line_items_json = v.line_items_json
+        from v
+        where accounting_records.account_id = v.account_id and accounting_records.id = v.id`.execute(db);
     }
     after = rows[rows.length - 1]!;
   }

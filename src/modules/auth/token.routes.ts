@@ -41,6 +41,9 @@ const OAuthErrorResponse = Type.Object(
   { title: 'OAuthError' },
 );
 
+const plainText = (text: string): boolean =>
+  !text.includes('\u0000') && (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
 function basicCredentials(header: string | undefined): { id: string; secret: string } | null {
   if (!header || !/^Basic\s+/i.test(header)) return null;
   const decoded = Buffer.from(header.replace(/^Basic\s+/i, ''), 'base64').toString('utf8');
@@ -140,6 +143,9 @@ export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter) {
           throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported.');
         }
         if (!id || !secret) throw new OAuthError('invalid_client', 'Client credentials are missing.', 401);
+        // No client id or secret holds U+0000 or a lone surrogate; PostgreSQL cannot even compare such text
+        // (a 500 before), so they are refused as unknown credentials before any lookup.
+        if (!plainText(id) || !plainText(secret)) throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
         const scope = typeof body.scope === 'string' ? body.scope : undefined;
         const token = await authService.issueToken(db.kysely, id, secret, scope, ttlSeconds);
         return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(token);

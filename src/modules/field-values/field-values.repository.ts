@@ -140,7 +140,10 @@ export const fieldValuesRepository = {
     const limit = filter.limit;
     if (dialectOf(db as never) === 'sqlite') {
       const page = listQuery(db, accountId, fieldId, filter).limit(limit).as('p');
-      const time = sql`strftime('%Y-%m-%dT%H:%M:%S', p.updated_at / 1000000, 'unixepoch') || printf('.%06dZ', p.updated_at % 1000000)`;
+      // As microsToIso: SQLite's / and % truncate toward zero, so the fraction is taken modulo first (times
+      // before 1970 come out as JavaScript writes them). Years after 9999 are outside both.
+      const fraction = sql`((p.updated_at % 1000000) + 1000000) % 1000000`;
+      const time = sql`strftime('%Y-%m-%dT%H:%M:%S', (p.updated_at - ${fraction}) / 1000000, 'unixepoch') || printf('.%06dZ', ${fraction})`;
       const value = sql`json_object('svc_id', p.svc_id, 'field_id', ${fieldId}, 'value', p.value,
         'is_disabled', json(iif(p.is_disabled, 'true', 'false')), 'remote_id', p.remote_id, 'value_id', p.value_id,
         'updated_at', ${time})`;
