@@ -222,6 +222,14 @@ export function allProblems(request: FastifyRequest, failedPart: string | undefi
 /** String.prototype.isWellFormed (Node 20; not in the ES2022 library's types). */
 const wellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
+/** Why `text` cannot be stored alike in both dialects (U+0000, a lone surrogate); empty when it can. */
+export function textProblems(text: string): string[] {
+  const problems: string[] = [];
+  if (text.includes('\u0000')) problems.push('must not contain the character U+0000');
+  if (!wellFormed(text)) problems.push('must be well-formed Unicode (it holds a lone surrogate)');
+  return problems;
+}
+
 /**
  * U+0000 in any text of the request (path, query, body) → 400. PostgreSQL cannot store it in text (it would
  * fail the request with a 500 there, and be stored on SQLite): refuse it alike everywhere, before anything runs.
@@ -239,8 +247,7 @@ export function registerNulGuard(app: FastifyInstance): void {
       for (let seen = 0; stack.length > 0 && seen < 100_000 && problems.length < 100; seen++) {
         const [path, value] = stack.pop()!;
         if (typeof value === 'string') {
-          if (value.includes('\u0000')) problems.push({ path, message: 'must not contain the character U+0000' });
-          if (!wellFormed(value)) problems.push({ path, message: 'must be well-formed Unicode (it holds a lone surrogate)' });
+          for (const message of textProblems(value)) problems.push({ path, message });
         } else if (value !== null && typeof value === 'object') {
           for (const [k, v] of Object.entries(value)) {
             if (k.includes('\u0000')) problems.push({ path: `${path}/${escapePointer(k)}`, message: 'must not contain the character U+0000' });

@@ -66,7 +66,9 @@ describeEachDialect(
           const bystander = await t.ctx.as(['fields.read']);
           for (let i = 0; i < 3; i++) expect((await api.get('/v1/fields')).status).toBe(200);
           await authRepository.revokeClient(writer, api.clientId, Date.now() * 1000);
-          expect({ name, status: (await api.get('/v1/fields')).status }).toEqual({ name, status: 401 });
+          const refused = await api.get('/v1/fields');
+          expect({ name, status: refused.status, body: refused.body }).toEqual({ name, status: 401, body: unauthorized });
+          expect(refused.headers['www-authenticate']).toBe(INVALID_TOKEN);
           expect((await bystander.get('/v1/fields')).status).toBe(200);
 
           const expiring = await t.ctx.as(['fields.read']);
@@ -79,7 +81,8 @@ describeEachDialect(
           expect((await expiring.get('/v1/fields')).status).toBe(200);
           await new Promise((resolve) => setTimeout(resolve, 400));
           // Nothing was written since the last request: the grant may come from memory, its expiry still holds.
-          expect({ name, status: (await expiring.get('/v1/fields')).status }).toEqual({ name, status: 401 });
+          const expired = await expiring.get('/v1/fields');
+          expect({ name, status: expired.status, body: expired.body }).toEqual({ name, status: 401, body: unauthorized });
         }
       } finally {
         await other.close();

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { Db } from '../../db/dialect.js';
 import type { Limiter } from '../../http/rate-limit.js';
 import { toAppError } from '../../http/error-handler.js';
+import { textProblems } from '../../http/validation.js';
 import { authService, OAuthError } from './auth.service.js';
 
 const TokenRequest = Type.Object(
@@ -40,9 +41,6 @@ const OAuthErrorResponse = Type.Object(
   },
   { title: 'OAuthError' },
 );
-
-const plainText = (text: string): boolean =>
-  !text.includes('\u0000') && (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 function basicCredentials(header: string | undefined): { id: string; secret: string } | null {
   if (!header || !/^Basic\s+/i.test(header)) return null;
@@ -145,7 +143,7 @@ export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter) {
         if (!id || !secret) throw new OAuthError('invalid_client', 'Client credentials are missing.', 401);
         // No client id or secret holds U+0000 or a lone surrogate; PostgreSQL cannot even compare such text
         // (a 500 before), so they are refused as unknown credentials before any lookup.
-        if (!plainText(id) || !plainText(secret)) throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
+        if (textProblems(id).length > 0 || textProblems(secret).length > 0) throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
         const scope = typeof body.scope === 'string' ? body.scope : undefined;
         const token = await authService.issueToken(db.kysely, id, secret, scope, ttlSeconds);
         return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(token);
