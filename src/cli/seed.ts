@@ -7,7 +7,7 @@ import { refreshStatistics } from '../db/statistics.js';
 import { nowMicros } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { accountingRepository, CountDeltas } from '../modules/accounting/accounting.repository.js';
-import type { AccountingRecordsTable } from '../modules/accounting/accounting.tables.js';
+import type { StoredRecord } from '../modules/accounting/accounting.tables.js';
 import type { LastExportResult } from '../modules/accounting/accounting.dto.js';
 import {
   buildLineItems,
@@ -172,7 +172,7 @@ export async function seed(db: Db, args: string[], out: (line: string) => void):
   const byStatus: Record<string, number> = {};
   const yearAgo = now - 365 * 24 * 3600 * 1_000_000;
 
-  const makeRow = (n: number, updatedAt: number): AccountingRecordsTable => {
+  const makeRow = (n: number, updatedAt: number): StoredRecord => {
     const type: RecordType = RECORD_TYPES[n % RECORD_TYPES.length]!;
     // Every type meets every review state within the first 76 records.
     const status: ReviewStatus = REVIEW_STATUSES[(n + Math.floor(n / RECORD_TYPES.length)) % REVIEW_STATUSES.length]!;

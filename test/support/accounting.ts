@@ -58,25 +58,26 @@ export async function newCoding(api: Api, name: string, values: { value: string;
   return { field: field.body, values: created.body.items as any[] };
 }
 
-/** The stored row of a record, read directly. */
-export async function storedRecord(ctx: TestContext, accountId: string, id: string) {
+/** Every stored record of the account (row and details), read directly, in (updated_at, id) order. */
+function storedQuery(ctx: TestContext, accountId: string) {
   return ctx.db.kysely
-    .selectFrom('accounting_records')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+    .selectFrom('accounting_records as r')
+    .innerJoin('accounting_record_details as d', (j) => j.onRef('d.account_id', '=', 'r.account_id').onRef('d.id', '=', 'r.id'))
+    .selectAll('r')
+    .select(['d.line_items_json', 'd.user_json', 'd.vendor_json', 'd.receipts_json'])
+    .where('r.account_id', '=', accountId)
+    .orderBy('r.updated_at')
+    .orderBy('r.id');
+}
+
+/** The stored row of a record with its details, read directly. */
+export async function storedRecord(ctx: TestContext, accountId: string, id: string) {
+  return storedQuery(ctx, accountId).where('r.id', '=', id).executeTakeFirst();
 }
 
 /** Every record of the account, stored state, in (updated_at, id) order. */
 export async function storedRecords(ctx: TestContext, accountId: string) {
-  return ctx.db.kysely
-    .selectFrom('accounting_records')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .orderBy('updated_at')
-    .orderBy('id')
-    .execute();
+  return storedQuery(ctx, accountId).execute();
 }
 
 /** Checks the double-entry invariant: debits and credits each sum to the record's amount. */

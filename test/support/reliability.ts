@@ -158,7 +158,20 @@ export async function integrityProblems(db: Db): Promise<string[]> {
     .execute();
   if (orphans.length > 0) problems.push(`orphan field values: ${orphans.map((o) => o.svc_id).join(', ')}`);
 
-  const records = await k.selectFrom('accounting_records').select(['account_id', 'id', 'currency', 'amount_minor', 'line_items_json', 'version', 'updated_at']).execute();
+  const records = await k
+    .selectFrom('accounting_records as r')
+    .innerJoin('accounting_record_details as d', (j) => j.onRef('d.account_id', '=', 'r.account_id').onRef('d.id', '=', 'r.id'))
+    .select(['r.account_id', 'r.id', 'r.currency', 'r.amount_minor', 'd.line_items_json', 'r.version', 'r.updated_at'])
+    .execute();
+  // One details row per record, both ways (the foreign key holds one way only).
+  const counts = await Promise.all(
+    (['accounting_records', 'accounting_record_details'] as const).map(async (table) =>
+      Number((await k.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n),
+    ),
+  );
+  if (counts[0] !== records.length || counts[1] !== records.length) {
+    problems.push(`records ${counts[0]}, details ${counts[1]}, records with details ${records.length}`);
+  }
   const clocks = new Map((await k.selectFrom('account_record_clocks').selectAll().execute()).map((c) => [c.account_id, c.last_updated_at]));
   for (const r of records) {
     // Line items are stored as answered: { amount, currency } in major units.
@@ -175,7 +188,7 @@ export async function integrityProblems(db: Db): Promise<string[]> {
   return problems;
 }
 
-const BUSINESS_TABLES = ['fields', 'field_values', 'accounting_records', 'account_record_clocks'] as const;
+const BUSINESS_TABLES = ['fields', 'field_values', 'accounting_records', 'accounting_record_details', 'account_record_clocks'] as const;
 
 /** Every business row of `accountIds` (all tables, sorted), for "nothing changed" comparisons. */
 export async function businessState(db: Db, accountIds: string[]): Promise<Record<string, unknown[]>> {

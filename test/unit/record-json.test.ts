@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { recordJson, recordRowToRecord } from '../../src/modules/accounting/accounting.dto.js';
-import type { AccountingRecordsTable } from '../../src/modules/accounting/accounting.tables.js';
+import type { StoredRecord } from '../../src/modules/accounting/accounting.tables.js';
 import { lineItemsOf, RECORD_TYPES, REVIEW_STATUSES, sourceTypeOf } from '../../src/modules/accounting/ledger.js';
 
 // Record pages are written by recordJson; single records by the schema serializer from recordRowToRecord.
@@ -20,7 +20,7 @@ const fieldValue = fc.record({
   field_value_name: text,
 });
 const json = (arb: fc.Arbitrary<unknown>) => maybe(arb.map((v) => JSON.stringify(v)));
-const row: fc.Arbitrary<AccountingRecordsTable> = fc
+const row: fc.Arbitrary<StoredRecord> = fc
   .record({
     account_id: text,
     id: text,

@@ -95,7 +95,7 @@ export const accountingService = {
     if (input.version !== undefined && input.version !== version) throw errors.versionConflict(input.version, version);
     assertReviewMove(row.review_status, input.review_status);
     const updatedAt = await recordClock.advance(db, auth.accountId, last, 1);
-    const updated = await accountingRepository.setReviewStatus(
+    const moved = await accountingRepository.setReviewStatus(
       db,
       auth.accountId,
       id,
@@ -103,6 +103,8 @@ export const accountingService = {
       input.review_status,
       updatedAt,
     );
+    // Under the clock lock nothing else can have moved the record; a miss is a bug, not a race.
+    const updated = moved ? await accountingRepository.find(db, auth.accountId, id) : undefined;
     if (!updated) throw errors.internal();
     await accountingRepository.adjustCounts(
       db,

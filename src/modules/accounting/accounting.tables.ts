@@ -1,9 +1,10 @@
 import type { RecordType, ReviewStatus, SourceType } from './ledger.js';
 
 /**
- * One row per record. Line items, user, vendor, receipts and the last export result are JSON text columns of
- * the row, so a page of records is one indexed range read with no per-record joins. Money is integer minor
- * units of `currency`; times are microseconds since the epoch.
+ * One row per record: what can change (review status, version, updated_at, the last export result) and what
+ * queries filter on. Its details (line items, user, vendor, receipts), written once at ingestion and never
+ * changed, are in accounting_record_details: an export report rewrites ~200-byte rows instead of ~2 kB ones
+ * (see docs/performance.md). Money is integer minor units of `currency`; times are microseconds since the epoch.
  */
 export interface AccountingRecordsTable {
   account_id: string;
@@ -21,17 +22,26 @@ export interface AccountingRecordsTable {
   due_at: number | null;
   invoice_number: string | null;
   memo: string | null;
-  /** StoredLineItem[] */
-  line_items_json: string;
-  user_json: string | null;
-  vendor_json: string | null;
-  receipts_json: string | null;
   /** LastExportResult of the most recent export report, null until the first. */
   last_export_json: string | null;
   version: number;
   created_at: number;
   updated_at: number;
 }
+
+/** A record's immutable details, one row per record (same key), as JSON text in the answer's form. */
+export interface AccountingRecordDetailsTable {
+  account_id: string;
+  id: string;
+  /** StoredLineItem[] */
+  line_items_json: string;
+  user_json: string | null;
+  vendor_json: string | null;
+  receipts_json: string | null;
+}
+
+/** A whole record as stored: its row and its details. */
+export type StoredRecord = AccountingRecordsTable & Omit<AccountingRecordDetailsTable, 'account_id' | 'id'>;
 
 /** The per-account record clock: the greatest updated_at handed out (see record-clock.ts). */
 export interface AccountRecordClocksTable {
@@ -50,5 +60,6 @@ export interface AccountRecordCountsTable {
 export interface AccountingTables {
   account_record_counts: AccountRecordCountsTable;
   accounting_records: AccountingRecordsTable;
+  accounting_record_details: AccountingRecordDetailsTable;
   account_record_clocks: AccountRecordClocksTable;
 }

@@ -6,7 +6,7 @@ import type { AuthContext } from '../auth/auth.service.js';
 import { recordRowToRecord } from './accounting.dto.js';
 import { accountingRepository, CountDeltas, type FieldValueRef } from './accounting.repository.js';
 import type { AccountingRecordDto, IngestItemInput } from './accounting.schemas.js';
-import type { AccountingRecordsTable } from './accounting.tables.js';
+import type { StoredRecord } from './accounting.tables.js';
 import { buildLineItems, lineItemsOf, sourceTypeOf, type AccountingFieldValue, type EconomicLine } from './ledger.js';
 import { formatMoney, toMinor, type Money } from './money.js';
 import { recordClock } from './record-clock.js';
@@ -103,7 +103,7 @@ export const ingestService = {
 
     const last = await recordClock.lock(db, auth.accountId);
     const first = await recordClock.advance(db, auth.accountId, last, checked.length);
-    const rows = checked.map((c, i): AccountingRecordsTable => {
+    const rows = checked.map((c, i): StoredRecord => {
       const { item } = c;
       const postedAt = isoToMicros(item.posted_at)!;
       const economic: EconomicLine[] = c.lines.map((l) => ({

@@ -34,7 +34,7 @@ const changeMarkQuery = preparedQuery([], (db) =>
 export const authRepository = {
   async changeMark(db: Executor): Promise<string | null> {
     if (dialectOf(db as never) !== 'sqlite') return null;
-    return (await changeMarkQuery(db, {}))[0]?.mark ?? null;
+    return (await changeMarkQuery(db, {})).rows[0]?.mark ?? null;
   },
 
   async ensureAccount(db: Executor, accountId: string, cursorKey: string, now: number): Promise<void> {
@@ -92,7 +92,7 @@ export const authRepository = {
 
   /** The grant behind a token hash, if its client is still active. One indexed lookup per request. */
   async findGrant(db: Executor, tokenHash: string): Promise<TokenGrant | undefined> {
-    return (await grantQuery(db, { tokenHash }))[0];
+    return (await grantQuery(db, { tokenHash })).rows[0];
   },
 
   async deleteExpiredTokens(db: Executor, now: number): Promise<number> {

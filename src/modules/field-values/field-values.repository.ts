@@ -111,7 +111,7 @@ export const fieldValuesRepository = {
   },
 
   async find(db: Executor, accountId: string, fieldId: string, svcId: string): Promise<FieldValuesTable | undefined> {
-    return (await findQuery(db, { accountId, fieldId, svcId }))[0];
+    return (await findQuery(db, { accountId, fieldId, svcId })).rows[0];
   },
 
   /** The field's values that any of these addresses name. */
