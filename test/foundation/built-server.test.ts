@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { describeEachDialect } from '../support/context.js';
+import { ROOT, startServer } from '../support/processes.js';
+
+// `npm start` runs dist/server.js, which `npm run build` writes as one bundle (scripts/bundle-server.mjs). The
+// tests that spawn a server (shutdown, crash, races, abuse) run that file; these hold its answers to the app
+// the tests build from the sources, for the parts that read files next to their code.
+describeEachDialect('the built server (dist/server.js)', (t) => {
+  it('is one module apart from its external packages', () => {
+    const text = fs.readFileSync(path.join(ROOT, 'dist/server.js'), 'utf8');
+    expect(text).not.toMatch(/from\s*["']\.\.?\//);
+    expect(text).not.toMatch(/(?<!\{)\bimport\(\s*["']\.\.?\//); // JSDoc types ({import('../fastify')...}) aside
+  });
+
+  it('serves the same OpenAPI document, /docs with its assets, health and a token as the app built from the sources', async () => {
+    const creds = await t.ctx.newClient(['fields.read']);
+    const server = await startServer({ DATABASE_URL: t.ctx.database.url, RATE_LIMIT_MAX: '0' });
+    try {
+      const get = (url: string) => fetch(`${server.url}${url}`);
+      const built = await (await get('/openapi.json')).text();
+      expect(built).toBe((await t.ctx.app.inject({ method: 'GET', url: '/openapi.json' })).body);
+      const page = await get('/docs');
+      expect(page.status).toBe(200);
+      const assets = [...(await page.text()).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+      expect(assets.length).toBeGreaterThan(2);
+      for (const asset of assets) {
+        const res = await get(asset);
+        expect([asset, res.status]).toEqual([asset, 200]);
+        expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);
+      }
+      expect([(await get('/readyz')).status, (await get('/metrics')).status]).toEqual([200, 200]);
+      const token = await fetch(`${server.url}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: creds.client_id, client_secret: creds.client_secret }),
+      });
+      expect(token.status).toBe(200);
+      const missing = await fetch(`${server.url}/v1/fields/extended_field_missing`, {
+        headers: { authorization: `Bearer ${((await token.json()) as { access_token: string }).access_token}` },
+      });
+      expect([missing.status, ((await missing.json()) as { error_code: string }).error_code]).toEqual([404, 'NOT_FOUND']);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+});
