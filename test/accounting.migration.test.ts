@@ -1,58 +1,126 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { ADMIN, RECORDS, item, newRecords, storedRecords } from './support/accounting.js';
-import { describeEachDialect } from './support/context.js';
+import { describeEachDialect, type TestContext } from './support/context.js';
 
 const DETAILS = ['line_items_json', 'user_json', 'vendor_json', 'receipts_json'] as const;
+const LATER = ['0004_line_items_as_answered', '0005_record_details'];
+
+const people = {
+  user: { id: 'cuuser_1', email: 'a@example.invalid', first_name: 'Ada', last_name: 'L', role: 'EMPLOYEE', status: 'ACTIVE' },
+  vendor: { id: 'v_1', name: 'Vendor H', website: 'https://example.invalid/' },
+  receipts: [{ id: 'r_1', download_uris: ['https://example.invalid/r_1.pdf'] }],
+};
+
+/** Records with every kind of detail, their answers, and their stored rows. */
+async function recordsOfEveryKind(ctx: TestContext) {
+  const api = await ctx.as([...ADMIN]);
+  const created = await newRecords(api, [
+    item(people),
+    item({ amount: { amount: 1234, currency: 'JPY' }, original_amount: { amount: 10.5, currency: 'USD' }, receipts: [] }),
+    item({ type: 'BILL_EXPENSE', amount: { amount: 0.125, currency: 'BHD' }, vendor: { id: 'v_2', name: 'Vendor B', website: null } }),
+  ]);
+  const page = await api.get(RECORDS, { limit: '10' });
+  expect(page.body.items).toEqual(created);
+  const singles = await Promise.all(created.map(async (r) => (await api.get(`${RECORDS}/${r.id}`, { single_entry: 'true' })).text));
+  const stored = await storedRecords(ctx, api.accountId);
+  expect(stored.map((r) => [r.user_json !== null, r.vendor_json !== null, r.receipts_json])).toEqual([
+    [true, true, JSON.stringify(people.receipts)],
+    [false, false, '[]'],
+    [false, true, null],
+  ]);
+  return { api, created, page: page.text, singles, stored };
+}
+
+/**
+ * Puts the database back as 0003 left it: the details in accounting_records, line items in integer minor units
+ * without currency, except the last record's (already answered, as a run of 0004 cut short leaves it).
+ */
+async function backTo0003(db: Kysely<any>, stored: Awaited<ReturnType<typeof recordsOfEveryKind>>['stored']) {
+  for (const column of DETAILS) {
+    await sql`alter table accounting_records add column ${sql.ref(column)} text ${column === 'line_items_json' ? sql`not null default '[]'` : sql``}`.execute(db);
+  }
+  // Every record's details back in its row (other tests' accounts too: they share this database)...
+  const detail = (column: string) =>
+    sql`(select d.${sql.ref(column)} from accounting_record_details d where d.account_id = accounting_records.account_id and d.id = accounting_records.id)`;
+  await sql`update accounting_records set ${sql.join(DETAILS.map((c) => sql`${sql.ref(c)} = ${detail(c)}`))}`.execute(db);
+  // ...and these records' line items in the old form.
+  const exponent: Record<string, number> = { USD: 2, JPY: 0, BHD: 3 };
+  for (const [i, row] of stored.entries()) {
+    const old = (JSON.parse(row.line_items_json) as any[]).map((l) => ({
+      ...l,
+      amount: Math.round(l.amount.amount * 10 ** exponent[l.amount.currency]!),
+      original_amount: l.original_amount === null ? null : Math.round(l.original_amount.amount * 10 ** exponent[l.original_amount.currency]!),
+    }));
+    await db
+      .updateTable('accounting_records')
+      .set({ line_items_json: i < 2 ? JSON.stringify(old) : row.line_items_json })
+      .where('account_id', '=', row.account_id)
+      .where('id', '=', row.id)
+      .execute();
+  }
+  await sql`drop table accounting_record_details`.execute(db);
+  await sql`delete from kysely_migration where name in (${sql.join(LATER)})`.execute(db);
+}
+
+const columnsOf = async (db: Kysely<any>, table: string) =>
+  ((await db.introspection.getTables()).find((t) => t.name === table)?.columns ?? []).map((c) => c.name).sort();
 
 describeEachDialect('accounting: migrations 0004 (line items as answered) and 0005 (details in their own table)', (t) => {
   it('brings a database as 0003 left it to the latest layout; no answer and no stored detail changes', async () => {
-    const api = await t.ctx.as([...ADMIN]);
-    const created = await newRecords(api, [
-      item(),
-      item({ amount: { amount: 1234, currency: 'JPY' }, original_amount: { amount: 10.5, currency: 'USD' } }),
-      item({ type: 'BILL_EXPENSE', amount: { amount: 0.125, currency: 'BHD' } }),
-    ]);
-    const before = await api.get(RECORDS, { limit: '10' });
-    const singleBefore = await Promise.all(created.map((r) => api.get(`${RECORDS}/${r.id}`, { single_entry: 'true' })));
-    expect(before.body.items).toEqual(created);
-    const storedBefore = await storedRecords(t.ctx, api.accountId);
-    expect(storedBefore).toHaveLength(3);
-
-    // Put the database back as 0003 left it: the details in accounting_records, line items in integer minor
-    // units without currency, except the last record's (already answered, as a run of 0004 cut short leaves it).
-    const db = t.ctx.db.kysely as any;
-    for (const column of DETAILS) {
-      await sql`alter table accounting_records add column ${sql.ref(column)} text ${column === 'line_items_json' ? sql`not null default '[]'` : sql``}`.execute(db);
-    }
-    const exponent: Record<string, number> = { USD: 2, JPY: 0, BHD: 3 };
-    for (const [i, row] of storedBefore.entries()) {
-      const old = (JSON.parse(row.line_items_json) as any[]).map((l) => ({
-        ...l,
-        amount: Math.round(l.amount.amount * 10 ** exponent[l.amount.currency]!),
-        original_amount: l.original_amount === null ? null : Math.round(l.original_amount.amount * 10 ** exponent[l.original_amount.currency]!),
-      }));
-      await db
-        .updateTable('accounting_records')
-        .set({ line_items_json: i < 2 ? JSON.stringify(old) : row.line_items_json, user_json: row.user_json, vendor_json: row.vendor_json, receipts_json: row.receipts_json })
-        .where('id', '=', row.id)
-        .execute();
-    }
-    await sql`drop table accounting_record_details`.execute(db);
-    await sql`delete from kysely_migration where name in ('0004_line_items_as_answered', '0005_record_details')`.execute(db);
+    const { api, created, page, singles, stored } = await recordsOfEveryKind(t.ctx);
+    const db = t.ctx.db.kysely as Kysely<any>;
+    const latestColumns = await columnsOf(db, 'accounting_records');
+    await backTo0003(db, stored);
     const oldRows = await db.selectFrom('accounting_records').select(['id', 'line_items_json']).orderBy('updated_at').execute();
-    expect(JSON.parse(oldRows[0].line_items_json)[0].amount).toEqual(expect.any(Number));
+    expect(JSON.parse(oldRows[0]!.line_items_json)[0].amount).toEqual(expect.any(Number));
 
-    expect(await migrateToLatest(t.ctx.db)).toEqual(['0004_line_items_as_answered', '0005_record_details']);
+    expect(await migrateToLatest(t.ctx.db)).toEqual(LATER);
 
-    const after = await api.get(RECORDS, { limit: '10' });
-    expect(after.text).toBe(before.text);
+    expect((await api.get(RECORDS, { limit: '10' })).text).toBe(page);
     for (const [i, r] of created.entries()) {
-      expect((await api.get(`${RECORDS}/${r.id}`, { single_entry: 'true' })).text).toBe(singleBefore[i]!.text);
+      expect((await api.get(`${RECORDS}/${r.id}`, { single_entry: 'true' })).text).toBe(singles[i]);
     }
-    expect(await storedRecords(t.ctx, api.accountId)).toEqual(storedBefore);
-    const columns = (await db.introspection.getTables()).find((table: { name: string }) => table.name === 'accounting_records').columns.map((c: { name: string }) => c.name);
-    for (const column of DETAILS) expect(columns).not.toContain(column);
+    expect(await storedRecords(t.ctx, api.accountId)).toEqual(stored);
+    expect(await columnsOf(db, 'accounting_records')).toEqual(latestColumns);
+    for (const column of DETAILS) expect(latestColumns).not.toContain(column);
+    if (t.dialect === 'sqlite') {
+      // Rebuilt with its indexes and keys.
+      const indexes = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'accounting_records' order by name`.execute(db);
+      expect(indexes.rows.map((r) => r.name)).toEqual([
+        'accounting_records_review_status_idx', 'accounting_records_source_type_idx', 'accounting_records_updated_idx', expect.stringMatching(/^sqlite_autoindex_accounting_records/),
+      ]);
+      expect((await sql`pragma foreign_key_check`.execute(db)).rows).toEqual([]);
+      expect((await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db)).rows).toEqual([{ foreign_keys: 1 }]);
+    }
+  });
+
+  it('changes nothing when 0005 fails half-way (a view still reads a detail column), and runs once that is gone', async () => {
+    const { api, page, stored } = await recordsOfEveryKind(t.ctx);
+    const db = t.ctx.db.kysely as Kysely<any>;
+    await backTo0003(db, stored);
+    await sql`create view vendors_0005_test as select id, vendor_json from accounting_records`.execute(db);
+    const before = {
+      columns: await columnsOf(db, 'accounting_records'),
+      rows: await db.selectFrom('accounting_records').selectAll().orderBy('id').execute(),
+    };
+
+    await expect(migrateToLatest(t.ctx.db)).rejects.toThrow();
+
+    const applied = await sql<{ name: string }>`select name from kysely_migration where name in (${sql.join(LATER)}) order by name`.execute(db);
+    // 0005 left no trace; on PostgreSQL one transaction holds the whole run, so 0004 is undone with it.
+    const done = t.dialect === 'postgres' ? [] : ['0004_line_items_as_answered'];
+    expect(applied.rows.map((r) => r.name)).toEqual(done);
+    expect(await columnsOf(db, 'accounting_records')).toEqual(before.columns);
+    expect(await columnsOf(db, 'accounting_record_details')).toEqual([]);
+    const rows = await db.selectFrom('accounting_records').selectAll().orderBy('id').execute();
+    expect(rows.map((r) => ({ ...r, line_items_json: null }))).toEqual(before.rows.map((r) => ({ ...r, line_items_json: null })));
+    if (t.dialect === 'sqlite') expect((await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db)).rows).toEqual([{ foreign_keys: 1 }]);
+
+    await sql`drop view vendors_0005_test`.execute(db);
+    expect(await migrateToLatest(t.ctx.db)).toEqual(LATER.filter((name) => !done.includes(name)));
+    expect((await api.get(RECORDS, { limit: '10' })).text).toBe(page);
+    expect(await storedRecords(t.ctx, api.accountId)).toEqual(stored);
   });
 });
