@@ -44,7 +44,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     requests: result.requests.total,
     // Requests over the run's whole time: autocannon's average is of whole seconds, coarse for short runs
     // (200 creates in 4 s measured as exactly 40,000 or 50,000 values/s).
-    rps: result.duration > 0 ? result.requests.total / result.duration : result.requests.average,
+    rps: result.requests.total / Math.max(result.duration, 0.01),
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,

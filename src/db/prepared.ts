@@ -14,8 +14,9 @@ interface Compiled {
  * A query of the hot path, built and compiled once per dialect and then run with new values. Building and
  * compiling a Kysely query cost more than running it on SQLite (a value's get spent 15 µs in Kysely for two
  * 5 µs lookups). Answers the rows, or for a write without RETURNING numAffectedRows (RETURNING made a
- * one-row SQLite UPDATE three times slower: 42 instead of 14 µs). `build` receives `param(name)`, a stand-in for a value in comparisons, insert values and the
- * like: anywhere Kysely turns a value into a bound parameter, never in a place that changes the SQL text.
+ * one-row SQLite UPDATE three times slower: 42 instead of 14 µs). `build` receives `param(name)`, a stand-in
+ * for a value in comparisons, insert values and the like: anywhere Kysely turns a value into a bound
+ * parameter, never in a place that changes the SQL text.
  */
 export function preparedQuery<const Names extends readonly string[], Row>(
   names: Names,

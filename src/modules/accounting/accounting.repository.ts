@@ -231,7 +231,8 @@ export const accountingRepository = {
   /**
    * Applies export results, each record only if still READY_FOR_EXPORT; returns how many records changed so
    * the caller can tell a lost race from success. SQLite: one compiled statement run per record, each a
-   * primary-key probe (1000 records in 14 ms, where one UPDATE ... FROM (VALUES ...) per 500 took 68 ms).
+   * primary-key probe (1000 records in 14 ms, 19 ms through Kysely, where one UPDATE ... FROM (VALUES ...) per
+   * 500 took 68 ms).
    * PostgreSQL: one statement per 500, as each statement is a round trip to the server.
    */
   async applyExportResults(db: Executor, accountId: string, updates: readonly ExportUpdate[]): Promise<number> {

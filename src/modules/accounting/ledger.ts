@@ -134,7 +134,7 @@ export function buildLineItems(
 }
 
 /**
- * A line item as stored in accounting_records.line_items_json and answered: amounts in major units with their
+ * A line item as stored in accounting_record_details.line_items_json and answered: amounts in major units with their
  * currency, members in the answer's order, so that a page of records splices the stored text as it is.
  */
 export interface LineItem {
