@@ -124,3 +124,19 @@ describeEachDialect('accounting: migrations 0004 (line items as answered) and 00
     expect(await storedRecords(t.ctx, api.accountId)).toEqual(stored);
   });
 });
+
+describeEachDialect('accounting: record details on PostgreSQL', (t) => {
+  it.runIf(t.dialect === 'postgres')('are stored plain, not compressed, up to 8 kB a row (toast_tuple_target)', async () => {
+    const api = await t.ctx.as([...ADMIN]);
+    // A ~3 kB row, over the 2 kB default at which PostgreSQL compresses.
+    const receipts = Array.from({ length: 10 }, (_, i) => ({ id: `r_${i}`, download_uris: [`https://files.example.invalid/${'x'.repeat(250)}/${i}.pdf`] }));
+    const [created] = await newRecords(api, [item({ ...people, receipts })]);
+    const db = t.ctx.db.kysely as Kysely<any>;
+    const row = await sql<{ size: number; receipts: string | null; lines: string | null }>`
+      select pg_column_size(d.*) as size, pg_column_compression(receipts_json) as receipts, pg_column_compression(line_items_json) as lines
+      from accounting_record_details d where account_id = ${api.accountId} and id = ${created.id}`.execute(db);
+    expect(row.rows).toEqual([{ size: expect.any(Number), receipts: null, lines: null }]);
+    expect(row.rows[0]!.size).toBeGreaterThan(2100);
+    expect((await api.get(`${RECORDS}/${created.id}`)).body.receipts).toEqual(receipts);
+  });
+});

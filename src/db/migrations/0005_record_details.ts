@@ -60,6 +60,12 @@ async function createDetails(db: Kysely<any>, options: { foreignKey: boolean }):
   if (options.foreignKey) {
     table = table.addForeignKeyConstraint('accounting_record_details_record_fk', ['account_id', 'id'], 'accounting_records', ['account_id', 'id']);
   }
+  if (dialectOf(db) === 'postgres') {
+    // A details row is ~1.4 kB on average and up to ~2 kB, so a fifth of them crossed PostgreSQL's 2 kB threshold
+    // and were compressed in place, to be decompressed on every page of a poll. Kept plain: polls of 100,000
+    // records ran 6-12% faster (three A/B pairs) for a table 24% larger.
+    table = table.modifyEnd(sql`with (toast_tuple_target = 8160)`);
+  }
   await table.execute();
 }
 
