@@ -85,8 +85,8 @@ async function rebuildRecordsWithout(trx: Kysely<any>, columns: readonly string[
   const master = await sql<{ type: string; sql: string }>`
     select type, sql from sqlite_master where tbl_name = 'accounting_records' and sql is not null`.execute(trx);
   const indexes = master.rows.filter((r) => r.type === 'index').map((r) => r.sql);
-  const info = await sql<{ name: string; type: string; notnull: number; pk: number }>`
-    select name, type, "notnull", pk from pragma_table_info('accounting_records') order by cid`.execute(trx);
+  const info = await sql<{ name: string; type: string; notnull: number }>`
+    select name, type, "notnull" from pragma_table_info('accounting_records') order by cid`.execute(trx);
   const kept = info.rows.filter((c) => !columns.includes(c.name));
   if (kept.length !== info.rows.length - columns.length) throw new Error('0005_record_details: accounting_records lacks a detail column');
   const definitions = kept.map((c) => sql`${sql.ref(c.name)} ${sql.raw(c.type)}${c.notnull ? sql` not null` : sql``}`);
