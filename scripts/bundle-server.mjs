@@ -1,6 +1,6 @@
 // Writes dist/server.js as one ES module: the service and its pure-JavaScript dependencies in one file.
-// Loading kysely's and typebox's ~500 module files was most of the server's start-up (import of the app
-// 730-1070 ms; the bundle starts in 740-1050 ms where the unbundled build took 1,590-1,880 ms, in the same hour).
+// Loading kysely's and typebox's ~500 module files was most of the server's start-up (docs/performance.md:
+// 1,590-1,880 ms unbundled, 690-1,050 ms bundled, in the same slow hour).
 // Kept outside the bundle: the native SQLite addon, the clients loaded on demand (pg, ioredis), and the two
 // documentation plugins, which read files that lie next to their own code (/docs assets, their package.json).
 // The CLI (bin/svc.js → dist/cli) stays as tsc writes it.
