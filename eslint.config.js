@@ -1,0 +1,102 @@
+// ESLint with typescript-eslint's type-aware rules. typescript-eslint needs TypeScript's JS API, which the native
+// compiler (TypeScript 7, `typescript-native`, used to build and type-check) does not have: the `typescript`
+// package here is 6.x for the linters alone.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Casts that silence the type checker instead of telling it something true. */
+const unsafeCasts = [
+  {
+    selector: 'TSAsExpression > TSNeverKeyword.typeAnnotation',
+    message: '`as never` hides a type error: type the value, or narrow it with a check.',
+  },
+  {
+    selector: 'TSAsExpression[expression.type="TSAsExpression"] > TSUnknownKeyword',
+    message: '`as unknown as` hides a type error: type the value, or narrow it with a check.',
+  },
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'client/dist/',
+      'coverage/',
+      'data/',
+      'scratch/',
+      'bench/results/',
+      'client/src/openapi.ts',
+      'test/sdk/.readme-*/',
+      '**/*.d.ts',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/consistent-type-assertions': [
+        'error',
+        { assertionStyle: 'as', objectLiteralTypeAssertions: 'allow-as-parameter' },
+      ],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', ...unsafeCasts],
+    },
+  },
+  {
+    // The service: stricter than tests and tools.
+    files: ['src/**/*.ts', 'client/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unsafe-type-assertion': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    // Errors are made through the factory map of src/errors.ts, so every code and status is listed once.
+    files: ['src/**/*.ts'],
+    ignores: ['src/errors.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...unsafeCasts,
+        {
+          selector: 'NewExpression[callee.name="AppError"]',
+          message: 'Build errors through the factories of src/errors.ts (errors.xxx(...)).',
+        },
+      ],
+    },
+  },
+  {
+    // Modules are given their configuration; only config.ts and the entry points read the environment.
+    files: ['src/modules/**/*.ts', 'src/db/**/*.ts', 'src/http/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration in src/config.ts and pass it in.' },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { ...globals.node } },
+  },
+);
