@@ -27,7 +27,10 @@ const { values: args } = parseArgs({
     records: { type: 'string' },
     duration: { type: 'string' },
     quick: { type: 'boolean', default: false },
-    'pg-url': { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+    'pg-url': {
+      type: 'string',
+      default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    },
   },
 });
 const quick = args.quick;
@@ -46,7 +49,10 @@ async function database(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `svc_bench_${randomBytes(4).toString('hex')}`;
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
-    return { url: `sqlite:${path.join(dir, `${name}.sqlite`)}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+    return {
+      url: `sqlite:${path.join(dir, `${name}.sqlite`)}`,
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const admin = new pg.Client({ connectionString: args['pg-url'] });
   await admin.connect();
@@ -87,7 +93,12 @@ function combine(runs: LoadResult[]): LoadResult {
   };
 }
 
-const rate = (r: LoadResult, per = 1) => ({ throughput: r.rps * per, p50: r.p50, p99: r.p99, errors: r.errors + r.non2xx });
+const rate = (r: LoadResult, per = 1) => ({
+  throughput: r.rps * per,
+  p50: r.p50,
+  p99: r.p99,
+  errors: r.errors + r.non2xx,
+});
 
 async function main(): Promise<void> {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
@@ -97,7 +108,9 @@ async function main(): Promise<void> {
   const add = (s: Scenario) => {
     scenarios.push(s);
     const rss = watched ? `, RSS ≤ ${watched.maxRssMb().toFixed(0)} MB` : '';
-    log(`${s.name}: ${s.throughput.toFixed(0)} ${s.unit}${s.p50 !== undefined ? `, p50 ${s.p50} ms, p99 ${s.p99} ms` : ''}${rss}`);
+    log(
+      `${s.name}: ${s.throughput.toFixed(0)} ${s.unit}${s.p50 !== undefined ? `, p50 ${s.p50} ms, p99 ${s.p99} ms` : ''}${rss}`,
+    );
   };
 
   // The floors.
@@ -112,13 +125,30 @@ async function main(): Promise<void> {
     const raw = await rawInsertRate(db.url, quick ? 20 : 200);
     add({ name: 'floor: raw database insert of values, 1000 per transaction', unit: 'values/s', throughput: raw });
 
-    const creds = JSON.parse(svc(['clients', 'create', '--account', 'bench', '--scopes', 'fields.write field_values.write accounting.record.read accounting.record.write accounting.record.admin'], env));
+    const creds = JSON.parse(
+      svc(
+        [
+          'clients',
+          'create',
+          '--account',
+          'bench',
+          '--scopes',
+          'fields.write field_values.write accounting.record.read accounting.record.write accounting.record.admin',
+        ],
+        env,
+      ),
+    );
     let server: Served = await serve([path.join(ROOT, 'dist/server.js')], env, PORT);
     watched = server;
     let rssMax = 0;
     const bearer = await token(server.url, creds.client_id, creds.client_secret);
     const auth = { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' };
-    const field = await call(`${server.url}/v1/fields`, { method: 'POST', token: bearer, body: { name: 'GL Account', group: 'ACCOUNTING' }, headers: { 'idempotency-key': randomUUID() } });
+    const field = await call(`${server.url}/v1/fields`, {
+      method: 'POST',
+      token: bearer,
+      body: { name: 'GL Account', group: 'ACCOUNTING' },
+      headers: { 'idempotency-key': randomUUID() },
+    });
     const valuesUrl = `${server.url}/v1/fields/${field.svc_id}/values`;
 
     // create: 1000 values per request until VALUES exist; bodies are built before the clock starts so that the
@@ -126,7 +156,11 @@ async function main(): Promise<void> {
     const createBodies = Array.from({ length: Math.ceil(VALUES / 1000) }, (_, n) => ({
       headers: { ...auth, 'idempotency-key': `create-${n}` },
       body: JSON.stringify({
-        items: Array.from({ length: 1000 }, (_, i) => ({ value: `Account ${n * 1000 + i}`, remote_id: `R${n * 1000 + i}`, value_id: `V${n * 1000 + i}` })),
+        items: Array.from({ length: 1000 }, (_, i) => ({
+          value: `Account ${n * 1000 + i}`,
+          remote_id: `R${n * 1000 + i}`,
+          value_id: `V${n * 1000 + i}`,
+        })),
       }),
     }));
     let batch = 0;
@@ -139,7 +173,12 @@ async function main(): Promise<void> {
       setupRequest: (request) => ({ ...request, ...createBodies[batch++ % createBodies.length] }),
     });
     createBodies.length = 0;
-    add({ name: 'create values, 1000 per request', unit: 'values/s', ...rate(createLoad, 1000), target: dialect === 'sqlite' ? 150_000 : 60_000 });
+    add({
+      name: 'create values, 1000 per request',
+      unit: 'values/s',
+      ...rate(createLoad, 1000),
+      target: dialect === 'sqlite' ? 150_000 : 60_000,
+    });
 
     const firstPage = await call(`${valuesUrl}?limit=1000`, { token: bearer });
     const sample: string[] = firstPage.items.map((v: { svc_id: string }) => v.svc_id);
@@ -149,15 +188,30 @@ async function main(): Promise<void> {
       durationSeconds: DURATION,
       requests: sample.map((id) => ({ path: `/v1/fields/${field.svc_id}/values/${id}` })),
     });
-    add({ name: 'get one value (50 connections)', unit: 'req/s', ...rate(getLoad), target: 20_000, targetP99: 10, floor: floorLoad.rps });
+    add({
+      name: 'get one value (50 connections)',
+      unit: 'req/s',
+      ...rate(getLoad),
+      target: 20_000,
+      targetP99: 10,
+      floor: floorLoad.rps,
+    });
 
-    const list100 = await load({ url: `${valuesUrl}?limit=100`, headers: auth, durationSeconds: DURATION, connections: 10 });
+    const list100 = await load({
+      url: `${valuesUrl}?limit=100`,
+      headers: auth,
+      durationSeconds: DURATION,
+      connections: 10,
+    });
     add({ name: 'list values, limit 100, first page', unit: 'pages/s', ...rate(list100), floor: floorLoad.rps });
     // A cursor 90% into the list, reached by walking it as a client would.
     let cursor: string | null = null;
     const depth = Math.floor((VALUES * 0.9) / 1000);
     for (let i = 0; i < depth; i++) {
-      const page: { next_cursor: string | null } = await call(`${valuesUrl}?limit=1000${cursor ? `&cursor=${cursor}` : ''}`, { token: bearer });
+      const page: { next_cursor: string | null } = await call(
+        `${valuesUrl}?limit=1000${cursor ? `&cursor=${cursor}` : ''}`,
+        { token: bearer },
+      );
       cursor = page.next_cursor;
     }
     // The first and the deep page in alternating slices of the same total time, so that a change in the
@@ -166,16 +220,44 @@ async function main(): Promise<void> {
     const first: LoadResult[] = [];
     const deepRuns: LoadResult[] = [];
     for (let i = 0; i < slices; i++) {
-      first.push(await load({ url: `${valuesUrl}?limit=1000`, headers: auth, durationSeconds: DURATION / slices, connections: 10 }));
-      deepRuns.push(await load({ url: `${valuesUrl}?limit=1000&cursor=${cursor}`, headers: auth, durationSeconds: DURATION / slices, connections: 10 }));
+      first.push(
+        await load({
+          url: `${valuesUrl}?limit=1000`,
+          headers: auth,
+          durationSeconds: DURATION / slices,
+          connections: 10,
+        }),
+      );
+      deepRuns.push(
+        await load({
+          url: `${valuesUrl}?limit=1000&cursor=${cursor}`,
+          headers: auth,
+          durationSeconds: DURATION / slices,
+          connections: 10,
+        }),
+      );
     }
-    add({ name: 'list values, limit 1000, first page', unit: 'pages/s', ...rate(combine(first)), target: 800, floor: floorLoad.rps });
-    add({ name: `list values, limit 1000, page at depth ${depth * 1000}`, unit: 'pages/s', ...rate(combine(deepRuns)), floor: floorLoad.rps });
+    add({
+      name: 'list values, limit 1000, first page',
+      unit: 'pages/s',
+      ...rate(combine(first)),
+      target: 800,
+      floor: floorLoad.rps,
+    });
+    add({
+      name: `list values, limit 1000, page at depth ${depth * 1000}`,
+      unit: 'pages/s',
+      ...rate(combine(deepRuns)),
+      floor: floorLoad.rps,
+    });
 
     const updateBodies = Array.from({ length: quick ? 10 : 200 }, (_, n) => ({
       headers: { ...auth, 'idempotency-key': `update-${n}` },
       body: JSON.stringify({
-        items: Array.from({ length: 1000 }, (_, i) => ({ remote_id: `R${(n * 1000 + i) % VALUES}`, data: { value: `Renamed ${n}-${i}` } })),
+        items: Array.from({ length: 1000 }, (_, i) => ({
+          remote_id: `R${(n * 1000 + i) % VALUES}`,
+          data: { value: `Renamed ${n}-${i}` },
+        })),
       }),
     }));
     let updateBatch = 0;
@@ -192,7 +274,12 @@ async function main(): Promise<void> {
     const seedStart = performance.now();
     svc(['seed', '--account', 'bench', '--records', String(RECORDS), '--values', '200'], env);
     const seedSeconds = (performance.now() - seedStart) / 1000;
-    add({ name: `svc seed of ${RECORDS} records`, unit: 's', throughput: seedSeconds, targetMax: RECORDS >= 1_000_000 ? 180 : undefined });
+    add({
+      name: `svc seed of ${RECORDS} records`,
+      unit: 's',
+      throughput: seedSeconds,
+      targetMax: RECORDS >= 1_000_000 ? 180 : undefined,
+    });
 
     rssMax = Math.max(rssMax, server.maxRssMb());
     await server.stop();
@@ -210,18 +297,34 @@ async function main(): Promise<void> {
     let next: string | null = null;
     let since = '2000-01-01T00:00:00Z';
     do {
-      const page: { items: { updated_at: string }[]; next_cursor: string | null } = await call(`${records}?limit=500${next ? `&cursor=${next}` : ''}`, { token: bearer2 });
+      const page: { items: { updated_at: string }[]; next_cursor: string | null } = await call(
+        `${records}?limit=500${next ? `&cursor=${next}` : ''}`,
+        { token: bearer2 },
+      );
       polled += page.items.length;
       // A poller's bound: updated_at[gt] halfway through the records.
       if (polled <= RECORDS / 2 && page.items.length > 0) since = page.items[page.items.length - 1]!.updated_at;
       next = page.next_cursor;
     } while (next);
-    add({ name: `full poll of ${polled} records through cursors`, unit: 'records/s', throughput: polled / ((performance.now() - pollStart) / 1000), target: 30_000 });
+    add({
+      name: `full poll of ${polled} records through cursors`,
+      unit: 'records/s',
+      throughput: polled / ((performance.now() - pollStart) / 1000),
+      target: 30_000,
+    });
 
     for (const [name, query, target] of [
       ['query records, limit 100', 'limit=100', undefined],
-      ['query records, limit 500, review_status + source_type', 'limit=500&review_status=READY_FOR_EXPORT&source_type=CARD', 25],
-      ['query records, limit 500, source_type=BILL + updated_at[gt] (half the records newer)', `limit=500&source_type=BILL&updated_at%5Bgt%5D=${encodeURIComponent(since)}`, 25],
+      [
+        'query records, limit 500, review_status + source_type',
+        'limit=500&review_status=READY_FOR_EXPORT&source_type=CARD',
+        25,
+      ],
+      [
+        'query records, limit 500, source_type=BILL + updated_at[gt] (half the records newer)',
+        `limit=500&source_type=BILL&updated_at%5Bgt%5D=${encodeURIComponent(since)}`,
+        25,
+      ],
     ] as const) {
       // One connection: p50 is the latency of one query, not of a queue.
       const r = await load({ url: `${records}?${query}`, headers: auth2, durationSeconds: DURATION, connections: 1 });
@@ -232,16 +335,23 @@ async function main(): Promise<void> {
     const ready: string[] = [];
     let c: string | null = null;
     do {
-      const page: { items: { id: string }[]; next_cursor: string | null } = await call(`${records}?limit=500&review_status=READY_FOR_EXPORT${c ? `&cursor=${c}` : ''}`, { token: bearer2 });
+      const page: { items: { id: string }[]; next_cursor: string | null } = await call(
+        `${records}?limit=500&review_status=READY_FOR_EXPORT${c ? `&cursor=${c}` : ''}`,
+        { token: bearer2 },
+      );
       ready.push(...page.items.map((r) => r.id));
       c = ready.length >= (quick ? 5_000 : 100_000) ? null : page.next_cursor;
     } while (c);
     const exportBodies = Array.from({ length: Math.floor(ready.length / 1000) }, (_, n) => ({
       headers: { ...auth2, 'idempotency-key': `export-${n}` },
       body: JSON.stringify({
-        results: ready.slice(n * 1000, n * 1000 + 1000).map((id, i) =>
-          i % 10 === 0 ? { accounting_record_id: id, failure: { error_message: 'Invalid GL account' } } : { accounting_record_id: id, success: { reference_id: `JE-${n}-${i}` } },
-        ),
+        results: ready
+          .slice(n * 1000, n * 1000 + 1000)
+          .map((id, i) =>
+            i % 10 === 0
+              ? { accounting_record_id: id, failure: { error_message: 'Invalid GL account' } }
+              : { accounting_record_id: id, success: { reference_id: `JE-${n}-${i}` } },
+          ),
       }),
     }));
     let exportBatch = 0;
@@ -267,7 +377,12 @@ async function main(): Promise<void> {
     });
     add({ name: 'token issuance', unit: 'req/s', ...rate(tokenLoad), floor: floorLoad.rps });
 
-    add({ name: 'server RSS, highest seen', unit: 'MB', throughput: Math.max(rssMax, server.maxRssMb()), targetMax: 300 });
+    add({
+      name: 'server RSS, highest seen',
+      unit: 'MB',
+      throughput: Math.max(rssMax, server.maxRssMb()),
+      targetMax: 300,
+    });
     await server.stop();
   } finally {
     await db.drop();

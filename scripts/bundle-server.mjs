@@ -16,6 +16,8 @@ await build({
   sourcemap: true,
   external: ['better-sqlite3', 'pg', 'pg-native', 'ioredis', '@fastify/swagger', '@fastify/swagger-ui'],
   // CommonJS dependencies call require(); an ES module has none of its own.
-  banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });

@@ -43,7 +43,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     frameworkErrors,
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildLazySerializer as never } },
+    schemaController: {
+      compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildLazySerializer as never },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addSchema(ErrorResponse);
@@ -70,7 +72,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(systemRoutes(db, metrics));
   await app.register(
-    tokenRoutes(db, config.tokenTtlSeconds, createLimiter(store, config.tokenRateLimitMax, config.rateLimitWindowSeconds, 'token')),
+    tokenRoutes(
+      db,
+      config.tokenTtlSeconds,
+      createLimiter(store, config.tokenRateLimitMax, config.rateLimitWindowSeconds, 'token'),
+    ),
   );
   await app.register(fieldsRoutes(db));
   await app.register(fieldValuesRoutes(db));

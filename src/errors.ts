@@ -96,11 +96,7 @@ export const errors = {
       'A request with this Idempotency-Key is still being processed. Retry later.',
     ),
   idempotencyKeyReused: () =>
-    new AppError(
-      'IDEMPOTENCY_KEY_REUSED',
-      422,
-      'This Idempotency-Key was already used with a different request.',
-    ),
+    new AppError('IDEMPOTENCY_KEY_REUSED', 422, 'This Idempotency-Key was already used with a different request.'),
   invalidTransition: (from: string, to: string) =>
     new AppError('INVALID_TRANSITION', 409, `Cannot move a record from ${from} to ${to}.`, {
       from,

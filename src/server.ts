@@ -45,10 +45,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   const address = await app.listen({ host: config.host, port: config.port });
-  app.log.info(
-    { address, database: config.database.dialect, docs: `${address}/docs` },
-    'svc is listening',
-  );
+  app.log.info({ address, database: config.database.dialect, docs: `${address}/docs` }, 'svc is listening');
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,14 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect } from './support/context.js';
-import { ADMIN, EXPORT_RESULTS, ISO_MICROS, newRecord, readyRecord, RECORDS, storedRecords } from './support/accounting.js';
+import {
+  ADMIN,
+  EXPORT_RESULTS,
+  ISO_MICROS,
+  newRecord,
+  readyRecord,
+  RECORDS,
+  storedRecords,
+} from './support/accounting.js';
 
 describeEachDialect('accounting export results', (t) => {
   it('success → EXPORTED, failure → REVIEW, both kept as last_export_result; ids in request order', async () => {
@@ -11,7 +19,10 @@ describeEachDialect('accounting export results', (t) => {
     const res = await api.post(EXPORT_RESULTS, {
       results: [
         { accounting_record_id: c.id, failure: { error_message: 'Invalid GL account' } },
-        { accounting_record_id: a.id, success: { reference_id: 'erp_txn_1', deep_link_url: 'https://erp.example/txn/1' } },
+        {
+          accounting_record_id: a.id,
+          success: { reference_id: 'erp_txn_1', deep_link_url: 'https://erp.example/txn/1' },
+        },
         { accounting_record_id: b.id, success: {} },
       ],
     });
@@ -24,13 +35,30 @@ describeEachDialect('accounting export results', (t) => {
       review_status: 'EXPORTED',
       version: 2,
       updated_at: expect.stringMatching(ISO_MICROS),
-      last_export_result: { status: 'SUCCESS', reference_id: 'erp_txn_1', deep_link_url: 'https://erp.example/txn/1', error_message: null, reported_at: ga.updated_at },
+      last_export_result: {
+        status: 'SUCCESS',
+        reference_id: 'erp_txn_1',
+        deep_link_url: 'https://erp.example/txn/1',
+        error_message: null,
+        reported_at: ga.updated_at,
+      },
     });
-    expect(gb.last_export_result).toEqual({ status: 'SUCCESS', reference_id: null, deep_link_url: null, error_message: null, reported_at: gb.updated_at });
+    expect(gb.last_export_result).toEqual({
+      status: 'SUCCESS',
+      reference_id: null,
+      deep_link_url: null,
+      error_message: null,
+      reported_at: gb.updated_at,
+    });
     expect(gc).toMatchObject({
       review_status: 'REVIEW',
       version: 2,
-      last_export_result: { status: 'FAILURE', reference_id: null, deep_link_url: null, error_message: 'Invalid GL account' },
+      last_export_result: {
+        status: 'FAILURE',
+        reference_id: null,
+        deep_link_url: null,
+        error_message: 'Invalid GL account',
+      },
     });
     expect(gc.updated_at < ga.updated_at && ga.updated_at < gb.updated_at).toBe(true);
     // a second report for an exported record is not allowed
@@ -129,18 +157,25 @@ describeEachDialect('accounting export results', (t) => {
       { path: '/results', message: 'must NOT have more than 1000 items' },
     ]);
     const reader = await t.ctx.as(['accounting.record.read']);
-    expect((await reader.post(EXPORT_RESULTS, { results: [{ accounting_record_id: 'a', success: {} }] })).status).toBe(403);
+    expect((await reader.post(EXPORT_RESULTS, { results: [{ accounting_record_id: 'a', success: {} }] })).status).toBe(
+      403,
+    );
   });
 
   it('1000 results in one request', async () => {
     const api = await t.ctx.as([...ADMIN]);
     const created = await api.post('/internal/v1/accounting/records', {
       items: Array.from({ length: 1000 }, () => ({
-        type: 'BILL_EXPENSE', amount: { amount: 5, currency: 'USD' }, posted_at: '2026-01-01T00:00:00Z', review_status: 'READY_FOR_EXPORT',
+        type: 'BILL_EXPENSE',
+        amount: { amount: 5, currency: 'USD' },
+        posted_at: '2026-01-01T00:00:00Z',
+        review_status: 'READY_FOR_EXPORT',
       })),
     });
     const ids = created.body.items.map((r: any) => r.id).reverse();
-    const res = await api.post(EXPORT_RESULTS, { results: ids.map((id: string) => ({ accounting_record_id: id, success: {} })) });
+    const res = await api.post(EXPORT_RESULTS, {
+      results: ids.map((id: string) => ({ accounting_record_id: id, success: {} })),
+    });
     expect(res.status).toBe(200);
     expect(res.body.updated_accounting_record_ids).toEqual(ids);
     const rows = await storedRecords(t.ctx, api.accountId);
@@ -155,7 +190,11 @@ describeEachDialect('accounting export results', (t) => {
     const answers = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
         api.post(EXPORT_RESULTS, {
-          results: [i % 2 ? { accounting_record_id: record.id, success: { reference_id: `r${i}` } } : { accounting_record_id: record.id, failure: { error_message: `f${i}` } }],
+          results: [
+            i % 2
+              ? { accounting_record_id: record.id, success: { reference_id: `r${i}` } }
+              : { accounting_record_id: record.id, failure: { error_message: `f${i}` } },
+          ],
         }),
       ),
     );

@@ -1,21 +1,51 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect } from './support/context.js';
-import { ADMIN, expectBalanced, INGEST, ISO_MICROS, item, newCoding, newRecord, newRecords, RECORDS, storedRecord } from './support/accounting.js';
+import {
+  ADMIN,
+  expectBalanced,
+  INGEST,
+  ISO_MICROS,
+  item,
+  newCoding,
+  newRecord,
+  newRecords,
+  RECORDS,
+  storedRecord,
+} from './support/accounting.js';
 
 describeEachDialect('accounting ingestion /internal/v1/accounting/records', (t) => {
   it('creates a double-entry record with coded lines, as the reference record looks', async () => {
     const api = await t.ctx.as([...ADMIN]);
-    const gl = await newCoding(api, 'GL Account', [{ value: '7500 Other G&A' }, { value: '6000 Travel', remote_id: 'GL-6000' }], 'GL_ACCOUNT');
+    const gl = await newCoding(
+      api,
+      'GL Account',
+      [{ value: '7500 Other G&A' }, { value: '6000 Travel', remote_id: 'GL-6000' }],
+      'GL_ACCOUNT',
+    );
     const record = await newRecord(api, {
       source_id: 'expense_1',
       original_amount: { amount: 160, currency: 'EUR' },
       memo: 'Client lunch',
-      user: { id: 'cuuser_1', email: 'a@example.invalid', first_name: 'Ada', last_name: 'L', role: 'EMPLOYEE', status: 'ACTIVE' },
+      user: {
+        id: 'cuuser_1',
+        email: 'a@example.invalid',
+        first_name: 'Ada',
+        last_name: 'L',
+        role: 'EMPLOYEE',
+        status: 'ACTIVE',
+      },
       vendor: { id: 'v_1', name: 'Vendor H', website: 'https://example.invalid/' },
       receipts: [{ id: 'r_1', download_uris: ['https://example.invalid/r_1.pdf'] }],
       lines: [
-        { amount: { amount: 100, currency: 'USD' }, memo: 'food', field_values: [{ field_id: gl.field.svc_id, svc_id: gl.values[0].svc_id }] },
-        { amount: { amount: 71.75, currency: 'USD' }, field_values: [{ field_id: gl.field.svc_id, svc_id: gl.values[1].svc_id }] },
+        {
+          amount: { amount: 100, currency: 'USD' },
+          memo: 'food',
+          field_values: [{ field_id: gl.field.svc_id, svc_id: gl.values[0].svc_id }],
+        },
+        {
+          amount: { amount: 71.75, currency: 'USD' },
+          field_values: [{ field_id: gl.field.svc_id, svc_id: gl.values[1].svc_id }],
+        },
       ],
     });
     expect(record).toEqual({
@@ -57,7 +87,11 @@ describeEachDialect('accounting ingestion /internal/v1/accounting/records', (t) 
           original_amount: { amount: 66.84, currency: 'EUR' },
           memo: null,
           accounting_field_values: [
-            expect.objectContaining({ svc_field_value_id: gl.values[1].svc_id, remote_field_value_id: 'GL-6000', field_value_name: '6000 Travel' }),
+            expect.objectContaining({
+              svc_field_value_id: gl.values[1].svc_id,
+              remote_field_value_id: 'GL-6000',
+              field_value_name: '6000 Travel',
+            }),
           ],
         },
         {
@@ -70,7 +104,14 @@ describeEachDialect('accounting ingestion /internal/v1/accounting/records', (t) 
         },
       ],
       receipts: [{ id: 'r_1', download_uris: ['https://example.invalid/r_1.pdf'] }],
-      user: { id: 'cuuser_1', email: 'a@example.invalid', first_name: 'Ada', last_name: 'L', role: 'EMPLOYEE', status: 'ACTIVE' },
+      user: {
+        id: 'cuuser_1',
+        email: 'a@example.invalid',
+        first_name: 'Ada',
+        last_name: 'L',
+        role: 'EMPLOYEE',
+        status: 'ACTIVE',
+      },
       vendor: { id: 'v_1', name: 'Vendor H', website: 'https://example.invalid/' },
       version: 1,
       last_export_result: null,
@@ -84,19 +125,36 @@ describeEachDialect('accounting ingestion /internal/v1/accounting/records', (t) 
 });
 
 const SOURCE: Record<string, string> = {
-  CARD_EXPENSE_POST: 'CARD', CARD_EXPENSE_REFUND: 'CARD', CARD_EXPENSE_REPAYMENT: 'CARD', CARD_PAYMENT: 'CARD',
-  CARD_PAYMENT_REFUND: 'CARD', REWARD_REDEMPTION: 'CARD',
-  REIMBURSEMENT_EXPENSE_REPAYMENT: 'REIMBURSEMENT', REIMBURSEMENT_EXPENSE_APPROVAL: 'REIMBURSEMENT',
-  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT: 'REIMBURSEMENT', REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN: 'REIMBURSEMENT',
-  REIMBURSEMENT_EXPENSE_POST: 'REIMBURSEMENT', REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND: 'REIMBURSEMENT',
+  CARD_EXPENSE_POST: 'CARD',
+  CARD_EXPENSE_REFUND: 'CARD',
+  CARD_EXPENSE_REPAYMENT: 'CARD',
+  CARD_PAYMENT: 'CARD',
+  CARD_PAYMENT_REFUND: 'CARD',
+  REWARD_REDEMPTION: 'CARD',
+  REIMBURSEMENT_EXPENSE_REPAYMENT: 'REIMBURSEMENT',
+  REIMBURSEMENT_EXPENSE_APPROVAL: 'REIMBURSEMENT',
+  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT: 'REIMBURSEMENT',
+  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN: 'REIMBURSEMENT',
+  REIMBURSEMENT_EXPENSE_POST: 'REIMBURSEMENT',
+  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND: 'REIMBURSEMENT',
   REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL: 'REIMBURSEMENT',
-  BILL_EXPENSE: 'BILL', BILL_EXPENSE_PAYMENT: 'BILL', BILL_EXPENSE_CARD_PAYMENT: 'BILL', BILL_MONEY_MOVEMENT_PAYIN: 'BILL',
-  INVOICE: 'BILL', INVOICE_PAYMENT: 'BILL',
+  BILL_EXPENSE: 'BILL',
+  BILL_EXPENSE_PAYMENT: 'BILL',
+  BILL_EXPENSE_CARD_PAYMENT: 'BILL',
+  BILL_MONEY_MOVEMENT_PAYIN: 'BILL',
+  INVOICE: 'BILL',
+  INVOICE_PAYMENT: 'BILL',
 };
 // The economic side per type (src/modules/accounting/ledger.ts): expenses debit, refunds/repayments credit, payments move cash.
 const ECONOMIC_DEBIT = new Set([
-  'CARD_EXPENSE_POST', 'CARD_PAYMENT_REFUND', 'REIMBURSEMENT_EXPENSE_APPROVAL', 'REIMBURSEMENT_EXPENSE_POST',
-  'REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL', 'REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND', 'INVOICE_PAYMENT', 'BILL_EXPENSE',
+  'CARD_EXPENSE_POST',
+  'CARD_PAYMENT_REFUND',
+  'REIMBURSEMENT_EXPENSE_APPROVAL',
+  'REIMBURSEMENT_EXPENSE_POST',
+  'REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL',
+  'REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND',
+  'INVOICE_PAYMENT',
+  'BILL_EXPENSE',
 ]);
 
 describeEachDialect('accounting ingestion: types, defaults, validation', (t) => {
@@ -107,7 +165,9 @@ describeEachDialect('accounting ingestion: types, defaults, validation', (t) => 
     const types = Object.keys(SOURCE);
     expect(types).toHaveLength(19);
     const res = await api.post(INGEST, {
-      items: types.map((type) => item({ type, lines: [{ amount: { amount: 171.75, currency: 'USD' }, field_values: [coded] }] })),
+      items: types.map((type) =>
+        item({ type, lines: [{ amount: { amount: 171.75, currency: 'USD' }, field_values: [coded] }] }),
+      ),
     });
     expect(res.status).toBe(200);
     expect(res.body.items.map((r: any) => [r.type, r.source_type])).toEqual(types.map((type) => [type, SOURCE[type]]));
@@ -130,7 +190,14 @@ describeEachDialect('accounting ingestion: types, defaults, validation', (t) => 
   it('defaults: one uncoded line, PREPARE, erp_posting_date = posted_at; other currencies keep their minor units', async () => {
     const api = await t.ctx.as([...ADMIN]);
     const [jpy, kwd] = await newRecords(api, [
-      item({ type: 'BILL_EXPENSE', amount: { amount: 1200, currency: 'JPY' }, due_at: '2026-07-11T00:00:00+02:00', invoice_number: 'INV-1', erp_posting_date: '2026-06-12T00:00:00Z', review_status: 'REVIEW' }),
+      item({
+        type: 'BILL_EXPENSE',
+        amount: { amount: 1200, currency: 'JPY' },
+        due_at: '2026-07-11T00:00:00+02:00',
+        invoice_number: 'INV-1',
+        erp_posting_date: '2026-06-12T00:00:00Z',
+        review_status: 'REVIEW',
+      }),
       item({ amount: { amount: 1.234, currency: 'KWD' } }),
     ]);
     expect(jpy).toMatchObject({
@@ -163,7 +230,17 @@ describeEachDialect('accounting ingestion: types, defaults, validation', (t) => 
         item({ lines: [{ amount: { amount: 100, currency: 'USD' } }, { amount: { amount: 70, currency: 'USD' } }] }),
         item({ lines: [{ amount: { amount: 171.75, currency: 'EUR' } }] }),
         item({ type: 'NOPE', amount: { amount: -1, currency: 'USD' }, posted_at: '2026-06-11T09:09:05', status: 'X' }),
-        item({ lines: [{ amount: { amount: 171.75, currency: 'USD' }, field_values: [{ field_id: 'f', svc_id: 'a' }, { field_id: 'f', svc_id: 'b' }] }] }),
+        item({
+          lines: [
+            {
+              amount: { amount: 171.75, currency: 'USD' },
+              field_values: [
+                { field_id: 'f', svc_id: 'a' },
+                { field_id: 'f', svc_id: 'b' },
+              ],
+            },
+          ],
+        }),
       ],
     });
     expect(res.status).toBe(400);
@@ -185,7 +262,17 @@ describeEachDialect('accounting ingestion: types, defaults, validation', (t) => 
         item({ amount: { amount: 1.5, currency: 'JPY' } }),
         item({ lines: [{ amount: { amount: 100, currency: 'USD' } }, { amount: { amount: 70, currency: 'USD' } }] }),
         item({ lines: [{ amount: { amount: 171.75, currency: 'EUR' } }] }),
-        item({ lines: [{ amount: { amount: 171.75, currency: 'USD' }, field_values: [{ field_id: 'f', svc_id: 'a' }, { field_id: 'f', svc_id: 'b' }] }] }),
+        item({
+          lines: [
+            {
+              amount: { amount: 171.75, currency: 'USD' },
+              field_values: [
+                { field_id: 'f', svc_id: 'a' },
+                { field_id: 'f', svc_id: 'b' },
+              ],
+            },
+          ],
+        }),
         item(),
       ],
     });
@@ -198,10 +285,16 @@ describeEachDialect('accounting ingestion: types, defaults, validation', (t) => 
       { path: '/items/4/lines/0/amount/currency', message: "must be USD, the record's currency" },
       { path: '/items/5/lines/0/field_values/1/field_id', message: 'codes the same field twice in one line' },
     ]);
-    expect(await t.ctx.db.kysely.selectFrom('accounting_records').select('id').where('account_id', '=', api.accountId).execute()).toEqual([]);
+    expect(
+      await t.ctx.db.kysely
+        .selectFrom('accounting_records')
+        .select('id')
+        .where('account_id', '=', api.accountId)
+        .execute(),
+    ).toEqual([]);
   });
 
-  it('unknown field values, or another account\'s, → 404 naming them, nothing written', async () => {
+  it("unknown field values, or another account's, → 404 naming them, nothing written", async () => {
     const api = await t.ctx.as([...ADMIN]);
     const other = await t.ctx.as([...ADMIN]);
     const mine = await newCoding(api, 'Class', [{ value: 'A' }]);
@@ -213,7 +306,12 @@ describeEachDialect('accounting ingestion: types, defaults, validation', (t) => 
       { field_id: mine.field.svc_id, svc_id: wrongField.values[0].svc_id },
     ];
     const res = await api.post(INGEST, {
-      items: [item(), item({ lines: [{ amount: { amount: 171.75, currency: 'USD' }, field_values: [refs[0]] }, ] }), item({ lines: [{ amount: { amount: 171.75, currency: 'USD' }, field_values: refs.slice(1, 2) }] }), item({ lines: [{ amount: { amount: 171.75, currency: 'USD' }, field_values: refs.slice(2) }] })],
+      items: [
+        item(),
+        item({ lines: [{ amount: { amount: 171.75, currency: 'USD' }, field_values: [refs[0]] }] }),
+        item({ lines: [{ amount: { amount: 171.75, currency: 'USD' }, field_values: refs.slice(1, 2) }] }),
+        item({ lines: [{ amount: { amount: 171.75, currency: 'USD' }, field_values: refs.slice(2) }] }),
+      ],
     });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({
@@ -222,14 +320,22 @@ describeEachDialect('accounting ingestion: types, defaults, validation', (t) => 
       details: { not_found_field_values: [refs[1], refs[2]] },
       request_id: expect.any(String),
     });
-    expect(await t.ctx.db.kysely.selectFrom('accounting_records').select('id').where('account_id', '=', api.accountId).execute()).toEqual([]);
+    expect(
+      await t.ctx.db.kysely
+        .selectFrom('accounting_records')
+        .select('id')
+        .where('account_id', '=', api.accountId)
+        .execute(),
+    ).toEqual([]);
   });
 
   it('needs the admin scope; 1 to 1000 items', async () => {
     const reader = await t.ctx.as(['accounting.record.write']);
     expect((await reader.post(INGEST, { items: [item()] })).status).toBe(403);
     const api = await t.ctx.as([...ADMIN]);
-    expect((await api.post(INGEST, { items: [] })).body.details.errors).toEqual([{ path: '/items', message: 'must NOT have fewer than 1 items' }]);
+    expect((await api.post(INGEST, { items: [] })).body.details.errors).toEqual([
+      { path: '/items', message: 'must NOT have fewer than 1 items' },
+    ]);
     const many = await api.post(INGEST, { items: Array.from({ length: 1001 }, () => item()) });
     expect(many.body.details.errors).toEqual([{ path: '/items', message: 'must NOT have more than 1000 items' }]);
     const full = await api.post(INGEST, { items: Array.from({ length: 1000 }, () => item()) });
@@ -247,7 +353,11 @@ describeEachDialect('accounting writes with Idempotency-Key', (t) => {
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
-    const rows = await t.ctx.db.kysely.selectFrom('accounting_records').select('id').where('account_id', '=', api.accountId).execute();
+    const rows = await t.ctx.db.kysely
+      .selectFrom('accounting_records')
+      .select('id')
+      .where('account_id', '=', api.accountId)
+      .execute();
     expect(rows).toHaveLength(1);
 
     const report = { results: [{ accounting_record_id: first.body.items[0].id, success: { reference_id: 'erp_1' } }] };

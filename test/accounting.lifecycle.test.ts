@@ -54,7 +54,11 @@ describeEachDialect('accounting review lifecycle', (t) => {
     }
     const reopened = await api.post(reviewUrl(record.id), { review_status: 'REVIEW', version: 2 });
     expect(reopened.status).toBe(200);
-    expect(reopened.body).toMatchObject({ review_status: 'REVIEW', version: 3, last_export_result: { status: 'SUCCESS', reference_id: 'erp_1' } });
+    expect(reopened.body).toMatchObject({
+      review_status: 'REVIEW',
+      version: 3,
+      last_export_result: { status: 'SUCCESS', reference_id: 'erp_1' },
+    });
   });
 
   it('a stale version → 409 VERSION_CONFLICT, nothing changed', async () => {
@@ -85,7 +89,7 @@ describeEachDialect('accounting review lifecycle', (t) => {
     expect(Number((await storedRecord(t.ctx, api.accountId, record.id))!.version)).toBe(2);
   });
 
-  it('unknown or another account\'s record → 404; bad bodies → 400; admin scope needed', async () => {
+  it("unknown or another account's record → 404; bad bodies → 400; admin scope needed", async () => {
     const api = await t.ctx.as([...ADMIN]);
     const other = await t.ctx.as([...ADMIN]);
     const theirs = await newRecord(other);

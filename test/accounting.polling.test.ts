@@ -35,7 +35,12 @@ describeEachDialect('accounting polling never misses a change under concurrent w
       loop(until, async () => {
         const n = 1 + Math.floor(Math.random() * 10);
         const res = await api.post(INGEST, {
-          items: Array.from({ length: n }, () => item({ review_status: pick(['PREPARE', 'REVIEW', 'READY_FOR_EXPORT']), type: pick(['CARD_EXPENSE_POST', 'BILL_EXPENSE', 'REIMBURSEMENT_EXPENSE_POST']) })),
+          items: Array.from({ length: n }, () =>
+            item({
+              review_status: pick(['PREPARE', 'REVIEW', 'READY_FOR_EXPORT']),
+              type: pick(['CARD_EXPENSE_POST', 'BILL_EXPENSE', 'REIMBURSEMENT_EXPENSE_POST']),
+            }),
+          ),
         });
         count(res.status);
         if (res.status === 200) known.push(...res.body.items.map((r: any) => r.id));
@@ -46,7 +51,10 @@ describeEachDialect('accounting polling never misses a change under concurrent w
         if (known.length === 0) return false;
         const id = pick(known);
         const current = await client.get(`${RECORDS}/${id}`);
-        const res = await client.post(reviewUrl(id), { review_status: pick(NEXT[current.body.review_status]!), version: current.body.version });
+        const res = await client.post(reviewUrl(id), {
+          review_status: pick(NEXT[current.body.review_status]!),
+          version: current.body.version,
+        });
         count(res.status);
         return res.status === 200;
       });
@@ -56,7 +64,11 @@ describeEachDialect('accounting polling never misses a change under concurrent w
         const ids: string[] = ready.body.items.map((r: any) => r.id).filter(() => Math.random() < 0.7);
         if (ids.length === 0) return false;
         const res = await client.post(EXPORT_RESULTS, {
-          results: ids.map((id) => (Math.random() < 0.8 ? { accounting_record_id: id, success: { reference_id: `erp_${id}` } } : { accounting_record_id: id, failure: { error_message: 'Invalid GL account' } })),
+          results: ids.map((id) =>
+            Math.random() < 0.8
+              ? { accounting_record_id: id, success: { reference_id: `erp_${id}` } }
+              : { accounting_record_id: id, failure: { error_message: 'Invalid GL account' } },
+          ),
         });
         count(res.status);
         return res.status === 200;
@@ -90,7 +102,15 @@ describeEachDialect('accounting polling never misses a change under concurrent w
 
     const reviewer = await t.ctx.as(['accounting.record.admin', 'accounting.record.read'], api.accountId);
     const writer = await t.ctx.as(['accounting.record.write'], api.accountId);
-    const work = await Promise.all([ingest(), ingest(), review(reviewer), review(reviewer), exporter(writer), exporter(writer), poller]);
+    const work = await Promise.all([
+      ingest(),
+      ingest(),
+      review(reviewer),
+      review(reviewer),
+      exporter(writer),
+      exporter(writer),
+      poller,
+    ]);
     while ((await pollRound()) > 0);
 
     const [ingests, , reviews, , exports] = work;
@@ -104,18 +124,25 @@ describeEachDialect('accounting polling never misses a change under concurrent w
     const missed = rows.filter((r) => seen.get(r.id)?.version !== Number(r.version)).map((r) => r.id);
     expect(missed).toEqual([]);
     expect(seen.size).toBe(final.size);
-    expect(Object.keys(statuses).map(Number).every((s) => [200, 409, 422].includes(s))).toBe(true);
+    expect(
+      Object.keys(statuses)
+        .map(Number)
+        .every((s) => [200, 409, 422].includes(s)),
+    ).toBe(true);
     expect(rows.some((r) => r.review_status === 'EXPORTED')).toBe(true);
     expect(pages).toBeGreaterThan(5);
 
     // the kept per-state counts behind total_count agree with the rows
-    const total = async (query: Record<string, string>) => (await api.get(RECORDS, { limit: '1', ...query })).body.total_count;
+    const total = async (query: Record<string, string>) =>
+      (await api.get(RECORDS, { limit: '1', ...query })).body.total_count;
     expect(await total({})).toBe(rows.length);
     for (const source of ['CARD', 'REIMBURSEMENT', 'BILL']) {
       expect(await total({ source_type: source })).toBe(rows.filter((r) => r.source_type === source).length);
     }
     for (const status of ['PREPARE', 'REVIEW', 'READY_FOR_EXPORT', 'EXPORTED']) {
-      expect(await total({ review_status: status })).toBe(rows.filter((r) => r.review_status === status && r.source_type !== 'BILL').length);
+      expect(await total({ review_status: status })).toBe(
+        rows.filter((r) => r.review_status === status && r.source_type !== 'BILL').length,
+      );
     }
   });
 });

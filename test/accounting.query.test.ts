@@ -20,7 +20,12 @@ describeEachDialect('accounting query /v3/accounting/records', (t) => {
     const foreign = await other.get(`${RECORDS}/${refund.id}`);
     expect(foreign.status).toBe(404);
     expect(foreign.body.error_code).toBe('NOT_FOUND');
-    expect((await other.get(RECORDS)).body).toEqual({ items: [], has_next_page: false, next_cursor: null, total_count: 0 });
+    expect((await other.get(RECORDS)).body).toEqual({
+      items: [],
+      has_next_page: false,
+      next_cursor: null,
+      total_count: 0,
+    });
     const nothing = await t.ctx.as(['fields.read'], api.accountId);
     expect((await nothing.get(`${RECORDS}/${refund.id}`)).status).toBe(403);
   });
@@ -34,7 +39,12 @@ describeEachDialect('accounting query /v3/accounting/records', (t) => {
       item({ type: 'CARD_PAYMENT' }),
     ]);
     const all = await api.get(RECORDS);
-    expect(all.body).toEqual({ items: [card, reimb, bill, card2], has_next_page: false, next_cursor: null, total_count: 4 });
+    expect(all.body).toEqual({
+      items: [card, reimb, bill, card2],
+      has_next_page: false,
+      next_cursor: null,
+      total_count: 4,
+    });
     expect(ids(await api.get(RECORDS, { ids: [card2.id, bill.id, 'accr_missing'] }))).toEqual([bill.id, card2.id]);
     expect(ids(await api.get(RECORDS, { ids: card.id }))).toEqual([card.id]);
     // review_status alone: card and reimbursement records only
@@ -45,8 +55,14 @@ describeEachDialect('accounting query /v3/accounting/records', (t) => {
     expect(ids(await api.get(RECORDS, { 'updated_at[gt]': reimb.updated_at }))).toEqual([bill.id, card2.id]);
     expect(ids(await api.get(RECORDS, { 'updated_at[gte]': reimb.updated_at }))).toEqual([reimb.id, bill.id, card2.id]);
     expect(ids(await api.get(RECORDS, { 'updated_at[lt]': bill.updated_at }))).toEqual([card.id, reimb.id]);
-    expect(ids(await api.get(RECORDS, { 'updated_at[lte]': bill.updated_at, 'updated_at[gt]': card.updated_at }))).toEqual([reimb.id, bill.id]);
-    const bounded = await api.get(RECORDS, { source_type: 'CARD', 'updated_at[gt]': card.updated_at, ids: [card.id, card2.id, bill.id] });
+    expect(
+      ids(await api.get(RECORDS, { 'updated_at[lte]': bill.updated_at, 'updated_at[gt]': card.updated_at })),
+    ).toEqual([reimb.id, bill.id]);
+    const bounded = await api.get(RECORDS, {
+      source_type: 'CARD',
+      'updated_at[gt]': card.updated_at,
+      ids: [card.id, card2.id, bill.id],
+    });
     expect(bounded.body).toEqual({ items: [card2], has_next_page: false, next_cursor: null, total_count: 1 });
     // an offset zone means the same instant
     const instant = new Date(Date.parse(reimb.updated_at)).getTime();
@@ -94,7 +110,10 @@ describeEachDialect('accounting query /v3/accounting/records', (t) => {
 
   it('pages by cursor with total_count; cursors are bound to filters and to the account', async () => {
     const api = await t.ctx.as([...ADMIN]);
-    const created = await newRecords(api, Array.from({ length: 7 }, (_, i) => item({ type: i % 2 ? 'BILL_EXPENSE' : 'CARD_EXPENSE_POST' })));
+    const created = await newRecords(
+      api,
+      Array.from({ length: 7 }, (_, i) => item({ type: i % 2 ? 'BILL_EXPENSE' : 'CARD_EXPENSE_POST' })),
+    );
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -119,21 +138,32 @@ describeEachDialect('accounting query /v3/accounting/records', (t) => {
     const next = await api.get(RECORDS, { limit: '2', source_type: 'BILL', cursor: first.body.next_cursor });
     expect(next.body).toMatchObject({ has_next_page: false, next_cursor: null, total_count: 3 });
     expect(ids(next)).toEqual([created[5].id]);
-    const mismatches: Record<string, string>[] = [{ source_type: 'CARD' }, {}, { source_type: 'BILL', 'updated_at[gt]': '2020-01-01T00:00:00Z' }];
+    const mismatches: Record<string, string>[] = [
+      { source_type: 'CARD' },
+      {},
+      { source_type: 'BILL', 'updated_at[gt]': '2020-01-01T00:00:00Z' },
+    ];
     for (const query of mismatches) {
       const mismatched = await api.get(RECORDS, { limit: '2', ...query, cursor: first.body.next_cursor });
       expect(mismatched.status).toBe(400);
       expect(mismatched.body.error_code).toBe('INVALID_CURSOR');
     }
     const tampered = first.body.next_cursor.slice(0, -2) + (first.body.next_cursor.endsWith('A') ? 'BB' : 'AA');
-    expect((await api.get(RECORDS, { limit: '2', source_type: 'BILL', cursor: tampered })).body.error_code).toBe('INVALID_CURSOR');
+    expect((await api.get(RECORDS, { limit: '2', source_type: 'BILL', cursor: tampered })).body.error_code).toBe(
+      'INVALID_CURSOR',
+    );
     const other = await t.ctx.as(['accounting.record.read']);
-    expect((await other.get(RECORDS, { limit: '2', source_type: 'BILL', cursor: first.body.next_cursor })).body.error_code).toBe('INVALID_CURSOR');
+    expect(
+      (await other.get(RECORDS, { limit: '2', source_type: 'BILL', cursor: first.body.next_cursor })).body.error_code,
+    ).toBe('INVALID_CURSOR');
   });
 
   it('the spec polling rules find exported and bill changes', async () => {
     const api = await t.ctx.as([...ADMIN]);
-    const [card, bill] = await newRecords(api, [item({ review_status: 'READY_FOR_EXPORT' }), item({ type: 'BILL_EXPENSE' })]);
+    const [card, bill] = await newRecords(api, [
+      item({ review_status: 'READY_FOR_EXPORT' }),
+      item({ type: 'BILL_EXPENSE' }),
+    ]);
     const ready = await api.get(RECORDS, { review_status: 'READY_FOR_EXPORT' });
     expect(ids(ready)).toEqual([card.id]);
     await api.post(EXPORT_RESULTS, { results: [{ accounting_record_id: card.id, success: { reference_id: 'x' } }] });

@@ -18,12 +18,21 @@ describeEachDialect('svc seed', (t) => {
       ['Class', 8],
     ]);
     expect(Object.keys(summary.records_by_type)).toHaveLength(19);
-    expect(Object.keys(summary.records_by_review_status).sort()).toEqual(['EXPORTED', 'PREPARE', 'READY_FOR_EXPORT', 'REVIEW']);
+    expect(Object.keys(summary.records_by_review_status).sort()).toEqual([
+      'EXPORTED',
+      'PREPARE',
+      'READY_FOR_EXPORT',
+      'REVIEW',
+    ]);
 
     const rows = await storedRecords(t.ctx, accountId);
     expect(rows).toHaveLength(300);
     expect(new Set(rows.map((r) => Number(r.updated_at))).size).toBe(300);
-    const values = await t.ctx.db.kysely.selectFrom('field_values').select('svc_id').where('account_id', '=', accountId).execute();
+    const values = await t.ctx.db.kysely
+      .selectFrom('field_values')
+      .select('svc_id')
+      .where('account_id', '=', accountId)
+      .execute();
     expect(values).toHaveLength(40);
     const valueIds = new Set(values.map((v) => v.svc_id));
 
@@ -46,14 +55,20 @@ describeEachDialect('svc seed', (t) => {
 
     // a second run on the same account reuses the fields and adds values and records
     await seed(t.ctx.db, ['--account', accountId, '--records', '19', '--values', '4'], () => {});
-    const fields = await t.ctx.db.kysely.selectFrom('fields').select('name').where('account_id', '=', accountId).execute();
+    const fields = await t.ctx.db.kysely
+      .selectFrom('fields')
+      .select('name')
+      .where('account_id', '=', accountId)
+      .execute();
     expect(fields).toHaveLength(4);
     expect(await storedRecords(t.ctx, accountId)).toHaveLength(320);
   });
 
   it('rejects bad arguments', async () => {
     await expect(seed(t.ctx.db, ['--records', '5'], () => {})).rejects.toThrow('--account is required');
-    await expect(seed(t.ctx.db, ['--account', 'a', '--records', 'many'], () => {})).rejects.toThrow('--records must be a whole number');
+    await expect(seed(t.ctx.db, ['--account', 'a', '--records', 'many'], () => {})).rejects.toThrow(
+      '--records must be a whole number',
+    );
     await expect(seed(t.ctx.db, ['--account', 'a', '--bogus'], () => {})).rejects.toThrow();
   });
 });

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { describeEachDialect } from './support/context.js';
-import { ISO_MICROS, VALUE_ID, newField, newValues, rowShape, storedValues, valuesUrl, waitForLockWaiter } from './support/field-values.js';
+import {
+  ISO_MICROS,
+  VALUE_ID,
+  newField,
+  newValues,
+  rowShape,
+  storedValues,
+  valuesUrl,
+  waitForLockWaiter,
+} from './support/field-values.js';
 
 describeEachDialect('field values: create', (t) => {
   it('creates a batch and answers the values in request order', async () => {
@@ -52,7 +61,8 @@ describeEachDialect('field values: create', (t) => {
       details: { errors: [{ path: '/items', message: 'must NOT have fewer than 1 items' }] },
       request_id: expect.any(String),
     });
-    const many = (n: number) => Array.from({ length: n }, (_, i) => ({ value: `v${i}`, remote_id: `r${i}`, value_id: `i${i}` }));
+    const many = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ value: `v${i}`, remote_id: `r${i}`, value_id: `i${i}` }));
     const over = await api.create(valuesUrl(fieldId), { items: many(1001) });
     expect(over.status).toBe(400);
     expect(over.body.details).toEqual({ errors: [{ path: '/items', message: 'must NOT have more than 1000 items' }] });
@@ -87,7 +97,9 @@ describeEachDialect('field values: create', (t) => {
     );
     expect(res.body.details.errors).toHaveLength(6);
     const long = await api.create(valuesUrl(fieldId), { items: [{ value: 'x'.repeat(256) }] });
-    expect(long.body.details.errors).toEqual([{ path: '/items/0/value', message: 'must NOT have more than 255 characters' }]);
+    expect(long.body.details.errors).toEqual([
+      { path: '/items/0/value', message: 'must NOT have more than 255 characters' },
+    ]);
     expect(await storedValues(t.ctx, api.accountId, fieldId)).toEqual([]);
   });
 
@@ -139,7 +151,9 @@ describeEachDialect('field values: create', (t) => {
 
     // the same ids are free in another field
     const other = await newField(api, 'Other');
-    expect((await api.create(valuesUrl(other), { items: [{ value: 'x', remote_id: 'R1', value_id: 'V1' }] })).status).toBe(200);
+    expect(
+      (await api.create(valuesUrl(other), { items: [{ value: 'x', remote_id: 'R1', value_id: 'V1' }] })).status,
+    ).toBe(200);
   });
 
   it('lets exactly one of concurrent creates with one remote_id win', async () => {
@@ -172,8 +186,15 @@ describeEachDialect('field values: create', (t) => {
     await rival
       .insertInto('field_values')
       .values({
-        account_id: api.accountId, field_id: fieldId, svc_id: 'efo_rival', value: 'rival', remote_id: 'SAME',
-        value_id: null, is_disabled: 0, created_at: now, updated_at: now,
+        account_id: api.accountId,
+        field_id: fieldId,
+        svc_id: 'efo_rival',
+        value: 'rival',
+        remote_id: 'SAME',
+        value_id: null,
+        is_disabled: 0,
+        created_at: now,
+        updated_at: now,
       })
       .execute();
     const pending = api.create(valuesUrl(fieldId), { items: [{ value: 'a' }, { value: 'b', remote_id: 'SAME' }] });

@@ -27,7 +27,9 @@ describeEachDialect('field values: delete', (t) => {
     expect(idsOf(await storedValues(t.ctx, api.accountId, fieldId))).toEqual([values[1].svc_id]);
     expect((await api.get(`${valuesUrl(fieldId)}/${values[0].svc_id}`)).status).toBe(404);
     // a deleted value's remote_id and value_id are free again
-    expect((await api.create(valuesUrl(fieldId), { items: [{ value: 'A', remote_id: 'rA', value_id: 'iA' }] })).status).toBe(200);
+    expect(
+      (await api.create(valuesUrl(fieldId), { items: [{ value: 'A', remote_id: 'rA', value_id: 'iA' }] })).status,
+    ).toBe(200);
   });
 
   it('answers 404 naming every unknown address and deletes nothing', async () => {
@@ -41,7 +43,13 @@ describeEachDialect('field values: delete', (t) => {
     expect(res.body).toEqual({
       error_code: 'NOT_FOUND',
       message: `2 addressed field values were not found in field ${fieldId}; nothing was changed.`,
-      details: { field_id: fieldId, not_found: [{ index: 1, value_id: 'iX' }, { index: 3, svc_id: 'efo_nope' }] },
+      details: {
+        field_id: fieldId,
+        not_found: [
+          { index: 1, value_id: 'iX' },
+          { index: 3, svc_id: 'efo_nope' },
+        ],
+      },
       request_id: expect.any(String),
     });
     expect(idsOf(await storedValues(t.ctx, api.accountId, fieldId))).toEqual(idsOf(values));
@@ -70,7 +78,11 @@ describeEachDialect('field values: delete', (t) => {
       { path: '/items/2/remote_id', message: 'must NOT have fewer than 1 characters' },
       { path: '/items/3/data', message: 'is not allowed' },
     ]);
-    for (const body of [{ items: [] }, { items: Array.from({ length: 1001 }, (_, i) => ({ svc_id: `efo_${i}` })) }, {}]) {
+    for (const body of [
+      { items: [] },
+      { items: Array.from({ length: 1001 }, (_, i) => ({ svc_id: `efo_${i}` })) },
+      {},
+    ]) {
       const res = await api.delete(valuesUrl(fieldId), body);
       expect(res.status).toBe(400);
       expect(res.body.details.errors[0].path).toBe('/items');

@@ -55,7 +55,8 @@ describeEachDialect('field values: get and list', (t) => {
     expect(all.status).toBe(200);
     expect(all.body).toEqual({ items: v, next_cursor: null });
 
-    const list = async (query: Record<string, string | string[]>) => idsOf((await api.get(valuesUrl(fieldId), query)) as Page);
+    const list = async (query: Record<string, string | string[]>) =>
+      idsOf((await api.get(valuesUrl(fieldId), query)) as Page);
     expect(await list({ value: 'A' })).toEqual([ids[0], ids[2], ids[4]]);
     expect(await list({ value: 'a' })).toEqual([]);
     expect(await list({ 'remote_id[]': ['r2', 'r0', 'nope'] })).toEqual([ids[0], ids[2]]);
@@ -90,8 +91,13 @@ describeEachDialect('field values: get and list', (t) => {
   it('returns every value exactly once across pages while values are created and deleted', async () => {
     const api = await t.ctx.as(['fields.write', 'field_values.write']);
     const fieldId = await newField(api);
-    const initial = (await newValues(api, fieldId, Array.from({ length: 10 }, (_, i) => ({ value: `v${i}`, remote_id: `r${i}` }))))
-      .map((v) => v.svc_id as string);
+    const initial = (
+      await newValues(
+        api,
+        fieldId,
+        Array.from({ length: 10 }, (_, i) => ({ value: `v${i}`, remote_id: `r${i}` })),
+      )
+    ).map((v) => v.svc_id as string);
 
     const seen: string[] = [];
     const added: string[] = [];
@@ -148,7 +154,9 @@ describeEachDialect('field values: get and list', (t) => {
     const otherField = await api.get(valuesUrl(other), { value: 'A', 'remote_id[]': ['x', 'y'], cursor });
     expect(otherField.body.error_code).toBe('INVALID_CURSOR');
     const sameAccount = await t.ctx.as(['field_values.read'], api.accountId);
-    expect((await sameAccount.get(valuesUrl(fieldId), { value: 'A', 'remote_id[]': ['x', 'y'], cursor })).status).toBe(200);
+    expect((await sameAccount.get(valuesUrl(fieldId), { value: 'A', 'remote_id[]': ['x', 'y'], cursor })).status).toBe(
+      200,
+    );
   });
 
   it('writes list pages byte for byte as the values are answered one by one, whatever their text', async () => {
@@ -156,9 +164,22 @@ describeEachDialect('field values: get and list', (t) => {
     const api = await t.ctx.as(['fields.write', 'field_values.write']);
     const fieldId = await newField(api);
     const text = fc.string({ unit: 'grapheme-composite', minLength: 1, maxLength: 12 });
-    const awkward = fc.constantFrom('"', '\\', '\n\t\r\b\f', '\u0001\u001f\u007f', '\u2028\u2029', '</script>', 'é漢字😀', ' ');
+    const awkward = fc.constantFrom(
+      '"',
+      '\\',
+      '\n\t\r\b\f',
+      '\u0001\u001f\u007f',
+      '\u2028\u2029',
+      '</script>',
+      'é漢字😀',
+      ' ',
+    );
     const item = fc.record(
-      { value: fc.oneof(text, awkward), remote_id: fc.option(fc.oneof(text, awkward), { nil: undefined }), is_disabled: fc.boolean() },
+      {
+        value: fc.oneof(text, awkward),
+        remote_id: fc.option(fc.oneof(text, awkward), { nil: undefined }),
+        is_disabled: fc.boolean(),
+      },
       { requiredKeys: ['value', 'is_disabled'] },
     );
     const batches = fc.sample(fc.array(item, { minLength: 1, maxLength: 20 }), { numRuns: 5, seed: 7 });
@@ -166,12 +187,20 @@ describeEachDialect('field values: get and list', (t) => {
     let n = 0;
     for (const batch of batches) {
       // remote_ids unique within the field: suffix each with its position
-      created.push(...(await newValues(api, fieldId, batch.map((i) => ({ ...i, ...(i.remote_id === undefined ? {} : { remote_id: `${i.remote_id}#${n++}` }) })))));
+      created.push(
+        ...(await newValues(
+          api,
+          fieldId,
+          batch.map((i) => ({ ...i, ...(i.remote_id === undefined ? {} : { remote_id: `${i.remote_id}#${n++}` }) })),
+        )),
+      );
     }
     const firstId = created[0]!.svc_id;
     const one = await api.get(`${valuesUrl(fieldId)}/${firstId}`);
     expect(one.status).toBe(200);
-    const singles = await Promise.all(created.map(async (v) => (await api.get(`${valuesUrl(fieldId)}/${v.svc_id}`)).text));
+    const singles = await Promise.all(
+      created.map(async (v) => (await api.get(`${valuesUrl(fieldId)}/${v.svc_id}`)).text),
+    );
     const page = await api.get(valuesUrl(fieldId), { limit: '1000' });
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('application/json; charset=utf-8');

@@ -37,7 +37,11 @@ describeEachDialect('field values: update', (t) => {
     expect(res.body.items[1].updated_at > a.updated_at).toBe(true);
 
     const stored = await storedValues(t.ctx, api.accountId, fieldId);
-    expect(stored.map((r) => [r.value, r.is_disabled])).toEqual([['A2', 0], ['B', 0], ['C', 1]]);
+    expect(stored.map((r) => [r.value, r.is_disabled])).toEqual([
+      ['A2', 0],
+      ['B', 0],
+      ['C', 1],
+    ]);
     expect((await api.get(valuesUrl(fieldId))).body.items).toEqual([res.body.items[1], b, res.body.items[0]]);
 
     // the same values again are no change: updated_at stays
@@ -95,10 +99,15 @@ describeEachDialect('field values: update', (t) => {
       request_id: expect.any(String),
     });
     const sameAddress = await api.put(valuesUrl(fieldId), {
-      items: [{ remote_id: 'unknown', data: {} }, { remote_id: 'unknown', data: {} }],
+      items: [
+        { remote_id: 'unknown', data: {} },
+        { remote_id: 'unknown', data: {} },
+      ],
     });
     expect(sameAddress.status).toBe(400);
-    expect(sameAddress.body.details.errors).toEqual([{ path: '/items/1', message: 'addresses the same field value as /items/0' }]);
+    expect(sameAddress.body.details.errors).toEqual([
+      { path: '/items/1', message: 'addresses the same field value as /items/0' },
+    ]);
 
     const shape = await api.put(valuesUrl(fieldId), {
       items: [
@@ -132,14 +141,24 @@ describeEachDialect('field values: update', (t) => {
   it('updates 1000 values in one request', async () => {
     const api = await t.ctx.as(['fields.write', 'field_values.write']);
     const fieldId = await newField(api);
-    const values = await newValues(api, fieldId, Array.from({ length: 1000 }, (_, i) => ({ value: `v${i}`, remote_id: `r${i}` })));
+    const values = await newValues(
+      api,
+      fieldId,
+      Array.from({ length: 1000 }, (_, i) => ({ value: `v${i}`, remote_id: `r${i}` })),
+    );
     const res = await api.put(valuesUrl(fieldId), {
-      items: values.map((v, i) => (i % 2 ? { remote_id: v.remote_id, data: { value: `w${i}` } } : { svc_id: v.svc_id, data: { is_disabled: true } })),
+      items: values.map((v, i) =>
+        i % 2
+          ? { remote_id: v.remote_id, data: { value: `w${i}` } }
+          : { svc_id: v.svc_id, data: { is_disabled: true } },
+      ),
     });
     expect(res.status).toBe(200);
     expect(res.body.items.map((v: { svc_id: string }) => v.svc_id)).toEqual(values.map((v) => v.svc_id));
     const stored = await storedValues(t.ctx, api.accountId, fieldId);
-    expect(stored.map((r) => [r.value, r.is_disabled])).toEqual(values.map((_, i) => (i % 2 ? [`w${i}`, 0] : [`v${i}`, 1])));
+    expect(stored.map((r) => [r.value, r.is_disabled])).toEqual(
+      values.map((_, i) => (i % 2 ? [`w${i}`, 0] : [`v${i}`, 1])),
+    );
   });
 
   it('loses no update when two requests change one value at once', async () => {
@@ -170,7 +189,9 @@ describeEachDialect('field values: update', (t) => {
     await rival.commit().execute();
     const res = await pending;
     expect(res.status).toBe(200);
-    expect(res.body.items).toEqual([{ ...values[2], value: 'rival', is_disabled: true, updated_at: expect.stringMatching(ISO_MICROS) }]);
+    expect(res.body.items).toEqual([
+      { ...values[2], value: 'rival', is_disabled: true, updated_at: expect.stringMatching(ISO_MICROS) },
+    ]);
     const [row] = (await storedValues(t.ctx, api.accountId, fieldId)).filter((r) => r.svc_id === values[2].svc_id);
     expect([row!.value, row!.is_disabled]).toEqual(['rival', 1]);
   });
@@ -188,7 +209,11 @@ describeEachDialect('field values: update', (t) => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
     expect((await api.get(`${valuesUrl(fieldId)}/${values[0].svc_id}`)).body.value).toBe('second');
-    const reused = await api.put(valuesUrl(fieldId), { items: [{ svc_id: values[0].svc_id, data: { value: 'other' } }] }, key);
+    const reused = await api.put(
+      valuesUrl(fieldId),
+      { items: [{ svc_id: values[0].svc_id, data: { value: 'other' } }] },
+      key,
+    );
     expect(reused.status).toBe(422);
     expect(reused.body.error_code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
@@ -200,7 +225,9 @@ describeEachDialect('field values: update', (t) => {
     expect(res.status).toBe(404);
     expect(res.body.details).toEqual({ field_id: fieldId });
     const reader = await t.ctx.as(['field_values.read', 'fields.write'], api.accountId);
-    expect((await reader.put(valuesUrl(fieldId), { items: [{ svc_id: values[0].svc_id, data: { value: 'x' } }] })).status).toBe(403);
+    expect(
+      (await reader.put(valuesUrl(fieldId), { items: [{ svc_id: values[0].svc_id, data: { value: 'x' } }] })).status,
+    ).toBe(403);
     expect((await api.get(valuesUrl(fieldId))).body.items).toEqual(values);
   });
 });

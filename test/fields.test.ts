@@ -87,7 +87,10 @@ describeEachDialect('custom fields /v1/fields', (t) => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: { status: number; body: any } = await api.get("/v1/fields", { limit: "3", ...(cursor ? { cursor } : {}) });
+      const res: { status: number; body: any } = await api.get('/v1/fields', {
+        limit: '3',
+        ...(cursor ? { cursor } : {}),
+      });
       expect(res.status).toBe(200);
       seen.push(...res.body.items.map((f: { svc_id: string }) => f.svc_id));
       cursor = res.body.next_cursor;

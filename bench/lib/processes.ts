@@ -35,7 +35,12 @@ async function waitFor(url: string, deadline: number): Promise<void> {
 }
 
 /** Starts `node <nodeArgs>` with env, waits until `readyPath` answers 200, and samples its memory. */
-export async function serve(nodeArgs: string[], env: Record<string, string>, port: number, readyPath = '/healthz'): Promise<Served> {
+export async function serve(
+  nodeArgs: string[],
+  env: Record<string, string>,
+  port: number,
+  readyPath = '/healthz',
+): Promise<Served> {
   const started = performance.now();
   const child = spawn(process.execPath, nodeArgs, {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },

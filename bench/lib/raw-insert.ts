@@ -17,10 +17,23 @@ export async function rawInsertRate(url: string, batches: number): Promise<numbe
     const account = `raw_${randomBytes(4).toString('hex')}`;
     const fieldId = newId('extended_field');
     const now = nowMicros();
-    await db.kysely.insertInto('accounts').values({ account_id: account, cursor_key: randomBytes(32).toString('base64'), created_at: now }).execute();
+    await db.kysely
+      .insertInto('accounts')
+      .values({ account_id: account, cursor_key: randomBytes(32).toString('base64'), created_at: now })
+      .execute();
     await db.kysely
       .insertInto('fields')
-      .values({ account_id: account, svc_id: fieldId, name: 'Raw', field_group: 'ACCOUNTING', remote_id: null, integration_id: null, is_disabled: 0, created_at: now, updated_at: now })
+      .values({
+        account_id: account,
+        svc_id: fieldId,
+        name: 'Raw',
+        field_group: 'ACCOUNTING',
+        remote_id: null,
+        integration_id: null,
+        is_disabled: 0,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     const started = performance.now();
     for (let b = 0; b < batches; b++) {
@@ -41,7 +54,10 @@ export async function rawInsertRate(url: string, batches: number): Promise<numbe
       await db.kysely.transaction().execute(async (trx) => {
         // Chunked like the service must be: PostgreSQL allows 65,535 parameters per statement.
         for (let i = 0; i < rows.length; i += 500) {
-          await (trx as any).insertInto('field_values').values(rows.slice(i, i + 500)).execute();
+          await (trx as any)
+            .insertInto('field_values')
+            .values(rows.slice(i, i + 500))
+            .execute();
         }
       });
     }

@@ -47,7 +47,14 @@ function derived(scenarios: Scenario[]): Scenario[] {
   const first = scenarios.find((s) => s.name === 'list values, limit 1000, first page');
   const deep = scenarios.find((s) => s.name.startsWith('list values, limit 1000, page at depth'));
   if (!first || !deep || deep.throughput === 0) return [];
-  return [{ name: 'list values, limit 1000: time of the deep page ÷ time of the first', unit: '×', throughput: first.throughput / deep.throughput, targetMax: 1.2 }];
+  return [
+    {
+      name: 'list values, limit 1000: time of the deep page ÷ time of the first',
+      unit: '×',
+      throughput: first.throughput / deep.throughput,
+      targetMax: 1.2,
+    },
+  ];
 }
 
 function share(value: number, floor: number): string {
@@ -62,18 +69,30 @@ export function table(measured: Scenario[]): string {
     const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(s.unit === '×' ? 2 : 1));
     return `| ${s.name} | ${fmt(s.throughput)} ${s.unit} | ${s.p50 ?? ''} | ${s.p99 ?? ''} | ${ratio} | ${targetText(s)} | ${verdict(s)} |`;
   });
-  return ['| scenario | result | p50 ms | p99 ms | vs floor | target | |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+  return [
+    '| scenario | result | p50 ms | p99 ms | vs floor | target | |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 /** Writes bench/results/<date>-<dialect>.json and .md, and the latest table into docs/performance.md. */
-export function writeReport(root: string, dialect: string, sizes: Record<string, number>, scenarios: Scenario[]): string[] {
+export function writeReport(
+  root: string,
+  dialect: string,
+  sizes: Record<string, number>,
+  scenarios: Scenario[],
+): string[] {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const dir = path.join(root, 'bench/results');
   fs.mkdirSync(dir, { recursive: true });
   const json = path.join(dir, `${stamp}-${dialect}.json`);
   const md = path.join(dir, `${stamp}-${dialect}.md`);
   const heading = headingOf(dialect, new Date().toISOString(), machine(), sizes);
-  fs.writeFileSync(json, JSON.stringify({ date: new Date().toISOString(), dialect, machine: machine(), sizes, scenarios }, null, 2));
+  fs.writeFileSync(
+    json,
+    JSON.stringify({ date: new Date().toISOString(), dialect, machine: machine(), sizes, scenarios }, null, 2),
+  );
   fs.writeFileSync(md, `${heading}${table(scenarios)}\n`);
   return [json, md, renderDoc(root, dialect, heading, scenarios)];
 }
@@ -90,5 +109,9 @@ export function renderDoc(root: string, dialect: string, heading: string, scenar
 }
 
 export function headingOf(dialect: string, date: string, machineText: string, sizes: Record<string, number>): string {
-  return `## ${dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} — ${date.slice(0, 10)}\n\nMachine: ${machineText}. Sizes: ${Object.entries(sizes).map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`).join(', ')} s/scenario.\n\n`;
+  return `## ${dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} — ${date.slice(0, 10)}\n\nMachine: ${machineText}. Sizes: ${Object.entries(
+    sizes,
+  )
+    .map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`)
+    .join(', ')} s/scenario.\n\n`;
 }

@@ -1,4 +1,10 @@
-import { Transport, newIdempotencyKey, type RequestOptions, type SvcClientOptions, type WriteOptions } from './transport.js';
+import {
+  Transport,
+  newIdempotencyKey,
+  type RequestOptions,
+  type SvcClientOptions,
+  type WriteOptions,
+} from './transport.js';
 import type {
   AccountingRecord,
   AccountingRecordPage,
@@ -93,7 +99,11 @@ export class SvcClient {
         options,
       }),
     get: (fieldId: string, svcId: string, options?: RequestOptions) =>
-      this.#http.request<FieldValue>({ method: 'GET', path: `/v1/fields/${enc(fieldId)}/values/${enc(svcId)}`, options }),
+      this.#http.request<FieldValue>({
+        method: 'GET',
+        path: `/v1/fields/${enc(fieldId)}/values/${enc(svcId)}`,
+        options,
+      }),
     /** One page; pass the previous page's next_cursor as `cursor`. */
     list: (fieldId: string, query: FieldValueListQuery = {} as FieldValueListQuery, options?: RequestOptions) =>
       this.#http.request<FieldValuePage>({
@@ -103,8 +113,11 @@ export class SvcClient {
         options,
       }),
     /** Every value matching the filters, page after page: `for await (const v of listAll(fieldId))`. */
-    listAll: (fieldId: string, query: ListQuery<FieldValueListQuery> = {} as FieldValueListQuery, options?: RequestOptions) =>
-      paginate((q) => this.fieldValues.list(fieldId, q as FieldValueListQuery, options), query),
+    listAll: (
+      fieldId: string,
+      query: ListQuery<FieldValueListQuery> = {} as FieldValueListQuery,
+      options?: RequestOptions,
+    ) => paginate((q) => this.fieldValues.list(fieldId, q as FieldValueListQuery, options), query),
     update: (fieldId: string, items: FieldValueUpdate[], options?: WriteOptions) =>
       this.#http.request<{ items: FieldValue[] }>({
         method: 'PUT',
@@ -133,7 +146,12 @@ export class SvcClient {
       }),
     /** One page of records ordered by (updated_at, id). */
     query: (query: AccountingRecordQuery = {} as AccountingRecordQuery, options?: RequestOptions) =>
-      this.#http.request<AccountingRecordPage>({ method: 'GET', path: '/v3/accounting/records', query: query as never, options }),
+      this.#http.request<AccountingRecordPage>({
+        method: 'GET',
+        path: '/v3/accounting/records',
+        query: query as never,
+        options,
+      }),
     /** Every matching record, following next_cursor. */
     queryAll: (query: ListQuery<AccountingRecordQuery> = {} as AccountingRecordQuery, options?: RequestOptions) =>
       paginate((q) => this.accountingRecords.query(q as AccountingRecordQuery, options), query),

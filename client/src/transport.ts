@@ -72,7 +72,9 @@ function toBase64(text: string): string {
 
 /** HTTP, authentication and retries; the resource classes build on it. */
 export class Transport {
-  readonly #options: Required<Pick<SvcClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseDelayMs' | 'retryMaxDelayMs'>> &
+  readonly #options: Required<
+    Pick<SvcClientOptions, 'timeoutMs' | 'maxRetries' | 'retryBaseDelayMs' | 'retryMaxDelayMs'>
+  > &
     SvcClientOptions;
   readonly #fetch: typeof fetch;
   #token: { value: string; refreshAt: number } | null = null;
@@ -138,7 +140,12 @@ export class Transport {
       if (call.body !== undefined) headers['content-type'] = 'application/json';
       if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
       try {
-        return (await this.#send(call, headers, call.body === undefined ? undefined : JSON.stringify(call.body), call.method === 'GET' || call.idempotencyKey !== undefined)) as T;
+        return (await this.#send(
+          call,
+          headers,
+          call.body === undefined ? undefined : JSON.stringify(call.body),
+          call.method === 'GET' || call.idempotencyKey !== undefined,
+        )) as T;
       } catch (error) {
         // An expired or revoked token: fetch a new one once, if we can.
         if (error instanceof SvcApiError && error.status === 401 && !refreshed && this.#options.clientId) {
@@ -174,7 +181,9 @@ export class Transport {
         throw new SvcApiError({
           status: 0,
           error_code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
-          message: timedOut ? `No answer within the timeout (${call.method} ${call.path}).` : `Network error (${call.method} ${call.path}).`,
+          message: timedOut
+            ? `No answer within the timeout (${call.method} ${call.path}).`
+            : `Network error (${call.method} ${call.path}).`,
           cause,
         });
       }

@@ -135,7 +135,12 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
         throw new CliUsageError(`unknown command: ${command}`);
     }
   } catch (error) {
-    if (error instanceof CliUsageError || (error as Error).name === 'IntegrationUsageError' || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (
+      error instanceof CliUsageError ||
+      (error as Error).name === 'IntegrationUsageError' ||
+      error instanceof ConfigError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
       process.stderr.write(`svc: ${(error as Error).message}\n\n${USAGE}\n`);
       return 2;
     }

@@ -39,15 +39,70 @@ interface SeedValueTables {
 }
 
 const FIELDS = [
-  { name: 'GL Account', remote: 'GL_ACCOUNT', share: 0.4, words: ['Travel', 'Meals', 'Software', 'Office Supplies', 'Advertising', 'Other G&A', 'Professional Fees', 'Rent', 'Telephone', 'Training'] },
-  { name: 'Department', remote: 'DEPARTMENT', share: 0.2, words: ['Engineering', 'Sales', 'Marketing', 'Finance', 'Operations', 'Support', 'People'] },
-  { name: 'Location', remote: 'LOCATION', share: 0.2, words: ['New York', 'San Francisco', 'London', 'Berlin', 'Tokyo', 'Remote'] },
-  { name: 'Class', remote: 'CLASS', share: 0.2, words: ['Recurring', 'One-off', 'Capital', 'Client billable', 'Internal'] },
+  {
+    name: 'GL Account',
+    remote: 'GL_ACCOUNT',
+    share: 0.4,
+    words: [
+      'Travel',
+      'Meals',
+      'Software',
+      'Office Supplies',
+      'Advertising',
+      'Other G&A',
+      'Professional Fees',
+      'Rent',
+      'Telephone',
+      'Training',
+    ],
+  },
+  {
+    name: 'Department',
+    remote: 'DEPARTMENT',
+    share: 0.2,
+    words: ['Engineering', 'Sales', 'Marketing', 'Finance', 'Operations', 'Support', 'People'],
+  },
+  {
+    name: 'Location',
+    remote: 'LOCATION',
+    share: 0.2,
+    words: ['New York', 'San Francisco', 'London', 'Berlin', 'Tokyo', 'Remote'],
+  },
+  {
+    name: 'Class',
+    remote: 'CLASS',
+    share: 0.2,
+    words: ['Recurring', 'One-off', 'Capital', 'Client billable', 'Internal'],
+  },
 ];
 const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances', 'Ken', 'Radia', 'Tim'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Thompson', 'Perlman', 'Berners-Lee'];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Dijkstra',
+  'Liskov',
+  'Knuth',
+  'Allen',
+  'Thompson',
+  'Perlman',
+  'Berners-Lee',
+];
 const ROLES = ['EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE', 'CARD_ADMIN', 'BOOKKEEPER', 'AP_CLERK', 'ACCOUNT_ADMIN'];
-const VENDORS = ['Delta Air Lines', 'Uber', 'AWS', 'Staples', 'WeWork', 'Slack', 'Google Ads', 'Marriott', 'Figma', 'FedEx', 'Blue Bottle', 'Deloitte'];
+const VENDORS = [
+  'Delta Air Lines',
+  'Uber',
+  'AWS',
+  'Staples',
+  'WeWork',
+  'Slack',
+  'Google Ads',
+  'Marriott',
+  'Figma',
+  'FedEx',
+  'Blue Bottle',
+  'Deloitte',
+];
 const CURRENCIES = ['USD', 'USD', 'USD', 'USD', 'EUR', 'GBP', 'JPY', 'KWD'];
 const BATCH = 5000;
 
@@ -104,14 +159,21 @@ async function ensureFields(db: Executor, accountId: string, valueCount: number,
       account_id: accountId,
       field_id: field.svc_id,
       svc_id: newId('efo'),
-      value: spec.name === 'GL Account' ? `${6000 + i * 10} ${spec.words[i % spec.words.length]}` : `${spec.words[i % spec.words.length]}${i >= spec.words.length ? ` ${Math.floor(i / spec.words.length) + 1}` : ''}`,
+      value:
+        spec.name === 'GL Account'
+          ? `${6000 + i * 10} ${spec.words[i % spec.words.length]}`
+          : `${spec.words[i % spec.words.length]}${i >= spec.words.length ? ` ${Math.floor(i / spec.words.length) + 1}` : ''}`,
       is_disabled: 0,
       remote_id: `${spec.remote}-${tag}-${i + 1}`,
       value_id: null,
       created_at: now + i,
       updated_at: now + i,
     }));
-    for (let i = 0; i < rows.length; i += 1000) await values.insertInto('field_values').values(rows.slice(i, i + 1000)).execute();
+    for (let i = 0; i < rows.length; i += 1000)
+      await values
+        .insertInto('field_values')
+        .values(rows.slice(i, i + 1000))
+        .execute();
     out.push({
       svc_id: field.svc_id,
       name: field.name,
@@ -198,9 +260,21 @@ export async function seed(db: Db, args: string[], out: (line: string) => void):
     const exported = status === 'EXPORTED';
     const failed = status === 'REVIEW' && random() < 0.1;
     const last: LastExportResult | null = exported
-      ? { status: 'SUCCESS', reference_id: `erp_${n}`, deep_link_url: `https://erp.example.invalid/txn/${n}`, error_message: null, reported_at: updatedAt }
+      ? {
+          status: 'SUCCESS',
+          reference_id: `erp_${n}`,
+          deep_link_url: `https://erp.example.invalid/txn/${n}`,
+          error_message: null,
+          reported_at: updatedAt,
+        }
       : failed
-        ? { status: 'FAILURE', reference_id: null, deep_link_url: null, error_message: 'Invalid GL account', reported_at: updatedAt }
+        ? {
+            status: 'FAILURE',
+            reference_id: null,
+            deep_link_url: null,
+            error_message: 'Invalid GL account',
+            reported_at: updatedAt,
+          }
         : null;
     byType[type] = (byType[type] ?? 0) + 1;
     byStatus[status] = (byStatus[status] ?? 0) + 1;
@@ -223,7 +297,12 @@ export async function seed(db: Db, args: string[], out: (line: string) => void):
       line_items_json: JSON.stringify(lineItemsOf(buildLineItems(type, amount, amount, economic), currency, currency)),
       user_json: isBill && random() < 0.5 ? null : JSON.stringify(pick(users)),
       vendor_json: sourceTypeOf(type) === 'REIMBURSEMENT' && random() < 0.5 ? null : JSON.stringify(pick(vendors)),
-      receipts_json: random() < 0.6 ? JSON.stringify([{ id: `receipt_${n + 1}`, download_uris: [`https://files.example.invalid/receipt_${n + 1}.pdf`] }]) : '[]',
+      receipts_json:
+        random() < 0.6
+          ? JSON.stringify([
+              { id: `receipt_${n + 1}`, download_uris: [`https://files.example.invalid/receipt_${n + 1}.pdf`] },
+            ])
+          : '[]',
       last_export_json: last === null ? null : JSON.stringify(last),
       version: 1 + REVIEW_STATUSES.indexOf(status) + (failed ? 3 : 0),
       created_at: updatedAt,

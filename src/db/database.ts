@@ -9,12 +9,7 @@ import type { AccountingTables } from '../modules/accounting/accounting.tables.j
  * Every table of the service. Each module declares its own tables in `<module>.tables.ts`; this type joins
  * them. Times are integer microseconds since the epoch; booleans are 0/1 integers in both dialects.
  */
-export interface Database
-  extends AuthTables,
-    IdempotencyTables,
-    FieldTables,
-    FieldValueTables,
-    AccountingTables {}
+export interface Database extends AuthTables, IdempotencyTables, FieldTables, FieldValueTables, AccountingTables {}
 
 /** A database handle or an open transaction: repositories accept either. */
 export type Executor = Kysely<Database>;

@@ -144,7 +144,9 @@ function openSqlite(file: string): Db {
   database.pragma('wal_autocheckpoint = 10000');
   // 0: never wait inside SQLite (that would block the event loop); LockWaitingConnection waits instead.
   database.pragma('busy_timeout = 0');
-  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }) });
+  const kysely = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
+  });
   return {
     kysely,
     dialect: 'sqlite',
@@ -177,7 +179,9 @@ function openPostgres(url: string, poolSize: number): Db {
     // bigint columns hold microsecond times and counts well inside 2^53: read them as numbers.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+        oid === INT8_OID
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
   // An idle client that loses its connection (database restart) must not crash the process.
@@ -228,6 +232,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     // dropped), 53300 too many connections, 3D000 the database does not exist (any more).
     /^(08...|57P0[1-4]|53300|3D000)$/.test(code) ||
     /^SQLITE_(BUSY|LOCKED|NOTADB|CORRUPT|CANTOPEN|IOERR|FULL)/.test(code) ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '')
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+      e.message ?? '',
+    )
   );
 }

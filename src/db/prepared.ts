@@ -25,7 +25,9 @@ export function preparedQuery<const Names extends readonly string[], Row>(
   const byDialect = new Map<string, Compiled>();
   const compile = (db: Executor): Compiled => {
     const query = build(db, (name) => `${MARK}${name}` as never).compile() as CompiledQuery;
-    const slots = query.parameters.map((p) => (typeof p === 'string' && p.startsWith(MARK) ? names.indexOf(p.slice(MARK.length)) : -1));
+    const slots = query.parameters.map((p) =>
+      typeof p === 'string' && p.startsWith(MARK) ? names.indexOf(p.slice(MARK.length)) : -1,
+    );
     for (const [i, name] of names.entries()) {
       if (!slots.includes(i)) throw new Error(`prepared query: ${name} is not a parameter of ${query.sql}`);
     }
@@ -37,7 +39,9 @@ export function preparedQuery<const Names extends readonly string[], Row>(
     let compiled = byDialect.get(dialect);
     if (!compiled) byDialect.set(dialect, (compiled = compile(db)));
     const { query, slots } = compiled;
-    const parameters = slots.map((slot, i) => (slot === -1 ? query.parameters[i] : values[names[slot] as Names[number]]));
+    const parameters = slots.map((slot, i) =>
+      slot === -1 ? query.parameters[i] : values[names[slot] as Names[number]],
+    );
     return db.executeQuery<Row>({ ...query, parameters });
   };
 }

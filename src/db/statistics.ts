@@ -16,7 +16,9 @@ export async function refreshStatistics(db: Db): Promise<string[]> {
     select relname from pg_stat_user_tables
     where schemaname = current_schema()
       and n_live_tup + n_mod_since_analyze >= 1000
-      and (coalesce(last_analyze, last_autoanalyze) is null or n_mod_since_analyze > greatest(1000, n_live_tup / 10))`.execute(db.kysely);
+      and (coalesce(last_analyze, last_autoanalyze) is null or n_mod_since_analyze > greatest(1000, n_live_tup / 10))`.execute(
+    db.kysely,
+  );
   const tables = stale.rows.map((r) => r.relname);
   // VACUUM cannot run inside a transaction; through the pool each statement runs on its own.
   for (const table of tables) await sql`vacuum (analyze) ${sql.table(table)}`.execute(db.kysely);

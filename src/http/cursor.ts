@@ -11,7 +11,9 @@ import { canonicalJson } from './idempotency.js';
 export type CursorPosition = readonly (string | number)[];
 
 function binding(list: string, filters: unknown): Buffer {
-  return createHash('sha256').update(`${list}\n${canonicalJson(filters)}`).digest();
+  return createHash('sha256')
+    .update(`${list}\n${canonicalJson(filters)}`)
+    .digest();
 }
 
 export function sealCursor(key: Buffer, list: string, filters: unknown, position: CursorPosition): string {

@@ -20,7 +20,10 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
   const e = error as FastifyError & { validationContext?: string };
   if (e?.validation) {
     const problems = allProblems(request, e.validationContext, e.validation as never);
-    return errors.invalidRequest(problems, `The request is invalid: ${problems.map((p) => `${p.path || '(body)'} ${p.message}`).join('; ')}`);
+    return errors.invalidRequest(
+      problems,
+      `The request is invalid: ${problems.map((p) => `${p.path || '(body)'} ${p.message}`).join('; ')}`,
+    );
   }
   switch (e?.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

@@ -3,7 +3,6 @@ import type { IdempotencyKeysTable } from './idempotency.tables.js';
 
 type Ids = Pick<IdempotencyKeysTable, 'account_id' | 'client_id' | 'idempotency_key'>;
 
-
 export const idempotencyRepository = {
   /** Inserts an IN_FLIGHT row; false when the key already has a row. */
   async claim(

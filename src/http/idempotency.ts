@@ -46,15 +46,13 @@ export function canonicalJson(value: unknown, depth = 0): string {
 }
 
 export function requestHash(method: string, url: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${url}\n${canonicalJson(body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${url}\n${canonicalJson(body ?? null)}`)
+    .digest('hex');
 }
 
 function replay(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply
-    .code(status)
-    .header('idempotent-replayed', 'true')
-    .type('application/json; charset=utf-8')
-    .send(body);
+  return reply.code(status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(body);
 }
 
 export function registerIdempotency(app: FastifyInstance, db: Db, lockMicros: number): void {
@@ -63,7 +61,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db, lockMicros: nu
   // Reads (most requests) pass through without a promise: the hook only starts async work for a keyed write.
   app.addHook('preHandler', (request, reply, done) => {
     const key = request.headers['idempotency-key'];
-    if (!request.auth || typeof key !== 'string' || !request.routeOptions.config.scopes || !WRITES.has(request.method)) return done();
+    if (!request.auth || typeof key !== 'string' || !request.routeOptions.config.scopes || !WRITES.has(request.method))
+      return done();
     // A replayed answer has been sent: the chain stops there (no done()).
     claimKey(request, reply, key).then(() => {
       if (!reply.sent) done();
@@ -118,7 +117,12 @@ export function registerIdempotency(app: FastifyInstance, db: Db, lockMicros: nu
     storeAnswer(request, reply, claim, payload).then((stored) => done(null, stored), done);
   });
 
-  async function storeAnswer(request: FastifyRequest, reply: FastifyReply, claim: IdempotencyClaim, payload: unknown): Promise<unknown> {
+  async function storeAnswer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    claim: IdempotencyClaim,
+    payload: unknown,
+  ): Promise<unknown> {
     const ids = { account_id: request.auth!.accountId, client_id: request.auth!.clientId, idempotency_key: claim.key };
     try {
       if (reply.statusCode >= 500) {

@@ -57,7 +57,11 @@ export function redisStore(url: string): RateLimitStore {
       const now = Date.now();
       const window = Math.floor(now / (windowSeconds * 1000));
       const redisKey = `svc:rl:${key}:${window}`;
-      const result = await redis.multi().incr(redisKey).pexpire(redisKey, windowSeconds * 1000 + 1000).exec();
+      const result = await redis
+        .multi()
+        .incr(redisKey)
+        .pexpire(redisKey, windowSeconds * 1000 + 1000)
+        .exec();
       const count = Number(result?.[0]?.[1] ?? 0);
       return { count, resetSeconds: Math.ceil(((window + 1) * windowSeconds * 1000 - now) / 1000) };
     },

@@ -1,6 +1,11 @@
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 
-type Compile = (route: { schema: unknown; method: string; url: string; httpStatus: string }) => (data: unknown) => string;
+type Compile = (route: {
+  schema: unknown;
+  method: string;
+  url: string;
+  httpStatus: string;
+}) => (data: unknown) => string;
 
 const defaultFactory = SerializerSelector() as unknown as (externalSchemas: unknown, options: unknown) => Compile;
 

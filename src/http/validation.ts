@@ -74,9 +74,18 @@ function unionMessage(error: ErrorObject): string {
   const parent = (error.parentSchema ?? {}) as Record<string, unknown>;
   if (typeof parent.errorMessage === 'string') return parent.errorMessage;
   const branches = (parent[error.keyword] ?? []) as Record<string, unknown>[];
-  const types = branches.map((b) => (typeof b.type === 'string' && Object.keys(b).every((k) => ['type', 'description', 'format', 'minLength', 'maxLength', 'minimum', 'maximum', 'pattern'].includes(k)) ? b.type : null));
+  const types = branches.map((b) =>
+    typeof b.type === 'string' &&
+    Object.keys(b).every((k) =>
+      ['type', 'description', 'format', 'minLength', 'maxLength', 'minimum', 'maximum', 'pattern'].includes(k),
+    )
+      ? b.type
+      : null,
+  );
   if (types.length > 0 && types.every((t) => t !== null)) return `must be ${types.join(' or ')}`;
-  return error.keyword === 'oneOf' ? 'must match exactly one of the allowed forms' : 'must match one of the allowed forms';
+  return error.keyword === 'oneOf'
+    ? 'must match exactly one of the allowed forms'
+    : 'must match one of the allowed forms';
 }
 
 /**
@@ -113,7 +122,10 @@ export function toProblems(errors: ErrorObject[], part: string | undefined): Val
   const unions = errors
     .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
     .map((u) => ({ error: u, chosen: chosenBranch(u) }))
-    .map((u) => ({ ...u, chosen: u.chosen && errors.some((e) => e.schemaPath.startsWith(u.chosen!)) ? u.chosen : null }));
+    .map((u) => ({
+      ...u,
+      chosen: u.chosen && errors.some((e) => e.schemaPath.startsWith(u.chosen!)) ? u.chosen : null,
+    }));
   const problems: ValidationProblem[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
@@ -196,7 +208,11 @@ function validatorOf(part: Part, schema: object): ValidateFunction {
  * querystring, headers); the parts after it are checked here too, on copies, so that one answer lists
  * them all (CONVENTIONS.md: "details.errors lists every problem").
  */
-export function allProblems(request: FastifyRequest, failedPart: string | undefined, failed: ErrorObject[]): ValidationProblem[] {
+export function allProblems(
+  request: FastifyRequest,
+  failedPart: string | undefined,
+  failed: ErrorObject[],
+): ValidationProblem[] {
   const problems = toProblems(failed, failedPart);
   const index = PARTS.findIndex(([part]) => part === failedPart);
   if (index < 0) return problems;
@@ -240,7 +256,11 @@ export function textProblems(text: string): string[] {
 export function registerNulGuard(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
     if (!request.routeOptions.config.scopes) return done(); // the token endpoint answers in OAuth's shape on its own
-    const parts: [string, unknown][] = [['/params', request.params], ['/query', request.query], ['', request.body]];
+    const parts: [string, unknown][] = [
+      ['/params', request.params],
+      ['/query', request.query],
+      ['', request.body],
+    ];
     const problems: ValidationProblem[] = [];
     for (const [prefix, root] of parts) {
       const stack: [string, unknown][] = [[prefix, root]];
@@ -250,13 +270,19 @@ export function registerNulGuard(app: FastifyInstance): void {
           for (const message of textProblems(value)) problems.push({ path, message });
         } else if (value !== null && typeof value === 'object') {
           for (const [k, v] of Object.entries(value)) {
-            if (k.includes('\u0000')) problems.push({ path: `${path}/${escapePointer(k)}`, message: 'must not contain the character U+0000' });
+            if (k.includes('\u0000'))
+              problems.push({ path: `${path}/${escapePointer(k)}`, message: 'must not contain the character U+0000' });
             stack.push([`${path}/${escapePointer(k)}`, v]);
           }
         }
       }
     }
     if (problems.length === 0) return done();
-    done(errors.invalidRequest(problems, `The request is invalid: ${problems.map((p) => `${p.path || '(body)'} ${p.message}`).join('; ')}`));
+    done(
+      errors.invalidRequest(
+        problems,
+        `The request is invalid: ${problems.map((p) => `${p.path || '(body)'} ${p.message}`).join('; ')}`,
+      ),
+    );
   });
 }

@@ -33,8 +33,7 @@ export function microsToIso(micros: number): string {
   return `${date}${TWO[Math.floor(inDay / 3600)]}:${TWO[Math.floor(inDay / 60) % 60]}:${TWO[inDay % 60]}.${fraction}Z`;
 }
 
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,12}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,12}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 
 /**
  * Parses an RFC 3339 timestamp that carries a zone (Z or ±hh:mm) into microseconds. Digits beyond

@@ -12,7 +12,8 @@ const unauthorized = {
   details: null,
   request_id: expect.any(String),
 };
-const INVALID_TOKEN = 'Bearer realm="svc", error="invalid_token", error_description="The access token is invalid or expired"';
+const INVALID_TOKEN =
+  'Bearer realm="svc", error="invalid_token", error_description="The access token is invalid or expired"';
 
 describeEachDialect(
   'bearer tokens',
@@ -41,7 +42,11 @@ describeEachDialect(
       const revoked = await t.ctx.as(['fields.read']);
       expect((await revoked.get('/v1/fields')).status).toBe(200);
       // Revoked in the table only (as by another process): the token row is still there.
-      await t.ctx.db.kysely.updateTable('oauth_clients').set({ revoked_at: 1 }).where('client_id', '=', revoked.clientId).execute();
+      await t.ctx.db.kysely
+        .updateTable('oauth_clients')
+        .set({ revoked_at: 1 })
+        .where('client_id', '=', revoked.clientId)
+        .execute();
 
       for (const authorization of [
         'Bearer svc_at_unknown',
@@ -61,13 +66,20 @@ describeEachDialect(
       // Another connection (as `svc clients revoke` in another process) and the app's own connection.
       const other = openDatabase(t.ctx.config.database);
       try {
-        for (const [name, writer] of [['another connection', other.kysely], ['the same connection', t.ctx.db.kysely]] as const) {
+        for (const [name, writer] of [
+          ['another connection', other.kysely],
+          ['the same connection', t.ctx.db.kysely],
+        ] as const) {
           const api = await t.ctx.as(['fields.read']);
           const bystander = await t.ctx.as(['fields.read']);
           for (let i = 0; i < 3; i++) expect((await api.get('/v1/fields')).status).toBe(200);
           await authRepository.revokeClient(writer, api.clientId, Date.now() * 1000);
           const refused = await api.get('/v1/fields');
-          expect({ name, status: refused.status, body: refused.body }).toEqual({ name, status: 401, body: unauthorized });
+          expect({ name, status: refused.status, body: refused.body }).toEqual({
+            name,
+            status: 401,
+            body: unauthorized,
+          });
           expect(refused.headers['www-authenticate']).toBe(INVALID_TOKEN);
           expect((await bystander.get('/v1/fields')).status).toBe(200);
 
@@ -82,7 +94,11 @@ describeEachDialect(
           await new Promise((resolve) => setTimeout(resolve, 400));
           // Nothing was written since the last request: the grant may come from memory, its expiry still holds.
           const expired = await expiring.get('/v1/fields');
-          expect({ name, status: expired.status, body: expired.body }).toEqual({ name, status: 401, body: unauthorized });
+          expect({ name, status: expired.status, body: expired.body }).toEqual({
+            name,
+            status: 401,
+            body: unauthorized,
+          });
         }
       } finally {
         await other.close();
@@ -115,12 +131,16 @@ describeEachDialect(
         details: { required_scopes: ['fields.write'] },
         request_id: expect.any(String),
       });
-      expect(res.headers['www-authenticate']).toBe('Bearer realm="svc", error="insufficient_scope", scope="fields.write"');
+      expect(res.headers['www-authenticate']).toBe(
+        'Bearer realm="svc", error="insufficient_scope", scope="fields.write"',
+      );
       const list = await api.get('/v1/fields');
       expect(list.headers['www-authenticate']).toBe(
         'Bearer realm="svc", error="insufficient_scope", scope="fields.read fields.write"',
       );
-      expect(await t.ctx.db.kysely.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute()).toEqual([]);
+      expect(
+        await t.ctx.db.kysely.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute(),
+      ).toEqual([]);
     });
 
     it('allows each /v1/fields operation exactly for the scopes its OpenAPI security lists', async () => {
@@ -140,7 +160,8 @@ describeEachDialect(
           const allowed = route.scopes.includes(scope);
           const outcome = { scope, route: `${route.method} ${route.path}`, forbidden: res.status === 403 };
           expect(outcome).toEqual({ ...outcome, forbidden: !allowed });
-          if (allowed) expect([200, 400, 404]).toContain(res.status); // past the scope check: validation or lookup decides
+          if (allowed)
+            expect([200, 400, 404]).toContain(res.status); // past the scope check: validation or lookup decides
           else expect(res.body.error_code).toBe('FORBIDDEN');
         }
       }

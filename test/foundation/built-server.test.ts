@@ -34,13 +34,20 @@ describeEachDialect('the built server (dist/server.js)', (t) => {
       const token = await fetch(`${server.url}/oauth2/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: creds.client_id, client_secret: creds.client_secret }),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: creds.client_id,
+          client_secret: creds.client_secret,
+        }),
       });
       expect(token.status).toBe(200);
       const missing = await fetch(`${server.url}/v1/fields/extended_field_missing`, {
         headers: { authorization: `Bearer ${((await token.json()) as { access_token: string }).access_token}` },
       });
-      expect([missing.status, ((await missing.json()) as { error_code: string }).error_code]).toEqual([404, 'NOT_FOUND']);
+      expect([missing.status, ((await missing.json()) as { error_code: string }).error_code]).toEqual([
+        404,
+        'NOT_FOUND',
+      ]);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;

@@ -10,7 +10,10 @@ describeEachDialect('the svc CLI', (t) => {
 
   it('creates a client whose printed credentials work at the token endpoint, lists and revokes it', async () => {
     const account = `cli_${Date.now().toString(36)}`;
-    const created = await svc(['clients', 'create', '--account', account, '--scopes', 'fields.read fields.write'], env());
+    const created = await svc(
+      ['clients', 'create', '--account', account, '--scopes', 'fields.read fields.write'],
+      env(),
+    );
     expect([created.code, created.stderr]).toEqual([0, '']);
     const creds = JSON.parse(created.stdout);
     expect(creds).toEqual({
@@ -20,7 +23,11 @@ describeEachDialect('the svc CLI', (t) => {
       scopes: ['fields.read', 'fields.write'],
     });
     expect(created.stdout.trim().split('\n')).toHaveLength(1);
-    const row = await t.ctx.db.kysely.selectFrom('oauth_clients').selectAll().where('client_id', '=', creds.client_id).executeTakeFirstOrThrow();
+    const row = await t.ctx.db.kysely
+      .selectFrom('oauth_clients')
+      .selectAll()
+      .where('client_id', '=', creds.client_id)
+      .executeTakeFirstOrThrow();
     expect(row.secret_hash).not.toContain(creds.client_secret);
     expect(JSON.stringify(row)).not.toContain(creds.client_secret);
 
@@ -34,12 +41,18 @@ describeEachDialect('the svc CLI', (t) => {
     expect((await t.ctx.app.inject({ method: 'GET', url: '/v1/fields', headers: bearer })).statusCode).toBe(200);
 
     // comma-separated scopes, same account: a second client
-    const second = await svc(['clients', 'create', '--account', account, '--scopes', 'fields.read,accounting.record.read'], env());
+    const second = await svc(
+      ['clients', 'create', '--account', account, '--scopes', 'fields.read,accounting.record.read'],
+      env(),
+    );
     expect(JSON.parse(second.stdout).scopes).toEqual(['fields.read', 'accounting.record.read']);
 
     const listed = await svc(['clients', 'list', '--account', account], env());
     expect(listed.code).toBe(0);
-    const lines = listed.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = listed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.client_id).sort()).toEqual([creds.client_id, JSON.parse(second.stdout).client_id].sort());
     expect(lines.find((l) => l.client_id === creds.client_id)).toEqual({
       client_id: creds.client_id,
@@ -69,12 +82,21 @@ describeEachDialect('the svc CLI', (t) => {
   it('exits 2 with a message on bad scopes, a missing --account and unknown commands, creating nothing', async () => {
     const before = await t.ctx.db.kysely.selectFrom('oauth_clients').select('client_id').execute();
     const cases: [string[], string][] = [
-      [['clients', 'create', '--account', 'acme', '--scopes', 'fields.read root'], 'svc: --scopes: unknown scope(s): root'],
+      [
+        ['clients', 'create', '--account', 'acme', '--scopes', 'fields.read root'],
+        'svc: --scopes: unknown scope(s): root',
+      ],
       [['clients', 'create', '--account', 'acme', '--scopes', ' , '], 'svc: --scopes: give at least one scope'],
       [['clients', 'create', '--scopes', 'fields.read'], 'svc: --account is required'],
       [['clients', 'create', '--account', 'acme'], 'svc: --scopes is required'],
-      [['clients', 'create', '--account', 'bad name!', '--scopes', 'fields.read'], 'svc: --account: 1 to 64 characters'],
-      [['clients', 'create', '--account', 'acme', '--scopes', 'fields.read', '--colour', 'red'], "svc: Unknown option '--colour'"],
+      [
+        ['clients', 'create', '--account', 'bad name!', '--scopes', 'fields.read'],
+        'svc: --account: 1 to 64 characters',
+      ],
+      [
+        ['clients', 'create', '--account', 'acme', '--scopes', 'fields.read', '--colour', 'red'],
+        "svc: Unknown option '--colour'",
+      ],
       [['clients', 'fly'], 'svc: unknown command: clients fly'],
       [['launch'], 'svc: unknown command: launch'],
     ];

@@ -7,7 +7,8 @@ describeEachDialect('pagination cursors', (t) => {
   it('opens a cursor in another app over the same database (the key lives in the database)', async () => {
     const api = await t.ctx.as(['fields.write']);
     const made: string[] = [];
-    for (let i = 0; i < 4; i++) made.push((await api.create('/v1/fields', { name: `F${i}`, group: 'USER' })).body.svc_id);
+    for (let i = 0; i < 4; i++)
+      made.push((await api.create('/v1/fields', { name: `F${i}`, group: 'USER' })).body.svc_id);
     const first = await api.get('/v1/fields', { limit: '2' });
     expect(ids(first)).toEqual(made.slice(0, 2));
 
@@ -22,7 +23,8 @@ describeEachDialect('pagination cursors', (t) => {
   it('rejects a cursor of the same account from another list filter, and a truncated one', async () => {
     const api = await t.ctx.as(['fields.write']);
     const made: string[] = [];
-    for (let i = 0; i < 3; i++) made.push((await api.create('/v1/fields', { name: `F${i}`, group: 'USER' })).body.svc_id);
+    for (let i = 0; i < 3; i++)
+      made.push((await api.create('/v1/fields', { name: `F${i}`, group: 'USER' })).body.svc_id);
     const filtered = await api.get('/v1/fields', { limit: '1', 'field_id[]': [made[0]!, made[2]!] });
     const cursor: string = filtered.body.next_cursor;
     // the same filter in another order is the same filter
@@ -63,7 +65,10 @@ describeEachDialect('pagination cursors', (t) => {
     let cursor: string | null = null;
     let page = 0;
     do {
-      const res: { status: number; body: any } = await api.get('/v1/fields', { limit: '3', ...(cursor ? { cursor } : {}) });
+      const res: { status: number; body: any } = await api.get('/v1/fields', {
+        limit: '3',
+        ...(cursor ? { cursor } : {}),
+      });
       expect(res.status).toBe(200);
       seen.push(...ids(res));
       cursor = res.body.next_cursor;

@@ -49,8 +49,12 @@ describeEachDialect(
         { path: '/headers/idempotency-key', message: 'is required' },
       ]);
       const header = await api.post('/v1/fields', { name: 'n', group: 'USER' }, { 'idempotency-key': '' });
-      expect(header.body.details.errors).toEqual([{ path: '/headers/idempotency-key', message: 'must NOT have fewer than 1 characters' }]);
-      expect(await t.ctx.db.kysely.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute()).toEqual([]);
+      expect(header.body.details.errors).toEqual([
+        { path: '/headers/idempotency-key', message: 'must NOT have fewer than 1 characters' },
+      ]);
+      expect(
+        await t.ctx.db.kysely.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute(),
+      ).toEqual([]);
     });
 
     it('answers 404 NOT_FOUND for an unknown route, with or without a token', async () => {
@@ -78,10 +82,14 @@ describeEachDialect(
       }
       const malformed = await send('{"name": "x",', 'application/json');
       expect(malformed.statusCode).toBe(400);
-      expect(malformed.json()).toEqual(shape('INVALID_REQUEST', { errors: [{ path: '', message: 'is not valid JSON' }] }));
+      expect(malformed.json()).toEqual(
+        shape('INVALID_REQUEST', { errors: [{ path: '', message: 'is not valid JSON' }] }),
+      );
       const empty = await send('', 'application/json');
       expect(empty.statusCode).toBe(400);
-      expect(empty.json()).toEqual(shape('INVALID_REQUEST', { errors: [{ path: '', message: 'is required: send a JSON body' }] }));
+      expect(empty.json()).toEqual(
+        shape('INVALID_REQUEST', { errors: [{ path: '', message: 'is required: send a JSON body' }] }),
+      );
       const nothing = await api.app.inject({
         method: 'POST',
         url: '/v1/fields',
@@ -89,7 +97,13 @@ describeEachDialect(
       });
       expect(nothing.statusCode).toBe(400);
       expect(nothing.json().error_code).toBe('INVALID_REQUEST');
-      expect(await t.ctx.db.kysely.selectFrom('idempotency_keys').select('idempotency_key').where('client_id', '=', api.clientId).execute()).toEqual([]);
+      expect(
+        await t.ctx.db.kysely
+          .selectFrom('idempotency_keys')
+          .select('idempotency_key')
+          .where('client_id', '=', api.clientId)
+          .execute(),
+      ).toEqual([]);
     });
 
     it('answers 413 PAYLOAD_TOO_LARGE over BODY_LIMIT_BYTES', async () => {
@@ -105,11 +119,17 @@ describeEachDialect(
     it('answers 500 INTERNAL_ERROR without leaking anything internal', async () => {
       const res = await t.ctx.app.inject({ method: 'GET', url: '/test/explode' });
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ ...shape('INTERNAL_ERROR'), message: 'An unexpected error occurred. Please try again later.' });
+      expect(res.json()).toEqual({
+        ...shape('INTERNAL_ERROR'),
+        message: 'An unexpected error occurred. Please try again later.',
+      });
       expect(res.body).not.toMatch(/SELECT|secret_hash|stack|at /i);
       const coded = await t.ctx.app.inject({ method: 'GET', url: '/test/explode-coded' });
       expect(coded.statusCode).toBe(500);
-      expect(coded.json()).toEqual({ ...shape('INTERNAL_ERROR'), message: 'An unexpected error occurred. Please try again later.' });
+      expect(coded.json()).toEqual({
+        ...shape('INTERNAL_ERROR'),
+        message: 'An unexpected error occurred. Please try again later.',
+      });
       expect(coded.body).not.toMatch(/relation|oauth/i);
     });
 
@@ -140,7 +160,10 @@ describeEachDialect(
         throw new Error('SELECT secret_hash FROM oauth_clients WHERE client_id = $1: deadlock detected');
       });
       app.get('/test/explode-coded', async () => {
-        throw Object.assign(new Error('relation "oauth_clients" does not exist'), { code: '42P01', statusCode: undefined });
+        throw Object.assign(new Error('relation "oauth_clients" does not exist'), {
+          code: '42P01',
+          statusCode: undefined,
+        });
       });
     },
   },

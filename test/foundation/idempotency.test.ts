@@ -3,7 +3,12 @@ import { requestHash } from '../../src/http/idempotency.js';
 import { describeEachDialect, type TestContext } from '../support/context.js';
 
 const fieldCount = (ctx: TestContext, accountId: string) =>
-  ctx.db.kysely.selectFrom('fields').select('svc_id').where('account_id', '=', accountId).execute().then((r) => r.length);
+  ctx.db.kysely
+    .selectFrom('fields')
+    .select('svc_id')
+    .where('account_id', '=', accountId)
+    .execute()
+    .then((r) => r.length);
 
 describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
   it('replays a create with the same status and body, storing nothing new', async () => {
@@ -112,7 +117,9 @@ describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
       expect(res.status).toBe(400);
       expect(res.body.details.errors).toEqual([{ path: '/headers/idempotency-key', message }]);
     }
-    expect((await api.post('/v1/fields', { name: 'X', group: 'USER' }, { 'idempotency-key': 'k'.repeat(255) })).status).toBe(200);
+    expect(
+      (await api.post('/v1/fields', { name: 'X', group: 'USER' }, { 'idempotency-key': 'k'.repeat(255) })).status,
+    ).toBe(200);
     expect(await fieldCount(t.ctx, api.accountId)).toBe(1);
   });
 
@@ -154,7 +161,11 @@ describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
       .where('client_id', '=', api.clientId)
       .where('idempotency_key', '=', 'orphan')
       .executeTakeFirstOrThrow();
-    expect({ ...row, response_body: JSON.parse(row.response_body!) }).toEqual({ state: 'DONE', response_status: 200, response_body: taken.body });
+    expect({ ...row, response_body: JSON.parse(row.response_body!) }).toEqual({
+      state: 'DONE',
+      response_status: 200,
+      response_body: taken.body,
+    });
     expect(await fieldCount(t.ctx, api.accountId)).toBe(1);
   });
 });

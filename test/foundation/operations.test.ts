@@ -21,7 +21,9 @@ describeEachDialect('operations endpoints', (t) => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(res.body).toContain('# TYPE svc_http_requests_total counter');
-    expect(res.body).toMatch(/^svc_http_requests_total\{method="GET",route="\/v1\/fields\/:id",status="404"\} [1-9]\d*$/m);
+    expect(res.body).toMatch(
+      /^svc_http_requests_total\{method="GET",route="\/v1\/fields\/:id",status="404"\} [1-9]\d*$/m,
+    );
     expect(res.body).toContain('# TYPE svc_http_request_duration_seconds histogram');
   });
 
@@ -52,7 +54,9 @@ describeEachDialect('operations endpoints', (t) => {
       for (const op of Object.values(item) as { security?: unknown }[]) expect(op.security).toBeUndefined();
     }
     const create = doc.paths['/v1/fields'].post;
-    expect(create.parameters).toContainEqual(expect.objectContaining({ name: 'idempotency-key', in: 'header', required: true }));
+    expect(create.parameters).toContainEqual(
+      expect.objectContaining({ name: 'idempotency-key', in: 'header', required: true }),
+    );
   });
 
   it('serves /docs as HTML whose assets all come from this server', async () => {

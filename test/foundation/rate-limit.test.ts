@@ -29,8 +29,16 @@ describeEachDialect(
       expect(limited.headers['ratelimit-policy']).toBe(`"default";q=3;w=${WINDOW}`);
       expect(limited.headers['ratelimit']).toBe(`"default";r=0;t=${retryAfter}`);
       // nothing was done, nothing stored under the key
-      expect(await t.ctx.db.kysely.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute()).toEqual([]);
-      expect(await t.ctx.db.kysely.selectFrom('idempotency_keys').select('idempotency_key').where('client_id', '=', api.clientId).execute()).toEqual([]);
+      expect(
+        await t.ctx.db.kysely.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute(),
+      ).toEqual([]);
+      expect(
+        await t.ctx.db.kysely
+          .selectFrom('idempotency_keys')
+          .select('idempotency_key')
+          .where('client_id', '=', api.clientId)
+          .execute(),
+      ).toEqual([]);
 
       const neighbour = await t.ctx.as(['fields.read'], api.accountId);
       expect((await neighbour.get('/v1/fields')).status).toBe(200);
@@ -38,7 +46,8 @@ describeEachDialect(
 
     it('does not count public endpoints or unauthenticated requests against a client', async () => {
       const api = await t.ctx.as(['fields.read']);
-      for (let i = 0; i < 5; i++) expect((await t.ctx.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect((await t.ctx.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
       for (let i = 0; i < 3; i++) expect((await api.get('/v1/fields')).status).toBe(200);
     });
   },

@@ -32,7 +32,11 @@ describeEachDialect('graceful shutdown', (t) => {
       const tokenRes = await fetch(`${server.url}/oauth2/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', connection: 'close' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: creds.client_id, client_secret: creds.client_secret }),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: creds.client_id,
+          client_secret: creds.client_secret,
+        }),
       });
       expect(tokenRes.status).toBe(200);
       const { access_token: token } = (await tokenRes.json()) as { access_token: string };
@@ -56,7 +60,11 @@ describeEachDialect('graceful shutdown', (t) => {
       expect([exit.code, exit.signal]).toEqual([0, null]);
       expect(exit.stdout).toContain('draining in-flight requests, then exiting');
 
-      const stored = await t.ctx.db.kysely.selectFrom('fields').select('name').where('account_id', '=', creds.account_id).execute();
+      const stored = await t.ctx.db.kysely
+        .selectFrom('fields')
+        .select('name')
+        .where('account_id', '=', creds.account_id)
+        .execute();
       expect(stored).toHaveLength(1);
     } finally {
       if (server.child.exitCode === null) server.child.kill('SIGKILL');

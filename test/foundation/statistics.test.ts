@@ -24,7 +24,8 @@ describeEachDialect('planner statistics', (t) => {
           from pg_stat_user_tables where relname = 'field_values'`.execute(t.ctx.db.kysely)
       ).rows[0];
     // The cumulative statistics reach pg_stat_user_tables within a second of the writes.
-    for (let i = 0; i < 40 && Number((await lastAnalyze())?.live ?? 0) < 2000; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 40 && Number((await lastAnalyze())?.live ?? 0) < 2000; i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect(await lastAnalyze()).toEqual({ analysed: false, live: expect.any(Number) });
     expect(await refreshStatistics(t.ctx.db)).toContain('field_values');
     expect((await lastAnalyze())?.analysed).toBe(true);

@@ -10,7 +10,11 @@ describeEachDialect('POST /oauth2/token', (t) => {
     t.ctx.app.inject({ method: 'POST', url: '/oauth2/token', payload, headers: { 'content-type': FORM, ...headers } });
 
   async function expectTokenWorks(accessToken: string, scope: string) {
-    const res = await t.ctx.app.inject({ method: 'GET', url: '/v1/fields', headers: { authorization: `Bearer ${accessToken}` } });
+    const res = await t.ctx.app.inject({
+      method: 'GET',
+      url: '/v1/fields',
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
     expect(res.statusCode).toBe(scope.includes('fields.') ? 200 : 403);
   }
 
@@ -38,7 +42,11 @@ describeEachDialect('POST /oauth2/token', (t) => {
       });
       await expectTokenWorks(body.access_token, body.scope);
     }
-    const stored = await t.ctx.db.kysely.selectFrom('access_tokens').select(['scopes', 'client_id']).where('client_id', '=', c.client_id).execute();
+    const stored = await t.ctx.db.kysely
+      .selectFrom('access_tokens')
+      .select(['scopes', 'client_id'])
+      .where('client_id', '=', c.client_id)
+      .execute();
     expect(stored).toHaveLength(3);
   });
 
@@ -60,12 +68,19 @@ describeEachDialect('POST /oauth2/token', (t) => {
     expect(write.statusCode).toBe(403);
   });
 
-  const oauthError = (error: string, status: number) => ({ status, body: { error, error_description: expect.any(String) } });
+  const oauthError = (error: string, status: number) => ({
+    status,
+    body: { error, error_description: expect.any(String) },
+  });
 
   it('answers invalid_client 401 for unknown, wrong, revoked and missing credentials', async () => {
     const c = await t.ctx.newClient(['fields.read']);
     const revoked = await t.ctx.newClient(['fields.read']);
-    await t.ctx.db.kysely.updateTable('oauth_clients').set({ revoked_at: 1 }).where('client_id', '=', revoked.client_id).execute();
+    await t.ctx.db.kysely
+      .updateTable('oauth_clients')
+      .set({ revoked_at: 1 })
+      .where('client_id', '=', revoked.client_id)
+      .execute();
     const grant = { grant_type: 'client_credentials' };
     const cases: [string, Record<string, string>, Record<string, string>, boolean][] = [
       ['unknown (Basic)', grant, { authorization: basic('cli_nope', 'secret') }, true],
@@ -84,11 +99,18 @@ describeEachDialect('POST /oauth2/token', (t) => {
     ];
     for (const [name, fields, headers, viaBasic] of cases) {
       const res = await token(form(fields), headers);
-      expect({ name, status: res.statusCode, body: res.json() }).toEqual({ name, ...oauthError('invalid_client', 401) });
+      expect({ name, status: res.statusCode, body: res.json() }).toEqual({
+        name,
+        ...oauthError('invalid_client', 401),
+      });
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['www-authenticate']).toBe(viaBasic ? 'Basic realm="svc"' : undefined);
     }
-    const issued = await t.ctx.db.kysely.selectFrom('access_tokens').select('client_id').where('client_id', 'in', [c.client_id, revoked.client_id]).execute();
+    const issued = await t.ctx.db.kysely
+      .selectFrom('access_tokens')
+      .select('client_id')
+      .where('client_id', 'in', [c.client_id, revoked.client_id])
+      .execute();
     expect(issued).toEqual([]);
   });
 
@@ -97,11 +119,21 @@ describeEachDialect('POST /oauth2/token', (t) => {
     const auth = { authorization: basic(c.client_id, c.client_secret) };
     const cases: [string, string, Record<string, string>, string][] = [
       ['password grant', form({ grant_type: 'password' }), auth, 'unsupported_grant_type'],
-      ['scope not granted', form({ grant_type: 'client_credentials', scope: 'fields.read fields.write' }), auth, 'invalid_scope'],
+      [
+        'scope not granted',
+        form({ grant_type: 'client_credentials', scope: 'fields.read fields.write' }),
+        auth,
+        'invalid_scope',
+      ],
       ['unknown scope', form({ grant_type: 'client_credentials', scope: 'admin' }), auth, 'invalid_scope'],
       ['empty scope', form({ grant_type: 'client_credentials', scope: ' ' }), auth, 'invalid_scope'],
       ['no grant_type', form({}), auth, 'invalid_request'],
-      ['both Basic and body credentials', form({ grant_type: 'client_credentials', client_id: c.client_id, client_secret: c.client_secret }), auth, 'invalid_request'],
+      [
+        'both Basic and body credentials',
+        form({ grant_type: 'client_credentials', client_id: c.client_id, client_secret: c.client_secret }),
+        auth,
+        'invalid_request',
+      ],
       ['repeated grant_type', 'grant_type=client_credentials&grant_type=client_credentials', auth, 'invalid_request'],
       ['repeated scope', 'grant_type=client_credentials&scope=fields.read&scope=fields.read', auth, 'invalid_request'],
     ];
@@ -144,12 +176,19 @@ describeEachDialect(
       for (let i = 0; i < 2; i++) expect((await send()).statusCode).toBe(200);
       const limited = await send();
       expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringContaining('Retry-After') });
+      expect(limited.json()).toEqual({
+        error: 'temporarily_unavailable',
+        error_description: expect.stringContaining('Retry-After'),
+      });
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
       expect(limited.headers['ratelimit-policy']).toBe('"token";q=2;w=3600');
       expect(limited.headers['ratelimit']).toMatch(/^"token";r=0;t=\d+$/);
       expect(limited.headers['cache-control']).toBe('no-store');
-      const stored = await t.ctx.db.kysely.selectFrom('access_tokens').select('client_id').where('client_id', '=', c.client_id).execute();
+      const stored = await t.ctx.db.kysely
+        .selectFrom('access_tokens')
+        .select('client_id')
+        .where('client_id', '=', c.client_id)
+        .execute();
       expect(stored).toHaveLength(2);
     });
   },

@@ -38,7 +38,10 @@ describeEachDialect('database unreachable', (t) => {
       details: null,
       request_id: expect.any(String),
     };
-    for (const send of [() => api.get('/v1/fields'), () => api.create('/v1/fields', { name: 'after', group: 'USER' })]) {
+    for (const send of [
+      () => api.get('/v1/fields'),
+      () => api.create('/v1/fields', { name: 'after', group: 'USER' }),
+    ]) {
       const res = await send();
       expect(res.status).toBe(503);
       expect(res.body).toEqual(expected);

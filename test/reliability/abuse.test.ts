@@ -3,7 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAccountId } from '../support/context.js';
 import { DIALECTS } from '../support/dialects.js';
-import { businessState, expectErrorShape, report, ServedDatabase, sleep, type HttpApi } from '../support/reliability.js';
+import {
+  businessState,
+  expectErrorShape,
+  report,
+  ServedDatabase,
+  sleep,
+  type HttpApi,
+} from '../support/reliability.js';
 import { authService } from '../../src/modules/auth/auth.service.js';
 
 const REQUEST_TIMEOUT_MS = 1000;
@@ -12,7 +19,12 @@ const RATE_LIMIT = 30;
 const TOKEN_LIMIT = 8;
 
 /** Sends headers, then one body byte every `everyMs`: resolves when the server closes the socket. */
-function dribble(url: string, token: string, everyMs: number, maxMs: number): Promise<{ closedAfterMs: number; bytesSent: number; answer: string }> {
+function dribble(
+  url: string,
+  token: string,
+  everyMs: number,
+  maxMs: number,
+): Promise<{ closedAfterMs: number; bytesSent: number; answer: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -69,29 +81,69 @@ for (const dialect of DIALECTS) {
     let writer: HttpApi;
     let neighbour: HttpApi;
     beforeAll(async () => {
-      writer = await served.client(base, ['fields.write', 'field_values.write', 'accounting.record.admin', 'accounting.record.write']);
+      writer = await served.client(base, [
+        'fields.write',
+        'field_values.write',
+        'accounting.record.admin',
+        'accounting.record.write',
+      ]);
       neighbour = await served.client(base, ['fields.read']);
     });
 
     it('answers 413 over the body limit and 400 over 1000 items, storing nothing', async () => {
-      const field = await writer.post('/v1/fields', { name: 'limits', group: 'USER' }, { 'idempotency-key': randomUUID() });
+      const field = await writer.post(
+        '/v1/fields',
+        { name: 'limits', group: 'USER' },
+        { 'idempotency-key': randomUUID() },
+      );
       const before = await businessState(served.db, [writer.accountId]);
-      const huge = await writer.post(`/v1/fields/${field.body.svc_id}/values`, { items: [{ value: 'x'.repeat(BODY_LIMIT) }] }, { 'idempotency-key': randomUUID() });
+      const huge = await writer.post(
+        `/v1/fields/${field.body.svc_id}/values`,
+        { items: [{ value: 'x'.repeat(BODY_LIMIT) }] },
+        { 'idempotency-key': randomUUID() },
+      );
       expect(huge.status).toBe(413);
       expectErrorShape(huge, 'PAYLOAD_TOO_LARGE');
-      const item = { type: 'CARD_EXPENSE_POST', amount: { amount: 1, currency: 'USD' }, posted_at: '2026-06-11T09:09:05.840865Z' };
+      const item = {
+        type: 'CARD_EXPENSE_POST',
+        amount: { amount: 1, currency: 'USD' },
+        posted_at: '2026-06-11T09:09:05.840865Z',
+      };
       const batches: [string, 'POST' | 'PUT' | 'DELETE', unknown][] = [
-        [`/v1/fields/${field.body.svc_id}/values`, 'POST', { items: Array.from({ length: 1001 }, (_, i) => ({ value: `v${i}` })) }],
-        [`/v1/fields/${field.body.svc_id}/values`, 'PUT', { items: Array.from({ length: 1001 }, (_, i) => ({ remote_id: `r${i}`, data: { value: 'x' } })) }],
-        [`/v1/fields/${field.body.svc_id}/values`, 'DELETE', { items: Array.from({ length: 1001 }, (_, i) => ({ remote_id: `r${i}` })) }],
+        [
+          `/v1/fields/${field.body.svc_id}/values`,
+          'POST',
+          { items: Array.from({ length: 1001 }, (_, i) => ({ value: `v${i}` })) },
+        ],
+        [
+          `/v1/fields/${field.body.svc_id}/values`,
+          'PUT',
+          { items: Array.from({ length: 1001 }, (_, i) => ({ remote_id: `r${i}`, data: { value: 'x' } })) },
+        ],
+        [
+          `/v1/fields/${field.body.svc_id}/values`,
+          'DELETE',
+          { items: Array.from({ length: 1001 }, (_, i) => ({ remote_id: `r${i}` })) },
+        ],
         ['/internal/v1/accounting/records', 'POST', { items: Array(1001).fill(item) }],
-        ['/v3/accounting/records/export-results', 'POST', { results: Array.from({ length: 1001 }, (_, i) => ({ accounting_record_id: `r${i}`, failure: { error_message: 'x' } })) }],
+        [
+          '/v3/accounting/records/export-results',
+          'POST',
+          {
+            results: Array.from({ length: 1001 }, (_, i) => ({
+              accounting_record_id: `r${i}`,
+              failure: { error_message: 'x' },
+            })),
+          },
+        ],
       ];
       for (const [path, method, body] of batches) {
         const res = await writer.request(method, path, { body, headers: { 'idempotency-key': randomUUID() } });
         expect({ path, method, status: res.status }).toEqual({ path, method, status: 400 });
         expectErrorShape(res, 'INVALID_REQUEST');
-        expect(res.body.details.errors).toEqual([{ path: expect.stringMatching(/^\/(items|results)$/), message: expect.stringContaining('1000') }]);
+        expect(res.body.details.errors).toEqual([
+          { path: expect.stringMatching(/^\/(items|results)$/), message: expect.stringContaining('1000') },
+        ]);
       }
       expect(await businessState(served.db, [writer.accountId])).toEqual(before);
       figures.oversized_requests = 1 + batches.length;
@@ -139,7 +191,11 @@ for (const dialect of DIALECTS) {
         fetch(new URL('/oauth2/token', base), {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ grant_type: 'client_credentials', client_id: creds.client_id, client_secret: secret }),
+          body: new URLSearchParams({
+            grant_type: 'client_credentials',
+            client_id: creds.client_id,
+            client_secret: secret,
+          }),
         });
       const outcomes: number[] = [];
       for (let i = 0; i < TOKEN_LIMIT + 2; i++) outcomes.push((await guess(`svc_cs_guess_${i}`)).status);

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/dialects.js';
 import type { RunningServer } from '../support/processes.js';
-import { expectErrorShape, integrityProblems, report, ServedDatabase, sleep, type HttpResponse } from '../support/reliability.js';
+import {
+  expectErrorShape,
+  integrityProblems,
+  report,
+  ServedDatabase,
+  sleep,
+  type HttpResponse,
+} from '../support/reliability.js';
 import { Workload, WORKLOAD_SCOPES, type Op } from '../support/reliability-workload.js';
 
 const WORKERS = 4;
@@ -32,11 +39,24 @@ for (const dialect of DIALECTS) {
       const workloads: Workload[] = [];
       for (let w = 0; w < WORKERS; w++) {
         const api = await served.client(server.url, WORKLOAD_SCOPES);
-        const field = await api.post('/v1/fields', { name: `crash ${w}`, group: 'ACCOUNTING' }, { 'idempotency-key': `field-${w}` });
+        const field = await api.post(
+          '/v1/fields',
+          { name: `crash ${w}`, group: 'ACCOUNTING' },
+          { 'idempotency-key': `field-${w}` },
+        );
         expect(field.status, field.text).toBe(200);
         workloads.push(new Workload(api, field.body.svc_id, `w${w}`));
       }
-      const figures = { kills: 0, requests: 0, acknowledged: 0, lost_answers: 0, replayed_after_crash: 0, in_use_after_crash: 0, ran_on_retry: 0, items_acknowledged: 0 };
+      const figures = {
+        kills: 0,
+        requests: 0,
+        acknowledged: 0,
+        lost_answers: 0,
+        replayed_after_crash: 0,
+        in_use_after_crash: 0,
+        ran_on_retry: 0,
+        items_acknowledged: 0,
+      };
       const acknowledged: { workload: Workload; op: Op; body: unknown }[] = [];
       let stop = false;
       const started = Date.now();
@@ -44,7 +64,10 @@ for (const dialect of DIALECTS) {
       const send = async (workload: Workload, op: Op): Promise<HttpResponse | null> => {
         figures.requests++;
         try {
-          return await workload.api.request(op.method, op.path, { body: op.body, headers: { 'idempotency-key': op.key } });
+          return await workload.api.request(op.method, op.path, {
+            body: op.body,
+            headers: { 'idempotency-key': op.key },
+          });
         } catch {
           return null; // the connection died with the server: the outcome is unknown
         }
@@ -56,7 +79,11 @@ for (const dialect of DIALECTS) {
           figures.lost_answers++;
           await up;
           const before = await workload.applied(served.db, op);
-          expect({ op: op.text, kind: op.kind, applied: before }).toEqual({ op: op.text, kind: op.kind, applied: before === 0 ? 0 : op.targets.length });
+          expect({ op: op.text, kind: op.kind, applied: before }).toEqual({
+            op: op.text,
+            kind: op.kind,
+            applied: before === 0 ? 0 : op.targets.length,
+          });
           const res = await send(workload, op);
           if (res === null) continue;
           if (before > 0) {
@@ -125,12 +152,23 @@ for (const dialect of DIALECTS) {
       const step = Math.max(1, Math.floor(acknowledged.length / REPLAY_SAMPLE));
       const sample = acknowledged.filter((_, i) => i % step === 0);
       for (const { workload, op, body } of sample) {
-        const res = await workload.api.request(op.method, op.path, { body: op.body, headers: { 'idempotency-key': op.key } });
-        expect({ status: res.status, replayed: res.headers['idempotent-replayed'], body: res.body }).toEqual({ status: 200, replayed: 'true', body });
+        const res = await workload.api.request(op.method, op.path, {
+          body: op.body,
+          headers: { 'idempotency-key': op.key },
+        });
+        expect({ status: res.status, replayed: res.headers['idempotent-replayed'], body: res.body }).toEqual({
+          status: 200,
+          replayed: 'true',
+          body,
+        });
       }
       for (const workload of workloads) expect(await workload.stored(served.db)).toEqual(workload.expected());
 
-      report(`crash [${dialect}]`, { ...figures, replays_checked: sample.length, seconds: Math.round((Date.now() - started) / 1000) });
+      report(`crash [${dialect}]`, {
+        ...figures,
+        replays_checked: sample.length,
+        seconds: Math.round((Date.now() - started) / 1000),
+      });
       expect(figures.acknowledged).toBeGreaterThan(KILLS);
       expect(figures.lost_answers).toBeGreaterThan(0);
     });

@@ -27,7 +27,11 @@ describeEachDialect(
     it('answers every garbage request of every authenticated operation below 500, in the error shape, changing nothing', async () => {
       const e = await newEstate(t.ctx);
       const table = await routeTable(t.ctx);
-      const cursors: Record<string, string> = { '/v1/fields': e.cursors.fields, '/v1/fields/{field_id}/values': e.cursors.values, '/v3/accounting/records': e.cursors.records };
+      const cursors: Record<string, string> = {
+        '/v1/fields': e.cursors.fields,
+        '/v1/fields/{field_id}/values': e.cursors.values,
+        '/v3/accounting/records': e.cursors.records,
+      };
       const tried: Record<string, number> = {};
       const statuses: Record<number, number> = {};
       let state = await businessState(t.ctx.db, [e.api.accountId]);
@@ -35,8 +39,11 @@ describeEachDialect(
         const name = routeName(route);
         const op = {
           path: pathOf(route, e),
-          pathWithGarbage: (g: string) => pathOf(route, { ...e, fieldId: encode(g), recordId: encode(g), value: { ...e.value, svc_id: encode(g) } }),
-          queryNames: ((route.operation.parameters ?? []) as { in: string; name: string }[]).filter((p) => p.in === 'query').map((p) => p.name),
+          pathWithGarbage: (g: string) =>
+            pathOf(route, { ...e, fieldId: encode(g), recordId: encode(g), value: { ...e.value, svc_id: encode(g) } }),
+          queryNames: ((route.operation.parameters ?? []) as { in: string; name: string }[])
+            .filter((p) => p.in === 'query')
+            .map((p) => p.name),
           base: requestsOf(route, e)[0]!.body,
           cursor: cursors[route.path],
         };
@@ -44,10 +51,18 @@ describeEachDialect(
         await fc.assert(
           fc.asyncProperty(garbageRequests(op), async (req) => {
             tried[name]!++;
-            const res = await t.ctx.app.inject({ method: route.method, url: urlOf(req), headers: headersOf(req, e.api.token!), payload: req.payload });
+            const res = await t.ctx.app.inject({
+              method: route.method,
+              url: urlOf(req),
+              headers: headersOf(req, e.api.token!),
+              payload: req.payload,
+            });
             statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
             const body = res.headers['content-type']?.toString().startsWith('application/json') ? res.json() : res.body;
-            expect({ name, status: res.statusCode }).toEqual({ name, status: expect.toSatisfy((s: number) => s < 500) });
+            expect({ name, status: res.statusCode }).toEqual({
+              name,
+              status: expect.toSatisfy((s: number) => s < 500),
+            });
             if (res.statusCode >= 400) expectErrorShape({ status: res.statusCode, body, headers: res.headers });
             if (route.method === 'GET') return;
             const now = await businessState(t.ctx.db, [e.api.accountId]);
@@ -58,7 +73,11 @@ describeEachDialect(
         );
       }
       const total = Object.values(tried).reduce((a, b) => a + b, 0);
-      report(`garbage [${t.dialect}]`, { operations: table.length, inputs: total, ...Object.fromEntries(Object.entries(statuses).map(([s, n]) => [`status_${s}`, n])) });
+      report(`garbage [${t.dialect}]`, {
+        operations: table.length,
+        inputs: total,
+        ...Object.fromEntries(Object.entries(statuses).map(([s, n]) => [`status_${s}`, n])),
+      });
       expect(total).toBe(RUNS * table.length);
     });
 
@@ -70,14 +89,28 @@ describeEachDialect(
         { method: 'DELETE' as const, url: `/v1/fields/${e.fieldId}`, payload: deep(20_000), path: '' },
         { method: 'DELETE' as const, url: '/v1/fields//values', payload: deep(20_000), path: '' },
         { method: 'PUT' as const, url: '/v1/fields/%00', payload: '{"name":"n"}', path: '/params/id' },
-        { method: 'POST' as const, url: `/v1/fields/${e.fieldId}/values`, payload: '{"items":[{"value":"a\\u0000b"}]}', path: '/items/0/value' },
+        {
+          method: 'POST' as const,
+          url: `/v1/fields/${e.fieldId}/values`,
+          payload: '{"items":[{"value":"a\\u0000b"}]}',
+          path: '/items/0/value',
+        },
         // A lone surrogate: valid JSON, not Unicode text (SQLite would keep bytes that are not UTF-8).
-        { method: 'POST' as const, url: `/v1/fields/${e.fieldId}/values`, payload: '{"items":[{"value":"ok"},{"value":"a\\ud800b","remote_id":"\\udc00"}]}', path: '/items/1/value' },
+        {
+          method: 'POST' as const,
+          url: `/v1/fields/${e.fieldId}/values`,
+          payload: '{"items":[{"value":"ok"},{"value":"a\\ud800b","remote_id":"\\udc00"}]}',
+          path: '/items/1/value',
+        },
         { method: 'PUT' as const, url: `/v1/fields/${e.fieldId}`, payload: '{"name":"\\udfff"}', path: '/name' },
       ];
       const before = await businessState(t.ctx.db, [e.api.accountId]);
       for (const c of cases) {
-        const headers = { authorization: `Bearer ${e.api.token}`, 'content-type': 'application/json', 'idempotency-key': `k-${c.method}-${c.url.length}` };
+        const headers = {
+          authorization: `Bearer ${e.api.token}`,
+          'content-type': 'application/json',
+          'idempotency-key': `k-${c.method}-${c.url.length}`,
+        };
         const res = await t.ctx.app.inject({ method: c.method, url: c.url, headers, payload: c.payload });
         expect({ url: c.url.slice(0, 40), status: res.statusCode }).toEqual({ url: c.url.slice(0, 40), status: 400 });
         expectErrorShape({ status: 400, body: res.json(), headers: res.headers }, 'INVALID_REQUEST');
@@ -93,15 +126,32 @@ describeEachDialect(
       let tried = 0;
       const routes = [
         { method: 'POST' as const, path: '/oauth2/token', base },
-        ...['/healthz', '/readyz', '/metrics', '/openapi.json'].map((path) => ({ method: 'GET' as const, path, base: undefined })),
+        ...['/healthz', '/readyz', '/metrics', '/openapi.json'].map((path) => ({
+          method: 'GET' as const,
+          path,
+          base: undefined,
+        })),
       ];
       for (const route of routes) {
-        const op = { path: route.path, pathWithGarbage: (g: string) => `${route.path}/${encode(g)}`, queryNames: ['scope', 'grant_type'], base: route.base };
+        const op = {
+          path: route.path,
+          pathWithGarbage: (g: string) => `${route.path}/${encode(g)}`,
+          queryNames: ['scope', 'grant_type'],
+          base: route.base,
+        };
         await fc.assert(
           fc.asyncProperty(garbageRequests(op), async (req) => {
             tried++;
-            const res = await t.ctx.app.inject({ method: route.method, url: urlOf(req), headers: headersOf(req), payload: req.payload });
-            expect({ path: route.path, status: res.statusCode }).toEqual({ path: route.path, status: expect.toSatisfy((s: number) => s < 500) });
+            const res = await t.ctx.app.inject({
+              method: route.method,
+              url: urlOf(req),
+              headers: headersOf(req),
+              payload: req.payload,
+            });
+            expect({ path: route.path, status: res.statusCode }).toEqual({
+              path: route.path,
+              status: expect.toSatisfy((s: number) => s < 500),
+            });
             if (res.statusCode < 400) return;
             const body = res.json();
             // The token endpoint answers in OAuth's shape; an unknown path or a too large body in the API's.

@@ -5,16 +5,41 @@ import { businessState, expectErrorShape, report } from '../support/reliability.
 import { newEstate, pathOf, requestsOf, routeName, routeTable } from '../support/reliability-routes.js';
 
 /** Fields the server manages: a client may never set them where the operation's schema does not take them. */
-const SERVER_MANAGED = ['svc_id', 'id', 'field_id', 'account_id', 'updated_at', 'created_at', 'version', 'review_status', 'last_export_result', 'line_items'];
+const SERVER_MANAGED = [
+  'svc_id',
+  'id',
+  'field_id',
+  'account_id',
+  'updated_at',
+  'created_at',
+  'version',
+  'review_status',
+  'last_export_result',
+  'line_items',
+];
 
-type Schema = { properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[] };
+type Schema = {
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+};
 
-const branches = (s: Schema): Schema[] => [s, ...[...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])].flatMap(branches)];
-const propertiesOf = (s: Schema) => Object.assign({}, ...branches(s).map((b) => b.properties ?? {})) as Record<string, Schema>;
+const branches = (s: Schema): Schema[] => [
+  s,
+  ...[...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])].flatMap(branches),
+];
+const propertiesOf = (s: Schema) =>
+  Object.assign({}, ...branches(s).map((b) => b.properties ?? {})) as Record<string, Schema>;
 const itemsOf = (s: Schema) => branches(s).find((b) => b.items)?.items ?? {};
 
 /** Every object in `body` with its JSON pointer and the keys its schema takes there. */
-function objectsOf(body: unknown, schema: Schema, pointer = ''): { pointer: string; node: Record<string, unknown>; allowed: Set<string> }[] {
+function objectsOf(
+  body: unknown,
+  schema: Schema,
+  pointer = '',
+): { pointer: string; node: Record<string, unknown>; allowed: Set<string> }[] {
   if (Array.isArray(body)) return body.flatMap((v, i) => objectsOf(v, itemsOf(schema), `${pointer}/${i}`));
   if (body === null || typeof body !== 'object') return [];
   const props = propertiesOf(schema);
@@ -36,7 +61,11 @@ describeEachDialect('mass assignment (OWASP API3)', (t) => {
     const table = (await routeTable(t.ctx)).filter((r) => r.operation.requestBody);
     expect(table.length).toBeGreaterThanOrEqual(7);
     const before = await businessState(t.ctx.db, [e.api.accountId]);
-    const keysBefore = await t.ctx.db.kysely.selectFrom('idempotency_keys').select('idempotency_key').where('client_id', '=', e.api.clientId).execute();
+    const keysBefore = await t.ctx.db.kysely
+      .selectFrom('idempotency_keys')
+      .select('idempotency_key')
+      .where('client_id', '=', e.api.clientId)
+      .execute();
     let tried = 0;
     for (const route of table) {
       const schema = route.operation.requestBody.content['application/json'].schema as Schema;
@@ -48,7 +77,10 @@ describeEachDialect('mass assignment (OWASP API3)', (t) => {
           const body = structuredClone(base) as Record<string, unknown>;
           const target = objectsOf(body, schema)[index]!.node;
           target[key] = key === 'version' ? 7 : key === 'line_items' ? [] : 'client-chosen';
-          const res = await e.api.request(route.method, pathOf(route, e), { body, headers: { 'idempotency-key': randomUUID() } });
+          const res = await e.api.request(route.method, pathOf(route, e), {
+            body,
+            headers: { 'idempotency-key': randomUUID() },
+          });
           tried++;
           const label = { route: routeName(route), at: `${place.pointer}/${key}`, status: res.status };
           expect(label).toEqual({ ...label, status: 400 });
@@ -61,7 +93,11 @@ describeEachDialect('mass assignment (OWASP API3)', (t) => {
       }
     }
     expect(await businessState(t.ctx.db, [e.api.accountId])).toEqual(before);
-    const keysAfter = await t.ctx.db.kysely.selectFrom('idempotency_keys').select('idempotency_key').where('client_id', '=', e.api.clientId).execute();
+    const keysAfter = await t.ctx.db.kysely
+      .selectFrom('idempotency_keys')
+      .select('idempotency_key')
+      .where('client_id', '=', e.api.clientId)
+      .execute();
     expect(keysAfter).toEqual(keysBefore);
     report(`mass-assignment [${t.dialect}]`, { routes: table.length, requests: tried });
   });

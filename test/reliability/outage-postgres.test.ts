@@ -38,7 +38,7 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL stopped and started du
         }
       };
       await traffic(1500);
-      const before = (await connectionsTo(name));
+      const before = await connectionsTo(name);
       const down = traffic(4000);
       await sleep(300);
       await stopPostgres();
@@ -90,4 +90,3 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL stopped and started du
     }
   });
 });
-

@@ -37,12 +37,21 @@ for (const dialect of DIALECTS) {
       return Promise.all(Array.from({ length: N }, (_, i) => send(i)));
     };
     const newFieldOf = async (api: HttpApi) => {
-      const res = await api.post('/v1/fields', { name: 'race', group: 'ACCOUNTING' }, { 'idempotency-key': randomUUID() });
+      const res = await api.post(
+        '/v1/fields',
+        { name: 'race', group: 'ACCOUNTING' },
+        { 'idempotency-key': randomUUID() },
+      );
       expect(res.status).toBe(200);
       return res.body.svc_id as string;
     };
     const storedValues = (api: HttpApi, fieldId: string) =>
-      served.db.kysely.selectFrom('field_values').selectAll().where('account_id', '=', api.accountId).where('field_id', '=', fieldId).execute();
+      served.db.kysely
+        .selectFrom('field_values')
+        .selectAll()
+        .where('account_id', '=', api.accountId)
+        .where('field_id', '=', fieldId)
+        .execute();
 
     beforeAll(async () => {
       served = await ServedDatabase.create(dialect);
@@ -69,10 +78,16 @@ for (const dialect of DIALECTS) {
       expect(stored.map((v) => v.remote_id).sort()).toEqual(body.items.map((i) => i.remote_id).sort());
       // Records too: one ingestion under one key writes its items once.
       const ingestKey = randomUUID();
-      const ingested = await all(() => api.post(INGEST, { items: [record('once-1'), record('once-2')] }, { 'idempotency-key': ingestKey }));
+      const ingested = await all(() =>
+        api.post(INGEST, { items: [record('once-1'), record('once-2')] }, { 'idempotency-key': ingestKey }),
+      );
       expect(ingested.filter((r) => r.status === 200 && !r.headers['idempotent-replayed'])).toHaveLength(1);
       expect(ingested.every((r) => r.status === 200 || r.body.error_code === 'IDEMPOTENCY_KEY_IN_USE')).toBe(true);
-      const records = await served.db.kysely.selectFrom('accounting_records').select('source_id').where('account_id', '=', api.accountId).execute();
+      const records = await served.db.kysely
+        .selectFrom('accounting_records')
+        .select('source_id')
+        .where('account_id', '=', api.accountId)
+        .execute();
       expect(records.map((r) => r.source_id).sort()).toEqual(['once-1', 'once-2']);
     });
 
@@ -80,7 +95,11 @@ for (const dialect of DIALECTS) {
       const api = await newApi();
       const [created] = (await api.post(INGEST, { items: [record('export-race')] })).body.items;
       const responses = await all((i) =>
-        api.post(EXPORT, { results: [{ accounting_record_id: created.id, success: { reference_id: `ref-${i}` } }] }, { 'idempotency-key': randomUUID() }),
+        api.post(
+          EXPORT,
+          { results: [{ accounting_record_id: created.id, success: { reference_id: `ref-${i}` } }] },
+          { 'idempotency-key': randomUUID() },
+        ),
       );
       expect(tally(responses)).toEqual({ '200': 1, '422 ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT': N - 1 });
       const winner = responses.findIndex((r) => r.status === 200);
@@ -89,8 +108,16 @@ for (const dialect of DIALECTS) {
         expectErrorShape(r, 'ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT');
         expect(r.body.details).toEqual({ not_ready_for_export_accounting_record_ids: [created.id] });
       }
-      const row = await served.db.kysely.selectFrom('accounting_records').selectAll().where('account_id', '=', api.accountId).executeTakeFirstOrThrow();
-      expect({ status: row.review_status, version: row.version, reference: JSON.parse(row.last_export_json!).reference_id }).toEqual({
+      const row = await served.db.kysely
+        .selectFrom('accounting_records')
+        .selectAll()
+        .where('account_id', '=', api.accountId)
+        .executeTakeFirstOrThrow();
+      expect({
+        status: row.review_status,
+        version: row.version,
+        reference: JSON.parse(row.last_export_json!).reference_id,
+      }).toEqual({
         status: 'EXPORTED',
         version: created.version + 1,
         reference: `ref-${winner}`,
@@ -106,22 +133,42 @@ for (const dialect of DIALECTS) {
       expect(responses.filter((r) => r.status === 200 && !r.headers['idempotent-replayed'])).toHaveLength(1);
       for (const r of responses) {
         if (r.status === 409) expectErrorShape(r, 'IDEMPOTENCY_KEY_IN_USE');
-        else expect({ status: r.status, body: r.body }).toEqual({ status: 200, body: { updated_accounting_record_ids: [created.id] } });
+        else
+          expect({ status: r.status, body: r.body }).toEqual({
+            status: 200,
+            body: { updated_accounting_record_ids: [created.id] },
+          });
       }
-      const row = await served.db.kysely.selectFrom('accounting_records').selectAll().where('account_id', '=', api.accountId).executeTakeFirstOrThrow();
-      expect({ status: row.review_status, version: row.version }).toEqual({ status: 'REVIEW', version: created.version + 1 });
+      const row = await served.db.kysely
+        .selectFrom('accounting_records')
+        .selectAll()
+        .where('account_id', '=', api.accountId)
+        .executeTakeFirstOrThrow();
+      expect({ status: row.review_status, version: row.version }).toEqual({
+        status: 'REVIEW',
+        version: created.version + 1,
+      });
     });
 
     it('loses no update among 50 concurrent updates of one value', async () => {
       const api = await newApi();
       const fieldId = await newFieldOf(api);
       const own = Array.from({ length: N }, (_, i) => ({ value: `own ${i}`, remote_id: `own-${i}` }));
-      const created = await api.post(`/v1/fields/${fieldId}/values`, { items: [{ value: 'start', remote_id: 'shared' }, ...own] }, { 'idempotency-key': randomUUID() });
+      const created = await api.post(
+        `/v1/fields/${fieldId}/values`,
+        { items: [{ value: 'start', remote_id: 'shared' }, ...own] },
+        { 'idempotency-key': randomUUID() },
+      );
       expect(created.status).toBe(200);
       // Even requests rename the shared value, odd ones flip its flag; each also disables a value of its own.
       const data = (i: number) => (i % 2 === 0 ? { value: `u${i}` } : { is_disabled: i % 4 === 1 });
       const responses = await all((i) =>
-        api.put(`/v1/fields/${fieldId}/values`, { items: [{ remote_id: 'shared', data: data(i) }, { remote_id: `own-${i}`, data: { is_disabled: true } }] }),
+        api.put(`/v1/fields/${fieldId}/values`, {
+          items: [
+            { remote_id: 'shared', data: data(i) },
+            { remote_id: `own-${i}`, data: { is_disabled: true } },
+          ],
+        }),
       );
       expect(tally(responses)).toEqual({ '200': N });
       for (const [i, r] of responses.entries()) expect(r.body.items[0]).toMatchObject(data(i));
@@ -129,7 +176,9 @@ for (const dialect of DIALECTS) {
       expect(stored.filter((v) => v.remote_id !== 'shared').every((v) => v.is_disabled === 1)).toBe(true);
       const shared = stored.find((v) => v.remote_id === 'shared')!;
       // The stored value is the state some request answered with after its own change (the last to commit).
-      const answered = responses.map((r) => r.body.items[0]).map((v) => ({ value: v.value, is_disabled: v.is_disabled }));
+      const answered = responses
+        .map((r) => r.body.items[0])
+        .map((v) => ({ value: v.value, is_disabled: v.is_disabled }));
       expect(answered).toContainEqual({ value: shared.value, is_disabled: shared.is_disabled === 1 });
       expect(shared.value).toMatch(/^u\d+$/);
       // updated_at never moves back: the last commit carries the greatest time any update answered with.
@@ -141,7 +190,11 @@ for (const dialect of DIALECTS) {
       const api = await newApi();
       const fieldId = await newFieldOf(api);
       const responses = await all((i) =>
-        api.post(`/v1/fields/${fieldId}/values`, { items: [{ value: `contender ${i}`, remote_id: 'the-one' }] }, { 'idempotency-key': randomUUID() }),
+        api.post(
+          `/v1/fields/${fieldId}/values`,
+          { items: [{ value: `contender ${i}`, remote_id: 'the-one' }] },
+          { 'idempotency-key': randomUUID() },
+        ),
       );
       expect(tally(responses)).toEqual({ '200': 1, '409 CONFLICT': N - 1 });
       for (const r of responses.filter((x) => x.status === 409)) expectErrorShape(r, 'CONFLICT');

@@ -42,13 +42,19 @@ describeEachDialect('scopes (OWASP API5)', (t) => {
         expect(outcome).toEqual({ ...outcome, forbidden: !allowed });
         if (!allowed) {
           expectErrorShape(res, 'FORBIDDEN');
-          expect(res.headers['www-authenticate']).toBe(`Bearer realm="svc", error="insufficient_scope", scope="${route.scopes.join(' ')}"`);
+          expect(res.headers['www-authenticate']).toBe(
+            `Bearer realm="svc", error="insufficient_scope", scope="${route.scopes.join(' ')}"`,
+          );
         } else expect([200, 400, 404]).toContain(res.status);
       }
     }
     // Every scope at once is forbidden nothing.
     const all = await t.ctx.as(ALL_SCOPES);
     for (const route of table) expect((await all.request(route.method, ...sampleRequest(route))).status).not.toBe(403);
-    report(`scopes [${t.dialect}]`, { routes: table.length, scopes: ALL_SCOPES.length, requests: tried + table.length });
+    report(`scopes [${t.dialect}]`, {
+      routes: table.length,
+      scopes: ALL_SCOPES.length,
+      requests: tried + table.length,
+    });
   });
 });

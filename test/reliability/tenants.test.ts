@@ -1,12 +1,28 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../support/context.js';
 import { businessState, expectErrorShape, report } from '../support/reliability.js';
-import { bodiesMissing, NAMES_NOTHING, newEstate, requestsOf, routeName, routeTable, send } from '../support/reliability-routes.js';
+import {
+  bodiesMissing,
+  NAMES_NOTHING,
+  newEstate,
+  requestsOf,
+  routeName,
+  routeTable,
+  send,
+} from '../support/reliability-routes.js';
 import type { RouteScopes } from '../support/routes.js';
 
 /** Requests that read before they write, and the deletes last, so that each one finds its target. */
 const rank = (r: RouteScopes) =>
-  r.method === 'GET' ? 0 : r.path.endsWith('/review-status') ? 2 : r.method === 'DELETE' ? (r.path === '/v1/fields/{id}' ? 4 : 3) : 1;
+  r.method === 'GET'
+    ? 0
+    : r.path.endsWith('/review-status')
+      ? 2
+      : r.method === 'DELETE'
+        ? r.path === '/v1/fields/{id}'
+          ? 4
+          : 3
+        : 1;
 
 /**
  * OWASP API1 (broken object level authorization), generated from the OpenAPI route table: account B, with

@@ -29,9 +29,17 @@ describeLive('SDK: client, tokens, errors, idempotency', (s) => {
     const { clientId, clientSecret, accountId } = await s.live.credentials(['fields.read']);
     const client = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret });
     await client.fields.list();
-    await s.live.ctx.db.kysely.updateTable('access_tokens').set({ expires_at: 1 }).where('account_id', '=', accountId).execute();
+    await s.live.ctx.db.kysely
+      .updateTable('access_tokens')
+      .set({ expires_at: 1 })
+      .where('account_id', '=', accountId)
+      .execute();
     expect((await client.fields.list()).items).toEqual([]);
-    const rows = await s.live.ctx.db.kysely.selectFrom('access_tokens').select('expires_at').where('account_id', '=', accountId).execute();
+    const rows = await s.live.ctx.db.kysely
+      .selectFrom('access_tokens')
+      .select('expires_at')
+      .where('account_id', '=', accountId)
+      .execute();
     expect(rows).toHaveLength(2);
   });
 
@@ -51,9 +59,15 @@ describeLive('SDK: client, tokens, errors, idempotency', (s) => {
     expect(forbidden).toMatchObject({ status: 403, error_code: 'FORBIDDEN' });
 
     const badToken = new SvcClient({ baseUrl: s.live.url, token: 'svc_at_nope', maxRetries: 0 });
-    expect(await badToken.fields.list().catch((e: unknown) => e)).toMatchObject({ status: 401, error_code: 'UNAUTHORIZED' });
+    expect(await badToken.fields.list().catch((e: unknown) => e)).toMatchObject({
+      status: 401,
+      error_code: 'UNAUTHORIZED',
+    });
     const badSecret = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret: 'wrong' });
-    expect(await badSecret.fields.list().catch((e: unknown) => e)).toMatchObject({ status: 401, error_code: 'invalid_client' });
+    expect(await badSecret.fields.list().catch((e: unknown) => e)).toMatchObject({
+      status: 401,
+      error_code: 'invalid_client',
+    });
   });
 
   it('retries a write whose answer was lost with the same Idempotency-Key: one field, not two', async () => {
@@ -68,21 +82,33 @@ describeLive('SDK: client, tokens, errors, idempotency', (s) => {
       }
       return response;
     };
-    const client = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret, fetch: lossyFetch, retryBaseDelayMs: 1 });
+    const client = new SvcClient({
+      baseUrl: s.live.url,
+      clientId,
+      clientSecret,
+      fetch: lossyFetch,
+      retryBaseDelayMs: 1,
+    });
     const field = await client.fields.create({ name: 'Once', group: 'ERP' });
     expect(calls).toBe(2);
-    const stored = await s.live.ctx.db.kysely.selectFrom('fields').select('svc_id').where('account_id', '=', accountId).execute();
+    const stored = await s.live.ctx.db.kysely
+      .selectFrom('fields')
+      .select('svc_id')
+      .where('account_id', '=', accountId)
+      .execute();
     expect(stored).toEqual([{ svc_id: field.svc_id }]);
   });
 
-  it('uses the caller\'s Idempotency-Key: the same create twice answers the same field', async () => {
+  it("uses the caller's Idempotency-Key: the same create twice answers the same field", async () => {
     const { clientId, clientSecret } = await s.live.credentials(['fields.write', 'fields.read']);
     const client = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret });
     const a = await client.fields.create({ name: 'Dept', group: 'USER' }, { idempotencyKey: 'create-dept-1' });
     const b = await client.fields.create({ name: 'Dept', group: 'USER' }, { idempotencyKey: 'create-dept-1' });
     expect(b).toEqual(a);
     expect((await client.fields.list()).items).toHaveLength(1);
-    const reused = await client.fields.create({ name: 'Other', group: 'USER' }, { idempotencyKey: 'create-dept-1' }).catch((e: unknown) => e);
+    const reused = await client.fields
+      .create({ name: 'Other', group: 'USER' }, { idempotencyKey: 'create-dept-1' })
+      .catch((e: unknown) => e);
     expect(reused).toMatchObject({ status: 422, error_code: 'IDEMPOTENCY_KEY_REUSED' });
   });
 
@@ -91,7 +117,10 @@ describeLive('SDK: client, tokens, errors, idempotency', (s) => {
     const client = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret, maxRetries: 0 });
     const controller = new AbortController();
     controller.abort();
-    expect(await client.fields.list({}, { signal: controller.signal }).catch((e: unknown) => e)).toMatchObject({ status: 0, error_code: 'ABORTED' });
+    expect(await client.fields.list({}, { signal: controller.signal }).catch((e: unknown) => e)).toMatchObject({
+      status: 0,
+      error_code: 'ABORTED',
+    });
 
     const slowFetch: typeof fetch = (input, init) =>
       new Promise((resolve, reject) => {
@@ -101,7 +130,15 @@ describeLive('SDK: client, tokens, errors, idempotency', (s) => {
           reject(init.signal?.reason);
         });
       });
-    const slow = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret, fetch: slowFetch, timeoutMs: 50, maxRetries: 1, retryBaseDelayMs: 1 });
+    const slow = new SvcClient({
+      baseUrl: s.live.url,
+      clientId,
+      clientSecret,
+      fetch: slowFetch,
+      timeoutMs: 50,
+      maxRetries: 1,
+      retryBaseDelayMs: 1,
+    });
     expect(await slow.fields.list().catch((e: unknown) => e)).toMatchObject({ status: 0, error_code: 'TIMEOUT' });
   });
 });

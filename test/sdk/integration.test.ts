@@ -18,7 +18,10 @@ function tempDir(): string {
   return dir;
 }
 
-async function ingest(admin: Api, items: object[]): Promise<{ id: string; version: number; type: string; review_status: string }[]> {
+async function ingest(
+  admin: Api,
+  items: object[],
+): Promise<{ id: string; version: number; type: string; review_status: string }[]> {
   const out = [];
   for (let i = 0; i < items.length; i += 1000) {
     const res = await admin.post('/internal/v1/accounting/records', { items: items.slice(i, i + 1000) });
@@ -55,9 +58,20 @@ function lines(file: string): { id: string; version: number; review_status: stri
 describeLive('svc poll and svc report, end to end', (s) => {
   it('polls what is ready, reports successes and failures, and polls only what changed since', async () => {
     const { env, admin } = await integrationEnv(s.live);
-    const ready = await ingest(admin, Array.from({ length: 12 }, (_, n) => item(n % 3 ? 'CARD_EXPENSE_POST' : 'REIMBURSEMENT_EXPENSE_POST', 'READY_FOR_EXPORT', n)));
-    const preparing = await ingest(admin, Array.from({ length: 4 }, (_, n) => item('CARD_EXPENSE_POST', 'PREPARE', n)));
-    const bills = await ingest(admin, Array.from({ length: 5 }, (_, n) => item('BILL_EXPENSE', n % 2 ? 'READY_FOR_EXPORT' : 'PREPARE', n)));
+    const ready = await ingest(
+      admin,
+      Array.from({ length: 12 }, (_, n) =>
+        item(n % 3 ? 'CARD_EXPENSE_POST' : 'REIMBURSEMENT_EXPENSE_POST', 'READY_FOR_EXPORT', n),
+      ),
+    );
+    const preparing = await ingest(
+      admin,
+      Array.from({ length: 4 }, (_, n) => item('CARD_EXPENSE_POST', 'PREPARE', n)),
+    );
+    const bills = await ingest(
+      admin,
+      Array.from({ length: 5 }, (_, n) => item('BILL_EXPENSE', n % 2 ? 'READY_FOR_EXPORT' : 'PREPARE', n)),
+    );
     const dir = tempDir();
     const poll = ['poll', '--once', '--checkpoint', `${dir}/cp.json`, '--out', `${dir}/out.ndjson`, '--page-size', '5'];
 
@@ -66,35 +80,66 @@ describeLive('svc poll and svc report, end to end', (s) => {
     expect(first.map((r) => r.id).sort()).toEqual([...ready, ...bills].map((r) => r.id).sort());
 
     const results = [
-      ...ready.slice(0, 5).map((r) => ({ accounting_record_id: r.id, success: { reference_id: `JE-${r.id}`, deep_link_url: 'https://erp.example/je' } })),
-      ...ready.slice(5, 8).map((r) => ({ accounting_record_id: r.id, failure: { error_message: 'Invalid GL account' } })),
+      ...ready
+        .slice(0, 5)
+        .map((r) => ({
+          accounting_record_id: r.id,
+          success: { reference_id: `JE-${r.id}`, deep_link_url: 'https://erp.example/je' },
+        })),
+      ...ready
+        .slice(5, 8)
+        .map((r) => ({ accounting_record_id: r.id, failure: { error_message: 'Invalid GL account' } })),
       { accounting_record_id: 'accr_unknown', success: {} },
       { accounting_record_id: preparing[0]!.id, success: {} },
     ];
     fs.writeFileSync(`${dir}/results.ndjson`, results.map((r) => JSON.stringify(r)).join('\n'));
-    const report = await run(process.execPath, [BIN, 'report', '--in', `${dir}/results.ndjson`], { env }).catch((e: { code: number; stdout: string }) => e);
+    const report = await run(process.execPath, [BIN, 'report', '--in', `${dir}/results.ndjson`], { env }).catch(
+      (e: { code: number; stdout: string }) => e,
+    );
     expect((report as { code?: number }).code).toBe(1);
-    const printed = (report as { stdout: string }).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const printed = (report as { stdout: string }).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(printed.at(-1)).toEqual({ updated: 8, refused: 2 });
-    expect(printed.filter((p) => p.updated === true).map((p) => p.accounting_record_id)).toEqual(ready.slice(0, 8).map((r) => r.id));
+    expect(printed.filter((p) => p.updated === true).map((p) => p.accounting_record_id)).toEqual(
+      ready.slice(0, 8).map((r) => r.id),
+    );
     expect(printed.filter((p) => p.updated === false)).toEqual([
       { accounting_record_id: 'accr_unknown', error_code: 'NOT_FOUND', reason: expect.any(String), updated: false },
-      { accounting_record_id: preparing[0]!.id, error_code: 'ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT', reason: expect.any(String), updated: false },
+      {
+        accounting_record_id: preparing[0]!.id,
+        error_code: 'ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT',
+        reason: expect.any(String),
+        updated: false,
+      },
     ]);
-    for (const r of ready.slice(0, 5)) expect((await admin.get(`/v3/accounting/records/${r.id}`)).body.review_status).toBe('EXPORTED');
-    for (const r of ready.slice(5, 8)) expect((await admin.get(`/v3/accounting/records/${r.id}`)).body.review_status).toBe('REVIEW');
+    for (const r of ready.slice(0, 5))
+      expect((await admin.get(`/v3/accounting/records/${r.id}`)).body.review_status).toBe('EXPORTED');
+    for (const r of ready.slice(5, 8))
+      expect((await admin.get(`/v3/accounting/records/${r.id}`)).body.review_status).toBe('REVIEW');
 
     // Running the same report again replays: nothing moves.
-    const again = await run(process.execPath, [BIN, 'report', '--in', `${dir}/results.ndjson`], { env }).catch((e: { stdout: string }) => e);
-    expect((again as { stdout: string }).stdout.trim().split('\n').at(-1)).toBe(JSON.stringify({ updated: 8, refused: 2 }));
+    const again = await run(process.execPath, [BIN, 'report', '--in', `${dir}/results.ndjson`], { env }).catch(
+      (e: { stdout: string }) => e,
+    );
+    expect((again as { stdout: string }).stdout.trim().split('\n').at(-1)).toBe(
+      JSON.stringify({ updated: 8, refused: 2 }),
+    );
     expect((await admin.get(`/v3/accounting/records/${ready[0]!.id}`)).body.version).toBe(ready[0]!.version + 1);
 
     // Nothing new is ready: the second pass writes nothing. Then a record becomes ready: only it comes.
     await run(process.execPath, [BIN, ...poll], { env });
     expect(lines(`${dir}/out.ndjson`)).toHaveLength(first.length);
     const moved = preparing[1]!;
-    for (const [status, version] of [['REVIEW', 1], ['READY_FOR_EXPORT', 2]] as const) {
-      const res = await admin.post(`/internal/v1/accounting/records/${moved.id}/review-status`, { review_status: status, version });
+    for (const [status, version] of [
+      ['REVIEW', 1],
+      ['READY_FOR_EXPORT', 2],
+    ] as const) {
+      const res = await admin.post(`/internal/v1/accounting/records/${moved.id}/review-status`, {
+        review_status: status,
+        version,
+      });
       expect(res.status).toBe(200);
     }
     await run(process.execPath, [BIN, ...poll], { env });
@@ -106,16 +151,48 @@ describeLive('svc poll and svc report, end to end', (s) => {
     const { env, admin } = await integrationEnv(s.live);
     const expected = new Set<string>();
     const add = (records: { id: string }[]) => records.forEach((r) => expected.add(r.id));
-    add(await ingest(admin, Array.from({ length: 1200 }, (_, n) => item(n % 2 ? 'CARD_EXPENSE_POST' : 'REIMBURSEMENT_EXPENSE_APPROVAL', 'READY_FOR_EXPORT', n))));
-    add(await ingest(admin, Array.from({ length: 300 }, (_, n) => item('BILL_EXPENSE_PAYMENT', 'REVIEW', n))));
-    await ingest(admin, Array.from({ length: 100 }, (_, n) => item('CARD_PAYMENT', 'REVIEW', n))); // not to be polled
+    add(
+      await ingest(
+        admin,
+        Array.from({ length: 1200 }, (_, n) =>
+          item(n % 2 ? 'CARD_EXPENSE_POST' : 'REIMBURSEMENT_EXPENSE_APPROVAL', 'READY_FOR_EXPORT', n),
+        ),
+      ),
+    );
+    add(
+      await ingest(
+        admin,
+        Array.from({ length: 300 }, (_, n) => item('BILL_EXPENSE_PAYMENT', 'REVIEW', n)),
+      ),
+    );
+    await ingest(
+      admin,
+      Array.from({ length: 100 }, (_, n) => item('CARD_PAYMENT', 'REVIEW', n)),
+    ); // not to be polled
 
     const dir = tempDir();
-    const args = [BIN, 'poll', '--once', '--checkpoint', `${dir}/cp.json`, '--out', `${dir}/out.ndjson`, '--page-size', '25'];
+    const args = [
+      BIN,
+      'poll',
+      '--once',
+      '--checkpoint',
+      `${dir}/cp.json`,
+      '--out',
+      `${dir}/out.ndjson`,
+      '--page-size',
+      '25',
+    ];
     let writing = true;
     const writer = (async () => {
       for (let i = 0; writing && i < 40; i++) {
-        add(await ingest(admin, Array.from({ length: 10 }, (_, n) => item(n % 2 ? 'BILL_EXPENSE' : 'CARD_EXPENSE_REFUND', 'READY_FOR_EXPORT', n))));
+        add(
+          await ingest(
+            admin,
+            Array.from({ length: 10 }, (_, n) =>
+              item(n % 2 ? 'BILL_EXPENSE' : 'CARD_EXPENSE_REFUND', 'READY_FOR_EXPORT', n),
+            ),
+          ),
+        );
         await new Promise((r) => setTimeout(r, 20));
       }
     })();
@@ -132,7 +209,9 @@ describeLive('svc poll and svc report, end to end', (s) => {
         writing = false;
         await writer;
         // One last complete pass after the writers stopped picks up the tail.
-        const last = await new Promise<number | null>((resolve) => spawn(process.execPath, args, { env, stdio: 'ignore' }).once('exit', resolve));
+        const last = await new Promise<number | null>((resolve) =>
+          spawn(process.execPath, args, { env, stdio: 'ignore' }).once('exit', resolve),
+        );
         expect(last).toBe(0);
         break;
       }

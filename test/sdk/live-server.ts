@@ -8,7 +8,10 @@ export interface LiveServer {
   ctx: TestContext;
   url: string;
   /** Credentials of a new client with these scopes, of a new account or of `accountId`. */
-  credentials(scopes: readonly Scope[], accountId?: string): Promise<{ clientId: string; clientSecret: string; accountId: string }>;
+  credentials(
+    scopes: readonly Scope[],
+    accountId?: string,
+  ): Promise<{ clientId: string; clientSecret: string; accountId: string }>;
 }
 
 /** Each dialect: a real server listening on a free loopback port, for clients that speak HTTP. */

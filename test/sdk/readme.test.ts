@@ -6,7 +6,10 @@ import { describeLive } from './live-server.js';
 
 const README = new URL('../../client/README.md', import.meta.url);
 const CLIENT_ENTRY = new URL('../../client/src/index.ts', import.meta.url).pathname;
-const WORK_DIR = path.join(path.dirname(new URL(import.meta.url).pathname), `.readme-${randomBytes(4).toString('hex')}`);
+const WORK_DIR = path.join(
+  path.dirname(new URL(import.meta.url).pathname),
+  `.readme-${randomBytes(4).toString('hex')}`,
+);
 
 /** The ```ts blocks of the client's README, with the package import pointed at the source. */
 function examples(): string[] {

@@ -9,7 +9,11 @@ describeLive('SDK: field values and accounting records', (s) => {
     const field = await client.fields.create({ name: 'Department', group: 'USER' });
     const { items } = await client.fieldValues.create(
       field.svc_id,
-      Array.from({ length: 25 }, (_, i) => ({ value: `Dept ${i}`, remote_id: `D${i}`, value_id: i % 2 ? `V${i}` : null })),
+      Array.from({ length: 25 }, (_, i) => ({
+        value: `Dept ${i}`,
+        remote_id: `D${i}`,
+        value_id: i % 2 ? `V${i}` : null,
+      })),
     );
     expect(items.map((v) => v.value)).toEqual(Array.from({ length: 25 }, (_, i) => `Dept ${i}`));
     expect(await client.fieldValues.get(field.svc_id, items[3]!.svc_id)).toEqual(items[3]);
@@ -30,7 +34,9 @@ describeLive('SDK: field values and accounting records', (s) => {
       [items[1]!.svc_id, 'Renamed', false],
       [items[2]!.svc_id, 'Dept 2', false],
     ]);
-    expect(await client.fieldValues.delete(field.svc_id, [{ svc_id: items[0]!.svc_id }, { remote_id: 'D24' }])).toEqual({});
+    expect(await client.fieldValues.delete(field.svc_id, [{ svc_id: items[0]!.svc_id }, { remote_id: 'D24' }])).toEqual(
+      {},
+    );
     const rest: string[] = [];
     for await (const v of client.fieldValues.listAll(field.svc_id)) rest.push(v.svc_id);
     expect(rest).toEqual(items.slice(1, 24).map((v) => v.svc_id));
@@ -61,10 +67,15 @@ describeLive('SDK: field values and accounting records', (s) => {
     const page = await client.accountingRecords.query({ review_status: 'READY_FOR_EXPORT', limit: 2 });
     expect(page).toMatchObject({ has_next_page: true, total_count: 5, next_cursor: expect.any(String) });
     const ready: string[] = [];
-    for await (const r of client.accountingRecords.queryAll({ review_status: 'READY_FOR_EXPORT', limit: 2 })) ready.push(r.id);
+    for await (const r of client.accountingRecords.queryAll({ review_status: 'READY_FOR_EXPORT', limit: 2 }))
+      ready.push(r.id);
     expect(ready).toEqual(ids.slice(0, 5));
     const bills: string[] = [];
-    for await (const r of client.accountingRecords.queryAll({ source_type: 'BILL', 'updated_at[gt]': record.updated_at })) bills.push(r.id);
+    for await (const r of client.accountingRecords.queryAll({
+      source_type: 'BILL',
+      'updated_at[gt]': record.updated_at,
+    }))
+      bills.push(r.id);
     expect(bills).toEqual(ids.slice(5));
 
     const reported = await client.accountingRecords.reportExportResults([
@@ -73,7 +84,9 @@ describeLive('SDK: field values and accounting records', (s) => {
     ]);
     expect(reported).toEqual({ updated_accounting_record_ids: [ids[1], ids[0]] });
     expect((await client.accountingRecords.get(ids[0]!)).review_status).toBe('EXPORTED');
-    const again = await client.accountingRecords.reportExportResults([{ accounting_record_id: ids[0]!, success: {} }]).catch((e: unknown) => e);
+    const again = await client.accountingRecords
+      .reportExportResults([{ accounting_record_id: ids[0]!, success: {} }])
+      .catch((e: unknown) => e);
     expect(again).toMatchObject({
       status: 422,
       error_code: 'ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT',

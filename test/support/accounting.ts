@@ -8,7 +8,12 @@ export const reviewUrl = (id: string) => `/internal/v1/accounting/records/${id}/
 export const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 /** Scopes of a caller that can do everything the accounting tests need. */
-export const ADMIN = ['accounting.record.admin', 'accounting.record.write', 'fields.write', 'field_values.write'] as const;
+export const ADMIN = [
+  'accounting.record.admin',
+  'accounting.record.write',
+  'fields.write',
+  'field_values.write',
+] as const;
 
 export type Item = Record<string, unknown>;
 
@@ -50,8 +55,17 @@ export async function readyRecord(api: Api, overrides: Item = {}): Promise<any> 
 }
 
 /** A custom field with values, made through the API: returns the field and its values as answered. */
-export async function newCoding(api: Api, name: string, values: { value: string; remote_id?: string }[], remoteId?: string) {
-  const field = await api.create('/v1/fields', { name, group: 'ACCOUNTING', ...(remoteId ? { remote_id: remoteId } : {}) });
+export async function newCoding(
+  api: Api,
+  name: string,
+  values: { value: string; remote_id?: string }[],
+  remoteId?: string,
+) {
+  const field = await api.create('/v1/fields', {
+    name,
+    group: 'ACCOUNTING',
+    ...(remoteId ? { remote_id: remoteId } : {}),
+  });
   expect(field.status, field.text).toBe(200);
   const created = await api.create(`/v1/fields/${field.body.svc_id}/values`, { items: values });
   expect(created.status, created.text).toBe(200);
@@ -62,7 +76,9 @@ export async function newCoding(api: Api, name: string, values: { value: string;
 function storedQuery(ctx: TestContext, accountId: string) {
   return ctx.db.kysely
     .selectFrom('accounting_records as r')
-    .innerJoin('accounting_record_details as d', (j) => j.onRef('d.account_id', '=', 'r.account_id').onRef('d.id', '=', 'r.id'))
+    .innerJoin('accounting_record_details as d', (j) =>
+      j.onRef('d.account_id', '=', 'r.account_id').onRef('d.id', '=', 'r.id'),
+    )
     .selectAll('r')
     .select(['d.line_items_json', 'd.user_json', 'd.vendor_json', 'd.receipts_json'])
     .where('r.account_id', '=', accountId)

@@ -83,7 +83,10 @@ export interface TestContext {
   /** A new client of a new account (or of `accountId`) with these scopes, and an Api with its token. */
   as(scopes: readonly Scope[], accountId?: string): Promise<Api>;
   /** Credentials of a new client, as `svc clients create` prints them. */
-  newClient(scopes: readonly Scope[], accountId?: string): Promise<{ client_id: string; client_secret: string; account_id: string }>;
+  newClient(
+    scopes: readonly Scope[],
+    accountId?: string,
+  ): Promise<{ client_id: string; client_secret: string; account_id: string }>;
   /** Another app (as another process would be) over the same database, closed with the context. */
   secondApp(env?: Record<string, string>): Promise<FastifyInstance>;
   /** An Api for `app` with a real token of a new client of the account. */

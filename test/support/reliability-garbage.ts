@@ -34,7 +34,8 @@ type Path = (string | number)[];
 
 function pathsOf(value: unknown, at: Path = []): Path[] {
   if (Array.isArray(value)) return [at, ...value.flatMap((v, i) => pathsOf(v, [...at, i]))];
-  if (value !== null && typeof value === 'object') return [at, ...Object.entries(value).flatMap(([k, v]) => pathsOf(v, [...at, k]))];
+  if (value !== null && typeof value === 'object')
+    return [at, ...Object.entries(value).flatMap(([k, v]) => pathsOf(v, [...at, k]))];
   return [at];
 }
 
@@ -50,8 +51,16 @@ export function mutated(base: unknown): fc.Arbitrary<unknown> {
   const paths = pathsOf(base);
   return fc.oneof(
     fc.tuple(fc.nat({ max: paths.length - 1 }), garbageJson).map(([i, g]) => replaceAt(base, paths[i]!, g)),
-    fc.tuple(garbageString, garbageJson).map(([k, g]) => (base && typeof base === 'object' && !Array.isArray(base) ? { ...base, [k]: g } : g)),
-    fc.nat({ max: 20 }).map((n) => (base && typeof base === 'object' && 'items' in base ? { ...base, items: Array((base as any).items.length * n).fill((base as any).items[0]) } : base)),
+    fc
+      .tuple(garbageString, garbageJson)
+      .map(([k, g]) => (base && typeof base === 'object' && !Array.isArray(base) ? { ...base, [k]: g } : g)),
+    fc
+      .nat({ max: 20 })
+      .map((n) =>
+        base && typeof base === 'object' && 'items' in base
+          ? { ...base, items: Array((base as any).items.length * n).fill((base as any).items[0]) }
+          : base,
+      ),
   );
 }
 
@@ -81,9 +90,15 @@ const contentTypes = fc.oneof(
   },
 );
 
-const deepJson = fc.integer({ min: 100, max: 20_000 }).chain((n) =>
-  fc.constantFrom(`${'['.repeat(n)}${']'.repeat(n)}`, `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`, `{"items":${'['.repeat(n)}${']'.repeat(n)}}`),
-);
+const deepJson = fc
+  .integer({ min: 100, max: 20_000 })
+  .chain((n) =>
+    fc.constantFrom(
+      `${'['.repeat(n)}${']'.repeat(n)}`,
+      `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`,
+      `{"items":${'['.repeat(n)}${']'.repeat(n)}}`,
+    ),
+  );
 
 /**
  * Requests to one operation: its valid path, or one with garbage ids; its query parameters and others,
@@ -99,26 +114,45 @@ export function garbageRequests(op: {
 }): fc.Arbitrary<GarbageRequest> {
   const names = fc.oneof(fc.constantFrom(...op.queryNames, 'cursor', 'limit'), garbageString);
   const tampered = op.cursor
-    ? fc.nat({ max: op.cursor.length - 1 }).map((i) => `${op.cursor!.slice(0, i)}${op.cursor![i] === 'A' ? 'B' : 'A'}${op.cursor!.slice(i + 1)}`)
+    ? fc
+        .nat({ max: op.cursor.length - 1 })
+        .map((i) => `${op.cursor!.slice(0, i)}${op.cursor![i] === 'A' ? 'B' : 'A'}${op.cursor!.slice(i + 1)}`)
     : garbageString;
   const queryValue = fc.oneof(garbageString, tampered, fc.constantFrom('0', '-1', '1001', '1e3', 'true', '[]', 'null'));
-  const body = op.base === undefined ? fc.oneof(fc.constant(undefined), garbageJson) : fc.oneof({ weight: 4, arbitrary: mutated(op.base) }, garbageJson);
+  const body =
+    op.base === undefined
+      ? fc.oneof(fc.constant(undefined), garbageJson)
+      : fc.oneof({ weight: 4, arbitrary: mutated(op.base) }, garbageJson);
   const payload = fc.oneof(
     { weight: 5, arbitrary: body.map((b) => (b === undefined ? undefined : JSON.stringify(b))) },
     { weight: 1, arbitrary: deepJson },
     { weight: 1, arbitrary: garbageString },
   );
   return fc.record({
-    path: fc.oneof({ weight: 4, arbitrary: fc.constant(op.path) }, { weight: 1, arbitrary: garbageString.map(op.pathWithGarbage) }),
+    path: fc.oneof(
+      { weight: 4, arbitrary: fc.constant(op.path) },
+      { weight: 1, arbitrary: garbageString.map(op.pathWithGarbage) },
+    ),
     query: fc.array(fc.tuple(names, queryValue), { maxLength: 6 }),
     contentType: contentTypes,
     payload,
-    idempotencyKey: fc.oneof({ weight: 4, arbitrary: fc.uuid() }, { weight: 1, arbitrary: fc.oneof(garbageString, fc.constant(undefined)) }),
+    idempotencyKey: fc.oneof(
+      { weight: 4, arbitrary: fc.uuid() },
+      { weight: 1, arbitrary: fc.oneof(garbageString, fc.constant(undefined)) },
+    ),
   });
 }
 
 /** encodeURIComponent that survives lone surrogates (which it cannot encode). */
-export const encode = (s: string) => encodeURIComponent(s.replace(/[\ud800-\udfff]/g, (c, i: number, all: string) => (/[\ud800-\udbff][\udc00-\udfff]/.test(all.slice(i, i + 2)) || /[\ud800-\udbff][\udc00-\udfff]/.test(all.slice(i - 1, i + 1)) ? c : '\ufffd')));
+export const encode = (s: string) =>
+  encodeURIComponent(
+    s.replace(/[\ud800-\udfff]/g, (c, i: number, all: string) =>
+      /[\ud800-\udbff][\udc00-\udfff]/.test(all.slice(i, i + 2)) ||
+      /[\ud800-\udbff][\udc00-\udfff]/.test(all.slice(i - 1, i + 1))
+        ? c
+        : '\ufffd',
+    ),
+  );
 
 /** A header can only carry visible Latin-1: keep what it can of a garbage key. */
 export const headerSafe = (s: string) => s.replace(/[^\t\x20-\x7e\x80-\xff]/g, '');

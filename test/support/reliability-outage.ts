@@ -74,7 +74,6 @@ export async function connectionsByApp(name: string): Promise<Record<string, num
   }
 }
 
-
 /** A request may wait for a connection (5 s) or a lock (busy_timeout 5 s) once; more is not failing fast. */
 export const FAIL_FAST_MS = 6500;
 
@@ -87,7 +86,11 @@ export interface Sent {
 
 export async function setupOutage(served: ServedDatabase, base: string) {
   const api = await served.client(base, WORKLOAD_SCOPES);
-  const field = await api.post('/v1/fields', { name: 'outage', group: 'ACCOUNTING' }, { 'idempotency-key': randomUUID() });
+  const field = await api.post(
+    '/v1/fields',
+    { name: 'outage', group: 'ACCOUNTING' },
+    { 'idempotency-key': randomUUID() },
+  );
   expect(field.status).toBe(200);
   const url = `/v1/fields/${field.body.svc_id}/values`;
   let n = 0;
@@ -98,7 +101,11 @@ export async function setupOutage(served: ServedDatabase, base: string) {
     return { key, tag, body, res: await api.post(url, body, { 'idempotency-key': key }) };
   };
   const storedTags = async () => {
-    const rows = await served.db.kysely.selectFrom('field_values').select('value').where('account_id', '=', api.accountId).execute();
+    const rows = await served.db.kysely
+      .selectFrom('field_values')
+      .select('value')
+      .where('account_id', '=', api.accountId)
+      .execute();
     const counts = new Map<string, number>();
     for (const r of rows) counts.set(r.value, (counts.get(r.value) ?? 0) + 1);
     return counts;
@@ -107,9 +114,18 @@ export async function setupOutage(served: ServedDatabase, base: string) {
 }
 
 /** Every acknowledged batch is there whole; every failed one is not there at all, and runs once when retried. */
-export async function expectAllOrNothing(api: HttpApi, url: string, sent: Sent[], storedTags: () => Promise<Map<string, number>>) {
+export async function expectAllOrNothing(
+  api: HttpApi,
+  url: string,
+  sent: Sent[],
+  storedTags: () => Promise<Map<string, number>>,
+) {
   const stored = await storedTags();
-  for (const s of sent) expect({ tag: s.tag, stored: stored.get(s.tag) ?? 0 }).toEqual({ tag: s.tag, stored: s.res.status === 200 ? 5 : 0 });
+  for (const s of sent)
+    expect({ tag: s.tag, stored: stored.get(s.tag) ?? 0 }).toEqual({
+      tag: s.tag,
+      stored: s.res.status === 200 ? 5 : 0,
+    });
   const retried: Record<string, number> = {};
   for (const s of sent.filter((x) => x.res.status !== 200)) {
     const again = await api.post(url, s.body, { 'idempotency-key': s.key });
@@ -122,4 +138,3 @@ export async function expectAllOrNothing(api: HttpApi, url: string, sent: Sent[]
   for (const s of sent) expect([0, 5]).toContain(after.get(s.tag) ?? 0);
   return retried;
 }
-

@@ -20,9 +20,15 @@ export interface Estate {
 }
 
 export async function newEstate(ctx: TestContext): Promise<Estate> {
-  const api = await ctx.as(['fields.write', 'field_values.write', 'accounting.record.admin', 'accounting.record.write']);
+  const api = await ctx.as([
+    'fields.write',
+    'field_values.write',
+    'accounting.record.admin',
+    'accounting.record.write',
+  ]);
   const fields = [];
-  for (const name of ['One', 'Two']) fields.push((await api.create('/v1/fields', { name, group: 'ACCOUNTING' })).body.svc_id);
+  for (const name of ['One', 'Two'])
+    fields.push((await api.create('/v1/fields', { name, group: 'ACCOUNTING' })).body.svc_id);
   const fieldId = fields[0]!;
   const values = await api.create(`/v1/fields/${fieldId}/values`, {
     items: [
@@ -61,7 +67,12 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
 
 /** The path with its parameters naming the estate's objects. */
 export function pathOf(route: RouteScopes, e: Estate): string {
-  const ids: Record<string, string> = { id: e.fieldId, field_id: e.fieldId, svc_id: e.value.svc_id, record_id: e.recordId };
+  const ids: Record<string, string> = {
+    id: e.fieldId,
+    field_id: e.fieldId,
+    svc_id: e.value.svc_id,
+    record_id: e.recordId,
+  };
   return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     if (!(name in ids)) throw new Error(`no object for path parameter {${name}} of ${route.path}: add it to pathOf`);
     return ids[name]!;
@@ -73,7 +84,10 @@ export function pathOf(route: RouteScopes, e: Estate): string {
  * (ids, cursors). Operations without an entry send their path only; `bodiesCover` makes a new write route
  * with a body fail until it has its entry here.
  */
-export function requestsOf(route: RouteScopes, e: Estate): { body?: unknown; query?: Record<string, string | string[]> }[] {
+export function requestsOf(
+  route: RouteScopes,
+  e: Estate,
+): { body?: unknown; query?: Record<string, string | string[]> }[] {
   const v = e.value;
   const byAddress = [{ svc_id: v.svc_id }, { remote_id: v.remote_id }, { value_id: v.value_id }];
   switch (routeName(route)) {
@@ -104,7 +118,9 @@ export function requestsOf(route: RouteScopes, e: Estate): { body?: unknown; que
                 type: 'BILL_EXPENSE',
                 amount: { amount: 5, currency: 'USD' },
                 posted_at: '2026-06-11T09:09:05.840865Z',
-                lines: [{ amount: { amount: 5, currency: 'USD' }, field_values: [{ field_id: e.fieldId, svc_id: v.svc_id }] }],
+                lines: [
+                  { amount: { amount: 5, currency: 'USD' }, field_values: [{ field_id: e.fieldId, svc_id: v.svc_id }] },
+                ],
               },
             ],
           },
@@ -125,7 +141,12 @@ export function bodiesMissing(table: RouteScopes[], e: Estate): string[] {
   return table.filter((r) => r.operation.requestBody && requestsOf(r, e)[0]!.body === undefined).map(routeName);
 }
 
-export async function send(api: Api, route: RouteScopes, e: Estate, req: { body?: unknown; query?: Record<string, string | string[]> }) {
+export async function send(
+  api: Api,
+  route: RouteScopes,
+  e: Estate,
+  req: { body?: unknown; query?: Record<string, string | string[]> },
+) {
   const headers: Record<string, string> = route.method === 'GET' ? {} : { 'idempotency-key': randomUUID() };
   return api.request(route.method, pathOf(route, e), { body: req.body, query: req.query, headers });
 }

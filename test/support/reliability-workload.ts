@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/db/dialect.js';
 import type { HttpApi } from './reliability.js';
 
-export const WORKLOAD_SCOPES = ['fields.write', 'field_values.write', 'accounting.record.admin', 'accounting.record.write'] as const;
+export const WORKLOAD_SCOPES = [
+  'fields.write',
+  'field_values.write',
+  'accounting.record.admin',
+  'accounting.record.write',
+] as const;
 
 export type OpKind = 'create' | 'update' | 'delete' | 'ingest' | 'export';
 
@@ -47,7 +52,15 @@ export class Workload {
     const roll = this.random();
     if (roll < 0.15 && this.values.size > 0) {
       const targets = this.pick([...this.values.keys()], 10);
-      return { kind: 'delete', method: 'DELETE', path: values, key, targets, text: tag, body: { items: targets.map((remote_id) => ({ remote_id })) } };
+      return {
+        kind: 'delete',
+        method: 'DELETE',
+        path: values,
+        key,
+        targets,
+        text: tag,
+        body: { items: targets.map((remote_id) => ({ remote_id })) },
+      };
     }
     if (roll < 0.35 && this.values.size > 0) {
       const targets = this.pick([...this.values.keys()], 20);
@@ -56,8 +69,19 @@ export class Workload {
     }
     if (roll < 0.5 && ready.length > 0) {
       const targets = this.pick(ready, 5);
-      const results = targets.map((s) => ({ accounting_record_id: this.records.get(s)!.id, success: { reference_id: tag } }));
-      return { kind: 'export', method: 'POST', path: '/v3/accounting/records/export-results', key, targets, text: tag, body: { results } };
+      const results = targets.map((s) => ({
+        accounting_record_id: this.records.get(s)!.id,
+        success: { reference_id: tag },
+      }));
+      return {
+        kind: 'export',
+        method: 'POST',
+        path: '/v3/accounting/records/export-results',
+        key,
+        targets,
+        text: tag,
+        body: { results },
+      };
     }
     if (roll < 0.72) {
       const count = 1 + Math.floor(this.random() * 20);
@@ -69,7 +93,15 @@ export class Workload {
         source_id,
         review_status: 'READY_FOR_EXPORT',
       }));
-      return { kind: 'ingest', method: 'POST', path: '/internal/v1/accounting/records', key, targets, text: tag, body: { items } };
+      return {
+        kind: 'ingest',
+        method: 'POST',
+        path: '/internal/v1/accounting/records',
+        key,
+        targets,
+        text: tag,
+        body: { items },
+      };
     }
     const count = 1 + Math.floor(this.random() * 50);
     const targets = Array.from({ length: count }, (_, i) => `${tag}-${i}`);
@@ -99,7 +131,8 @@ export class Workload {
         .where('source_id', 'in', op.targets)
         .execute();
       if (op.kind === 'ingest') return rows.length;
-      return rows.filter((r) => r.last_export_json !== null && JSON.parse(r.last_export_json).reference_id === op.text).length;
+      return rows.filter((r) => r.last_export_json !== null && JSON.parse(r.last_export_json).reference_id === op.text)
+        .length;
     }
     const rows = await k
       .selectFrom('field_values')
@@ -131,7 +164,11 @@ export class Workload {
       records: Object.fromEntries(
         records.map((r) => [
           r.source_id,
-          { id: r.id, status: r.review_status, reference: r.last_export_json ? JSON.parse(r.last_export_json).reference_id : null },
+          {
+            id: r.id,
+            status: r.review_status,
+            reference: r.last_export_json ? JSON.parse(r.last_export_json).reference_id : null,
+          },
         ]),
       ),
     };
@@ -142,7 +179,10 @@ export class Workload {
     return {
       values: Object.fromEntries(this.values),
       records: Object.fromEntries(
-        [...this.records].map(([s, r]) => [s, { id: r.id, status: r.reference ? 'EXPORTED' : 'READY_FOR_EXPORT', reference: r.reference }]),
+        [...this.records].map(([s, r]) => [
+          s,
+          { id: r.id, status: r.reference ? 'EXPORTED' : 'READY_FOR_EXPORT', reference: r.reference },
+        ]),
       ),
     };
   }

@@ -63,7 +63,13 @@ export class HttpApi {
     } catch {
       body = text;
     }
-    return { status: res.status, headers: Object.fromEntries(res.headers), body, text, ms: performance.now() - started };
+    return {
+      status: res.status,
+      headers: Object.fromEntries(res.headers),
+      body,
+      text,
+      ms: performance.now() - started,
+    };
   }
 
   get<T = any>(path: string, query?: Record<string, string | string[]>) {
@@ -85,7 +91,11 @@ export async function fetchToken(base: string, creds: { client_id: string; clien
   const res = await fetch(new URL('/oauth2/token', base), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: creds.client_id, client_secret: creds.client_secret }),
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: creds.client_id,
+      client_secret: creds.client_secret,
+    }),
   });
   if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { access_token: string }).access_token;
@@ -146,7 +156,8 @@ export async function integrityProblems(db: Db): Promise<string[]> {
   const k = db.kysely;
   if (db.dialect === 'sqlite') {
     const check = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(k);
-    if (check.rows.map((r) => r.integrity_check).join() !== 'ok') problems.push(`integrity_check: ${JSON.stringify(check.rows)}`);
+    if (check.rows.map((r) => r.integrity_check).join() !== 'ok')
+      problems.push(`integrity_check: ${JSON.stringify(check.rows)}`);
     const fk = await sql`pragma foreign_key_check`.execute(k);
     if (fk.rows.length > 0) problems.push(`foreign_key_check: ${JSON.stringify(fk.rows)}`);
   }
@@ -160,19 +171,30 @@ export async function integrityProblems(db: Db): Promise<string[]> {
 
   const records = await k
     .selectFrom('accounting_records as r')
-    .innerJoin('accounting_record_details as d', (j) => j.onRef('d.account_id', '=', 'r.account_id').onRef('d.id', '=', 'r.id'))
+    .innerJoin('accounting_record_details as d', (j) =>
+      j.onRef('d.account_id', '=', 'r.account_id').onRef('d.id', '=', 'r.id'),
+    )
     .select(['r.account_id', 'r.id', 'r.currency', 'r.amount_minor', 'd.line_items_json', 'r.version', 'r.updated_at'])
     .execute();
   // One details row per record, both ways (the foreign key holds one way only).
   const counts = await Promise.all(
     (['accounting_records', 'accounting_record_details'] as const).map(async (table) =>
-      Number((await k.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n),
+      Number(
+        (
+          await k
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number | string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
     ),
   );
   if (counts[0] !== records.length || counts[1] !== records.length) {
     problems.push(`records ${counts[0]}, details ${counts[1]}, records with details ${records.length}`);
   }
-  const clocks = new Map((await k.selectFrom('account_record_clocks').selectAll().execute()).map((c) => [c.account_id, c.last_updated_at]));
+  const clocks = new Map(
+    (await k.selectFrom('account_record_clocks').selectAll().execute()).map((c) => [c.account_id, c.last_updated_at]),
+  );
   for (const r of records) {
     // Line items are stored as answered: { amount, currency } in major units.
     const lines = JSON.parse(r.line_items_json) as { type: string; amount: { amount: number; currency: string } }[];
@@ -181,14 +203,26 @@ export async function integrityProblems(db: Db): Promise<string[]> {
     const sum = (side: string) => lines.filter((l) => l.type === side).reduce((s, l) => s + minor(l.amount), 0);
     if (sum('DEBIT') !== r.amount_minor || sum('CREDIT') !== r.amount_minor) problems.push(`unbalanced record ${r.id}`);
     if (r.version < 1) problems.push(`record ${r.id} has version ${r.version}`);
-    if ((clocks.get(r.account_id) ?? -1) < r.updated_at) problems.push(`record clock of ${r.account_id} behind ${r.id}`);
+    if ((clocks.get(r.account_id) ?? -1) < r.updated_at)
+      problems.push(`record clock of ${r.account_id} behind ${r.id}`);
   }
-  const unanswered = await k.selectFrom('idempotency_keys').select('idempotency_key').where('state', '=', 'DONE').where('response_body', 'is', null).execute();
+  const unanswered = await k
+    .selectFrom('idempotency_keys')
+    .select('idempotency_key')
+    .where('state', '=', 'DONE')
+    .where('response_body', 'is', null)
+    .execute();
   if (unanswered.length > 0) problems.push(`DONE idempotency keys without an answer: ${unanswered.length}`);
   return problems;
 }
 
-const BUSINESS_TABLES = ['fields', 'field_values', 'accounting_records', 'accounting_record_details', 'account_record_clocks'] as const;
+const BUSINESS_TABLES = [
+  'fields',
+  'field_values',
+  'accounting_records',
+  'accounting_record_details',
+  'account_record_clocks',
+] as const;
 
 /** Every business row of `accountIds` (all tables, sorted), for "nothing changed" comparisons. */
 export async function businessState(db: Db, accountIds: string[]): Promise<Record<string, unknown[]>> {
@@ -202,7 +236,9 @@ export async function businessState(db: Db, accountIds: string[]): Promise<Recor
 
 /** Figures a test reached, printed as one `[reliability]` line per test for docs/reliability.md. */
 export function report(name: string, figures: Record<string, number | string>): void {
-  const text = Object.entries(figures).map(([k, v]) => `${k}=${v}`).join(' ');
+  const text = Object.entries(figures)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
   process.stdout.write(`[reliability] ${name}: ${text}\n`);
 }
 

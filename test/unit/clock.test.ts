@@ -30,7 +30,14 @@ describe('clock: integer microseconds ↔ RFC 3339', () => {
     expect(isoToMicros('2026-06-11T11:09:10.422192+02:00')).toBe(isoToMicros('2026-06-11T09:09:10.422192Z'));
     expect(isoToMicros('2026-06-11T09:09:10Z')).toBe(isoToMicros('2026-06-11T09:09:10.000000Z'));
     expect(isoToMicros('2026-06-11T09:09:10.1234567891Z')).toBe(isoToMicros('2026-06-11T09:09:10.123456Z'));
-    for (const bad of ['2026-06-11', '2026-06-11T09:09:10', '2026-02-30T00:00:00Z', '2026-06-11T24:00:00Z', 'yesterday', '']) {
+    for (const bad of [
+      '2026-06-11',
+      '2026-06-11T09:09:10',
+      '2026-02-30T00:00:00Z',
+      '2026-06-11T24:00:00Z',
+      'yesterday',
+      '',
+    ]) {
       expect(isoToMicros(bad)).toBeNull();
     }
   });

@@ -17,7 +17,11 @@ function reference(bytes: Uint8Array): string {
 }
 
 it('encodes 128 bits as their 26-digit base 32 number', () => {
-  const edge = [new Uint8Array(16), new Uint8Array(16).fill(255), Uint8Array.from({ length: 16 }, (_, i) => (i === 0 ? 128 : 0))];
+  const edge = [
+    new Uint8Array(16),
+    new Uint8Array(16).fill(255),
+    Uint8Array.from({ length: 16 }, (_, i) => (i === 0 ? 128 : 0)),
+  ];
   for (const bytes of [...edge, ...Array.from({ length: 5000 }, () => randomBytes(16))]) {
     expect(encode(bytes)).toBe(reference(bytes));
   }

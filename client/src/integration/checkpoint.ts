@@ -15,7 +15,8 @@ export function readCheckpoint(file: string, streams: readonly string[]): Checkp
   try {
     stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Checkpoint>;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`checkpoint ${file} is unreadable: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new Error(`checkpoint ${file} is unreadable: ${(error as Error).message}`);
   }
   const result: Checkpoint = { version: 1, streams: {}, output_bytes: stored.output_bytes ?? 0 };
   for (const s of streams) result.streams[s] = stored.streams?.[s] ?? null;

@@ -26,7 +26,9 @@ function clientFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): Sv
   const token = (values.token as string | undefined) ?? env.SVC_TOKEN;
   if (!baseUrl) throw new IntegrationUsageError('--url (or SVC_URL) is required');
   if (!token && !(clientId && clientSecret)) {
-    throw new IntegrationUsageError('give --client-id and --client-secret (or SVC_CLIENT_ID, SVC_CLIENT_SECRET), or --token');
+    throw new IntegrationUsageError(
+      'give --client-id and --client-secret (or SVC_CLIENT_ID, SVC_CLIENT_SECRET), or --token',
+    );
   }
   return new SvcClient(token ? { baseUrl, token } : { baseUrl, clientId, clientSecret });
 }
@@ -48,7 +50,8 @@ export async function runPoll(args: string[], env: NodeJS.ProcessEnv = process.e
   const interval = Number(values.interval);
   const pageSize = Number(values['page-size']);
   if (!Number.isFinite(interval) || interval <= 0) throw new IntegrationUsageError('--interval: seconds, > 0');
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 500) throw new IntegrationUsageError('--page-size: 1 to 500');
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 500)
+    throw new IntegrationUsageError('--page-size: 1 to 500');
   const client = clientFrom(values, env);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
@@ -85,8 +88,16 @@ export async function runPoll(args: string[], env: NodeJS.ProcessEnv = process.e
   }
 }
 
-export async function runReport(args: string[], out: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
-  const { values } = parseArgs({ args, strict: true, options: { ...connection, in: { type: 'string', default: '-' } } });
+export async function runReport(
+  args: string[],
+  out: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<boolean> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { ...connection, in: { type: 'string', default: '-' } },
+  });
   const client = clientFrom(values, env);
   const text = fs.readFileSync(values.in === '-' ? 0 : values.in, 'utf8');
   const outcome = await reportResults(client, parseResults(text));

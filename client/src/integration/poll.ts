@@ -40,7 +40,9 @@ export async function pollOnce(options: PollOptions): Promise<Record<StreamName,
     const size = fs.fstatSync(fd).size;
     if (size > checkpoint.output_bytes) fs.ftruncateSync(fd, checkpoint.output_bytes);
     if (size < checkpoint.output_bytes) {
-      throw new Error(`output ${options.output} is shorter than its checkpoint says: was it replaced? Use a new checkpoint.`);
+      throw new Error(
+        `output ${options.output} is shorter than its checkpoint says: was it replaced? Use a new checkpoint.`,
+      );
     }
   }
   const counts = { ready_for_export: 0, bills: 0 } as Record<StreamName, number>;

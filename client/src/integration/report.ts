@@ -20,7 +20,10 @@ export function parseResults(text: string): ExportResult[] {
     if (line.trim() === '') return;
     try {
       const value = JSON.parse(line) as Record<string, unknown>;
-      if (typeof value.accounting_record_id !== 'string' || (value.success === undefined) === (value.failure === undefined)) {
+      if (
+        typeof value.accounting_record_id !== 'string' ||
+        (value.success === undefined) === (value.failure === undefined)
+      ) {
         throw new Error('needs accounting_record_id and exactly one of success, failure');
       }
       results.push(value as unknown as ExportResult);
@@ -37,7 +40,11 @@ export function parseResults(text: string): ExportResult[] {
  * the same report again (after a crash, say) replays instead of applying twice. A batch is atomic on the
  * server: when it is refused for some records, those are set aside with the reason and the rest is sent again.
  */
-export async function reportResults(client: SvcClient, results: ExportResult[], batchSize = 1000): Promise<ReportOutcome> {
+export async function reportResults(
+  client: SvcClient,
+  results: ExportResult[],
+  batchSize = 1000,
+): Promise<ReportOutcome> {
   const outcome: ReportOutcome = { updated: [], refused: [] };
   for (let start = 0; start < results.length; start += batchSize) {
     let batch = results.slice(start, start + batchSize);
@@ -53,7 +60,11 @@ export async function reportResults(client: SvcClient, results: ExportResult[], 
         if (!ids || ids.length === 0) throw error;
         const refused = new Set(ids);
         for (const id of refused) {
-          outcome.refused.push({ accounting_record_id: id, error_code: (error as SvcApiError).error_code, reason: (error as SvcApiError).message });
+          outcome.refused.push({
+            accounting_record_id: id,
+            error_code: (error as SvcApiError).error_code,
+            reason: (error as SvcApiError).message,
+          });
         }
         batch = batch.filter((r) => !refused.has(r.accounting_record_id));
       }

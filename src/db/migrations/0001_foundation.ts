@@ -56,11 +56,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('idempotency_keys_pk', ['account_id', 'client_id', 'idempotency_key'])
     .execute();
-  await db.schema
-    .createIndex('idempotency_keys_expires_at_idx')
-    .on('idempotency_keys')
-    .column('expires_at')
-    .execute();
+  await db.schema.createIndex('idempotency_keys_expires_at_idx').on('idempotency_keys').column('expires_at').execute();
 
   await db.schema
     .createTable('fields')

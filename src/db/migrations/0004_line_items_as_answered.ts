@@ -12,7 +12,10 @@ interface OldLine {
   accounting_field_values: unknown[];
 }
 
-const major = (minor: number, currency: string) => ({ amount: minor / 10 ** (CURRENCY_EXPONENTS.get(currency) ?? 2), currency });
+const major = (minor: number, currency: string) => ({
+  amount: minor / 10 ** (CURRENCY_EXPONENTS.get(currency) ?? 2),
+  currency,
+});
 
 /**
  * Line items were stored with amounts in integer minor units and turned into money objects on every read;
@@ -32,10 +35,17 @@ export async function up(db: Kysely<any>): Promise<void> {
       .limit(BATCH);
     if (after) {
       const { account_id, id } = after;
-      query = query.where((eb) => eb.or([eb('account_id', '>', account_id), eb.and([eb('account_id', '=', account_id), eb('id', '>', id)])]));
+      query = query.where((eb) =>
+        eb.or([eb('account_id', '>', account_id), eb.and([eb('account_id', '=', account_id), eb('id', '>', id)])]),
+      );
     }
-    const rows: { account_id: string; id: string; currency: string; original_currency: string | null; line_items_json: string }[] =
-      await query.execute();
+    const rows: {
+      account_id: string;
+      id: string;
+      currency: string;
+      original_currency: string | null;
+      line_items_json: string;
+    }[] = await query.execute();
     if (rows.length === 0) return;
     const changed: { account_id: string; id: string; line_items_json: string }[] = [];
     for (const row of rows) {

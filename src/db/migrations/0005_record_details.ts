@@ -24,7 +24,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     // Added after the copy: validated in one pass instead of once per copied row.
     await db.schema
       .alterTable('accounting_record_details')
-      .addForeignKeyConstraint('accounting_record_details_record_fk', ['account_id', 'id'], 'accounting_records', ['account_id', 'id'])
+      .addForeignKeyConstraint('accounting_record_details_record_fk', ['account_id', 'id'], 'accounting_records', [
+        'account_id',
+        'id',
+      ])
       .execute();
     for (const column of DETAILS) await db.schema.alterTable('accounting_records').dropColumn(column).execute();
     return;
@@ -39,7 +42,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       await copyDetails(trx);
       await rebuildRecordsWithout(trx, DETAILS);
       const broken = await sql`pragma foreign_key_check`.execute(trx);
-      if (broken.rows.length > 0) throw new Error(`0005_record_details: foreign keys broken: ${JSON.stringify(broken.rows.slice(0, 5))}`);
+      if (broken.rows.length > 0)
+        throw new Error(`0005_record_details: foreign keys broken: ${JSON.stringify(broken.rows.slice(0, 5))}`);
     });
   } finally {
     await sql`pragma foreign_keys = on`.execute(db);
@@ -58,7 +62,12 @@ async function createDetails(db: Kysely<any>, options: { foreignKey: boolean }):
     .addColumn('receipts_json', 'text')
     .addPrimaryKeyConstraint('accounting_record_details_pk', ['account_id', 'id']);
   if (options.foreignKey) {
-    table = table.addForeignKeyConstraint('accounting_record_details_record_fk', ['account_id', 'id'], 'accounting_records', ['account_id', 'id']);
+    table = table.addForeignKeyConstraint(
+      'accounting_record_details_record_fk',
+      ['account_id', 'id'],
+      'accounting_records',
+      ['account_id', 'id'],
+    );
   }
   if (dialectOf(db) === 'postgres') {
     // A details row is ~1.4 kB on average and up to ~2 kB, so a fifth of them crossed PostgreSQL's 2 kB threshold
@@ -88,7 +97,8 @@ async function rebuildRecordsWithout(trx: Kysely<any>, columns: readonly string[
   const info = await sql<{ name: string; type: string; notnull: number }>`
     select name, type, "notnull" from pragma_table_info('accounting_records') order by cid`.execute(trx);
   const kept = info.rows.filter((c) => !columns.includes(c.name));
-  if (kept.length !== info.rows.length - columns.length) throw new Error('0005_record_details: accounting_records lacks a detail column');
+  if (kept.length !== info.rows.length - columns.length)
+    throw new Error('0005_record_details: accounting_records lacks a detail column');
   const definitions = kept.map((c) => sql`${sql.ref(c.name)} ${sql.raw(c.type)}${c.notnull ? sql` not null` : sql``}`);
   await sql`
     create table accounting_records_0005 (
@@ -97,7 +107,9 @@ async function rebuildRecordsWithout(trx: Kysely<any>, columns: readonly string[
       foreign key (account_id) references accounts (account_id)
     )`.execute(trx);
   const names = kept.map((c) => c.name);
-  await sql`insert into accounting_records_0005 (${refs(names)}) select ${refs(names)} from accounting_records order by rowid`.execute(trx);
+  await sql`insert into accounting_records_0005 (${refs(names)}) select ${refs(names)} from accounting_records order by rowid`.execute(
+    trx,
+  );
   await sql`drop table accounting_records`.execute(trx);
   await sql`alter table accounting_records_0005 rename to accounting_records`.execute(trx);
   for (const index of indexes) await sql.raw(index).execute(trx);

@@ -46,7 +46,8 @@ export function recordRowToRecord(row: ShownRecordRow, singleEntry = false): Acc
 
 const str = (text: string): string => JSON.stringify(text);
 const strOrNull = (text: string | null): string => (text === null ? 'null' : JSON.stringify(text));
-const timeOrNull = (micros: number | string | null): string => (micros === null ? 'null' : `"${microsToIso(Number(micros))}"`);
+const timeOrNull = (micros: number | string | null): string =>
+  micros === null ? 'null' : `"${microsToIso(Number(micros))}"`;
 const money = (minor: number, currency: string): string => {
   const m = fromMinor(minor, currency);
   return `{"amount":${m.amount},"currency":${str(currency)}}`;
@@ -60,7 +61,9 @@ const money = (minor: number, currency: string): string => {
  */
 export function recordJson(row: ShownRecordRow, singleEntry = false): string {
   const original = row.original_currency;
-  const lines = singleEntry ? JSON.stringify(economicLines(row.type, JSON.parse(row.line_items_json) as LineItem[])) : row.line_items_json;
+  const lines = singleEntry
+    ? JSON.stringify(economicLines(row.type, JSON.parse(row.line_items_json) as LineItem[]))
+    : row.line_items_json;
   const last = parsed<LastExportResult>(row.last_export_json);
   return (
     `{"id":${str(row.id)},"amount":${money(Number(row.amount_minor), row.currency)},"original_amount":${

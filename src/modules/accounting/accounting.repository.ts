@@ -79,7 +79,10 @@ function filtered(
   if (f.ids) q = q.where('r.id', 'in', f.ids.length > 0 ? f.ids : ['']);
   if (f.reviewStatus) q = q.where('r.review_status', '=', f.reviewStatus);
   if (f.sourceTypes) {
-    q = f.sourceTypes.length === 1 ? q.where('r.source_type', '=', f.sourceTypes[0]!) : q.where('r.source_type', 'in', f.sourceTypes);
+    q =
+      f.sourceTypes.length === 1
+        ? q.where('r.source_type', '=', f.sourceTypes[0]!)
+        : q.where('r.source_type', 'in', f.sourceTypes);
   }
   if (f.gt !== undefined) q = q.where('r.updated_at', '>', f.gt);
   if (f.gte !== undefined) q = q.where('r.updated_at', '>=', f.gte);
@@ -90,15 +93,31 @@ function filtered(
 
 /** Each record with its details: one primary-key probe per record. */
 function withDetails(q: ReturnType<typeof filtered>) {
-  return q.innerJoin('accounting_record_details as d', (j) => j.onRef('d.account_id', '=', 'r.account_id').onRef('d.id', '=', 'r.id'));
+  return q.innerJoin('accounting_record_details as d', (j) =>
+    j.onRef('d.account_id', '=', 'r.account_id').onRef('d.id', '=', 'r.id'),
+  );
 }
 
 /** What an answer shows of a record (recordJson, recordRowToRecord): every column but the account and created_at. */
 export type ShownRecordRow = Omit<StoredRecord, 'account_id' | 'created_at'>;
 const SHOWN_ROW_COLUMNS = [
-  'r.id', 'r.type', 'r.source_type', 'r.source_id', 'r.review_status', 'r.currency', 'r.amount_minor', 'r.original_currency',
-  'r.original_amount_minor', 'r.posted_at', 'r.erp_posting_date', 'r.due_at', 'r.invoice_number', 'r.memo',
-  'r.last_export_json', 'r.version', 'r.updated_at',
+  'r.id',
+  'r.type',
+  'r.source_type',
+  'r.source_id',
+  'r.review_status',
+  'r.currency',
+  'r.amount_minor',
+  'r.original_currency',
+  'r.original_amount_minor',
+  'r.posted_at',
+  'r.erp_posting_date',
+  'r.due_at',
+  'r.invoice_number',
+  'r.memo',
+  'r.last_export_json',
+  'r.version',
+  'r.updated_at',
 ] as const;
 const DETAIL_COLUMNS = ['d.line_items_json', 'd.user_json', 'd.vendor_json', 'd.receipts_json'] as const;
 
@@ -125,7 +144,14 @@ export const accountingRepository = {
       const details: Database['accounting_record_details'][] = [];
       for (const { line_items_json, user_json, vendor_json, receipts_json, ...row } of chunk) {
         rows.push(row);
-        details.push({ account_id: row.account_id, id: row.id, line_items_json, user_json, vendor_json, receipts_json });
+        details.push({
+          account_id: row.account_id,
+          id: row.id,
+          line_items_json,
+          user_json,
+          vendor_json,
+          receipts_json,
+        });
       }
       await db.insertInto('accounting_records').values(rows).execute();
       await db.insertInto('accounting_record_details').values(details).execute();
@@ -133,7 +159,11 @@ export const accountingRepository = {
   },
 
   async find(db: Executor, accountId: string, id: string): Promise<StoredRecord | undefined> {
-    return withDetails(filtered(db, accountId, {})).selectAll('r').select(DETAIL_COLUMNS).where('r.id', '=', id).executeTakeFirst();
+    return withDetails(filtered(db, accountId, {}))
+      .selectAll('r')
+      .select(DETAIL_COLUMNS)
+      .where('r.id', '=', id)
+      .executeTakeFirst();
   },
 
   /**
@@ -168,7 +198,11 @@ export const accountingRepository = {
     // updated_at is unique within an account (the record clock; unique index), so "after (updated_at, id)" is
     // "updated_at > x": one index range, where the OR form of a two-column keyset defeats SQLite's planner.
     if (position) q = q.where('r.updated_at', '>', position.updatedAt);
-    return q.orderBy('r.updated_at').orderBy('r.id').limit(limit + 1).execute();
+    return q
+      .orderBy('r.updated_at')
+      .orderBy('r.id')
+      .limit(limit + 1)
+      .execute();
   },
 
   /**
@@ -239,7 +273,13 @@ export const accountingRepository = {
     let changed = 0;
     if (dialectOf(db as never) === 'sqlite') {
       for (const u of updates) {
-        const result = await exportOne(db, { accountId, id: u.id, reviewStatus: u.reviewStatus, updatedAt: u.updatedAt, lastExportJson: u.lastExportJson });
+        const result = await exportOne(db, {
+          accountId,
+          id: u.id,
+          reviewStatus: u.reviewStatus,
+          updatedAt: u.updatedAt,
+          lastExportJson: u.lastExportJson,
+        });
         changed += Number(result.numAffectedRows ?? 0n);
       }
       return changed;
@@ -274,8 +314,17 @@ export const accountingRepository = {
       out.push(
         ...(await view
           .selectFrom('field_values as v')
-          .innerJoin('fields as f', (join) => join.onRef('f.account_id', '=', 'v.account_id').onRef('f.svc_id', '=', 'v.field_id'))
-          .select(['v.field_id', 'v.svc_id', 'v.value', 'v.remote_id', 'f.name as field_name', 'f.remote_id as field_remote_id'])
+          .innerJoin('fields as f', (join) =>
+            join.onRef('f.account_id', '=', 'v.account_id').onRef('f.svc_id', '=', 'v.field_id'),
+          )
+          .select([
+            'v.field_id',
+            'v.svc_id',
+            'v.value',
+            'v.remote_id',
+            'f.name as field_name',
+            'f.remote_id as field_remote_id',
+          ])
           .where('v.account_id', '=', accountId)
           // field_id too: the key of field_values is (account_id, field_id, svc_id)
           .where('v.field_id', 'in', fieldIds)

@@ -35,7 +35,12 @@ export function accountingRoutes(db: Db): FastifyPluginAsyncTypebox {
         },
       },
       async (request) =>
-        accountingService.get(db.kysely, authOf(request), request.params.record_id, request.query.single_entry ?? false),
+        accountingService.get(
+          db.kysely,
+          authOf(request),
+          request.params.record_id,
+          request.query.single_entry ?? false,
+        ),
     );
 
     app.get(

@@ -21,9 +21,31 @@ export const RecordTypeSchema = oneOf(RECORD_TYPES, 'The kind of activity the re
 export const ReviewStatusSchema = oneOf(REVIEW_STATUSES, 'Review stage of the record');
 export const SourceTypeSchema = oneOf(SOURCE_TYPES, 'The system the record comes from; maps from type');
 
-const USER_ROLES = ['ACCOUNT_ADMIN', 'AP_CLERK', 'BOOKKEEPER', 'CARD_ADMIN', 'EMPLOYEE', 'EMPLOYEE_WITHOUT_CORP_CARDS', 'EXPENSE_ADMIN', 'SUPER_ADMIN', 'USER_MANAGEMENT_ADMIN'];
+const USER_ROLES = [
+  'ACCOUNT_ADMIN',
+  'AP_CLERK',
+  'BOOKKEEPER',
+  'CARD_ADMIN',
+  'EMPLOYEE',
+  'EMPLOYEE_WITHOUT_CORP_CARDS',
+  'EXPENSE_ADMIN',
+  'SUPER_ADMIN',
+  'USER_MANAGEMENT_ADMIN',
+];
 const USER_STATUSES = ['ACTIVE', 'DISABLED', 'ARCHIVED', 'DELETED', 'INACTIVE', 'INVITED', 'PENDING_ACTIVATION'];
-const USER_OPTIONAL = ['department_id', 'department_name', 'location_id', 'location_name', 'manager_id', 'manager_first_name', 'manager_last_name', 'manager_title_id', 'manager_title_name', 'title_id', 'title_name'] as const;
+const USER_OPTIONAL = [
+  'department_id',
+  'department_name',
+  'location_id',
+  'location_name',
+  'manager_id',
+  'manager_first_name',
+  'manager_last_name',
+  'manager_title_id',
+  'manager_title_name',
+  'title_id',
+  'title_name',
+] as const;
 
 const userProperties = (text: () => TSchema) => ({
   id: text(),
@@ -47,7 +69,10 @@ const vendorProperties = (text: () => TSchema, orNull: (schema: TSchema) => TSch
 // ---- responses -------------------------------------------------------------------------------------------
 
 export const MoneySchema = Type.Object(
-  { amount: Type.Number({ description: 'In major units, e.g. 171.75' }), currency: Type.String({ description: 'ISO 4217 code' }) },
+  {
+    amount: Type.Number({ description: 'In major units, e.g. 171.75' }),
+    currency: Type.String({ description: 'ISO 4217 code' }),
+  },
   { title: 'Amount' },
 );
 
@@ -75,8 +100,14 @@ const LineItemSchema = Type.Object(
   { title: 'AccountingRecordLineItem', description: 'Amounts are always positive.' },
 );
 
-const UserSchema = Type.Object(userProperties(() => Type.String()), { title: 'User' });
-const VendorSchema = Type.Object(vendorProperties(() => Type.String(), OrNull), { title: 'Vendor' });
+const UserSchema = Type.Object(
+  userProperties(() => Type.String()),
+  { title: 'User' },
+);
+const VendorSchema = Type.Object(
+  vendorProperties(() => Type.String(), OrNull),
+  { title: 'Vendor' },
+);
 const ReceiptSchema = Type.Object(
   { id: Type.String(), download_uris: Type.Optional(OrNull(Type.Array(Type.String()))) },
   { title: 'Receipt' },
@@ -129,7 +160,10 @@ export const RecordPage = Type.Object(
   { title: 'AccountingRecordsResponse' },
 );
 
-export const RecordItems = Type.Object({ items: Type.Array(Type.Ref('AccountingRecord')) }, { title: 'AccountingRecordItems' });
+export const RecordItems = Type.Object(
+  { items: Type.Array(Type.Ref('AccountingRecord')) },
+  { title: 'AccountingRecordItems' },
+);
 
 export const ExportResultsResponse = Type.Object(
   { updated_accounting_record_ids: Type.Array(Type.String()) },
@@ -138,7 +172,10 @@ export const ExportResultsResponse = Type.Object(
 
 // ---- requests --------------------------------------------------------------------------------------------
 
-export const RecordIdParams = Type.Object({ record_id: Text(255, 'The accounting record id') }, { additionalProperties: false });
+export const RecordIdParams = Type.Object(
+  { record_id: Text(255, 'The accounting record id') },
+  { additionalProperties: false },
+);
 
 export const SingleEntryQuery = Type.Object(
   {
@@ -153,7 +190,9 @@ const Bound = (description: string) => Type.Optional(Type.String({ format: 'date
 
 export const RecordQuery = Type.Object(
   {
-    ids: Type.Optional(Type.Array(Text(), { maxItems: 500, description: 'Record ids, as a repeated parameter; at most 500' })),
+    ids: Type.Optional(
+      Type.Array(Text(), { maxItems: 500, description: 'Record ids, as a repeated parameter; at most 500' }),
+    ),
     cursor: Type.Optional(Cursor),
     limit: Type.Optional(Limit(500)),
     review_status: Type.Optional(ReviewStatusSchema),
@@ -242,8 +281,22 @@ export const IngestItem = Type.Object(
     due_at: Type.Optional(Nullable(Timestamp)),
     invoice_number: Type.Optional(Nullable(Text())),
     memo: Type.Optional(Nullable(Text(1000))),
-    user: Type.Optional(Nullable(Type.Object(userProperties(() => Text()), { additionalProperties: false }))),
-    vendor: Type.Optional(Nullable(Type.Object(vendorProperties(() => Text(), Nullable), { additionalProperties: false }))),
+    user: Type.Optional(
+      Nullable(
+        Type.Object(
+          userProperties(() => Text()),
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+    vendor: Type.Optional(
+      Nullable(
+        Type.Object(
+          vendorProperties(() => Text(), Nullable),
+          { additionalProperties: false },
+        ),
+      ),
+    ),
     receipts: Type.Optional(
       Nullable(
         Type.Array(

@@ -67,14 +67,20 @@ export const accountingService = {
       position = { updatedAt, id };
     }
     const limit = q.limit ?? 100;
-    const [rows, total] = await consistentRead(db, async (ex) => [
-      await accountingRepository.page(ex, auth.accountId, filter, position, limit),
-      await accountingRepository.count(ex, auth.accountId, filter),
-    ] as const);
+    const [rows, total] = await consistentRead(
+      db,
+      async (ex) =>
+        [
+          await accountingRepository.page(ex, auth.accountId, filter, position, limit),
+          await accountingRepository.count(ex, auth.accountId, filter),
+        ] as const,
+    );
     const page = pageOf(rows, limit);
     const last = page.items.at(-1);
     const nextCursor =
-      page.hasMore && last ? sealCursor(auth.cursorKey, 'accounting_records', binding, [Number(last.updated_at), last.id]) : null;
+      page.hasMore && last
+        ? sealCursor(auth.cursorKey, 'accounting_records', binding, [Number(last.updated_at), last.id])
+        : null;
     // The page as JSON text (RecordPage's members in order): records are written directly (recordJson).
     const items = page.items.map((row) => recordJson(row, q.single_entry ?? false)).join(',');
     return `{"items":[${items}],"has_next_page":${page.hasMore},"next_cursor":${JSON.stringify(nextCursor)},"total_count":${total}}`;
@@ -158,7 +164,13 @@ export const accountingService = {
               error_message: null,
               reported_at: first + i,
             }
-          : { status: 'FAILURE', reference_id: null, deep_link_url: null, error_message: result.failure.error_message, reported_at: first + i };
+          : {
+              status: 'FAILURE',
+              reference_id: null,
+              deep_link_url: null,
+              error_message: result.failure.error_message,
+              reported_at: first + i,
+            };
       return {
         id: result.accounting_record_id,
         reviewStatus: AFTER_EXPORT[reported.status],

@@ -28,13 +28,19 @@ function minorOf(money: Money, path: string, problems: ValidationProblem[]): num
 /** Money rules the schema cannot express: currency table, decimals, lines summing to the record's amount. */
 function checkItem(item: IngestItemInput, path: string, problems: ValidationProblem[]): CheckedItem {
   const amount = minorOf(item.amount, `${path}/amount`, problems);
-  const originalAmount = item.original_amount ? minorOf(item.original_amount, `${path}/original_amount`, problems) : null;
-  if (!item.lines) return { item, amount: amount ?? 0, originalAmount, lines: [{ amount: amount ?? 0, memo: null, refs: [] }] };
+  const originalAmount = item.original_amount
+    ? minorOf(item.original_amount, `${path}/original_amount`, problems)
+    : null;
+  if (!item.lines)
+    return { item, amount: amount ?? 0, originalAmount, lines: [{ amount: amount ?? 0, memo: null, refs: [] }] };
   const given = item.lines;
   const lines = given.map((line, j) => {
     const at = `${path}/lines/${j}`;
     if (line.amount.currency !== item.amount.currency) {
-      problems.push({ path: `${at}/amount/currency`, message: `must be ${item.amount.currency}, the record's currency` });
+      problems.push({
+        path: `${at}/amount/currency`,
+        message: `must be ${item.amount.currency}, the record's currency`,
+      });
     }
     const refs = line.field_values ?? [];
     const fields = new Set<string>();
@@ -74,7 +80,11 @@ export const ingestService = {
    * Creates records from source activity, all or none. Field values are resolved now and kept on the line
    * (names included): a record shows the coding it was booked with, as an exported ledger entry must.
    */
-  async create(db: Executor, auth: AuthContext, items: readonly IngestItemInput[]): Promise<{ items: AccountingRecordDto[] }> {
+  async create(
+    db: Executor,
+    auth: AuthContext,
+    items: readonly IngestItemInput[],
+  ): Promise<{ items: AccountingRecordDto[] }> {
     const problems: ValidationProblem[] = [];
     const checked = items.map((item, i) => checkItem(item, `/items/${i}`, problems));
     if (problems.length > 0) throw errors.invalidRequest(problems);
@@ -128,7 +138,11 @@ export const ingestService = {
         invoice_number: item.invoice_number ?? null,
         memo: item.memo ?? null,
         line_items_json: JSON.stringify(
-          lineItemsOf(buildLineItems(item.type, c.amount, c.originalAmount, economic), item.amount.currency, item.original_amount?.currency ?? null),
+          lineItemsOf(
+            buildLineItems(item.type, c.amount, c.originalAmount, economic),
+            item.amount.currency,
+            item.original_amount?.currency ?? null,
+          ),
         ),
         user_json: json(item.user),
         vendor_json: json(item.vendor),

@@ -23,25 +23,110 @@ interface LedgerRule {
  * moves cash (or the card liability that stands in for it). The balancing side is one uncoded line.
  */
 export const LEDGER = {
-  CARD_EXPENSE_POST: { source: 'CARD', economic: 'DEBIT', economicAccount: 'expense', balancingAccount: 'card liability' },
-  CARD_EXPENSE_REFUND: { source: 'CARD', economic: 'CREDIT', economicAccount: 'expense', balancingAccount: 'card liability' },
-  CARD_EXPENSE_REPAYMENT: { source: 'CARD', economic: 'CREDIT', economicAccount: 'expense', balancingAccount: 'bank (cash)' },
-  CARD_PAYMENT: { source: 'CARD', economic: 'CREDIT', economicAccount: 'bank (cash)', balancingAccount: 'card liability' },
-  CARD_PAYMENT_REFUND: { source: 'CARD', economic: 'DEBIT', economicAccount: 'bank (cash)', balancingAccount: 'card liability' },
-  REWARD_REDEMPTION: { source: 'CARD', economic: 'CREDIT', economicAccount: 'rewards income', balancingAccount: 'card liability' },
-  REIMBURSEMENT_EXPENSE_APPROVAL: { source: 'REIMBURSEMENT', economic: 'DEBIT', economicAccount: 'expense', balancingAccount: 'reimbursements payable' },
-  REIMBURSEMENT_EXPENSE_POST: { source: 'REIMBURSEMENT', economic: 'DEBIT', economicAccount: 'expense', balancingAccount: 'bank (cash)' },
-  REIMBURSEMENT_EXPENSE_REPAYMENT: { source: 'REIMBURSEMENT', economic: 'CREDIT', economicAccount: 'expense', balancingAccount: 'bank (cash)' },
-  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT: { source: 'REIMBURSEMENT', economic: 'CREDIT', economicAccount: 'bank (cash)', balancingAccount: 'reimbursements payable' },
-  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL: { source: 'REIMBURSEMENT', economic: 'DEBIT', economicAccount: 'bank (cash)', balancingAccount: 'reimbursements payable' },
-  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN: { source: 'REIMBURSEMENT', economic: 'CREDIT', economicAccount: 'bank (cash)', balancingAccount: 'reimbursement clearing' },
-  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND: { source: 'REIMBURSEMENT', economic: 'DEBIT', economicAccount: 'bank (cash)', balancingAccount: 'reimbursement clearing' },
+  CARD_EXPENSE_POST: {
+    source: 'CARD',
+    economic: 'DEBIT',
+    economicAccount: 'expense',
+    balancingAccount: 'card liability',
+  },
+  CARD_EXPENSE_REFUND: {
+    source: 'CARD',
+    economic: 'CREDIT',
+    economicAccount: 'expense',
+    balancingAccount: 'card liability',
+  },
+  CARD_EXPENSE_REPAYMENT: {
+    source: 'CARD',
+    economic: 'CREDIT',
+    economicAccount: 'expense',
+    balancingAccount: 'bank (cash)',
+  },
+  CARD_PAYMENT: {
+    source: 'CARD',
+    economic: 'CREDIT',
+    economicAccount: 'bank (cash)',
+    balancingAccount: 'card liability',
+  },
+  CARD_PAYMENT_REFUND: {
+    source: 'CARD',
+    economic: 'DEBIT',
+    economicAccount: 'bank (cash)',
+    balancingAccount: 'card liability',
+  },
+  REWARD_REDEMPTION: {
+    source: 'CARD',
+    economic: 'CREDIT',
+    economicAccount: 'rewards income',
+    balancingAccount: 'card liability',
+  },
+  REIMBURSEMENT_EXPENSE_APPROVAL: {
+    source: 'REIMBURSEMENT',
+    economic: 'DEBIT',
+    economicAccount: 'expense',
+    balancingAccount: 'reimbursements payable',
+  },
+  REIMBURSEMENT_EXPENSE_POST: {
+    source: 'REIMBURSEMENT',
+    economic: 'DEBIT',
+    economicAccount: 'expense',
+    balancingAccount: 'bank (cash)',
+  },
+  REIMBURSEMENT_EXPENSE_REPAYMENT: {
+    source: 'REIMBURSEMENT',
+    economic: 'CREDIT',
+    economicAccount: 'expense',
+    balancingAccount: 'bank (cash)',
+  },
+  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT: {
+    source: 'REIMBURSEMENT',
+    economic: 'CREDIT',
+    economicAccount: 'bank (cash)',
+    balancingAccount: 'reimbursements payable',
+  },
+  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL: {
+    source: 'REIMBURSEMENT',
+    economic: 'DEBIT',
+    economicAccount: 'bank (cash)',
+    balancingAccount: 'reimbursements payable',
+  },
+  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN: {
+    source: 'REIMBURSEMENT',
+    economic: 'CREDIT',
+    economicAccount: 'bank (cash)',
+    balancingAccount: 'reimbursement clearing',
+  },
+  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND: {
+    source: 'REIMBURSEMENT',
+    economic: 'DEBIT',
+    economicAccount: 'bank (cash)',
+    balancingAccount: 'reimbursement clearing',
+  },
   INVOICE: { source: 'BILL', economic: 'CREDIT', economicAccount: 'revenue', balancingAccount: 'accounts receivable' },
-  INVOICE_PAYMENT: { source: 'BILL', economic: 'DEBIT', economicAccount: 'bank (cash)', balancingAccount: 'accounts receivable' },
+  INVOICE_PAYMENT: {
+    source: 'BILL',
+    economic: 'DEBIT',
+    economicAccount: 'bank (cash)',
+    balancingAccount: 'accounts receivable',
+  },
   BILL_EXPENSE: { source: 'BILL', economic: 'DEBIT', economicAccount: 'expense', balancingAccount: 'accounts payable' },
-  BILL_EXPENSE_PAYMENT: { source: 'BILL', economic: 'CREDIT', economicAccount: 'bank (cash)', balancingAccount: 'accounts payable' },
-  BILL_EXPENSE_CARD_PAYMENT: { source: 'BILL', economic: 'CREDIT', economicAccount: 'card liability', balancingAccount: 'accounts payable' },
-  BILL_MONEY_MOVEMENT_PAYIN: { source: 'BILL', economic: 'CREDIT', economicAccount: 'bank (cash)', balancingAccount: 'bill pay clearing' },
+  BILL_EXPENSE_PAYMENT: {
+    source: 'BILL',
+    economic: 'CREDIT',
+    economicAccount: 'bank (cash)',
+    balancingAccount: 'accounts payable',
+  },
+  BILL_EXPENSE_CARD_PAYMENT: {
+    source: 'BILL',
+    economic: 'CREDIT',
+    economicAccount: 'card liability',
+    balancingAccount: 'accounts payable',
+  },
+  BILL_MONEY_MOVEMENT_PAYIN: {
+    source: 'BILL',
+    economic: 'CREDIT',
+    economicAccount: 'bank (cash)',
+    balancingAccount: 'bill pay clearing',
+  },
 } as const satisfies Record<string, LedgerRule>;
 
 export type RecordType = keyof typeof LEDGER;
@@ -111,17 +196,21 @@ export function buildLineItems(
   lines: readonly EconomicLine[],
 ): LedgerLine[] {
   const side = economicSideOf(type);
-  const originals = originalAmount === null ? null : allocate(originalAmount, lines.map((l) => l.amount));
-  const economic = lines.map(
-    (line, i): LedgerLine => ({
-      id: newId('accrli'),
-      type: side,
-      amount: line.amount,
-      original_amount: originals ? originals[i]! : null,
-      memo: line.memo,
-      accounting_field_values: line.fieldValues,
-    }),
-  );
+  const originals =
+    originalAmount === null
+      ? null
+      : allocate(
+          originalAmount,
+          lines.map((l) => l.amount),
+        );
+  const economic = lines.map((line, i): LedgerLine => ({
+    id: newId('accrli'),
+    type: side,
+    amount: line.amount,
+    original_amount: originals ? originals[i]! : null,
+    memo: line.memo,
+    accounting_field_values: line.fieldValues,
+  }));
   const balancing: LedgerLine = {
     id: newId('accrli'),
     type: opposite(side),
@@ -147,12 +236,19 @@ export interface LineItem {
 }
 
 /** The stored (and answered) form of computed lines. */
-export function lineItemsOf(lines: readonly LedgerLine[], currency: string, originalCurrency: string | null): LineItem[] {
+export function lineItemsOf(
+  lines: readonly LedgerLine[],
+  currency: string,
+  originalCurrency: string | null,
+): LineItem[] {
   return lines.map((line) => ({
     id: line.id,
     type: line.type,
     amount: fromMinor(line.amount, currency),
-    original_amount: line.original_amount === null || originalCurrency === null ? null : fromMinor(line.original_amount, originalCurrency),
+    original_amount:
+      line.original_amount === null || originalCurrency === null
+        ? null
+        : fromMinor(line.original_amount, originalCurrency),
     memo: line.memo,
     accounting_field_values: line.accounting_field_values,
   }));

@@ -75,7 +75,9 @@ export function allocate(total: number, weights: readonly number[]): number[] {
     return { i, part: product / sum, remainder: product % sum };
   });
   let rest = BigInt(total) - shares.reduce((a, s) => a + s.part, 0n);
-  const byRemainder = [...shares].sort((a, b) => (a.remainder === b.remainder ? a.i - b.i : a.remainder > b.remainder ? -1 : 1));
+  const byRemainder = [...shares].sort((a, b) =>
+    a.remainder === b.remainder ? a.i - b.i : a.remainder > b.remainder ? -1 : 1,
+  );
   for (const share of byRemainder) {
     if (rest <= 0n) break;
     share.part += 1n;

@@ -20,10 +20,7 @@ export const recordClock = {
       .values({ account_id: accountId, last_updated_at: 0 })
       .onConflict((oc) => oc.column('account_id').doNothing())
       .execute();
-    let query = db
-      .selectFrom('account_record_clocks')
-      .select('last_updated_at')
-      .where('account_id', '=', accountId);
+    let query = db.selectFrom('account_record_clocks').select('last_updated_at').where('account_id', '=', accountId);
     if (dialectOf(db as unknown as Kysely<unknown>) === 'postgres') query = query.forUpdate();
     const row = await query.executeTakeFirstOrThrow();
     return Number(row.last_updated_at);

@@ -15,7 +15,9 @@ export interface TokenGrant {
 const grantQuery = preparedQuery(['tokenHash'], (db, param) =>
   db
     .selectFrom('access_tokens as t')
-    .innerJoin('oauth_clients as c', (j) => j.onRef('c.account_id', '=', 't.account_id').onRef('c.client_id', '=', 't.client_id'))
+    .innerJoin('oauth_clients as c', (j) =>
+      j.onRef('c.account_id', '=', 't.account_id').onRef('c.client_id', '=', 't.client_id'),
+    )
     .innerJoin('accounts as a', 'a.account_id', 't.account_id')
     .select(['t.account_id', 't.client_id', 't.scopes', 't.expires_at', 'a.cursor_key'])
     .where('t.token_hash', '=', param('tokenHash'))
@@ -85,7 +87,14 @@ export const authRepository = {
 
   async insertToken(
     db: Executor,
-    token: { account_id: string; token_hash: string; client_id: string; scopes: string; created_at: number; expires_at: number },
+    token: {
+      account_id: string;
+      token_hash: string;
+      client_id: string;
+      scopes: string;
+      created_at: number;
+      expires_at: number;
+    },
   ): Promise<void> {
     await db.insertInto('access_tokens').values(token).execute();
   },

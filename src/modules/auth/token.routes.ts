@@ -10,7 +10,9 @@ import { authService, OAuthError } from './auth.service.js';
 const TokenRequest = Type.Object(
   {
     grant_type: Type.Optional(Type.String({ description: 'Must be `client_credentials`.' })),
-    scope: Type.Optional(Type.String({ description: 'Space-separated scopes, a subset of the client\'s, to narrow the token.' })),
+    scope: Type.Optional(
+      Type.String({ description: "Space-separated scopes, a subset of the client's, to narrow the token." }),
+    ),
     client_id: Type.Optional(Type.String({ description: 'With client_secret, instead of HTTP Basic.' })),
     client_secret: Type.Optional(Type.String()),
   },
@@ -78,11 +80,17 @@ export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter) {
       }
       const appError = toAppError(error, request);
       if (appError.status === 429) {
-        return reply.code(429).headers(appError.headers).send({ error: 'temporarily_unavailable', error_description: appError.message });
+        return reply
+          .code(429)
+          .headers(appError.headers)
+          .send({ error: 'temporarily_unavailable', error_description: appError.message });
       }
       if (appError.status >= 500) {
         if (appError.status === 503) {
-          return reply.code(503).headers(appError.headers).send({ error: 'temporarily_unavailable', error_description: appError.message });
+          return reply
+            .code(503)
+            .headers(appError.headers)
+            .send({ error: 'temporarily_unavailable', error_description: appError.message });
         }
         request.log.error({ err: error }, 'token request failed');
         return reply.code(500).send({ error: 'server_error', error_description: 'An unexpected error occurred.' });
@@ -143,7 +151,8 @@ export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter) {
         if (!id || !secret) throw new OAuthError('invalid_client', 'Client credentials are missing.', 401);
         // No client id or secret holds U+0000 or a lone surrogate; PostgreSQL cannot even compare such text
         // (a 500 before), so they are refused as unknown credentials before any lookup.
-        if (textProblems(id).length > 0 || textProblems(secret).length > 0) throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
+        if (textProblems(id).length > 0 || textProblems(secret).length > 0)
+          throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
         const scope = typeof body.scope === 'string' ? body.scope : undefined;
         const token = await authService.issueToken(db.kysely, id, secret, scope, ttlSeconds);
         return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(token);

@@ -57,8 +57,16 @@ export function rejectRepeatedAddresses(addresses: readonly ItemAddress[]): void
  * Throws 404 listing every unknown address (nothing may change then), or 400 when two different
  * addresses name the same value.
  */
-export function resolveAddresses(fieldId: string, addresses: readonly ItemAddress[], rows: readonly AddressRow[]): string[] {
-  const index = { svc_id: new Map<string, string>(), remote_id: new Map<string, string>(), value_id: new Map<string, string>() };
+export function resolveAddresses(
+  fieldId: string,
+  addresses: readonly ItemAddress[],
+  rows: readonly AddressRow[],
+): string[] {
+  const index = {
+    svc_id: new Map<string, string>(),
+    remote_id: new Map<string, string>(),
+    value_id: new Map<string, string>(),
+  };
   for (const row of rows) {
     index.svc_id.set(row.svc_id, row.svc_id);
     if (row.remote_id !== null) index.remote_id.set(row.remote_id, row.svc_id);
@@ -79,10 +87,8 @@ export function resolveAddresses(fieldId: string, addresses: readonly ItemAddres
 /** 404 naming each item whose address matches no value of the field; the batch changes nothing. */
 export function notFound(fieldId: string, missing: Record<string, unknown>[]): AppError {
   const what = missing.length === 1 ? '1 addressed field value was' : `${missing.length} addressed field values were`;
-  return new AppError(
-    'NOT_FOUND',
-    404,
-    `${what} not found in field ${fieldId}; nothing was changed.`,
-    { field_id: fieldId, not_found: missing },
-  );
+  return new AppError('NOT_FOUND', 404, `${what} not found in field ${fieldId}; nothing was changed.`, {
+    field_id: fieldId,
+    not_found: missing,
+  });
 }

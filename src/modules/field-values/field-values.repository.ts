@@ -9,7 +9,10 @@ import type { FieldValuesTable } from './field-values.tables.js';
 export type AddressRow = Pick<FieldValuesTable, 'svc_id' | 'remote_id' | 'value_id'>;
 
 /** The columns an answer shows (the account and field are known to the caller; created_at is not shown). */
-export type ValueRow = Pick<FieldValuesTable, 'svc_id' | 'value' | 'remote_id' | 'value_id' | 'is_disabled' | 'updated_at'>;
+export type ValueRow = Pick<
+  FieldValuesTable,
+  'svc_id' | 'value' | 'remote_id' | 'value_id' | 'is_disabled' | 'updated_at'
+>;
 const SHOWN = ['svc_id', 'value', 'remote_id', 'value_id', 'is_disabled', 'updated_at'] as const;
 
 export interface AddressLists {
@@ -162,11 +165,19 @@ export const fieldValuesRepository = {
       // A full page: one index probe tells whether anything follows it.
       const more =
         row.found === limit && row.last !== null
-          ? (await listQuery(db, accountId, fieldId, { ...filter, afterId: row.last }).clearSelect().select('svc_id').limit(1).execute()).length > 0
+          ? (
+              await listQuery(db, accountId, fieldId, { ...filter, afterId: row.last })
+                .clearSelect()
+                .select('svc_id')
+                .limit(1)
+                .execute()
+            ).length > 0
           : false;
       return { itemsJson: row.items, hasMore: more, lastId: row.last };
     }
-    const rows = await listQuery(db, accountId, fieldId, filter).limit(limit + 1).execute();
+    const rows = await listQuery(db, accountId, fieldId, filter)
+      .limit(limit + 1)
+      .execute();
     const items = rows.slice(0, limit);
     return {
       itemsJson: Buffer.from(render(items)),

@@ -97,12 +97,7 @@ export function fieldValuesRoutes(db: Db): FastifyPluginAsyncTypebox {
       },
       async (request, reply) =>
         writeTransaction(db, request, reply, (trx) =>
-          fieldValuesService.update(
-            trx,
-            authOf(request),
-            request.params.field_id,
-            request.body.items,
-          ),
+          fieldValuesService.update(trx, authOf(request), request.params.field_id, request.body.items),
         ),
     );
 
@@ -123,12 +118,7 @@ export function fieldValuesRoutes(db: Db): FastifyPluginAsyncTypebox {
       },
       async (request, reply) =>
         writeTransaction(db, request, reply, (trx) =>
-          fieldValuesService.delete(
-            trx,
-            authOf(request),
-            request.params.field_id,
-            request.body.items,
-          ),
+          fieldValuesService.delete(trx, authOf(request), request.params.field_id, request.body.items),
         ),
     );
 

@@ -36,7 +36,9 @@ export const FieldValueCreateItem = Type.Object(
     value: ValueText,
     remote_id: Type.Optional(NullableText(Text255(RemoteIdDescription, ['foo_bar']))),
     value_id: Type.Optional(NullableText(Text255(ValueIdDescription, ['FooBar']))),
-    is_disabled: Type.Optional(Nullable(Type.Boolean({ description: 'Whether the value is disabled (default false)' }))),
+    is_disabled: Type.Optional(
+      Nullable(Type.Boolean({ description: 'Whether the value is disabled (default false)' })),
+    ),
   },
   { additionalProperties: false, title: 'Field value creation' },
 );
@@ -105,7 +107,6 @@ function addressed<Item>(name: string, data: TSchema | null): TUnsafe<Item> {
     errorMessage: 'must have exactly one of svc_id, remote_id, value_id',
   });
 }
-
 
 export const FieldValueUpdateBody = Type.Object(
   { items: ItemsOf(addressed<FieldValueUpdate>('update', FieldValueUpdateData), 'The values to update, 1 to 1000') },

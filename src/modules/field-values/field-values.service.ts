@@ -20,7 +20,10 @@ import type { FieldValuesTable } from './field-values.tables.js';
 export const FIELD_VALUE_ID_PREFIX = 'efo';
 
 /** The answer's shape, members in the schema's order (list pages are written with JSON.stringify). */
-export function fieldValueRowToFieldValue(row: ValueRow, fieldId: string = (row as FieldValuesTable).field_id): FieldValueDto {
+export function fieldValueRowToFieldValue(
+  row: ValueRow,
+  fieldId: string = (row as FieldValuesTable).field_id,
+): FieldValueDto {
   return {
     svc_id: row.svc_id,
     field_id: fieldId,
@@ -32,16 +35,14 @@ export function fieldValueRowToFieldValue(row: ValueRow, fieldId: string = (row 
   };
 }
 
-const bit = (flag: boolean | null | undefined): number | null => (flag === undefined || flag === null ? null : flag ? 1 : 0);
+const bit = (flag: boolean | null | undefined): number | null =>
+  flag === undefined || flag === null ? null : flag ? 1 : 0;
 
 /** Sorted distinct entries, so that a cursor is bound to the filter's meaning, not its spelling. */
 const normalised = (list: string[] | undefined): string[] | null => (list ? [...new Set(list)].sort() : null);
 
 function conflictError(conflicts: Conflict[]): never {
-  throw errors.conflict(
-    'remote_id and value_id must be unique within a field; nothing was created.',
-    { conflicts },
-  );
+  throw errors.conflict('remote_id and value_id must be unique within a field; nothing was created.', { conflicts });
 }
 
 export const fieldValuesService = {
@@ -101,7 +102,14 @@ export const fieldValuesService = {
     db: Executor,
     auth: AuthContext,
     fieldId: string,
-    query: { svcIds?: string[]; remoteIds?: string[]; valueIds?: string[]; value?: string; cursor?: string; limit: number },
+    query: {
+      svcIds?: string[];
+      remoteIds?: string[];
+      valueIds?: string[];
+      value?: string;
+      cursor?: string;
+      limit: number;
+    },
   ): Promise<{ itemsJson: Buffer; next_cursor: string | null }> {
     await fieldsService.require(db, auth, fieldId);
     const filters = {
@@ -131,7 +139,9 @@ export const fieldValuesService = {
     return {
       itemsJson: page.itemsJson,
       next_cursor:
-        page.hasMore && page.lastId !== null ? sealCursor(auth.cursorKey, 'field_values', filters, [page.lastId]) : null,
+        page.hasMore && page.lastId !== null
+          ? sealCursor(auth.cursorKey, 'field_values', filters, [page.lastId])
+          : null,
     };
   },
 

@@ -26,7 +26,10 @@ export const fieldsRepository = {
     let query = db.selectFrom('fields').selectAll().where('account_id', '=', accountId);
     if (filter.fieldIds) query = query.where('svc_id', 'in', filter.fieldIds);
     if (filter.afterId !== undefined) query = query.where(after(['svc_id'], [filter.afterId]));
-    return query.orderBy('svc_id').limit(filter.limit + 1).execute();
+    return query
+      .orderBy('svc_id')
+      .limit(filter.limit + 1)
+      .execute();
   },
 
   /**

@@ -27,7 +27,7 @@ export function fieldsRoutes(db: Db): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'listFields',
           summary: 'List custom fields',
-          description: 'Fields of the caller\'s account in creation order, a page at a time.',
+          description: "Fields of the caller's account in creation order, a page at a time.",
           tags,
           querystring: FieldListQuery,
           response: { 200: FieldPage },

@@ -1,10 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { Cursor, Limit, Nullable, Timestamp } from '../../http/schemas.js';
 
-export const FieldGroupSchema = Type.Union(
-  [Type.Literal('ACCOUNTING'), Type.Literal('USER'), Type.Literal('ERP')],
-  { description: 'The category of the field: accounting-, user- or ERP-related.', errorMessage: 'must be one of: ACCOUNTING, USER, ERP' },
-);
+export const FieldGroupSchema = Type.Union([Type.Literal('ACCOUNTING'), Type.Literal('USER'), Type.Literal('ERP')], {
+  description: 'The category of the field: accounting-, user- or ERP-related.',
+  errorMessage: 'must be one of: ACCOUNTING, USER, ERP',
+});
 
 const Name = Type.String({ minLength: 1, maxLength: 255, description: 'The name of the field' });
 const RemoteId = Type.String({

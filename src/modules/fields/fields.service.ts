@@ -58,7 +58,11 @@ export const fieldsService = {
   ): Promise<{ items: FieldDto[]; next_cursor: string | null }> {
     const filters = { field_ids: query.fieldIds ? [...new Set(query.fieldIds)].sort() : null };
     const afterId = query.cursor ? String(openCursor(auth.cursorKey, 'fields', filters, query.cursor)[0]) : undefined;
-    const rows = await fieldsRepository.list(db, auth.accountId, { fieldIds: query.fieldIds, afterId, limit: query.limit });
+    const rows = await fieldsRepository.list(db, auth.accountId, {
+      fieldIds: query.fieldIds,
+      afterId,
+      limit: query.limit,
+    });
     const page = pageOf(rows, query.limit);
     const last = page.items.at(-1);
     return {

@@ -36,7 +36,14 @@ export function systemRoutes(db: Db, metrics: Metrics) {
 
     app.get(
       '/metrics',
-      { schema: { summary: 'Prometheus metrics', tags: ['Operations'], produces: ['text/plain'], response: { 200: Type.String() } } },
+      {
+        schema: {
+          summary: 'Prometheus metrics',
+          tags: ['Operations'],
+          produces: ['text/plain'],
+          response: { 200: Type.String() },
+        },
+      },
       async (_request, reply) => {
         reply.type(metrics.registry.contentType);
         return metrics.registry.metrics();
