@@ -1,6 +1,6 @@
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/dialect.js';
+import { openDatabase } from '../src/db/open.js';
 
 /** The OpenAPI document the server serves at /openapi.json, built without listening or touching disk. */
 export async function openapiDocument(): Promise<Record<string, unknown>> {

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
-import type { Db } from './db/dialect.js';
+import type { Db } from './db/database.js';
 import './http/route-config.js';
 import { completeRouteSchema, registerAuthentication } from './http/auth.js';
 import { registerBodyTimeout } from './http/body-timeout.js';

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from './db/dialect.js';
+import type { Db } from './db/database.js';
 import { refreshStatistics } from './db/statistics.js';
 import { nowMicros } from './lib/clock.js';
-import { idempotencyRepository } from './http/idempotency.repository.js';
-import { authRepository } from './modules/auth/auth.repository.js';
+import { authService } from './modules/auth/auth.service.js';
+import { idempotencyService } from './modules/idempotency/idempotency.service.js';
 
 const EVERY_MS = 10 * 60 * 1000;
 const STATISTICS_EVERY_MS = 10 * 1000;
@@ -29,8 +29,8 @@ export function startMaintenance(db: Db, log: FastifyBaseLogger): { stop(): void
   const sweep = async () => {
     try {
       const now = nowMicros();
-      const tokens = await authRepository.deleteExpiredTokens(db.kysely, now);
-      const keys = await idempotencyRepository.deleteAllExpired(db.kysely, now);
+      const tokens = await authService.deleteExpiredTokens(db, now);
+      const keys = await idempotencyService.deleteExpired(db, now);
       if (tokens + keys > 0) log.info({ tokens, idempotency_keys: keys }, 'expired rows deleted');
     } catch (error) {
       log.warn({ err: error }, 'maintenance sweep failed; will retry');

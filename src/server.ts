@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/dialect.js';
+import { openDatabase } from './db/open.js';
 import { migrateToLatest } from './db/migrate.js';
 import { redisStore } from './http/rate-limit.js';
 import { startMaintenance } from './maintenance.js';

@@ -286,7 +286,7 @@ describeEachDialect('accounting ingestion: types, defaults, validation', (t) => 
       { path: '/items/5/lines/0/field_values/1/field_id', message: 'codes the same field twice in one line' },
     ]);
     expect(
-      await t.ctx.db.kysely
+      await t.ctx.db.direct
         .selectFrom('accounting_records')
         .select('id')
         .where('account_id', '=', api.accountId)
@@ -321,7 +321,7 @@ describeEachDialect('accounting ingestion: types, defaults, validation', (t) => 
       request_id: expect.any(String),
     });
     expect(
-      await t.ctx.db.kysely
+      await t.ctx.db.direct
         .selectFrom('accounting_records')
         .select('id')
         .where('account_id', '=', api.accountId)
@@ -353,7 +353,7 @@ describeEachDialect('accounting writes with Idempotency-Key', (t) => {
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
-    const rows = await t.ctx.db.kysely
+    const rows = await t.ctx.db.direct
       .selectFrom('accounting_records')
       .select('id')
       .where('account_id', '=', api.accountId)

@@ -96,7 +96,7 @@ describeEachDialect(
   (t) => {
     it('brings a database as 0003 left it to the latest layout; no answer and no stored detail changes', async () => {
       const { api, created, page, singles, stored } = await recordsOfEveryKind(t.ctx);
-      const db = t.ctx.db.kysely as Kysely<any>;
+      const db = t.ctx.db.direct as Kysely<any>;
       const latestColumns = await columnsOf(db, 'accounting_records');
       await backTo0003(db, stored);
       const oldRows = await db
@@ -137,7 +137,7 @@ describeEachDialect(
 
     it('changes nothing when 0005 fails half-way (a view still reads a detail column), and runs once that is gone', async () => {
       const { api, page, stored } = await recordsOfEveryKind(t.ctx);
-      const db = t.ctx.db.kysely as Kysely<any>;
+      const db = t.ctx.db.direct as Kysely<any>;
       await backTo0003(db, stored);
       await sql`create view vendors_0005_test as select id, vendor_json from accounting_records`.execute(db);
       const before = {
@@ -183,7 +183,7 @@ describeEachDialect('accounting: record details on PostgreSQL', (t) => {
         download_uris: [`https://files.example.invalid/${'x'.repeat(250)}/${i}.pdf`],
       }));
       const [created] = await newRecords(api, [item({ ...people, receipts })]);
-      const db = t.ctx.db.kysely as Kysely<any>;
+      const db = t.ctx.db.direct as Kysely<any>;
       const row = await sql<{ size: number; receipts: string | null; lines: string | null }>`
       select pg_column_size(d.*) as size, pg_column_compression(receipts_json) as receipts, pg_column_compression(line_items_json) as lines
       from accounting_record_details d where account_id = ${api.accountId} and id = ${created.id}`.execute(db);

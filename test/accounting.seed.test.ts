@@ -28,7 +28,7 @@ describeEachDialect('svc seed', (t) => {
     const rows = await storedRecords(t.ctx, accountId);
     expect(rows).toHaveLength(300);
     expect(new Set(rows.map((r) => Number(r.updated_at))).size).toBe(300);
-    const values = await t.ctx.db.kysely
+    const values = await t.ctx.db.direct
       .selectFrom('field_values')
       .select('svc_id')
       .where('account_id', '=', accountId)
@@ -55,7 +55,7 @@ describeEachDialect('svc seed', (t) => {
 
     // a second run on the same account reuses the fields and adds values and records
     await seed(t.ctx.db, ['--account', accountId, '--records', '19', '--values', '4'], () => {});
-    const fields = await t.ctx.db.kysely
+    const fields = await t.ctx.db.direct
       .selectFrom('fields')
       .select('name')
       .where('account_id', '=', accountId)

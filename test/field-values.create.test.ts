@@ -181,7 +181,7 @@ describeEachDialect('field values: create', (t) => {
     const fieldId = await newField(api);
     // Another writer holds an uncommitted value with remote_id SAME: the request's check cannot see it,
     // its insert waits on the unique index (PostgreSQL) or on the write lock (SQLite) until we commit.
-    const rival = await t.ctx.db.kysely.startTransaction().execute();
+    const rival = await t.ctx.db.direct.startTransaction().execute();
     const now = Date.now() * 1000;
     await rival
       .insertInto('field_values')

@@ -177,7 +177,7 @@ describeEachDialect('field values: update', (t) => {
 
   it('applies an update over a concurrent uncommitted change without losing it', async () => {
     const { api, fieldId, values } = await setup();
-    const rival = await t.ctx.db.kysely.startTransaction().execute();
+    const rival = await t.ctx.db.direct.startTransaction().execute();
     await rival
       .updateTable('field_values')
       .set({ value: 'rival' })

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseDatabaseUrl, type DatabaseTarget } from '../../src/config.js';
-import { openDatabase } from '../../src/db/dialect.js';
+import { openDatabase } from '../../src/db/open.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { nowMicros } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
@@ -17,11 +17,11 @@ export async function rawInsertRate(url: string, batches: number): Promise<numbe
     const account = `raw_${randomBytes(4).toString('hex')}`;
     const fieldId = newId('extended_field');
     const now = nowMicros();
-    await db.kysely
+    await db.direct
       .insertInto('accounts')
       .values({ account_id: account, cursor_key: randomBytes(32).toString('base64'), created_at: now })
       .execute();
-    await db.kysely
+    await db.direct
       .insertInto('fields')
       .values({
         account_id: account,
@@ -51,7 +51,7 @@ export async function rawInsertRate(url: string, batches: number): Promise<numbe
           updated_at: t,
         };
       });
-      await db.kysely.transaction().execute(async (trx) => {
+      await db.direct.transaction().execute(async (trx) => {
         // Chunked like the service must be: PostgreSQL allows 65,535 parameters per statement.
         for (let i = 0; i < rows.length; i += 500) {
           await (trx as any)

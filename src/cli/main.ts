@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { openDatabase, type Db } from '../db/dialect.js';
+import type { Db } from '../db/database.js';
+import { errorCode } from '../db/failures.js';
+import { openDatabase } from '../db/open.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { microsToIso, nowMicros } from '../lib/clock.js';
-import { authRepository } from '../modules/auth/auth.repository.js';
-import { authService, CliUsageError, parseScopeList } from '../modules/auth/auth.service.js';
+import { isAppError } from '../errors.js';
+import { authService } from '../modules/auth/auth.service.js';
 import { ALL_SCOPES } from '../modules/auth/scopes.js';
 import { seed } from './seed.js';
+import { CliUsageError, parseAccount, parseScopeList } from './usage.js';
 
 const INTEGRATION_USAGE_TEXT = `  svc poll --checkpoint <file> [--out <file>|-] [--once | --interval <seconds>] [--page-size N]
       Polls records to export (card and reimbursement: READY_FOR_EXPORT; bills: source_type=BILL) as NDJSON,
@@ -64,36 +66,29 @@ async function clients(args: string[], out: Out): Promise<void> {
       options: { account: { type: 'string' }, scopes: { type: 'string' } },
       strict: true,
     });
-    if (!values.account) throw new CliUsageError('--account is required');
+    const account = parseAccount(values.account);
     if (values.scopes === undefined) throw new CliUsageError('--scopes is required');
     const scopes = parseScopeList(values.scopes);
-    const account = values.account;
-    const creds = await withDb((db) => authService.createClient(db.kysely, account, scopes));
+    const creds = await withDb((db) => authService.createClient(db, account, scopes));
     out(JSON.stringify(creds));
     return;
   }
   if (sub === 'list') {
     const { values } = parseArgs({ args: rest, options: { account: { type: 'string' } }, strict: true });
-    const rows = await withDb((db) => authRepository.listClients(db.kysely, values.account ?? null));
-    for (const row of rows) {
-      out(
-        JSON.stringify({
-          client_id: row.client_id,
-          account_id: row.account_id,
-          scopes: row.scopes.split(' '),
-          created_at: microsToIso(row.created_at),
-          revoked_at: row.revoked_at === null ? null : microsToIso(row.revoked_at),
-        }),
-      );
-    }
+    const clients = await withDb((db) => authService.listClients(db, values.account ?? null));
+    for (const client of clients) out(JSON.stringify(client));
     return;
   }
   if (sub === 'revoke') {
     const { positionals } = parseArgs({ args: rest, allowPositionals: true, strict: true });
     if (positionals.length !== 1) throw new CliUsageError('give exactly one client_id');
     const clientId = positionals[0]!;
-    const revoked = await withDb((db) => authRepository.revokeClient(db.kysely, clientId, nowMicros()));
-    if (!revoked) throw new CliUsageError(`no active client ${clientId}`);
+    try {
+      await withDb((db) => authService.revokeClient(db, clientId));
+    } catch (error) {
+      if (isAppError(error) && error.code === 'NOT_FOUND') throw new CliUsageError(`no active client ${clientId}`);
+      throw error;
+    }
     out(JSON.stringify({ client_id: clientId, revoked: true }));
     return;
   }
@@ -135,13 +130,13 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
         throw new CliUsageError(`unknown command: ${command}`);
     }
   } catch (error) {
-    if (
+    const usage =
       error instanceof CliUsageError ||
-      (error as Error).name === 'IntegrationUsageError' ||
       error instanceof ConfigError ||
-      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-    ) {
-      process.stderr.write(`svc: ${(error as Error).message}\n\n${USAGE}\n`);
+      (error instanceof Error && error.name === 'IntegrationUsageError') ||
+      errorCode(error)?.startsWith('ERR_PARSE_ARGS') === true;
+    if (usage && error instanceof Error) {
+      process.stderr.write(`svc: ${error.message}\n\n${USAGE}\n`);
       return 2;
     }
     process.stderr.write(`svc: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,15 +1,57 @@
 import type { Kysely } from 'kysely';
-import type { AuthTables } from '../modules/auth/auth.tables.js';
-import type { IdempotencyTables } from '../http/idempotency.tables.js';
-import type { FieldTables } from '../modules/fields/fields.tables.js';
-import type { FieldValueTables } from '../modules/field-values/field-values.tables.js';
-import type { AccountingTables } from '../modules/accounting/accounting.tables.js';
+
+export type DialectName = 'sqlite' | 'postgres';
 
 /**
- * Every table of the service. Each module declares its own tables in `<module>.tables.ts`; this type joins
- * them. Times are integer microseconds since the epoch; booleans are 0/1 integers in both dialects.
+ * Every table of the service. Empty here: each module adds its own tables from its `<module>.tables.ts` (a
+ * `declare module` block merges them into this interface), so that db/ depends on no module. Times are
+ * integer microseconds since the epoch; booleans are 0/1 integers in both dialects.
  */
-export interface Database extends AuthTables, IdempotencyTables, FieldTables, FieldValueTables, AccountingTables {}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface Database {}
 
-/** A database handle or an open transaction: repositories accept either. */
-export type Executor = Kysely<Database>;
+/**
+ * What repositories run statements on: an open transaction, or the database outside one (`Db.direct`). It knows
+ * its dialect, so that a repository picks its SQLite or PostgreSQL statement (`ByDialect`) without asking Kysely.
+ */
+export type Executor = Kysely<Database> & { readonly dialect: DialectName };
+
+/** One implementation per dialect of a statement the two cannot share. */
+export type ByDialect<F> = { readonly [D in DialectName]: F };
+
+/**
+ * The database: it knows its dialect and opens every transaction of the service.
+ * - `direct`: statements outside a transaction, each atomic on its own (one-statement reads and writes).
+ * - `read(work)`: several reads from one snapshot (PostgreSQL: repeatable read, read only; SQLite: the
+ *   connection is held, so this process's writers wait).
+ * - `write(work)`: one write transaction (SQLite: BEGIN IMMEDIATE, the write lock from the start).
+ */
+export interface Db {
+  readonly dialect: DialectName;
+  readonly direct: Executor;
+  read<T>(work: (ex: Executor) => Promise<T>): Promise<T>;
+  write<T>(work: (ex: Executor) => Promise<T>): Promise<T>;
+  /** Resolves when the database answers (SQLite: the file reads and the write lock can be taken). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The façade over a Kysely instance: one place where transactions are opened and handed their dialect. */
+export function dbOver(
+  kysely: Kysely<Database>,
+  dialect: DialectName,
+  parts: {
+    read<T>(kysely: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+    ping(): Promise<void>;
+  },
+): Db {
+  const know = (handle: Kysely<Database>): Executor => Object.assign(handle, { dialect });
+  return {
+    dialect,
+    direct: know(kysely),
+    read: (work) => parts.read(kysely, (trx) => work(know(trx))),
+    write: (work) => kysely.transaction().execute((trx) => work(know(trx))),
+    ping: () => parts.ping(),
+    close: () => kysely.destroy(),
+  };
+}

@@ -1,5 +1,5 @@
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
-import type { Db } from './dialect.js';
+import type { Db } from './database.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_field_values.js';
 import * as m0003 from './migrations/0003_accounting.js';
@@ -20,7 +20,7 @@ export const MIGRATIONS: Record<string, Migration> = {
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({
-    db: db.kysely,
+    db: db.direct,
     provider: { getMigrations: async () => MIGRATIONS },
   });
   const result: MigrationResultSet = await migrator.migrateToLatest();

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from './dialect.js';
+import type { Db } from './database.js';
 
 /**
  * Does autovacuum's work for the service's tables when autovacuum does not (it can be turned off, and it
@@ -17,10 +17,10 @@ export async function refreshStatistics(db: Db): Promise<string[]> {
     where schemaname = current_schema()
       and n_live_tup + n_mod_since_analyze >= 1000
       and (coalesce(last_analyze, last_autoanalyze) is null or n_mod_since_analyze > greatest(1000, n_live_tup / 10))`.execute(
-    db.kysely,
+    db.direct,
   );
   const tables = stale.rows.map((r) => r.relname);
   // VACUUM cannot run inside a transaction; through the pool each statement runs on its own.
-  for (const table of tables) await sql`vacuum (analyze) ${sql.table(table)}`.execute(db.kysely);
+  for (const table of tables) await sql`vacuum (analyze) ${sql.table(table)}`.execute(db.direct);
   return tables;
 }

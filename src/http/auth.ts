@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import type { Db } from '../db/dialect.js';
+import type { Db } from '../db/database.js';
 import { errors, type AppError } from '../errors.js';
 import { authService, GrantCache, type AuthContext } from '../modules/auth/auth.service.js';
 import { errorResponses, IdempotencyKey } from './schemas.js';
@@ -58,7 +58,7 @@ export function registerAuthentication(app: FastifyInstance, db: Db): void {
     const token = bearerToken(request.headers.authorization);
     if (token === null) throw errors.missingToken();
     if (typeof token !== 'string') throw token;
-    const auth = await authService.authenticate(db.kysely, token, grants);
+    const auth = await authService.authenticate(db.direct, token, grants);
     if (!auth) throw errors.invalidToken();
     if (!scopes.some((scope) => auth.scopes.has(scope))) throw errors.insufficientScope(scopes);
     request.auth = auth;

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors, isAppError } from '../errors.js';
-import { isDatabaseUnavailable } from '../db/dialect.js';
+import { isDatabaseUnavailable } from '../db/failures.js';
 import { allProblems } from './validation.js';
 
 export interface ErrorBody {

@@ -1,8 +1,7 @@
 import { expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../src/modules/auth/scopes.js';
-import { openDatabase } from '../../src/db/dialect.js';
-import { authRepository } from '../../src/modules/auth/auth.repository.js';
-import { hashSecret } from '../../src/modules/auth/auth.service.js';
+import { openDatabase } from '../../src/db/open.js';
+import { authService, hashSecret } from '../../src/modules/auth/auth.service.js';
 import { describeEachDialect } from '../support/context.js';
 import { isFieldsRoute, routeScopes, sampleRequest } from '../support/routes.js';
 
@@ -34,7 +33,7 @@ describeEachDialect(
 
     it('answers 401 invalid_token for unknown, malformed, expired and revoked-client tokens', async () => {
       const expired = await t.ctx.as(['fields.read']);
-      await t.ctx.db.kysely
+      await t.ctx.db.direct
         .updateTable('access_tokens')
         .set({ expires_at: Date.now() * 1000 - 1_000_000 })
         .where('token_hash', '=', hashSecret(expired.token!))
@@ -42,7 +41,7 @@ describeEachDialect(
       const revoked = await t.ctx.as(['fields.read']);
       expect((await revoked.get('/v1/fields')).status).toBe(200);
       // Revoked in the table only (as by another process): the token row is still there.
-      await t.ctx.db.kysely
+      await t.ctx.db.direct
         .updateTable('oauth_clients')
         .set({ revoked_at: 1 })
         .where('client_id', '=', revoked.clientId)
@@ -67,13 +66,13 @@ describeEachDialect(
       const other = openDatabase(t.ctx.config.database);
       try {
         for (const [name, writer] of [
-          ['another connection', other.kysely],
-          ['the same connection', t.ctx.db.kysely],
+          ['another connection', other],
+          ['the same connection', t.ctx.db],
         ] as const) {
           const api = await t.ctx.as(['fields.read']);
           const bystander = await t.ctx.as(['fields.read']);
           for (let i = 0; i < 3; i++) expect((await api.get('/v1/fields')).status).toBe(200);
-          await authRepository.revokeClient(writer, api.clientId, Date.now() * 1000);
+          await authService.revokeClient(writer, api.clientId);
           const refused = await api.get('/v1/fields');
           expect({ name, status: refused.status, body: refused.body }).toEqual({
             name,
@@ -85,7 +84,7 @@ describeEachDialect(
 
           const expiring = await t.ctx.as(['fields.read']);
           expect((await expiring.get('/v1/fields')).status).toBe(200);
-          await writer
+          await writer.direct
             .updateTable('access_tokens')
             .set({ expires_at: Date.now() * 1000 + 300_000 })
             .where('token_hash', '=', hashSecret(expiring.token!))
@@ -113,7 +112,7 @@ describeEachDialect(
         payload: { grant_type: 'client_credentials', client_id: c.client_id, client_secret: c.client_secret },
       });
       expect(res.json().expires_in).toBe(60);
-      const row = await t.ctx.db.kysely
+      const row = await t.ctx.db.direct
         .selectFrom('access_tokens')
         .select(['created_at', 'expires_at'])
         .where('token_hash', '=', hashSecret(res.json().access_token))
@@ -139,7 +138,7 @@ describeEachDialect(
         'Bearer realm="svc", error="insufficient_scope", scope="fields.read fields.write"',
       );
       expect(
-        await t.ctx.db.kysely.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute(),
+        await t.ctx.db.direct.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute(),
       ).toEqual([]);
     });
 

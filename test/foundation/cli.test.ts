@@ -23,7 +23,7 @@ describeEachDialect('the svc CLI', (t) => {
       scopes: ['fields.read', 'fields.write'],
     });
     expect(created.stdout.trim().split('\n')).toHaveLength(1);
-    const row = await t.ctx.db.kysely
+    const row = await t.ctx.db.direct
       .selectFrom('oauth_clients')
       .selectAll()
       .where('client_id', '=', creds.client_id)
@@ -80,7 +80,7 @@ describeEachDialect('the svc CLI', (t) => {
   });
 
   it('exits 2 with a message on bad scopes, a missing --account and unknown commands, creating nothing', async () => {
-    const before = await t.ctx.db.kysely.selectFrom('oauth_clients').select('client_id').execute();
+    const before = await t.ctx.db.direct.selectFrom('oauth_clients').select('client_id').execute();
     const cases: [string[], string][] = [
       [
         ['clients', 'create', '--account', 'acme', '--scopes', 'fields.read root'],
@@ -106,7 +106,7 @@ describeEachDialect('the svc CLI', (t) => {
       expect(result.stderr.startsWith(message)).toBe(true);
       expect(result.stderr).toContain(USAGE_START);
     }
-    expect(await t.ctx.db.kysely.selectFrom('oauth_clients').select('client_id').execute()).toEqual(before);
+    expect(await t.ctx.db.direct.selectFrom('oauth_clients').select('client_id').execute()).toEqual(before);
   });
 
   it('migrates a new database once, then has nothing to apply', async () => {

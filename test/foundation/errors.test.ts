@@ -53,7 +53,7 @@ describeEachDialect(
         { path: '/headers/idempotency-key', message: 'must NOT have fewer than 1 characters' },
       ]);
       expect(
-        await t.ctx.db.kysely.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute(),
+        await t.ctx.db.direct.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute(),
       ).toEqual([]);
     });
 
@@ -98,7 +98,7 @@ describeEachDialect(
       expect(nothing.statusCode).toBe(400);
       expect(nothing.json().error_code).toBe('INVALID_REQUEST');
       expect(
-        await t.ctx.db.kysely
+        await t.ctx.db.direct
           .selectFrom('idempotency_keys')
           .select('idempotency_key')
           .where('client_id', '=', api.clientId)

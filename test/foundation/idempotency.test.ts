@@ -1,9 +1,9 @@
 import { expect, it } from 'vitest';
-import { requestHash } from '../../src/http/idempotency.js';
+import { requestHash } from '../../src/modules/idempotency/idempotency.service.js';
 import { describeEachDialect, type TestContext } from '../support/context.js';
 
 const fieldCount = (ctx: TestContext, accountId: string) =>
-  ctx.db.kysely
+  ctx.db.direct
     .selectFrom('fields')
     .select('svc_id')
     .where('account_id', '=', accountId)
@@ -58,7 +58,7 @@ describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
     const replayed = await api.put('/v1/fields/extended_field_nope', { name: 'X' }, { 'idempotency-key': 'put-404' });
     expect([replayed.status, replayed.headers['idempotent-replayed']]).toEqual([404, 'true']);
     expect(replayed.body).toEqual(missing.body);
-    const row = await t.ctx.db.kysely
+    const row = await t.ctx.db.direct
       .selectFrom('idempotency_keys')
       .select(['state', 'response_status'])
       .where('client_id', '=', api.clientId)
@@ -127,7 +127,7 @@ describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
     const api = await t.ctx.as(['fields.write']);
     const body = { name: 'Orphan', group: 'USER' };
     const now = Date.now() * 1000;
-    await t.ctx.db.kysely
+    await t.ctx.db.direct
       .insertInto('idempotency_keys')
       .values({
         account_id: api.accountId,
@@ -147,7 +147,7 @@ describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
     expect([busy.status, busy.body.error_code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
     expect(await fieldCount(t.ctx, api.accountId)).toBe(0);
 
-    await t.ctx.db.kysely
+    await t.ctx.db.direct
       .updateTable('idempotency_keys')
       .set({ locked_until: now - 1 })
       .where('client_id', '=', api.clientId)
@@ -155,7 +155,7 @@ describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
       .execute();
     const taken = await api.post('/v1/fields', body, { 'idempotency-key': 'orphan' });
     expect([taken.status, taken.headers['idempotent-replayed']]).toEqual([200, undefined]);
-    const row = await t.ctx.db.kysely
+    const row = await t.ctx.db.direct
       .selectFrom('idempotency_keys')
       .select(['state', 'response_status', 'response_body'])
       .where('client_id', '=', api.clientId)

@@ -30,10 +30,10 @@ describeEachDialect(
       expect(limited.headers['ratelimit']).toBe(`"default";r=0;t=${retryAfter}`);
       // nothing was done, nothing stored under the key
       expect(
-        await t.ctx.db.kysely.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute(),
+        await t.ctx.db.direct.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute(),
       ).toEqual([]);
       expect(
-        await t.ctx.db.kysely
+        await t.ctx.db.direct
           .selectFrom('idempotency_keys')
           .select('idempotency_key')
           .where('client_id', '=', api.clientId)

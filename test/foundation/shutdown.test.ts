@@ -60,7 +60,7 @@ describeEachDialect('graceful shutdown', (t) => {
       expect([exit.code, exit.signal]).toEqual([0, null]);
       expect(exit.stdout).toContain('draining in-flight requests, then exiting');
 
-      const stored = await t.ctx.db.kysely
+      const stored = await t.ctx.db.direct
         .selectFrom('fields')
         .select('name')
         .where('account_id', '=', creds.account_id)

@@ -21,7 +21,7 @@ describeEachDialect('planner statistics', (t) => {
       (
         await sql<{ analysed: boolean; live: number }>`
           select coalesce(last_analyze, last_autoanalyze) is not null as analysed, n_live_tup + n_mod_since_analyze as live
-          from pg_stat_user_tables where relname = 'field_values'`.execute(t.ctx.db.kysely)
+          from pg_stat_user_tables where relname = 'field_values'`.execute(t.ctx.db.direct)
       ).rows[0];
     // The cumulative statistics reach pg_stat_user_tables within a second of the writes.
     for (let i = 0; i < 40 && Number((await lastAnalyze())?.live ?? 0) < 2000; i++)

@@ -42,7 +42,7 @@ describeEachDialect('POST /oauth2/token', (t) => {
       });
       await expectTokenWorks(body.access_token, body.scope);
     }
-    const stored = await t.ctx.db.kysely
+    const stored = await t.ctx.db.direct
       .selectFrom('access_tokens')
       .select(['scopes', 'client_id'])
       .where('client_id', '=', c.client_id)
@@ -76,7 +76,7 @@ describeEachDialect('POST /oauth2/token', (t) => {
   it('answers invalid_client 401 for unknown, wrong, revoked and missing credentials', async () => {
     const c = await t.ctx.newClient(['fields.read']);
     const revoked = await t.ctx.newClient(['fields.read']);
-    await t.ctx.db.kysely
+    await t.ctx.db.direct
       .updateTable('oauth_clients')
       .set({ revoked_at: 1 })
       .where('client_id', '=', revoked.client_id)
@@ -106,7 +106,7 @@ describeEachDialect('POST /oauth2/token', (t) => {
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['www-authenticate']).toBe(viaBasic ? 'Basic realm="svc"' : undefined);
     }
-    const issued = await t.ctx.db.kysely
+    const issued = await t.ctx.db.direct
       .selectFrom('access_tokens')
       .select('client_id')
       .where('client_id', 'in', [c.client_id, revoked.client_id])
@@ -184,7 +184,7 @@ describeEachDialect(
       expect(limited.headers['ratelimit-policy']).toBe('"token";q=2;w=3600');
       expect(limited.headers['ratelimit']).toMatch(/^"token";r=0;t=\d+$/);
       expect(limited.headers['cache-control']).toBe('no-store');
-      const stored = await t.ctx.db.kysely
+      const stored = await t.ctx.db.direct
         .selectFrom('access_tokens')
         .select('client_id')
         .where('client_id', '=', c.client_id)

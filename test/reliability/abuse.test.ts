@@ -186,7 +186,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('throttles the token endpoint per address, so that secrets cannot be guessed', async () => {
-      const creds = await authService.createClient(served.db.kysely, newAccountId(), ['fields.read']);
+      const creds = await authService.createClient(served.db, newAccountId(), ['fields.read']);
       const guess = (secret: string) =>
         fetch(new URL('/oauth2/token', base), {
           method: 'POST',

@@ -61,7 +61,7 @@ describeEachDialect('mass assignment (OWASP API3)', (t) => {
     const table = (await routeTable(t.ctx)).filter((r) => r.operation.requestBody);
     expect(table.length).toBeGreaterThanOrEqual(7);
     const before = await businessState(t.ctx.db, [e.api.accountId]);
-    const keysBefore = await t.ctx.db.kysely
+    const keysBefore = await t.ctx.db.direct
       .selectFrom('idempotency_keys')
       .select('idempotency_key')
       .where('client_id', '=', e.api.clientId)
@@ -93,7 +93,7 @@ describeEachDialect('mass assignment (OWASP API3)', (t) => {
       }
     }
     expect(await businessState(t.ctx.db, [e.api.accountId])).toEqual(before);
-    const keysAfter = await t.ctx.db.kysely
+    const keysAfter = await t.ctx.db.direct
       .selectFrom('idempotency_keys')
       .select('idempotency_key')
       .where('client_id', '=', e.api.clientId)

@@ -46,7 +46,7 @@ for (const dialect of DIALECTS) {
       return res.body.svc_id as string;
     };
     const storedValues = (api: HttpApi, fieldId: string) =>
-      served.db.kysely
+      served.db.direct
         .selectFrom('field_values')
         .selectAll()
         .where('account_id', '=', api.accountId)
@@ -83,7 +83,7 @@ for (const dialect of DIALECTS) {
       );
       expect(ingested.filter((r) => r.status === 200 && !r.headers['idempotent-replayed'])).toHaveLength(1);
       expect(ingested.every((r) => r.status === 200 || r.body.error_code === 'IDEMPOTENCY_KEY_IN_USE')).toBe(true);
-      const records = await served.db.kysely
+      const records = await served.db.direct
         .selectFrom('accounting_records')
         .select('source_id')
         .where('account_id', '=', api.accountId)
@@ -108,7 +108,7 @@ for (const dialect of DIALECTS) {
         expectErrorShape(r, 'ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT');
         expect(r.body.details).toEqual({ not_ready_for_export_accounting_record_ids: [created.id] });
       }
-      const row = await served.db.kysely
+      const row = await served.db.direct
         .selectFrom('accounting_records')
         .selectAll()
         .where('account_id', '=', api.accountId)
@@ -139,7 +139,7 @@ for (const dialect of DIALECTS) {
             body: { updated_accounting_record_ids: [created.id] },
           });
       }
-      const row = await served.db.kysely
+      const row = await served.db.direct
         .selectFrom('accounting_records')
         .selectAll()
         .where('account_id', '=', api.accountId)

@@ -17,7 +17,7 @@ describeLive('SDK: client, tokens, errors, idempotency', (s) => {
     expect((await client.fields.update(field.svc_id, { is_disabled: true })).is_disabled).toBe(true);
     expect(await client.fields.delete(second.svc_id)).toEqual({});
 
-    const tokens = await s.live.ctx.db.kysely
+    const tokens = await s.live.ctx.db.direct
       .selectFrom('access_tokens')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('account_id', '=', accountId)
@@ -29,13 +29,13 @@ describeLive('SDK: client, tokens, errors, idempotency', (s) => {
     const { clientId, clientSecret, accountId } = await s.live.credentials(['fields.read']);
     const client = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret });
     await client.fields.list();
-    await s.live.ctx.db.kysely
+    await s.live.ctx.db.direct
       .updateTable('access_tokens')
       .set({ expires_at: 1 })
       .where('account_id', '=', accountId)
       .execute();
     expect((await client.fields.list()).items).toEqual([]);
-    const rows = await s.live.ctx.db.kysely
+    const rows = await s.live.ctx.db.direct
       .selectFrom('access_tokens')
       .select('expires_at')
       .where('account_id', '=', accountId)
@@ -91,7 +91,7 @@ describeLive('SDK: client, tokens, errors, idempotency', (s) => {
     });
     const field = await client.fields.create({ name: 'Once', group: 'ERP' });
     expect(calls).toBe(2);
-    const stored = await s.live.ctx.db.kysely
+    const stored = await s.live.ctx.db.direct
       .selectFrom('fields')
       .select('svc_id')
       .where('account_id', '=', accountId)

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import type { DialectName } from '../../src/db/dialect.js';
+import type { DialectName } from '../../src/db/database.js';
 import type { Scope } from '../../src/modules/auth/scopes.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { DIALECTS } from '../support/dialects.js';

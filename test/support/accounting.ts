@@ -74,7 +74,7 @@ export async function newCoding(
 
 /** Every stored record of the account (row and details), read directly, in (updated_at, id) order. */
 function storedQuery(ctx: TestContext, accountId: string) {
-  return ctx.db.kysely
+  return ctx.db.direct
     .selectFrom('accounting_records as r')
     .innerJoin('accounting_record_details as d', (j) =>
       j.onRef('d.account_id', '=', 'r.account_id').onRef('d.id', '=', 'r.id'),

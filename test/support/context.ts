@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { openDatabase, type Db, type DialectName } from '../../src/db/dialect.js';
+import type { Db, DialectName } from '../../src/db/database.js';
+import { openDatabase } from '../../src/db/open.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { redisStore } from '../../src/http/rate-limit.js';
 import { authService } from '../../src/modules/auth/auth.service.js';
@@ -127,7 +128,7 @@ export async function createTestContext(
   const others: { app: FastifyInstance; db: Db }[] = [];
 
   const newClient: TestContext['newClient'] = async (scopes, accountId = newAccountId()) =>
-    authService.createClient(db.kysely, accountId, [...scopes]);
+    authService.createClient(db, accountId, [...scopes]);
 
   const apiOn: TestContext['apiOn'] = async (target, scopes, accountId) => {
     const creds = await newClient(scopes, accountId);

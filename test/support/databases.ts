@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { DialectName } from '../../src/db/dialect.js';
+import type { DialectName } from '../../src/db/database.js';
 import { PG_URL } from './dialects.js';
 
 export interface TestDatabase {

@@ -1,4 +1,4 @@
-import type { DialectName } from '../../src/db/dialect.js';
+import type { DialectName } from '../../src/db/database.js';
 
 /** Dialects every suite runs on: DIALECTS=sqlite,postgres by default. */
 export const DIALECTS = (process.env.DIALECTS ?? 'sqlite,postgres')

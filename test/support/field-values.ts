@@ -23,7 +23,7 @@ export async function newValues(api: Api, fieldId: string, items: Record<string,
 
 /** The stored rows of a field, in creation order, read directly from the database. */
 export async function storedValues(ctx: TestContext, accountId: string, fieldId: string) {
-  return ctx.db.kysely
+  return ctx.db.direct
     .selectFrom('field_values')
     .selectAll()
     .where('account_id', '=', accountId)
@@ -60,7 +60,7 @@ export async function waitForLockWaiter(ctx: TestContext): Promise<void> {
   for (let i = 0; i < 300; i++) {
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock'`.execute(ctx.db.kysely);
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(ctx.db.direct);
     if (rows[0]!.n > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -101,7 +101,7 @@ export async function setupOutage(served: ServedDatabase, base: string) {
     return { key, tag, body, res: await api.post(url, body, { 'idempotency-key': key }) };
   };
   const storedTags = async () => {
-    const rows = await served.db.kysely
+    const rows = await served.db.direct
       .selectFrom('field_values')
       .select('value')
       .where('account_id', '=', api.accountId)

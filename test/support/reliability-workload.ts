@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../src/db/dialect.js';
+import type { Db } from '../../src/db/database.js';
 import type { HttpApi } from './reliability.js';
 
 export const WORKLOAD_SCOPES = [
@@ -121,7 +121,7 @@ export class Workload {
 
   /** How many of the op's items the database shows applied (all-or-nothing: 0 or op.targets.length). */
   async applied(db: Db, op: Op): Promise<number> {
-    const k = db.kysely;
+    const k = db.direct;
     const account = this.api.accountId;
     if (op.kind === 'ingest' || op.kind === 'export') {
       const rows = await k
@@ -148,13 +148,13 @@ export class Workload {
 
   /** The stored state of this client's entities, in the model's terms. */
   async stored(db: Db) {
-    const values = await db.kysely
+    const values = await db.direct
       .selectFrom('field_values')
       .select(['remote_id', 'value'])
       .where('account_id', '=', this.api.accountId)
       .where('field_id', '=', this.fieldId)
       .execute();
-    const records = await db.kysely
+    const records = await db.direct
       .selectFrom('accounting_records')
       .select(['id', 'source_id', 'review_status', 'last_export_json'])
       .where('account_id', '=', this.api.accountId)

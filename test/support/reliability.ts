@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase, type Db, type DialectName } from '../../src/db/dialect.js';
+import type { Db, DialectName } from '../../src/db/database.js';
+import { openDatabase } from '../../src/db/open.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { authService } from '../../src/modules/auth/auth.service.js';
 import { toMinor } from '../../src/modules/accounting/money.js';
@@ -129,7 +130,7 @@ export class ServedDatabase {
 
   /** A new client (of a new account unless given) with a token from `base`. */
   async client(base: string, scopes: readonly Scope[], accountId = newAccountId()): Promise<HttpApi> {
-    const creds = await authService.createClient(this.db.kysely, accountId, [...scopes]);
+    const creds = await authService.createClient(this.db, accountId, [...scopes]);
     return new HttpApi(base, await fetchToken(base, creds), creds.account_id, creds.client_id);
   }
 
@@ -153,7 +154,7 @@ export class ServedDatabase {
  */
 export async function integrityProblems(db: Db): Promise<string[]> {
   const problems: string[] = [];
-  const k = db.kysely;
+  const k = db.direct;
   if (db.dialect === 'sqlite') {
     const check = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(k);
     if (check.rows.map((r) => r.integrity_check).join() !== 'ok')
@@ -228,7 +229,7 @@ const BUSINESS_TABLES = [
 export async function businessState(db: Db, accountIds: string[]): Promise<Record<string, unknown[]>> {
   const state: Record<string, unknown[]> = {};
   for (const table of BUSINESS_TABLES) {
-    const rows = await db.kysely.selectFrom(table).selectAll().where('account_id', 'in', accountIds).execute();
+    const rows = await db.direct.selectFrom(table).selectAll().where('account_id', 'in', accountIds).execute();
     state[table] = rows.map((r) => JSON.stringify(r)).sort();
   }
   return state;

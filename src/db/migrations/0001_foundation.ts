@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { keyText } from '../schema.js';
+import { keyText } from './helpers.js';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const key = keyText(db);

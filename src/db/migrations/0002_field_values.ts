@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { keyText } from '../schema.js';
+import { keyText } from './helpers.js';
 
 /**
  * Field values. The primary key (account_id, field_id, svc_id) serves the get and the keyset list in

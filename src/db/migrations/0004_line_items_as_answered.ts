@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import { CURRENCY_EXPONENTS } from '../../modules/accounting/money.js';
 
 const BATCH = 1000;
 
@@ -12,10 +11,15 @@ interface OldLine {
   accounting_field_values: unknown[];
 }
 
-const major = (minor: number, currency: string) => ({
-  amount: minor / 10 ** (CURRENCY_EXPONENTS.get(currency) ?? 2),
-  currency,
-});
+// The minor-unit exponents as this migration was written (ISO 4217 in 2026), kept here rather than read from the
+// live currency table: a later change there must not change what this migration did. Two decimals otherwise.
+const EXPONENTS: Readonly<Record<string, number>> = {
+  ...Object.fromEntries('BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'.split(' ').map((c) => [c, 0])),
+  ...Object.fromEntries('BHD IQD JOD KWD LYD OMR TND'.split(' ').map((c) => [c, 3])),
+  ...Object.fromEntries('CLF UYW'.split(' ').map((c) => [c, 4])),
+};
+
+const major = (minor: number, currency: string) => ({ amount: minor / 10 ** (EXPONENTS[currency] ?? 2), currency });
 
 /**
  * Line items were stored with amounts in integer minor units and turned into money objects on every read;

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf, keyText } from '../schema.js';
+import { dialectOf, keyText } from './helpers.js';
 
 const DETAILS = ['line_items_json', 'user_json', 'vendor_json', 'receipts_json'] as const;
 const refs = (columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(c)));

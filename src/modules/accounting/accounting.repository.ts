@@ -1,9 +1,9 @@
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { Database, Executor } from '../../db/database.js';
-import { dialectOf } from '../../db/schema.js';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { ByDialect, Database, Executor } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared.js';
-import type { AccountingRecordsTable, StoredRecord } from './accounting.tables.js';
-import type { ReviewStatus, SourceType } from './ledger.js';
+import type { AccountingRecordsTable, ShownRecordRow, StoredRecord } from './accounting.tables.js';
+import type { SourceType } from './ledger.js';
+import type { ReviewStatus } from './lifecycle.js';
 
 export interface RecordFilter {
   ids?: readonly string[];
@@ -46,20 +46,6 @@ export interface ExportUpdate {
   lastExportJson: string;
 }
 
-/** A custom field value with its field, as a line's coding needs it. */
-export interface FieldValueRef {
-  field_id: string;
-  svc_id: string;
-  value: string;
-  remote_id: string | null;
-  field_name: string;
-  field_remote_id: string | null;
-}
-
-// Read-only view of the field-values module's table, declared here so this module does not depend on it.
-interface FieldValueView {
-  field_values: { account_id: string; field_id: string; svc_id: string; value: string; remote_id: string | null };
-}
 
 const INSERT_CHUNK = 1000; // 20 columns × 1000 rows stays under both dialects' bound-parameter limits (32766, 65535)
 const ID_CHUNK = 500;
@@ -98,8 +84,6 @@ function withDetails(q: ReturnType<typeof filtered>) {
   );
 }
 
-/** What an answer shows of a record (recordJson, recordRowToRecord): every column but the account and created_at. */
-export type ShownRecordRow = Omit<StoredRecord, 'account_id' | 'created_at'>;
 const SHOWN_ROW_COLUMNS = [
   'r.id',
   'r.type',
@@ -122,8 +106,14 @@ const SHOWN_ROW_COLUMNS = [
 const DETAIL_COLUMNS = ['d.line_items_json', 'd.user_json', 'd.vendor_json', 'd.receipts_json'] as const;
 
 /** One record's export result, as a SQLite statement compiled once and run per record (applyExportResults). */
-const exportOne = preparedQuery(['accountId', 'id', 'reviewStatus', 'updatedAt', 'lastExportJson'], (db, p) =>
-  db
+const exportOne = preparedQuery<{
+  accountId: string;
+  id: string;
+  reviewStatus: ReviewStatus;
+  updatedAt: number;
+  lastExportJson: string;
+}>()((ex, p) =>
+  ex
     .updateTable('accounting_records')
     .set((eb) => ({
       review_status: p('reviewStatus'),
@@ -135,6 +125,46 @@ const exportOne = preparedQuery(['accountId', 'id', 'reviewStatus', 'updatedAt',
     .where('id', '=', p('id'))
     .where('review_status', '=', 'READY_FOR_EXPORT'),
 );
+
+/**
+ * SQLite: one compiled statement run per record, each a primary-key probe (1000 records in 14 ms, 19 ms through
+ * Kysely, where one UPDATE ... FROM (VALUES ...) per 500 took 68 ms). PostgreSQL: one statement per 500, as each
+ * statement is a round trip to the server.
+ */
+const applyExportResultsBy: ByDialect<(ex: Executor, accountId: string, updates: readonly ExportUpdate[]) => Promise<number>> = {
+  async sqlite(ex, accountId, updates) {
+    let changed = 0;
+    for (const u of updates) {
+      const result = await exportOne(ex, {
+        accountId,
+        id: u.id,
+        reviewStatus: u.reviewStatus,
+        updatedAt: u.updatedAt,
+        lastExportJson: u.lastExportJson,
+      });
+      changed += Number(result.numAffectedRows ?? 0n);
+    }
+    return changed;
+  },
+  async postgres(ex, accountId, updates) {
+    let changed = 0;
+    for (const chunk of chunks(updates, ID_CHUNK)) {
+      const values = sql.join(
+        chunk.map((u) => sql`(${u.id}, cast(${u.updatedAt} as bigint), ${u.reviewStatus}, ${u.lastExportJson})`),
+      );
+      const result = await sql`
+        with v(id, updated_at, review_status, last_export_json) as (values ${values})
+        update accounting_records
+        set review_status = v.review_status, updated_at = v.updated_at, last_export_json = v.last_export_json,
+            version = accounting_records.version + 1
+        from v
+        where accounting_records.account_id = ${accountId} and accounting_records.id = v.id
+          and accounting_records.review_status = 'READY_FOR_EXPORT'`.execute(ex);
+      changed += Number(result.numAffectedRows ?? 0n);
+    }
+    return changed;
+  },
+};
 
 export const accountingRepository = {
   /** Inserts records with their details (in the caller's transaction). */
@@ -264,74 +294,9 @@ export const accountingRepository = {
 
   /**
    * Applies export results, each record only if still READY_FOR_EXPORT; returns how many records changed so
-   * the caller can tell a lost race from success. SQLite: one compiled statement run per record, each a
-   * primary-key probe (1000 records in 14 ms, 19 ms through Kysely, where one UPDATE ... FROM (VALUES ...) per
-   * 500 took 68 ms).
-   * PostgreSQL: one statement per 500, as each statement is a round trip to the server.
+   * the caller can tell a lost race from success.
    */
-  async applyExportResults(db: Executor, accountId: string, updates: readonly ExportUpdate[]): Promise<number> {
-    let changed = 0;
-    if (dialectOf(db as never) === 'sqlite') {
-      for (const u of updates) {
-        const result = await exportOne(db, {
-          accountId,
-          id: u.id,
-          reviewStatus: u.reviewStatus,
-          updatedAt: u.updatedAt,
-          lastExportJson: u.lastExportJson,
-        });
-        changed += Number(result.numAffectedRows ?? 0n);
-      }
-      return changed;
-    }
-    for (const chunk of chunks(updates, ID_CHUNK)) {
-      const values = sql.join(
-        chunk.map((u) => sql`(${u.id}, cast(${u.updatedAt} as bigint), ${u.reviewStatus}, ${u.lastExportJson})`),
-      );
-      const result = await sql`
-        with v(id, updated_at, review_status, last_export_json) as (values ${values})
-        update accounting_records
-        set review_status = v.review_status, updated_at = v.updated_at, last_export_json = v.last_export_json,
-            version = accounting_records.version + 1
-        from v
-        where accounting_records.account_id = ${accountId} and accounting_records.id = v.id
-          and accounting_records.review_status = 'READY_FOR_EXPORT'`.execute(db);
-      changed += Number(result.numAffectedRows ?? 0n);
-    }
-    return changed;
-  },
-
-  /** The account's field values among `valueIds`, each with its field (read-only; owned by field-values). */
-  async fieldValues(
-    db: Executor,
-    accountId: string,
-    fieldIds: readonly string[],
-    valueIds: readonly string[],
-  ): Promise<FieldValueRef[]> {
-    const view = db as unknown as Kysely<FieldValueView & Database>;
-    const out: FieldValueRef[] = [];
-    for (const chunk of chunks(valueIds, ID_CHUNK)) {
-      out.push(
-        ...(await view
-          .selectFrom('field_values as v')
-          .innerJoin('fields as f', (join) =>
-            join.onRef('f.account_id', '=', 'v.account_id').onRef('f.svc_id', '=', 'v.field_id'),
-          )
-          .select([
-            'v.field_id',
-            'v.svc_id',
-            'v.value',
-            'v.remote_id',
-            'f.name as field_name',
-            'f.remote_id as field_remote_id',
-          ])
-          .where('v.account_id', '=', accountId)
-          // field_id too: the key of field_values is (account_id, field_id, svc_id)
-          .where('v.field_id', 'in', fieldIds)
-          .where('v.svc_id', 'in', chunk)
-          .execute()),
-      );
-    }
-    return out;
+  async applyExportResults(ex: Executor, accountId: string, updates: readonly ExportUpdate[]): Promise<number> {
+    return applyExportResultsBy[ex.dialect](ex, accountId, updates);
   },
 };

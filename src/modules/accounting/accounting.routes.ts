@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Db } from '../../db/dialect.js';
+import type { Db } from '../../db/database.js';
 import { authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
 import { errorResponses } from '../../http/schemas.js';
@@ -36,7 +36,7 @@ export function accountingRoutes(db: Db): FastifyPluginAsyncTypebox {
       },
       async (request) =>
         accountingService.get(
-          db.kysely,
+          db.direct,
           authOf(request),
           request.params.record_id,
           request.query.single_entry ?? false,

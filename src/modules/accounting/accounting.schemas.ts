@@ -1,7 +1,11 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Cursor, Limit, Nullable, Timestamp } from '../../http/schemas.js';
-import { RECORD_TYPES, REVIEW_STATUSES, SOURCE_TYPES } from './ledger.js';
-import { INITIAL_STATUSES } from './lifecycle.js';
+import { microsToIso } from '../../lib/clock.js';
+import { defineShape, members } from '../../lib/shape.js';
+import type { LastExportResult, ShownRecordRow } from './accounting.tables.js';
+import { economicLines, RECORD_TYPES, SOURCE_TYPES, type LineItem } from './ledger.js';
+import { INITIAL_STATUSES, REVIEW_STATUSES } from './lifecycle.js';
+import { fromMinor } from './money.js';
 
 // Plain `enum` rather than a union of literals: ajv reports it as "must be one of: ...", and the response
 // serializer writes it without trying each branch.
@@ -124,30 +128,60 @@ const LastExportResultSchema = Type.Object(
   { title: 'LastExportResult' },
 );
 
-export const AccountingRecord = Type.Object(
+const money = (minor: number, currency: string): string => {
+  const m = fromMinor(minor, currency);
+  return `{"amount":${m.amount},"currency":${JSON.stringify(currency)}}`;
+};
+const lineItems = (row: ShownRecordRow): LineItem[] => JSON.parse(row.line_items_json) as LineItem[];
+const record = members<ShownRecordRow, { singleEntry: boolean }>();
+
+/**
+ * A record as answered, from its stored row: schema, object and JSON text from this one list (pages of 500 are
+ * written as text: parsing, building and re-serializing objects was most of their cost). Line items, receipts,
+ * user and vendor are stored in the answer's form (written by JSON.stringify) and spliced in as they are.
+ * `singleEntry` drops the balancing lines.
+ */
+export const AccountingRecordShape = defineShape<ShownRecordRow, { singleEntry: boolean }>()(
   {
-    id: Type.String({ examples: ['accr_01j0...'] }),
-    amount: MoneySchema,
-    original_amount: OrNull(MoneySchema),
-    type: RecordTypeSchema,
-    source_type: SourceTypeSchema,
-    source_id: OrNull(Type.String()),
-    review_status: ReviewStatusSchema,
-    posted_at: Timestamp,
-    erp_posting_date: Timestamp,
-    due_at: OrNull(Timestamp),
-    updated_at: Timestamp,
-    invoice_number: OrNull(Type.String()),
-    memo: OrNull(Type.String()),
-    line_items: Type.Array(LineItemSchema, { description: 'Double entry: debits and credits each sum to amount' }),
-    receipts: OrNull(Type.Array(ReceiptSchema)),
-    user: OrNull(UserSchema),
-    vendor: OrNull(VendorSchema),
-    version: Type.Integer({ description: 'Starts at 1; grows by one with every change' }),
-    last_export_result: OrNull(LastExportResultSchema),
+    id: record.text('id', Type.String({ examples: ['accr_01j0...'] })),
+    amount: record.computed(
+      MoneySchema,
+      (row) => fromMinor(Number(row.amount_minor), row.currency),
+      (row) => money(Number(row.amount_minor), row.currency),
+    ),
+    original_amount: record.computed(
+      OrNull(MoneySchema),
+      (row) => (row.original_currency === null ? null : fromMinor(Number(row.original_amount_minor), row.original_currency)),
+      (row) => (row.original_currency === null ? 'null' : money(Number(row.original_amount_minor), row.original_currency)),
+    ),
+    type: record.text('type', RecordTypeSchema),
+    source_type: record.text('source_type', SourceTypeSchema),
+    source_id: record.nullableText('source_id', OrNull(Type.String())),
+    review_status: record.text('review_status', ReviewStatusSchema),
+    posted_at: record.time('posted_at', Timestamp),
+    erp_posting_date: record.time('erp_posting_date', Timestamp),
+    due_at: record.nullableTime('due_at', OrNull(Timestamp)),
+    updated_at: record.time('updated_at', Timestamp),
+    invoice_number: record.nullableText('invoice_number', OrNull(Type.String())),
+    memo: record.nullableText('memo', OrNull(Type.String())),
+    line_items: record.computed(
+      Type.Array(LineItemSchema, { description: 'Double entry: debits and credits each sum to amount' }),
+      (row, ctx) => (ctx.singleEntry ? economicLines(row.type, lineItems(row)) : lineItems(row)),
+      (row, ctx) => (ctx.singleEntry ? JSON.stringify(economicLines(row.type, lineItems(row))) : row.line_items_json),
+    ),
+    receipts: record.storedJson('receipts_json', OrNull(Type.Array(ReceiptSchema))),
+    user: record.storedJson('user_json', OrNull(UserSchema)),
+    vendor: record.storedJson('vendor_json', OrNull(VendorSchema)),
+    version: record.integer('version', Type.Integer({ description: 'Starts at 1; grows by one with every change' })),
+    last_export_result: record.computed(OrNull(LastExportResultSchema), (row) => {
+      if (row.last_export_json === null) return null;
+      const last = JSON.parse(row.last_export_json) as LastExportResult;
+      return { ...last, reported_at: microsToIso(last.reported_at) };
+    }),
   },
   { $id: 'AccountingRecord', title: 'AccountingRecordDetailed' },
 );
+export const AccountingRecord = AccountingRecordShape.schema;
 export type AccountingRecordDto = Static<typeof AccountingRecord>;
 
 export const RecordPage = Type.Object(

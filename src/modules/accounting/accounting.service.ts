@@ -1,29 +1,22 @@
-import type { Executor } from '../../db/database.js';
-import type { Db } from '../../db/dialect.js';
+import type { Db, Executor } from '../../db/database.js';
 import { AppError, errors } from '../../errors.js';
-import { openCursor, sealCursor } from '../../http/cursor.js';
-import { pageOf } from '../../http/pagination.js';
+import { openCursor, sealCursor } from '../../lib/cursor.js';
+import { pageOf } from '../../lib/pagination.js';
 import { isoToMicros } from '../../lib/clock.js';
-import type { AuthContext } from '../auth/auth.service.js';
-import { recordJson, recordRowToRecord, type LastExportResult } from './accounting.dto.js';
+import type { AuthContext, Tenant } from '../auth/auth.service.js';
 import { accountingRepository, CountDeltas, type RecordFilter } from './accounting.repository.js';
-import type { AccountingRecordDto, ExportResultsInput, RecordQueryInput } from './accounting.schemas.js';
-import type { ReviewStatus, SourceType } from './ledger.js';
-import { AFTER_EXPORT, assertReviewMove, EXPORTABLE } from './lifecycle.js';
-import { recordClock } from './record-clock.js';
+import {
+  AccountingRecordShape,
+  type AccountingRecordDto,
+  type ExportResultsInput,
+  type RecordQueryInput,
+} from './accounting.schemas.js';
+import type { LastExportResult } from './accounting.tables.js';
+import type { SourceType } from './ledger.js';
+import { AFTER_EXPORT, assertReviewMove, EXPORTABLE, type ReviewStatus } from './lifecycle.js';
+import { recordClock } from './record-clock.repository.js';
 
 const notFound = (id: string) => errors.notFound(`Accounting record ${id}`, { accounting_record_id: id });
-
-/**
- * Page and count from one snapshot, so total_count agrees with the page: a repeatable-read transaction on
- * PostgreSQL; on SQLite holding the one connection keeps writers out between the two statements.
- */
-async function consistentRead<T>(db: Db, work: (ex: Executor) => Promise<T>): Promise<T> {
-  if (db.dialect === 'postgres') {
-    return db.kysely.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work);
-  }
-  return db.kysely.connection().execute(work);
-}
 
 function duplicatesOf(ids: readonly string[]): string[] {
   const seen = new Set<string>();
@@ -33,10 +26,10 @@ function duplicatesOf(ids: readonly string[]): string[] {
 }
 
 export const accountingService = {
-  async get(db: Executor, auth: AuthContext, id: string, singleEntry: boolean): Promise<AccountingRecordDto> {
-    const row = await accountingRepository.find(db, auth.accountId, id);
+  async get(db: Executor, tenant: Tenant, id: string, singleEntry: boolean): Promise<AccountingRecordDto> {
+    const row = await accountingRepository.find(db, tenant.accountId, id);
     if (!row) throw notFound(id);
-    return recordRowToRecord(row, singleEntry);
+    return AccountingRecordShape.toObject(row, { singleEntry });
   },
 
   /** A page of records as the answer's JSON text. */
@@ -67,8 +60,8 @@ export const accountingService = {
       position = { updatedAt, id };
     }
     const limit = q.limit ?? 100;
-    const [rows, total] = await consistentRead(
-      db,
+    // Page and count from one snapshot, so that total_count agrees with the page.
+    const [rows, total] = await db.read(
       async (ex) =>
         [
           await accountingRepository.page(ex, auth.accountId, filter, position, limit),
@@ -81,49 +74,50 @@ export const accountingService = {
       page.hasMore && last
         ? sealCursor(auth.cursorKey, 'accounting_records', binding, [Number(last.updated_at), last.id])
         : null;
-    // The page as JSON text (RecordPage's members in order): records are written directly (recordJson).
-    const items = page.items.map((row) => recordJson(row, q.single_entry ?? false)).join(',');
+    // The page as JSON text (RecordPage's members in order), its records written by their shape.
+    const ctx = { singleEntry: q.single_entry ?? false };
+    const items = page.items.map((row) => AccountingRecordShape.toJson(row, ctx)).join(',');
     return `{"items":[${items}],"has_next_page":${page.hasMore},"next_cursor":${JSON.stringify(nextCursor)},"total_count":${total}}`;
   },
 
   /** A review move (never to EXPORTED); `version`, when given, must be the record's current one. */
   async moveReviewStatus(
     db: Executor,
-    auth: AuthContext,
+    tenant: Tenant,
     id: string,
     input: { review_status: ReviewStatus; version?: number },
   ): Promise<AccountingRecordDto> {
     // The clock lock comes first: it serialises the account's record writers, so the state read is current.
-    const last = await recordClock.lock(db, auth.accountId);
-    const row = await accountingRepository.find(db, auth.accountId, id);
+    const last = await recordClock.lock(db, tenant.accountId);
+    const row = await accountingRepository.find(db, tenant.accountId, id);
     if (!row) throw notFound(id);
     const version = Number(row.version);
     if (input.version !== undefined && input.version !== version) throw errors.versionConflict(input.version, version);
     assertReviewMove(row.review_status, input.review_status);
-    const updatedAt = await recordClock.advance(db, auth.accountId, last, 1);
+    const updatedAt = await recordClock.advance(db, tenant.accountId, last, 1);
     const moved = await accountingRepository.setReviewStatus(
       db,
-      auth.accountId,
+      tenant.accountId,
       id,
       { reviewStatus: row.review_status, version },
       input.review_status,
       updatedAt,
     );
     // Under the clock lock nothing else can have moved the record; a miss is a bug, not a race.
-    const updated = moved ? await accountingRepository.find(db, auth.accountId, id) : undefined;
+    const updated = moved ? await accountingRepository.find(db, tenant.accountId, id) : undefined;
     if (!updated) throw errors.internal();
     await accountingRepository.adjustCounts(
       db,
-      auth.accountId,
+      tenant.accountId,
       new CountDeltas().add(row.source_type, row.review_status, -1).add(row.source_type, input.review_status, 1),
     );
-    return recordRowToRecord(updated);
+    return AccountingRecordShape.toObject(updated, { singleEntry: false });
   },
 
   /** Export results, all or none: success → EXPORTED, failure → REVIEW, each kept as last_export_result. */
   async reportExportResults(
     db: Executor,
-    auth: AuthContext,
+    tenant: Tenant,
     input: ExportResultsInput,
   ): Promise<{ updated_accounting_record_ids: string[] }> {
     const ids = input.results.map((r) => r.accounting_record_id);
@@ -136,8 +130,8 @@ export const accountingService = {
         { duplicate_accounting_record_ids: duplicates },
       );
     }
-    const last = await recordClock.lock(db, auth.accountId);
-    const states = new Map((await accountingRepository.statesOf(db, auth.accountId, ids)).map((s) => [s.id, s]));
+    const last = await recordClock.lock(db, tenant.accountId);
+    const states = new Map((await accountingRepository.statesOf(db, tenant.accountId, ids)).map((s) => [s.id, s]));
     const missing = ids.filter((id) => !states.has(id));
     if (missing.length > 0) {
       throw new AppError('NOT_FOUND', 404, `Accounting record source IDs not found: ${missing.join(', ')}`, {
@@ -153,7 +147,7 @@ export const accountingService = {
         { not_ready_for_export_accounting_record_ids: notReady },
       );
     }
-    const first = await recordClock.advance(db, auth.accountId, last, ids.length);
+    const first = await recordClock.advance(db, tenant.accountId, last, ids.length);
     const updates = input.results.map((result, i) => {
       const reported: LastExportResult =
         'success' in result
@@ -178,7 +172,7 @@ export const accountingService = {
         lastExportJson: JSON.stringify(reported),
       };
     });
-    const changed = await accountingRepository.applyExportResults(db, auth.accountId, updates);
+    const changed = await accountingRepository.applyExportResults(db, tenant.accountId, updates);
     // Under the clock lock nothing else can have moved these records; a shortfall is a bug, not a race.
     if (changed !== ids.length) throw errors.internal();
     const deltas = new CountDeltas();
@@ -186,7 +180,7 @@ export const accountingService = {
       const { source_type } = states.get(update.id)!;
       deltas.add(source_type, EXPORTABLE, -1).add(source_type, update.reviewStatus, 1);
     }
-    await accountingRepository.adjustCounts(db, auth.accountId, deltas);
+    await accountingRepository.adjustCounts(db, tenant.accountId, deltas);
     return { updated_accounting_record_ids: ids };
   },
 };

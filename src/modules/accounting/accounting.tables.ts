@@ -1,4 +1,5 @@
-import type { RecordType, ReviewStatus, SourceType } from './ledger.js';
+import type { RecordType, SourceType } from './ledger.js';
+import type { ReviewStatus } from './lifecycle.js';
 
 /**
  * One row per record: what can change (review status, version, updated_at, the last export result) and what
@@ -43,6 +44,19 @@ export interface AccountingRecordDetailsTable {
 /** A whole record as stored: its row and its details. */
 export type StoredRecord = AccountingRecordsTable & Omit<AccountingRecordDetailsTable, 'account_id' | 'id'>;
 
+/** What an answer shows of a record: every column but the account and created_at. */
+export type ShownRecordRow = Omit<StoredRecord, 'account_id' | 'created_at'>;
+
+/** What a record keeps of the most recent export report (last_export_json). */
+export interface LastExportResult {
+  status: 'SUCCESS' | 'FAILURE';
+  reference_id: string | null;
+  deep_link_url: string | null;
+  error_message: string | null;
+  /** microseconds */
+  reported_at: number;
+}
+
 /** The per-account record clock: the greatest updated_at handed out (see record-clock.ts). */
 export interface AccountRecordClocksTable {
   account_id: string;
@@ -57,9 +71,13 @@ export interface AccountRecordCountsTable {
   records: number;
 }
 
-export interface AccountingTables {
-  account_record_counts: AccountRecordCountsTable;
-  accounting_records: AccountingRecordsTable;
-  accounting_record_details: AccountingRecordDetailsTable;
-  account_record_clocks: AccountRecordClocksTable;
+// The module's tables, joined into the service's Database (db/database.ts) by declaration merging: db/ imports
+// no module, each module plugs its own tables in.
+declare module '../../db/database.js' {
+  interface Database {
+    account_record_counts: AccountRecordCountsTable;
+    accounting_records: AccountingRecordsTable;
+    accounting_record_details: AccountingRecordDetailsTable;
+    account_record_clocks: AccountRecordClocksTable;
+  }
 }

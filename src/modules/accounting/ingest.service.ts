@@ -2,14 +2,22 @@ import type { Executor } from '../../db/database.js';
 import { errors, type ValidationProblem } from '../../errors.js';
 import { isoToMicros } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import type { AuthContext } from '../auth/auth.service.js';
-import { recordRowToRecord } from './accounting.dto.js';
-import { accountingRepository, CountDeltas, type FieldValueRef } from './accounting.repository.js';
-import type { AccountingRecordDto, IngestItemInput } from './accounting.schemas.js';
-import type { StoredRecord } from './accounting.tables.js';
-import { buildLineItems, lineItemsOf, sourceTypeOf, type AccountingFieldValue, type EconomicLine } from './ledger.js';
+import type { Tenant } from '../auth/auth.service.js';
+import { fieldValuesService, type Coding } from '../field-values/field-values.service.js';
+import { accountingRepository, CountDeltas } from './accounting.repository.js';
+import { AccountingRecordShape, type AccountingRecordDto, type IngestItemInput } from './accounting.schemas.js';
+import type { LastExportResult, StoredRecord } from './accounting.tables.js';
+import {
+  buildLineItems,
+  lineItemsOf,
+  sourceTypeOf,
+  type AccountingFieldValue,
+  type EconomicLine,
+  type RecordType,
+} from './ledger.js';
+import type { ReviewStatus } from './lifecycle.js';
 import { formatMoney, toMinor, type Money } from './money.js';
-import { recordClock } from './record-clock.js';
+import { recordClock } from './record-clock.repository.js';
 
 interface CheckedItem {
   item: IngestItemInput;
@@ -64,99 +72,140 @@ function checkItem(item: IngestItemInput, path: string, problems: ValidationProb
   return { item, amount: amount ?? 0, originalAmount, lines };
 }
 
-const codingOf = (ref: FieldValueRef): AccountingFieldValue => ({
-  svc_field_id: ref.field_id,
-  remote_field_id: ref.field_remote_id,
-  svc_field_value_id: ref.svc_id,
-  remote_field_value_id: ref.remote_id,
-  field_name: ref.field_name,
-  field_value_name: ref.value,
+/** A line's coding as a record keeps it (names included: a record shows the coding it was booked with). */
+export const codingOf = (coding: Coding): AccountingFieldValue => ({
+  svc_field_id: coding.field_id,
+  remote_field_id: coding.field_remote_id,
+  svc_field_value_id: coding.svc_id,
+  remote_field_value_id: coding.remote_id,
+  field_name: coding.field_name,
+  field_value_name: coding.value,
 });
 
 const json = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
+
+/** A record to write, as the domain knows it: money in minor units, times in microseconds, codings resolved. */
+export interface RecordDraft {
+  type: RecordType;
+  reviewStatus: ReviewStatus;
+  sourceId: string | null;
+  currency: string;
+  amountMinor: number;
+  originalCurrency: string | null;
+  originalAmountMinor: number | null;
+  postedAt: number;
+  erpPostingDate: number;
+  dueAt: number | null;
+  invoiceNumber: string | null;
+  memo: string | null;
+  lines: readonly EconomicLine[];
+  user: object | null;
+  vendor: object | null;
+  receipts: readonly object[] | null;
+  /** An export already reported (an imported history); reported at the record's own time. */
+  lastExport: Omit<LastExportResult, 'reported_at'> | null;
+  version: number;
+}
+
+/**
+ * Writes the drafts under the account's record clock (each its own updated_at, in order) with their details
+ * and the kept counts, in the caller's transaction.
+ */
+async function insertDrafts(ex: Executor, tenant: Tenant, drafts: readonly RecordDraft[]): Promise<StoredRecord[]> {
+  const last = await recordClock.lock(ex, tenant.accountId);
+  const first = await recordClock.advance(ex, tenant.accountId, last, drafts.length);
+  const rows = drafts.map((d, i): StoredRecord => {
+    const time = first + i;
+    return {
+      account_id: tenant.accountId,
+      id: newId('accr'),
+      type: d.type,
+      source_type: sourceTypeOf(d.type),
+      source_id: d.sourceId,
+      review_status: d.reviewStatus,
+      currency: d.currency,
+      amount_minor: d.amountMinor,
+      original_currency: d.originalCurrency,
+      original_amount_minor: d.originalAmountMinor,
+      posted_at: d.postedAt,
+      erp_posting_date: d.erpPostingDate,
+      due_at: d.dueAt,
+      invoice_number: d.invoiceNumber,
+      memo: d.memo,
+      line_items_json: JSON.stringify(
+        lineItemsOf(
+          buildLineItems(d.type, d.amountMinor, d.originalAmountMinor, d.lines),
+          d.currency,
+          d.originalCurrency,
+        ),
+      ),
+      user_json: json(d.user),
+      vendor_json: json(d.vendor),
+      receipts_json: json(d.receipts),
+      last_export_json: d.lastExport === null ? null : JSON.stringify({ ...d.lastExport, reported_at: time }),
+      version: d.version,
+      created_at: time,
+      updated_at: time,
+    };
+  });
+  await accountingRepository.insertMany(ex, rows);
+  const deltas = new CountDeltas();
+  for (const row of rows) deltas.add(row.source_type, row.review_status, 1);
+  await accountingRepository.adjustCounts(ex, tenant.accountId, deltas);
+  return rows;
+}
 
 export const ingestService = {
   /**
    * Creates records from source activity, all or none. Field values are resolved now and kept on the line
    * (names included): a record shows the coding it was booked with, as an exported ledger entry must.
    */
-  async create(
-    db: Executor,
-    auth: AuthContext,
-    items: readonly IngestItemInput[],
-  ): Promise<{ items: AccountingRecordDto[] }> {
+  async create(ex: Executor, tenant: Tenant, items: readonly IngestItemInput[]): Promise<{ items: AccountingRecordDto[] }> {
     const problems: ValidationProblem[] = [];
     const checked = items.map((item, i) => checkItem(item, `/items/${i}`, problems));
     if (problems.length > 0) throw errors.invalidRequest(problems);
 
     const wanted = checked.flatMap((c) => c.lines.flatMap((l) => l.refs));
-    const found =
-      wanted.length === 0
-        ? []
-        : await accountingRepository.fieldValues(
-            db,
-            auth.accountId,
-            [...new Set(wanted.map((r) => r.field_id))],
-            [...new Set(wanted.map((r) => r.svc_id))],
-          );
-    const byValue = new Map(found.map((ref) => [ref.svc_id, ref]));
-    const missing = new Map<string, { field_id: string; svc_id: string }>();
-    for (const ref of wanted) {
-      if (byValue.get(ref.svc_id)?.field_id !== ref.field_id) missing.set(`${ref.field_id}/${ref.svc_id}`, ref);
-    }
-    if (missing.size > 0) {
-      const list = [...missing.values()];
-      throw errors.notFound(`Field values ${list.map((r) => `${r.svc_id} (field ${r.field_id})`).join(', ')}`, {
-        not_found_field_values: list,
-      });
-    }
+    const codings = await fieldValuesService.resolveCodings(ex, tenant, wanted);
+    const byValue = new Map(codings.map((coding) => [`${coding.field_id}/${coding.svc_id}`, coding]));
 
-    const last = await recordClock.lock(db, auth.accountId);
-    const first = await recordClock.advance(db, auth.accountId, last, checked.length);
-    const rows = checked.map((c, i): StoredRecord => {
-      const { item } = c;
+    const drafts = checked.map(({ item, amount, originalAmount, lines }): RecordDraft => {
       const postedAt = isoToMicros(item.posted_at)!;
-      const economic: EconomicLine[] = c.lines.map((l) => ({
-        amount: l.amount,
-        memo: l.memo,
-        fieldValues: l.refs.map((ref) => codingOf(byValue.get(ref.svc_id)!)),
-      }));
       return {
-        account_id: auth.accountId,
-        id: newId('accr'),
         type: item.type,
-        source_type: sourceTypeOf(item.type),
-        source_id: item.source_id ?? null,
-        review_status: item.review_status ?? 'PREPARE',
+        reviewStatus: item.review_status ?? 'PREPARE',
+        sourceId: item.source_id ?? null,
         currency: item.amount.currency,
-        amount_minor: c.amount,
-        original_currency: item.original_amount ? item.original_amount.currency : null,
-        original_amount_minor: c.originalAmount,
-        posted_at: postedAt,
-        erp_posting_date: item.erp_posting_date ? isoToMicros(item.erp_posting_date)! : postedAt,
-        due_at: item.due_at ? isoToMicros(item.due_at)! : null,
-        invoice_number: item.invoice_number ?? null,
+        amountMinor: amount,
+        originalCurrency: item.original_amount ? item.original_amount.currency : null,
+        originalAmountMinor: originalAmount,
+        postedAt,
+        erpPostingDate: item.erp_posting_date ? isoToMicros(item.erp_posting_date)! : postedAt,
+        dueAt: item.due_at ? isoToMicros(item.due_at)! : null,
+        invoiceNumber: item.invoice_number ?? null,
         memo: item.memo ?? null,
-        line_items_json: JSON.stringify(
-          lineItemsOf(
-            buildLineItems(item.type, c.amount, c.originalAmount, economic),
-            item.amount.currency,
-            item.original_amount?.currency ?? null,
-          ),
-        ),
-        user_json: json(item.user),
-        vendor_json: json(item.vendor),
-        receipts_json: json(item.receipts),
-        last_export_json: null,
+        lines: lines.map((l) => ({
+          amount: l.amount,
+          memo: l.memo,
+          fieldValues: l.refs.map((ref) => codingOf(byValue.get(`${ref.field_id}/${ref.svc_id}`)!)),
+        })),
+        user: item.user ?? null,
+        vendor: item.vendor ?? null,
+        receipts: item.receipts ?? null,
+        lastExport: null,
         version: 1,
-        created_at: first + i,
-        updated_at: first + i,
       };
     });
-    await accountingRepository.insertMany(db, rows);
-    const deltas = new CountDeltas();
-    for (const row of rows) deltas.add(row.source_type, row.review_status, 1);
-    await accountingRepository.adjustCounts(db, auth.accountId, deltas);
-    return { items: rows.map((row) => recordRowToRecord(row)) };
+    const rows = await insertDrafts(ex, tenant, drafts);
+    return { items: rows.map((row) => AccountingRecordShape.toObject(row, { singleEntry: false })) };
+  },
+
+  /**
+   * Writes records as given, in any review state and with an export already reported: a bulk load of history
+   * (`svc seed`), trusted as the caller's own data (codings already resolved, lines summing to the amount),
+   * not an API operation. Returns the new records' ids, in order.
+   */
+  async importRecords(ex: Executor, tenant: Tenant, drafts: readonly RecordDraft[]): Promise<string[]> {
+    return (await insertDrafts(ex, tenant, drafts)).map((row) => row.id);
   },
 };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Db } from '../../db/dialect.js';
+import type { Db } from '../../db/database.js';
 import { authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
 import { errorResponses } from '../../http/schemas.js';

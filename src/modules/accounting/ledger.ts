@@ -1,9 +1,6 @@
 import { newId } from '../../lib/ids.js';
 import { allocate, fromMinor, type Money } from './money.js';
 
-export const REVIEW_STATUSES = ['PREPARE', 'REVIEW', 'READY_FOR_EXPORT', 'EXPORTED'] as const;
-export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
-
 export const SOURCE_TYPES = ['CARD', 'REIMBURSEMENT', 'BILL'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 

@@ -1,5 +1,8 @@
 import { errors } from '../../errors.js';
-import type { ReviewStatus } from './ledger.js';
+
+/** The review states, in lifecycle order. */
+export const REVIEW_STATUSES = ['PREPARE', 'REVIEW', 'READY_FOR_EXPORT', 'EXPORTED'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 
 /**
  * Review lifecycle: PREPARE → REVIEW → READY_FOR_EXPORT → EXPORTED, one step at a time; backward single

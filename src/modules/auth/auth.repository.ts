@@ -1,7 +1,6 @@
-import type { Executor } from '../../db/database.js';
+import type { ByDialect, Executor } from '../../db/database.js';
 import { sql } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
-import { dialectOf } from '../../db/schema.js';
 import type { OauthClientsTable } from './auth.tables.js';
 
 export interface TokenGrant {
@@ -12,8 +11,8 @@ export interface TokenGrant {
   cursor_key: string;
 }
 
-const grantQuery = preparedQuery(['tokenHash'], (db, param) =>
-  db
+const grantQuery = preparedQuery<{ tokenHash: string }>()((ex, param) =>
+  ex
     .selectFrom('access_tokens as t')
     .innerJoin('oauth_clients as c', (j) =>
       j.onRef('c.account_id', '=', 't.account_id').onRef('c.client_id', '=', 't.client_id'),
@@ -29,14 +28,18 @@ const grantQuery = preparedQuery(['tokenHash'], (db, param) =>
  * connection (total_changes) or any commit by another connection or process (data_version). Equal marks mean
  * equal data. PostgreSQL has no such counter: null.
  */
-const changeMarkQuery = preparedQuery([], (db) =>
-  db.selectNoFrom(sql<string>`total_changes() || ':' || (select data_version from pragma_data_version)`.as('mark')),
+const changeMarkQuery = preparedQuery<Record<string, never>>()((ex) =>
+  ex.selectNoFrom(sql<string>`total_changes() || ':' || (select data_version from pragma_data_version)`.as('mark')),
 );
 
+const changeMarkBy: ByDialect<(ex: Executor) => Promise<string | null>> = {
+  sqlite: async (ex) => (await changeMarkQuery(ex, {})).rows[0]?.mark ?? null,
+  postgres: async () => null,
+};
+
 export const authRepository = {
-  async changeMark(db: Executor): Promise<string | null> {
-    if (dialectOf(db as never) !== 'sqlite') return null;
-    return (await changeMarkQuery(db, {})).rows[0]?.mark ?? null;
+  async changeMark(ex: Executor): Promise<string | null> {
+    return changeMarkBy[ex.dialect](ex);
   },
 
   async ensureAccount(db: Executor, accountId: string, cursorKey: string, now: number): Promise<void> {
@@ -61,28 +64,15 @@ export const authRepository = {
     return query.execute();
   },
 
-  /** Marks the client revoked and deletes its tokens; false when no active client has that id. */
-  async revokeClient(db: Executor, clientId: string, now: number): Promise<boolean> {
-    return db.transaction().execute(async (trx) => {
-      const client = await trx
-        .selectFrom('oauth_clients')
-        .select(['account_id', 'revoked_at'])
-        .where('client_id', '=', clientId)
-        .executeTakeFirst();
-      if (!client || client.revoked_at !== null) return false;
-      await trx
-        .updateTable('oauth_clients')
-        .set({ revoked_at: now })
-        .where('account_id', '=', client.account_id)
-        .where('client_id', '=', clientId)
-        .execute();
-      await trx
-        .deleteFrom('access_tokens')
-        .where('account_id', '=', client.account_id)
-        .where('client_id', '=', clientId)
-        .execute();
-      return true;
-    });
+  /** Marks the client revoked and deletes its tokens (in the caller's transaction). */
+  async revokeClient(ex: Executor, accountId: string, clientId: string, now: number): Promise<void> {
+    await ex
+      .updateTable('oauth_clients')
+      .set({ revoked_at: now })
+      .where('account_id', '=', accountId)
+      .where('client_id', '=', clientId)
+      .execute();
+    await ex.deleteFrom('access_tokens').where('account_id', '=', accountId).where('client_id', '=', clientId).execute();
   },
 
   async insertToken(

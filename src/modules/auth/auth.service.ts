@@ -1,15 +1,21 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Executor } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
+import { errors } from '../../errors.js';
 import { newId, randomToken } from '../../lib/ids.js';
-import { nowMicros } from '../../lib/clock.js';
+import { microsToIso, nowMicros } from '../../lib/clock.js';
 import { authRepository } from './auth.repository.js';
-import { isScope, splitScopes, type Scope } from './scopes.js';
+import { splitScopes, type Scope } from './scopes.js';
 
-export interface AuthContext {
-  accountId: string;
+/** The account a piece of work acts in: every service call is scoped to one. */
+export interface Tenant {
+  readonly accountId: string;
+}
+
+/** The caller of an API request: its account, client, scopes. */
+export interface AuthContext extends Tenant {
   clientId: string;
   scopes: ReadonlySet<string>;
-  /** Seals this account's pagination cursors (http/cursor.ts). */
+  /** Seals this account's pagination cursors (lib/cursor.ts). */
   cursorKey: Buffer;
 }
 
@@ -32,9 +38,17 @@ export class OAuthError extends Error {
   }
 }
 
-export class CliUsageError extends Error {}
-
 export const ACCOUNT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const ACCOUNT_ID_RULE = 'must be 1 to 64 characters: letters, digits, "_", "-", "." (not first)';
+
+/** A client as listed (never its secret). */
+export interface ClientListing {
+  client_id: string;
+  account_id: string;
+  scopes: string[];
+  created_at: string;
+  revoked_at: string | null;
+}
 
 /**
  * Secrets and tokens are 256-bit random strings, so a single SHA-256 is enough to store them safely: there
@@ -46,14 +60,6 @@ function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');
   const y = Buffer.from(b, 'hex');
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-export function parseScopeList(text: string): Scope[] {
-  const scopes = splitScopes(text);
-  const unknown = scopes.filter((s) => !isScope(s));
-  if (scopes.length === 0) throw new CliUsageError('--scopes: give at least one scope');
-  if (unknown.length > 0) throw new CliUsageError(`--scopes: unknown scope(s): ${unknown.join(', ')}`);
-  return [...new Set(scopes)] as Scope[];
 }
 
 /**
@@ -86,16 +92,16 @@ export class GrantCache {
 }
 
 export const authService = {
-  async createClient(db: Executor, accountId: string, scopes: Scope[]): Promise<ClientCredentials> {
-    if (!ACCOUNT_ID_PATTERN.test(accountId)) {
-      throw new CliUsageError('--account: 1 to 64 characters: letters, digits, "_", "-", "." (not first)');
-    }
+  /** A new client (and its account, if new) with these scopes; the secret is in the answer and nowhere else. */
+  async createClient(db: Db, accountId: string, scopes: readonly Scope[]): Promise<ClientCredentials> {
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) throw errors.invalidField('/account_id', ACCOUNT_ID_RULE);
+    if (scopes.length === 0) throw errors.invalidField('/scopes', 'must name at least one scope');
     const clientId = newId('cli');
     const clientSecret = `svc_cs_${randomToken(32)}`;
     const now = nowMicros();
-    await db.transaction().execute(async (trx) => {
-      await authRepository.ensureAccount(trx, accountId, randomBytes(32).toString('base64'), now);
-      await authRepository.insertClient(trx, {
+    await db.write(async (ex) => {
+      await authService.ensureAccount(ex, accountId, now);
+      await authRepository.insertClient(ex, {
         account_id: accountId,
         client_id: clientId,
         secret_hash: hashSecret(clientSecret),
@@ -104,7 +110,41 @@ export const authService = {
         revoked_at: null,
       });
     });
-    return { client_id: clientId, client_secret: clientSecret, account_id: accountId, scopes };
+    return { client_id: clientId, client_secret: clientSecret, account_id: accountId, scopes: [...scopes] };
+  },
+
+  /** Creates the account (with its cursor key) unless it exists. */
+  async ensureAccount(ex: Executor, accountId: string, now = nowMicros()): Promise<void> {
+    if (!ACCOUNT_ID_PATTERN.test(accountId)) throw errors.invalidField('/account_id', ACCOUNT_ID_RULE);
+    await authRepository.ensureAccount(ex, accountId, randomBytes(32).toString('base64'), now);
+  },
+
+  /** The clients of one account, or of all. */
+  async listClients(db: Db, accountId: string | null): Promise<ClientListing[]> {
+    const rows = await authRepository.listClients(db.direct, accountId);
+    return rows.map((row) => ({
+      client_id: row.client_id,
+      account_id: row.account_id,
+      scopes: splitScopes(row.scopes),
+      created_at: microsToIso(row.created_at),
+      revoked_at: row.revoked_at === null ? null : microsToIso(row.revoked_at),
+    }));
+  },
+
+  /** Revokes the client and deletes its tokens (they stop working at once); NOT_FOUND unless it is active. */
+  async revokeClient(db: Db, clientId: string): Promise<void> {
+    const revoked = await db.write(async (ex) => {
+      const client = await authRepository.findClient(ex, clientId);
+      if (!client || client.revoked_at !== null) return false;
+      await authRepository.revokeClient(ex, client.account_id, clientId, nowMicros());
+      return true;
+    });
+    if (!revoked) throw errors.notFound(`Active client ${clientId}`, { client_id: clientId });
+  },
+
+  /** Deletes every token past its expiry (maintenance); returns how many. */
+  async deleteExpiredTokens(db: Db, now = nowMicros()): Promise<number> {
+    return authRepository.deleteExpiredTokens(db.direct, now);
   },
 
   /** Client credentials grant (RFC 6749 §4.4). */

@@ -26,8 +26,12 @@ export interface AccessTokensTable {
   expires_at: number;
 }
 
-export interface AuthTables {
-  accounts: AccountsTable;
-  oauth_clients: OauthClientsTable;
-  access_tokens: AccessTokensTable;
+// The module's tables, joined into the service's Database (db/database.ts) by declaration merging: db/ imports
+// no module, each module plugs its own tables in.
+declare module '../../db/database.js' {
+  interface Database {
+    accounts: AccountsTable;
+    oauth_clients: OauthClientsTable;
+    access_tokens: AccessTokensTable;
+  }
 }

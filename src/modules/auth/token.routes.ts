@@ -1,7 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Db } from '../../db/dialect.js';
+import type { Db } from '../../db/database.js';
 import type { Limiter } from '../../http/rate-limit.js';
 import { toAppError } from '../../http/error-handler.js';
 import { textProblems } from '../../http/validation.js';
@@ -154,7 +154,7 @@ export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter) {
         if (textProblems(id).length > 0 || textProblems(secret).length > 0)
           throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
         const scope = typeof body.scope === 'string' ? body.scope : undefined;
-        const token = await authService.issueToken(db.kysely, id, secret, scope, ttlSeconds);
+        const token = await authService.issueToken(db.direct, id, secret, scope, ttlSeconds);
         return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(token);
       },
     );

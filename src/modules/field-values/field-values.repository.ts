@@ -1,19 +1,12 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { Database, Executor } from '../../db/database.js';
+import type { ByDialect, Database, Executor } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared.js';
-import { dialectOf } from '../../db/schema.js';
-import { after } from '../../http/pagination.js';
+import { FieldValueShape, SHOWN_VALUE_COLUMNS, type ShownValueRow } from './field-values.schemas.js';
 import type { FieldValuesTable } from './field-values.tables.js';
 
 /** The columns that address a value in update and delete. */
 export type AddressRow = Pick<FieldValuesTable, 'svc_id' | 'remote_id' | 'value_id'>;
 
-/** The columns an answer shows (the account and field are known to the caller; created_at is not shown). */
-export type ValueRow = Pick<
-  FieldValuesTable,
-  'svc_id' | 'value' | 'remote_id' | 'value_id' | 'is_disabled' | 'updated_at'
->;
-const SHOWN = ['svc_id', 'value', 'remote_id', 'value_id', 'is_disabled', 'updated_at'] as const;
 
 export interface AddressLists {
   svcIds: string[];
@@ -29,6 +22,7 @@ export interface ValueChange {
 
 /** 9 columns × 1000 rows stays far below both dialects' bound-parameter limits (32766 / 65535). */
 const INSERT_CHUNK = 1000;
+const ID_CHUNK = 500;
 
 const COLUMNS = [
   'account_id',
@@ -74,25 +68,82 @@ function listQuery(db: Executor, accountId: string, fieldId: string, filter: Lis
   // were a third of it.
   let query = db
     .selectFrom('field_values')
-    .select(SHOWN)
+    .select(SHOWN_VALUE_COLUMNS)
     .where('account_id', '=', accountId)
     .where('field_id', '=', fieldId);
   if (filter.svcIds) query = query.where('svc_id', 'in', filter.svcIds);
   if (filter.remoteIds) query = query.where('remote_id', 'in', filter.remoteIds);
   if (filter.valueIds) query = query.where('value_id', 'in', filter.valueIds);
   if (filter.value !== null) query = query.where('value', '=', filter.value);
-  if (filter.afterId !== undefined) query = query.where(after(['svc_id'], [filter.afterId]));
+  if (filter.afterId !== undefined) query = query.where('svc_id', '>', filter.afterId);
   return query.orderBy('svc_id');
 }
 
-const findQuery = preparedQuery(['accountId', 'fieldId', 'svcId'], (db, param) =>
-  db
+const findQuery = preparedQuery<{ accountId: string; fieldId: string; svcId: string }>()((ex, param) =>
+  ex
     .selectFrom('field_values')
     .selectAll()
     .where('account_id', '=', param('accountId'))
     .where('field_id', '=', param('fieldId'))
     .where('svc_id', '=', param('svcId')),
 );
+
+export interface ValuePage {
+  /** The answer's JSON array of values. */
+  itemsJson: Buffer;
+  hasMore: boolean;
+  lastId: string | null;
+}
+
+/**
+ * A keyset page in creation order (svc_ids sort by creation time) as the answer's JSON array of values, written
+ * from FieldValueShape. On SQLite by SQLite itself (json_group_array) into bytes: building 1001 row objects and
+ * serializing them again was most of a page's cost. On PostgreSQL by the shape's JSON writer.
+ */
+const listPageBy: ByDialect<(ex: Executor, accountId: string, fieldId: string, filter: ListFilter) => Promise<ValuePage>> = {
+  async sqlite(ex, accountId, fieldId, filter) {
+    const limit = filter.limit;
+    const page = listQuery(ex, accountId, fieldId, filter).limit(limit).as('p');
+    const value = FieldValueShape.sqliteJson((column) => sql.ref(`p.${column}`), { fieldId });
+    const row = await ex
+      .selectFrom(page)
+      .select([
+        // In the subquery's order: SQLite feeds an aggregate the rows of an ordered, limited subquery in
+        // that order (a co-routine). `json_group_array(... order by svc_id)` would guarantee it in words but
+        // sorts the page again (a quarter of its cost); the tests compare every page with its values'
+        // order, and the cursor is max(svc_id), whatever the order.
+        sql<Buffer>`cast(json_group_array(${value}) as blob)`.as('items'),
+        sql<number>`count(*)`.as('found'),
+        sql<string | null>`max(p.svc_id)`.as('last'),
+      ])
+      .executeTakeFirstOrThrow();
+    // A full page: one index probe tells whether anything follows it.
+    const more =
+      row.found === limit && row.last !== null
+        ? (
+            await listQuery(ex, accountId, fieldId, { ...filter, afterId: row.last })
+              .clearSelect()
+              .select('svc_id')
+              .limit(1)
+              .execute()
+          ).length > 0
+        : false;
+    return { itemsJson: row.items, hasMore: more, lastId: row.last };
+  },
+  async postgres(ex, accountId, fieldId, filter) {
+    const limit = filter.limit;
+    const rows: ShownValueRow[] = await listQuery(ex, accountId, fieldId, filter)
+      .limit(limit + 1)
+      .execute();
+    const items = rows.slice(0, limit);
+    const ctx = { fieldId };
+    return {
+      itemsJson: Buffer.from(`[${items.map((row) => FieldValueShape.toJson(row, ctx)).join(',')}]`),
+      hasMore: rows.length > limit,
+      lastId: items.at(-1)?.svc_id ?? null,
+    };
+  },
+};
 
 export const fieldValuesRepository = {
   /**
@@ -126,64 +177,32 @@ export const fieldValuesRepository = {
       .execute();
   },
 
-  /**
-   * Keyset page in creation order (svc_ids sort by creation time) as the answer's JSON array of values, plus
-   * whether more follow and the last svc_id. On SQLite the array is written by SQLite itself
-   * (json_group_array) and arrives as bytes: building 1001 row objects and serializing them again was
-   * most of a page's cost. The members, their order and escaping are JSON.stringify's of
-   * `fieldValueRowToFieldValue`, which writes the array on PostgreSQL (tests compare the two answers).
-   */
-  async listPage(
-    db: Executor,
+  /** A page of the field's values as the answer's JSON array (listPageBy), whether more follow and the last svc_id. */
+  async listPage(ex: Executor, accountId: string, fieldId: string, filter: ListFilter): Promise<ValuePage> {
+    return listPageBy[ex.dialect](ex, accountId, fieldId, filter);
+  },
+
+  /** The account's values among `svcIds` of the fields `fieldIds`, whatever their state. */
+  async findValues(
+    ex: Executor,
     accountId: string,
-    fieldId: string,
-    filter: ListFilter,
-    render: (rows: ValueRow[]) => string,
-  ): Promise<{ itemsJson: Buffer; hasMore: boolean; lastId: string | null }> {
-    const limit = filter.limit;
-    if (dialectOf(db as never) === 'sqlite') {
-      const page = listQuery(db, accountId, fieldId, filter).limit(limit).as('p');
-      // As microsToIso: SQLite's / and % truncate toward zero, so the fraction is taken modulo first (times
-      // before 1970 come out as JavaScript writes them). Years after 9999 are outside both.
-      const fraction = sql`((p.updated_at % 1000000) + 1000000) % 1000000`;
-      const time = sql`strftime('%Y-%m-%dT%H:%M:%S', (p.updated_at - ${fraction}) / 1000000, 'unixepoch') || printf('.%06dZ', ${fraction})`;
-      const value = sql`json_object('svc_id', p.svc_id, 'field_id', ${fieldId}, 'value', p.value,
-        'is_disabled', json(iif(p.is_disabled, 'true', 'false')), 'remote_id', p.remote_id, 'value_id', p.value_id,
-        'updated_at', ${time})`;
-      const row = await db
-        .selectFrom(page)
-        .select([
-          // In the subquery's order: SQLite feeds an aggregate the rows of an ordered, limited subquery in
-          // that order (a co-routine). `json_group_array(... order by svc_id)` would guarantee it in words but
-          // sorts the page again (a quarter of its cost); the tests compare every page with its values'
-          // order, and the cursor is max(svc_id), whatever the order.
-          sql<Buffer>`cast(json_group_array(${value}) as blob)`.as('items'),
-          sql<number>`count(*)`.as('found'),
-          sql<string | null>`max(p.svc_id)`.as('last'),
-        ])
-        .executeTakeFirstOrThrow();
-      // A full page: one index probe tells whether anything follows it.
-      const more =
-        row.found === limit && row.last !== null
-          ? (
-              await listQuery(db, accountId, fieldId, { ...filter, afterId: row.last })
-                .clearSelect()
-                .select('svc_id')
-                .limit(1)
-                .execute()
-            ).length > 0
-          : false;
-      return { itemsJson: row.items, hasMore: more, lastId: row.last };
+    fieldIds: readonly string[],
+    svcIds: readonly string[],
+  ): Promise<FieldValuesTable[]> {
+    const out: FieldValuesTable[] = [];
+    for (let i = 0; i < svcIds.length; i += ID_CHUNK) {
+      out.push(
+        ...(await ex
+          .selectFrom('field_values')
+          .selectAll()
+          .where('account_id', '=', accountId)
+          // field_id too: the key of field_values is (account_id, field_id, svc_id)
+          .where('field_id', 'in', fieldIds)
+          .where('svc_id', 'in', svcIds.slice(i, i + ID_CHUNK))
+          .execute()),
+      );
     }
-    const rows = await listQuery(db, accountId, fieldId, filter)
-      .limit(limit + 1)
-      .execute();
-    const items = rows.slice(0, limit);
-    return {
-      itemsJson: Buffer.from(render(items)),
-      hasMore: rows.length > limit,
-      lastId: items.at(-1)?.svc_id ?? null,
-    };
+    return out;
   },
 
   /**
@@ -237,8 +256,3 @@ export const fieldValuesRepository = {
   },
 };
 
-/** True when `error` is a foreign-key violation: the field was deleted while values were being added. */
-export function isForeignKeyViolation(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
-  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
-}

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Db } from '../../db/dialect.js';
+import type { Db } from '../../db/database.js';
 import { authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
 import { errorResponses } from '../../http/schemas.js';
@@ -40,7 +40,7 @@ export function fieldValuesRoutes(db: Db): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const q = request.query;
-        const page = await fieldValuesService.list(db.kysely, authOf(request), request.params.field_id, {
+        const page = await fieldValuesService.list(db.direct, authOf(request), request.params.field_id, {
           svcIds: q['svc_id[]'],
           remoteIds: q['remote_id[]'],
           valueIds: q['value_id[]'],
@@ -135,7 +135,7 @@ export function fieldValuesRoutes(db: Db): FastifyPluginAsyncTypebox {
         },
       },
       async (request) =>
-        fieldValuesService.get(db.kysely, authOf(request), request.params.field_id, request.params.svc_id),
+        fieldValuesService.get(db.direct, authOf(request), request.params.field_id, request.params.svc_id),
     );
   };
 }

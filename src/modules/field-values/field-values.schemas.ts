@@ -1,5 +1,7 @@
 import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
 import { Cursor, Limit, Nullable, Timestamp } from '../../http/schemas.js';
+import { defineShape, members } from '../../lib/shape.js';
+import type { FieldValuesTable } from './field-values.tables.js';
 
 export const MAX_BATCH = 1000;
 
@@ -14,18 +16,29 @@ const ValueText = Text255('The display name of the field value', ['Marketing']);
 const NullableText = <T extends TSchema>(text: T) =>
   Type.Union([text, Type.Null()], { errorMessage: 'must be a string of 1 to 255 characters, or null' });
 
-export const FieldValue = Type.Object(
+/** The columns a value's answer shows (its field comes with the request: `ctx.fieldId`). */
+export type ShownValueRow = Pick<FieldValuesTable, 'svc_id' | 'value' | 'remote_id' | 'value_id' | 'is_disabled' | 'updated_at'>;
+export const SHOWN_VALUE_COLUMNS = ['svc_id', 'value', 'remote_id', 'value_id', 'is_disabled', 'updated_at'] as const;
+
+const value = members<ShownValueRow, { fieldId: string }>();
+
+/** A field value as answered: its schema, object and JSON text (and, for pages on SQLite, SQL) from one list. */
+export const FieldValueShape = defineShape<ShownValueRow, { fieldId: string }>()(
   {
-    svc_id: Type.String({ description: SvcIdDescription, examples: ['efo_01j0...'] }),
-    field_id: Type.String({ description: 'The field the value belongs to', examples: ['extended_field_01j0...'] }),
-    value: Type.String({ description: 'The display name of the field value' }),
-    is_disabled: Type.Boolean({ description: 'Whether the value is disabled' }),
-    remote_id: Nullable(Type.String({ description: RemoteIdDescription })),
-    value_id: Nullable(Type.String({ description: ValueIdDescription })),
-    updated_at: Timestamp,
+    svc_id: value.text('svc_id', Type.String({ description: SvcIdDescription, examples: ['efo_01j0...'] })),
+    field_id: value.contextText(
+      (ctx) => ctx.fieldId,
+      Type.String({ description: 'The field the value belongs to', examples: ['extended_field_01j0...'] }),
+    ),
+    value: value.text('value', Type.String({ description: 'The display name of the field value' })),
+    is_disabled: value.flag('is_disabled', Type.Boolean({ description: 'Whether the value is disabled' })),
+    remote_id: value.nullableText('remote_id', Nullable(Type.String({ description: RemoteIdDescription }))),
+    value_id: value.nullableText('value_id', Nullable(Type.String({ description: ValueIdDescription }))),
+    updated_at: value.time('updated_at', Timestamp),
   },
   { $id: 'FieldValue', title: 'Field value' },
 );
+export const FieldValue = FieldValueShape.schema;
 export type FieldValueDto = Static<typeof FieldValue>;
 
 const ItemsOf = <T extends TSchema>(item: T, description: string) =>

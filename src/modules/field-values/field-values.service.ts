@@ -1,9 +1,9 @@
 import type { Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
-import { openCursor, sealCursor } from '../../http/cursor.js';
+import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { microsToIso, nowMicros } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import type { AuthContext } from '../auth/auth.service.js';
+import type { AuthContext, Tenant } from '../auth/auth.service.js';
 import { fieldsService } from '../fields/fields.service.js';
 import {
   addressLists,
@@ -13,26 +13,37 @@ import {
   resolveAddresses,
 } from './field-values.addressing.js';
 import { findConflicts, type Conflict } from './field-values.conflicts.js';
-import { fieldValuesRepository as repo, isForeignKeyViolation, type ValueRow } from './field-values.repository.js';
-import type { Address, FieldValueCreate, FieldValueDto, FieldValueUpdate } from './field-values.schemas.js';
+import { isForeignKeyViolation } from '../../db/failures.js';
+import { fieldValuesRepository as repo } from './field-values.repository.js';
+import {
+  FieldValueShape,
+  type Address,
+  type FieldValueCreate,
+  type FieldValueDto,
+  type FieldValueUpdate,
+} from './field-values.schemas.js';
 import type { FieldValuesTable } from './field-values.tables.js';
 
 export const FIELD_VALUE_ID_PREFIX = 'efo';
 
-/** The answer's shape, members in the schema's order (list pages are written with JSON.stringify). */
-export function fieldValueRowToFieldValue(
-  row: ValueRow,
-  fieldId: string = (row as FieldValuesTable).field_id,
-): FieldValueDto {
-  return {
-    svc_id: row.svc_id,
-    field_id: fieldId,
-    value: row.value,
-    is_disabled: row.is_disabled === 1,
-    remote_id: row.remote_id,
-    value_id: row.value_id,
-    updated_at: microsToIso(row.updated_at),
-  };
+/** A stored value as answered. */
+const answer = (row: FieldValuesTable): FieldValueDto => FieldValueShape.toObject(row, { fieldId: row.field_id });
+
+/** What a record's line shows of a value it is coded with (`resolveCodings`). */
+export interface Coding {
+  field_id: string;
+  field_name: string;
+  field_remote_id: string | null;
+  svc_id: string;
+  value: string;
+  remote_id: string | null;
+  is_disabled: boolean;
+}
+
+/** A value named by its field and svc_id. */
+export interface ValueRef {
+  field_id: string;
+  svc_id: string;
 }
 
 const bit = (flag: boolean | null | undefined): number | null =>
@@ -48,20 +59,20 @@ function conflictError(conflicts: Conflict[]): never {
 export const fieldValuesService = {
   async create(
     db: Executor,
-    auth: AuthContext,
+    tenant: Tenant,
     fieldId: string,
     items: FieldValueCreate[],
   ): Promise<{ items: FieldValueDto[] }> {
-    await fieldsService.require(db, auth, fieldId);
+    await fieldsService.require(db, tenant, fieldId);
     const lookup = (lists: { remoteIds: string[]; valueIds: string[] }) =>
-      repo.findAddressed(db, auth.accountId, fieldId, { svcIds: [], ...lists });
+      repo.findAddressed(db, tenant.accountId, fieldId, { svcIds: [], ...lists });
 
     const before = await findConflicts(items, lookup);
     if (before.length > 0) conflictError(before);
 
     const now = nowMicros();
     const rows: FieldValuesTable[] = items.map((item) => ({
-      account_id: auth.accountId,
+      account_id: tenant.accountId,
       field_id: fieldId,
       svc_id: newId(FIELD_VALUE_ID_PREFIX),
       value: item.value,
@@ -87,13 +98,13 @@ export const fieldValuesService = {
       );
       conflictError(after);
     }
-    return { items: rows.map((row) => fieldValueRowToFieldValue(row)) };
+    return { items: rows.map((row) => answer(row)) };
   },
 
-  async get(db: Executor, auth: AuthContext, fieldId: string, svcId: string): Promise<FieldValueDto> {
-    const row = await repo.find(db, auth.accountId, fieldId, svcId);
-    if (row) return fieldValueRowToFieldValue(row);
-    await fieldsService.require(db, auth, fieldId); // a missing field is named as such
+  async get(db: Executor, tenant: Tenant, fieldId: string, svcId: string): Promise<FieldValueDto> {
+    const row = await repo.find(db, tenant.accountId, fieldId, svcId);
+    if (row) return answer(row);
+    await fieldsService.require(db, tenant, fieldId); // a missing field is named as such
     throw errors.notFound(`Field value ${svcId}`, { field_id: fieldId, svc_id: svcId });
   },
 
@@ -134,7 +145,6 @@ export const fieldValuesService = {
         afterId,
         limit: query.limit,
       },
-      (rows) => JSON.stringify(rows.map((row) => fieldValueRowToFieldValue(row, fieldId))),
     );
     return {
       itemsJson: page.itemsJson,
@@ -147,14 +157,14 @@ export const fieldValuesService = {
 
   async update(
     db: Executor,
-    auth: AuthContext,
+    tenant: Tenant,
     fieldId: string,
     items: FieldValueUpdate[],
   ): Promise<{ items: FieldValueDto[] }> {
     const addresses = items.map(addressOf);
     rejectRepeatedAddresses(addresses);
-    await fieldsService.require(db, auth, fieldId);
-    const stored = await repo.findAddressed(db, auth.accountId, fieldId, addressLists(addresses));
+    await fieldsService.require(db, tenant, fieldId);
+    const stored = await repo.findAddressed(db, tenant.accountId, fieldId, addressLists(addresses));
     const svcIds = resolveAddresses(fieldId, addresses, stored);
 
     const changes = items.map((item, i) => ({
@@ -162,20 +172,60 @@ export const fieldValuesService = {
       value: item.data.value ?? null,
       is_disabled: bit(item.data.is_disabled),
     }));
-    const rows = await repo.updateMany(db, auth.accountId, fieldId, changes, nowMicros());
+    const rows = await repo.updateMany(db, tenant.accountId, fieldId, changes, nowMicros());
     const byId = new Map(rows.map((row) => [row.svc_id, row]));
     // A value deleted by a concurrent request between the lookup and the update: the batch fails whole.
     const gone = addresses.flatMap((a, i) => (byId.has(svcIds[i]!) ? [] : [{ index: i, [a.key]: a.id }]));
     if (gone.length > 0) throw notFound(fieldId, gone);
-    return { items: svcIds.map((id) => fieldValueRowToFieldValue(byId.get(id)!)) };
+    return { items: svcIds.map((id) => answer(byId.get(id)!)) };
   },
 
   /** Deletes in one statement; an unknown or repeated address rolls the whole batch back. */
-  async delete(db: Executor, auth: AuthContext, fieldId: string, items: Address[]): Promise<Record<string, never>> {
+  /**
+   * The codings the references name, each with its field, in the order given; NOT_FOUND naming every reference
+   * that is not a value of that field of the account. Disabled values are answered (is_disabled): whether they
+   * may be used is the caller's rule.
+   */
+  async resolveCodings(ex: Executor, tenant: Tenant, refs: readonly ValueRef[]): Promise<Coding[]> {
+    if (refs.length === 0) return [];
+    const fieldIds = [...new Set(refs.map((r) => r.field_id))];
+    const values = await repo.findValues(ex, tenant.accountId, fieldIds, [...new Set(refs.map((r) => r.svc_id))]);
+    const fields = await fieldsService.findMany(ex, tenant, fieldIds);
+    const byValue = new Map(values.map((v) => [`${v.field_id}/${v.svc_id}`, v]));
+    const byField = new Map(fields.map((f) => [f.svc_id, f]));
+    const missing = new Map<string, ValueRef>();
+    const out: Coding[] = [];
+    for (const ref of refs) {
+      const value = byValue.get(`${ref.field_id}/${ref.svc_id}`);
+      const field = byField.get(ref.field_id);
+      if (!value || !field) {
+        missing.set(`${ref.field_id}/${ref.svc_id}`, { field_id: ref.field_id, svc_id: ref.svc_id });
+        continue;
+      }
+      out.push({
+        field_id: field.svc_id,
+        field_name: field.name,
+        field_remote_id: field.remote_id,
+        svc_id: value.svc_id,
+        value: value.value,
+        remote_id: value.remote_id,
+        is_disabled: value.is_disabled === 1,
+      });
+    }
+    if (missing.size > 0) {
+      const list = [...missing.values()];
+      throw errors.notFound(`Field values ${list.map((r) => `${r.svc_id} (field ${r.field_id})`).join(', ')}`, {
+        not_found_field_values: list,
+      });
+    }
+    return out;
+  },
+
+  async delete(db: Executor, tenant: Tenant, fieldId: string, items: Address[]): Promise<Record<string, never>> {
     const addresses = items.map(addressOf);
     rejectRepeatedAddresses(addresses);
-    await fieldsService.require(db, auth, fieldId);
-    const deleted = await repo.deleteAddressed(db, auth.accountId, fieldId, addressLists(addresses));
+    await fieldsService.require(db, tenant, fieldId);
+    const deleted = await repo.deleteAddressed(db, tenant.accountId, fieldId, addressLists(addresses));
     resolveAddresses(fieldId, addresses, deleted);
     return {};
   },

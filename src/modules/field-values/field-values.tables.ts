@@ -10,6 +10,10 @@ export interface FieldValuesTable {
   updated_at: number;
 }
 
-export interface FieldValueTables {
-  field_values: FieldValuesTable;
+// The module's tables, joined into the service's Database (db/database.ts) by declaration merging: db/ imports
+// no module, each module plugs its own tables in.
+declare module '../../db/database.js' {
+  interface Database {
+    field_values: FieldValuesTable;
+  }
 }

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
-import { after } from '../../http/pagination.js';
 import type { FieldsTable } from './fields.tables.js';
 
 export const fieldsRepository = {
@@ -17,6 +16,22 @@ export const fieldsRepository = {
       .executeTakeFirst();
   },
 
+  async findByName(ex: Executor, accountId: string, name: string): Promise<FieldsTable | undefined> {
+    return ex
+      .selectFrom('fields')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('name', '=', name)
+      .orderBy('svc_id')
+      .limit(1)
+      .executeTakeFirst();
+  },
+
+  async findMany(ex: Executor, accountId: string, fieldIds: readonly string[]): Promise<FieldsTable[]> {
+    if (fieldIds.length === 0) return [];
+    return ex.selectFrom('fields').selectAll().where('account_id', '=', accountId).where('svc_id', 'in', fieldIds).execute();
+  },
+
   /** Keyset page in creation order (identifiers sort by creation time); fetches limit + 1 rows. */
   async list(
     db: Executor,
@@ -25,7 +40,7 @@ export const fieldsRepository = {
   ): Promise<FieldsTable[]> {
     let query = db.selectFrom('fields').selectAll().where('account_id', '=', accountId);
     if (filter.fieldIds) query = query.where('svc_id', 'in', filter.fieldIds);
-    if (filter.afterId !== undefined) query = query.where(after(['svc_id'], [filter.afterId]));
+    if (filter.afterId !== undefined) query = query.where('svc_id', '>', filter.afterId);
     return query
       .orderBy('svc_id')
       .limit(filter.limit + 1)

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Db } from '../../db/dialect.js';
+import type { Db } from '../../db/database.js';
 import { authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
 import { errorResponses } from '../../http/schemas.js';
@@ -35,7 +35,7 @@ export function fieldsRoutes(db: Db): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const q = request.query;
-        return fieldsService.list(db.kysely, authOf(request), {
+        return fieldsService.list(db.direct, authOf(request), {
           fieldIds: q['field_id[]'],
           cursor: q.cursor,
           limit: q.limit ?? 100,
@@ -71,7 +71,7 @@ export function fieldsRoutes(db: Db): FastifyPluginAsyncTypebox {
           response: { 200: Field, ...errorResponses(404) },
         },
       },
-      async (request) => fieldsService.get(db.kysely, authOf(request), request.params.id),
+      async (request) => fieldsService.get(db.direct, authOf(request), request.params.id),
     );
 
     app.put(

@@ -1,5 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Cursor, Limit, Nullable, Timestamp } from '../../http/schemas.js';
+import { defineShape, members } from '../../lib/shape.js';
+import type { FieldsTable } from './fields.tables.js';
 
 export const FieldGroupSchema = Type.Union([Type.Literal('ACCOUNTING'), Type.Literal('USER'), Type.Literal('ERP')], {
   description: 'The category of the field: accounting-, user- or ERP-related.',
@@ -13,17 +15,24 @@ const RemoteId = Type.String({
   description: 'Remote/external ID of the field in an external system (e.g. ERP or HRIS)',
 });
 
-export const Field = Type.Object(
+const field = members<FieldsTable>();
+
+/** A field as answered, from its stored row. */
+export const FieldShape = defineShape<FieldsTable>()(
   {
-    svc_id: Type.String({ description: 'The service identifier of the field', examples: ['extended_field_01j0...'] }),
-    name: Type.String({ description: 'The name of the field' }),
-    group: FieldGroupSchema,
-    remote_id: Nullable(Type.String()),
-    is_disabled: Type.Boolean({ description: 'Whether the field is disabled' }),
-    updated_at: Timestamp,
+    svc_id: field.text(
+      'svc_id',
+      Type.String({ description: 'The service identifier of the field', examples: ['extended_field_01j0...'] }),
+    ),
+    name: field.text('name', Type.String({ description: 'The name of the field' })),
+    group: field.text('field_group', FieldGroupSchema),
+    remote_id: field.nullableText('remote_id', Nullable(Type.String())),
+    is_disabled: field.flag('is_disabled', Type.Boolean({ description: 'Whether the field is disabled' })),
+    updated_at: field.time('updated_at', Timestamp),
   },
   { $id: 'Field', title: 'Field' },
 );
+export const Field = FieldShape.schema;
 export type FieldDto = Static<typeof Field>;
 
 export const FieldCreateBody = Type.Object(

@@ -1,32 +1,24 @@
 import type { Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
-import { microsToIso, nowMicros } from '../../lib/clock.js';
+import { nowMicros } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { openCursor, sealCursor } from '../../http/cursor.js';
-import { pageOf } from '../../http/pagination.js';
-import type { AuthContext } from '../auth/auth.service.js';
+import { openCursor, sealCursor } from '../../lib/cursor.js';
+import { pageOf } from '../../lib/pagination.js';
+import type { AuthContext, Tenant } from '../auth/auth.service.js';
 import { fieldsRepository } from './fields.repository.js';
-import type { FieldCreate, FieldDto, FieldUpdate } from './fields.schemas.js';
+import { FieldShape, type FieldCreate, type FieldDto, type FieldUpdate } from './fields.schemas.js';
 import type { FieldsTable } from './fields.tables.js';
 
 export const FIELD_ID_PREFIX = 'extended_field';
 
-export function fieldRowToField(row: FieldsTable): FieldDto {
-  return {
-    svc_id: row.svc_id,
-    name: row.name,
-    group: row.field_group,
-    remote_id: row.remote_id,
-    is_disabled: row.is_disabled === 1,
-    updated_at: microsToIso(row.updated_at),
-  };
-}
+/** A stored field as answered. */
+export const fieldRowToField = (row: FieldsTable): FieldDto => FieldShape.toObject(row, undefined);
 
 export const fieldsService = {
-  async create(db: Executor, auth: AuthContext, input: FieldCreate): Promise<FieldDto> {
+  async create(db: Executor, tenant: Tenant, input: FieldCreate): Promise<FieldDto> {
     const now = nowMicros();
     const row: FieldsTable = {
-      account_id: auth.accountId,
+      account_id: tenant.accountId,
       svc_id: newId(FIELD_ID_PREFIX),
       name: input.name,
       field_group: input.group,
@@ -41,14 +33,25 @@ export const fieldsService = {
   },
 
   /** The account's field, or 404: another account's field is indistinguishable from a missing one. */
-  async require(db: Executor, auth: AuthContext, fieldId: string): Promise<FieldsTable> {
-    const row = await fieldsRepository.find(db, auth.accountId, fieldId);
+  async require(db: Executor, tenant: Tenant, fieldId: string): Promise<FieldsTable> {
+    const row = await fieldsRepository.find(db, tenant.accountId, fieldId);
     if (!row) throw errors.notFound(`Field ${fieldId}`, { field_id: fieldId });
     return row;
   },
 
-  async get(db: Executor, auth: AuthContext, fieldId: string): Promise<FieldDto> {
-    return fieldRowToField(await this.require(db, auth, fieldId));
+  /** The account's first field (in creation order) with this name, if any. */
+  async findByName(ex: Executor, tenant: Tenant, name: string): Promise<FieldDto | undefined> {
+    const row = await fieldsRepository.findByName(ex, tenant.accountId, name);
+    return row && fieldRowToField(row);
+  },
+
+  /** The account's fields among `fieldIds` (any order; missing ones are absent). */
+  async findMany(ex: Executor, tenant: Tenant, fieldIds: readonly string[]): Promise<FieldsTable[]> {
+    return fieldsRepository.findMany(ex, tenant.accountId, fieldIds);
+  },
+
+  async get(db: Executor, tenant: Tenant, fieldId: string): Promise<FieldDto> {
+    return fieldRowToField(await this.require(db, tenant, fieldId));
   },
 
   async list(
@@ -71,19 +74,19 @@ export const fieldsService = {
     };
   },
 
-  async update(db: Executor, auth: AuthContext, fieldId: string, input: FieldUpdate): Promise<FieldDto> {
+  async update(db: Executor, tenant: Tenant, fieldId: string, input: FieldUpdate): Promise<FieldDto> {
     const changes = {
       name: input.name ?? null,
       is_disabled: input.is_disabled === undefined || input.is_disabled === null ? null : input.is_disabled ? 1 : 0,
     };
-    const row = await fieldsRepository.update(db, auth.accountId, fieldId, changes, nowMicros());
+    const row = await fieldsRepository.update(db, tenant.accountId, fieldId, changes, nowMicros());
     if (!row) throw errors.notFound(`Field ${fieldId}`, { field_id: fieldId });
     return fieldRowToField(row);
   },
 
   /** Deletes the field and, through the foreign key, its values. */
-  async delete(db: Executor, auth: AuthContext, fieldId: string): Promise<Record<string, never>> {
-    if (!(await fieldsRepository.delete(db, auth.accountId, fieldId))) {
+  async delete(db: Executor, tenant: Tenant, fieldId: string): Promise<Record<string, never>> {
+    if (!(await fieldsRepository.delete(db, tenant.accountId, fieldId))) {
       throw errors.notFound(`Field ${fieldId}`, { field_id: fieldId });
     }
     return {};

@@ -12,6 +12,10 @@ export interface FieldsTable {
   updated_at: number;
 }
 
-export interface FieldTables {
-  fields: FieldsTable;
+// The module's tables, joined into the service's Database (db/database.ts) by declaration merging: db/ imports
+// no module, each module plugs its own tables in.
+declare module '../../db/database.js' {
+  interface Database {
+    fields: FieldsTable;
+  }
 }

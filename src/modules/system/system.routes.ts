@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Db } from '../../db/dialect.js';
+import type { Db } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { Metrics } from './metrics.js';

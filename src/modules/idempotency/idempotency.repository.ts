@@ -1,7 +1,9 @@
-import type { Executor } from '../db/database.js';
+import type { Executor } from '../../db/database.js';
 import type { IdempotencyKeysTable } from './idempotency.tables.js';
 
-type Ids = Pick<IdempotencyKeysTable, 'account_id' | 'client_id' | 'idempotency_key'>;
+/** A key is the client's own: the same key of two clients are two keys. */
+export type IdempotencyKeyIds = Pick<IdempotencyKeysTable, 'account_id' | 'client_id' | 'idempotency_key'>;
+type Ids = IdempotencyKeyIds;
 
 export const idempotencyRepository = {
   /** Inserts an IN_FLIGHT row; false when the key already has a row. */

@@ -15,6 +15,10 @@ export interface IdempotencyKeysTable {
   expires_at: number;
 }
 
-export interface IdempotencyTables {
-  idempotency_keys: IdempotencyKeysTable;
+// The module's tables, joined into the service's Database (db/database.ts) by declaration merging: db/ imports
+// no module, each module plugs its own tables in.
+declare module '../../db/database.js' {
+  interface Database {
+    idempotency_keys: IdempotencyKeysTable;
+  }
 }

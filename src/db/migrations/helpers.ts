@@ -1,7 +1,12 @@
 import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
-import type { DialectName } from './dialect.js';
 
-export function dialectOf(db: Kysely<unknown>): DialectName {
+/*
+ * For the migrations alone, and frozen: a migration that has run must do the same thing on every later
+ * install, so migrations import nothing of the live service (whose code moves on) but this file and Kysely.
+ * Change nothing here that a migration already uses; add a new helper beside it instead.
+ */
+
+export function dialectOf(db: Kysely<unknown>): 'sqlite' | 'postgres' {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { errors } from '../errors.js';
-import { canonicalJson } from './idempotency.js';
+import { canonicalJson } from './canonical-json.js';
 
 /**
  * Opaque, tamper-proof pagination cursors. The position (the keyset values of the last item) is sealed with

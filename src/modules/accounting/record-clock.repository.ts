@@ -1,7 +1,18 @@
-import type { Kysely } from 'kysely';
-import type { Executor } from '../../db/database.js';
-import { dialectOf } from '../../db/schema.js';
+import type { ByDialect, Executor } from '../../db/database.js';
 import { nowMicros } from '../../lib/clock.js';
+
+/** The clock's value, locked until the transaction ends: SQLite's write transaction holds the only write lock. */
+const readLocked: ByDialect<(ex: Executor, accountId: string) => Promise<{ last_updated_at: number }>> = {
+  sqlite: (ex, accountId) =>
+    ex.selectFrom('account_record_clocks').select('last_updated_at').where('account_id', '=', accountId).executeTakeFirstOrThrow(),
+  postgres: (ex, accountId) =>
+    ex
+      .selectFrom('account_record_clocks')
+      .select('last_updated_at')
+      .where('account_id', '=', accountId)
+      .forUpdate()
+      .executeTakeFirstOrThrow(),
+};
 
 /**
  * The per-account record clock: why polling by updated_at never misses a change (docs/accounting.md).
@@ -20,9 +31,7 @@ export const recordClock = {
       .values({ account_id: accountId, last_updated_at: 0 })
       .onConflict((oc) => oc.column('account_id').doNothing())
       .execute();
-    let query = db.selectFrom('account_record_clocks').select('last_updated_at').where('account_id', '=', accountId);
-    if (dialectOf(db as unknown as Kysely<unknown>) === 'postgres') query = query.forUpdate();
-    const row = await query.executeTakeFirstOrThrow();
+    const row = await readLocked[db.dialect](db, accountId);
     return Number(row.last_updated_at);
   },
 

@@ -1,37 +1,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { createRequire } from 'node:module';
-import type PgModule from 'pg';
 import {
   CompiledQuery,
   Kysely,
-  PostgresDialect,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
   type Driver,
   type QueryResult,
 } from 'kysely';
-import type { DatabaseTarget } from '../config.js';
-import type { Database } from './database.js';
-
-export type DialectName = 'sqlite' | 'postgres';
-
-export interface Db {
-  readonly kysely: Kysely<Database>;
-  readonly dialect: DialectName;
-  /** Resolves when the database answers a trivial query. */
-  ping(): Promise<void>;
-  close(): Promise<void>;
-}
+import { dbOver, type Database, type Db } from './database.js';
+import { errorCode } from './failures.js';
 
 /** How long a statement may wait for another process's write lock before the request fails with 503. */
 export const SQLITE_LOCK_WAIT_MS = 5000;
 const LOCK_RETRY_MS = 10;
 
 const isBusy = (error: unknown) => {
-  const code = (error as { code?: string } | null)?.code;
+  const code = errorCode(error);
   return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED';
 };
 
@@ -78,14 +65,14 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-    (connection as LockWaitingConnection).inTransaction = true;
+    this.#marked(connection, true);
   }
 
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
     try {
       await super.commitTransaction(connection);
     } finally {
-      (connection as LockWaitingConnection).inTransaction = false;
+      this.#marked(connection, false);
     }
   }
 
@@ -93,8 +80,12 @@ class ImmediateSqliteDriver extends SqliteDriver {
     try {
       await super.rollbackTransaction(connection);
     } finally {
-      (connection as LockWaitingConnection).inTransaction = false;
+      this.#marked(connection, false);
     }
+  }
+
+  #marked(connection: DatabaseConnection, inTransaction: boolean): void {
+    if (connection instanceof LockWaitingConnection) connection.inTransaction = inTransaction;
   }
 }
 
@@ -132,7 +123,7 @@ function withStatementCache(database: SqliteDatabase.Database, size = 1000) {
   };
 }
 
-function openSqlite(file: string): Db {
+export function openSqlite(file: string): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const database = new SqliteDatabase(file);
   database.pragma('journal_mode = WAL');
@@ -147,9 +138,9 @@ function openSqlite(file: string): Db {
   const kysely = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
   });
-  return {
-    kysely,
-    dialect: 'sqlite',
+  return dbOver(kysely, 'sqlite', {
+    // One connection: holding it keeps this process's writers out between the reads.
+    read: (k, work) => k.connection().execute(work),
     async ping() {
       // Between two requests' statements (the connection is held), read the file — a file gone bad fails
       // here — and take the write lock for a moment: another process holding it means writes cannot run.
@@ -159,81 +150,5 @@ function openSqlite(file: string): Db {
         database.exec('rollback');
       });
     },
-    async close() {
-      await kysely.destroy();
-    },
-  };
-}
-
-const INT8_OID = 20;
-
-function openPostgres(url: string, poolSize: number): Db {
-  // Loaded on first use: a SQLite service does not pay for the driver at start-up (40 ms).
-  const pg = createRequire(import.meta.url)('pg') as typeof PgModule;
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolSize,
-    // A request fails fast (503) when the database is down rather than hanging.
-    connectionTimeoutMillis: 5000,
-    idleTimeoutMillis: 30_000,
-    // bigint columns hold microsecond times and counts well inside 2^53: read them as numbers.
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID
-          ? (value: string) => Number(value)
-          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-    },
   });
-  // An idle client that loses its connection (database restart) must not crash the process.
-  pool.on('error', () => {});
-  // A client in use when the server goes away emits 'error' too; unhandled, that would end the process. The
-  // query it was running fails on its own (→ 503), and the pool drops the client.
-  pool.on('connect', (client) => client.on('error', () => {}));
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return {
-    kysely,
-    dialect: 'postgres',
-    async ping() {
-      const client = await pool.connect();
-      try {
-        await client.query('select 1');
-      } finally {
-        client.release();
-      }
-    },
-    async close() {
-      await kysely.destroy();
-    },
-  };
-}
-
-export function openDatabase(target: DatabaseTarget, options: { poolSize?: number } = {}): Db {
-  return target.dialect === 'sqlite' ? openSqlite(target.path) : openPostgres(target.url, options.poolSize ?? 10);
-}
-
-/** True when `error` is a unique or primary-key violation in either dialect. */
-export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string } | null;
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
-
-/**
- * True when `error` means the database cannot serve requests now (→ 503, retry later) rather than a bug in
- * the request (→ 500): the connection failed or was cut, the server is shutting down or full, the database
- * is gone; for SQLite, the file is locked, unreadable or not a database.
- */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  const e = error as { code?: string; message?: string } | null;
-  if (!e) return false;
-  const code = e.code ?? '';
-  return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code) ||
-    // PostgreSQL: class 08 connection exception, class 57P operator intervention (shutdown, database
-    // dropped), 53300 too many connections, 3D000 the database does not exist (any more).
-    /^(08...|57P0[1-4]|53300|3D000)$/.test(code) ||
-    /^SQLITE_(BUSY|LOCKED|NOTADB|CORRUPT|CANTOPEN|IOERR|FULL)/.test(code) ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
-      e.message ?? '',
-    )
-  );
 }

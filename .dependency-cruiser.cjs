@@ -1,0 +1,111 @@
+/**
+ * The walls between the layers (docs/design.md draws them). `npm run lint` fails on any import that crosses one.
+ * Type-only imports count like any other: a wall that types may cross is not a wall.
+ */
+const MODULE = '^src/modules/([^/]+)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'No import cycles anywhere: each file can be read (and loaded) after the files it uses.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'modules-through-services',
+      severity: 'error',
+      comment:
+        "A module uses another module only through that module's service (or its plain types and constants: " +
+        'schemas, tables, ledger), never its repository, routes or the SQL behind them.',
+      from: { path: MODULE },
+      to: {
+        path: '^src/modules/([^/]+)/.+\\.(repository|routes)\\.ts$',
+        pathNot: ['^src/modules/$1/'],
+      },
+    },
+    {
+      name: 'rules-not-transport',
+      severity: 'error',
+      comment: 'Services and repositories know nothing of HTTP: routes (and src/http) translate requests to calls.',
+      from: { path: '^src/modules/.+\\.(service|repository)\\.ts$' },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'sql-in-repositories',
+      severity: 'error',
+      comment: 'Only repositories (and db/) build SQL: a service or route that imports kysely is writing queries.',
+      from: { path: '^src/modules/', pathNot: '\\.(repository|tables)\\.ts$' },
+      to: { path: '^node_modules/kysely/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'cli-without-repositories',
+      severity: 'error',
+      comment: 'The CLI calls services, as the HTTP routes do.',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/modules/.+\\.repository\\.ts$' },
+    },
+    {
+      name: 'db-below-modules',
+      severity: 'error',
+      comment: 'db/ is the floor: it knows no module (modules add their tables to it) and no HTTP.',
+      from: { path: '^src/db/' },
+      to: { path: '^src/(modules|http|cli)/' },
+    },
+    {
+      name: 'migrations-frozen',
+      severity: 'error',
+      comment: 'A migration that has run must do the same on every later install: it imports only its helpers and Kysely.',
+      from: { path: '^src/db/migrations/' },
+      to: { path: '^src/', pathNot: '^src/db/migrations/' },
+    },
+    {
+      name: 'lib-is-a-leaf',
+      severity: 'error',
+      comment: 'lib/ holds plain helpers (clock, ids, cursors, shapes): it imports no layer above it.',
+      from: { path: '^src/lib/' },
+      to: { path: '^src/(modules|http|cli|db)/' },
+    },
+    {
+      name: 'http-not-into-modules-internals',
+      severity: 'error',
+      comment: 'The HTTP layer calls module services, never their repositories.',
+      from: { path: '^src/http/' },
+      to: { path: '^src/modules/.+\\.repository\\.ts$' },
+    },
+    {
+      name: 'client-stands-alone',
+      severity: 'error',
+      comment: 'The SDK (client/) is its own package: it imports nothing of the service.',
+      from: { path: '^client/' },
+      to: { path: '^(src|test|bench|scripts)/' },
+    },
+    {
+      name: 'service-not-from-tools',
+      severity: 'error',
+      comment: 'The service never imports its tests, benchmarks or build scripts.',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench|scripts)/' },
+    },
+    {
+      name: 'no-unresolvable',
+      severity: 'error',
+      comment: 'Every import resolves to a file or an installed package.',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|node_modules|coverage)/|client/src/openapi\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

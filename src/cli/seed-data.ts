@@ -1,0 +1,146 @@
+import type { FieldDto } from '../modules/fields/fields.schemas.js';
+import type { FieldValueDto } from '../modules/field-values/field-values.schemas.js';
+import type { Coding } from '../modules/field-values/field-values.service.js';
+import type { LastExportResult } from '../modules/accounting/accounting.tables.js';
+import { codingOf, type RecordDraft } from '../modules/accounting/ingest.service.js';
+import { RECORD_TYPES, sourceTypeOf, type RecordType } from '../modules/accounting/ledger.js';
+import { REVIEW_STATUSES, type ReviewStatus } from '../modules/accounting/lifecycle.js';
+
+/** The demo chart: four fields, the share of the values each gets, and the words their values are made of. */
+export const DEMO_FIELDS = [
+  {
+    name: 'GL Account',
+    remote: 'GL_ACCOUNT',
+    share: 0.4,
+    words: ['Travel', 'Meals', 'Software', 'Office Supplies', 'Advertising', 'Other G&A', 'Professional Fees', 'Rent', 'Telephone', 'Training'],
+  },
+  {
+    name: 'Department',
+    remote: 'DEPARTMENT',
+    share: 0.2,
+    words: ['Engineering', 'Sales', 'Marketing', 'Finance', 'Operations', 'Support', 'People'],
+  },
+  { name: 'Location', remote: 'LOCATION', share: 0.2, words: ['New York', 'San Francisco', 'London', 'Berlin', 'Tokyo', 'Remote'] },
+  { name: 'Class', remote: 'CLASS', share: 0.2, words: ['Recurring', 'One-off', 'Capital', 'Client billable', 'Internal'] },
+] as const;
+export type DemoField = (typeof DEMO_FIELDS)[number];
+
+const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances', 'Ken', 'Radia', 'Tim'];
+const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Thompson', 'Perlman', 'Berners-Lee'];
+const ROLES = ['EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE', 'CARD_ADMIN', 'BOOKKEEPER', 'AP_CLERK', 'ACCOUNT_ADMIN'];
+const VENDORS = ['Delta Air Lines', 'Uber', 'AWS', 'Staples', 'WeWork', 'Slack', 'Google Ads', 'Marriott', 'Figma', 'FedEx', 'Blue Bottle', 'Deloitte'];
+const CURRENCIES = ['USD', 'USD', 'USD', 'USD', 'EUR', 'GBP', 'JPY', 'KWD'];
+const DAY = 24 * 3600 * 1_000_000;
+
+/** A small seeded generator: the same arguments make the same data shape, and it is fast. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The `i`-th demo value of a field: "6010 Meals" for GL accounts, "Sales 2" for the others. */
+export function demoValueName(spec: DemoField, i: number): string {
+  const word = spec.words[i % spec.words.length]!;
+  if (spec.name === 'GL Account') return `${6000 + i * 10} ${word}`;
+  return i >= spec.words.length ? `${word} ${Math.floor(i / spec.words.length) + 1}` : word;
+}
+
+/** A field's values as codings of a line. */
+export function codingsOf(field: FieldDto, values: readonly FieldValueDto[]): Coding[] {
+  return values.map((v) => ({
+    field_id: field.svc_id,
+    field_name: field.name,
+    field_remote_id: field.remote_id,
+    svc_id: v.svc_id,
+    value: v.value,
+    remote_id: v.remote_id,
+    is_disabled: v.is_disabled,
+  }));
+}
+
+/**
+ * Demo records: every type meets every review state within the first 76 records; amounts in the currency's
+ * minor units, some split over up to three coded lines; exported records carry a successful export, some in
+ * REVIEW a failed one. `fields` are the codings of GL account, department, location and class, in that order.
+ */
+export function demoRecords(seed: number, now: number, fields: readonly (readonly Coding[])[]) {
+  const random = mulberry32(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const users = Array.from({ length: 40 }, (_, i) => ({
+    id: `cuuser_${String(i + 1).padStart(6, '0')}`,
+    email: `${FIRST[i % FIRST.length]!.toLowerCase()}.${LAST[(i * 7) % LAST.length]!.toLowerCase()}@example.invalid`,
+    first_name: FIRST[i % FIRST.length]!,
+    last_name: LAST[(i * 7) % LAST.length]!,
+    role: ROLES[i % ROLES.length]!,
+    status: i % 13 === 12 ? 'DISABLED' : 'ACTIVE',
+    department_name: DEMO_FIELDS[1].words[i % DEMO_FIELDS[1].words.length]!,
+  }));
+  const vendors = VENDORS.map((name, i) => ({
+    id: `vendor_${String(i + 1).padStart(6, '0')}`,
+    name,
+    contact_name: i % 3 === 0 ? `${FIRST[i % FIRST.length]} ${LAST[i % LAST.length]}` : null,
+    email: i % 2 === 0 ? `billing@${name.toLowerCase().replace(/[^a-z]/g, '')}.example.invalid` : null,
+    phone: null,
+    website: `https://${name.toLowerCase().replace(/[^a-z]/g, '')}.example.invalid/`,
+  }));
+  const yearAgo = now - 365 * DAY;
+
+  return (n: number): RecordDraft => {
+    const type: RecordType = RECORD_TYPES[n % RECORD_TYPES.length]!;
+    const status: ReviewStatus = REVIEW_STATUSES[(n + Math.floor(n / RECORD_TYPES.length)) % REVIEW_STATUSES.length]!;
+    const currency = pick(CURRENCIES);
+    const scale = currency === 'JPY' ? 1 : currency === 'KWD' ? 1000 : 100;
+    const amount = Math.max(1, Math.round((5 + random() * random() * 2000) * scale));
+    const parts = random() < 0.3 ? 1 + Math.floor(random() * 3) : 1;
+    const weights = Array.from({ length: parts }, () => 1 + Math.floor(random() * 9));
+    const sum = weights.reduce((a, b) => a + b, 0);
+    let rest = amount;
+    const lines = weights.map((w, i) => {
+      const share = i === parts - 1 ? rest : Math.max(1, Math.floor((amount * w) / sum));
+      rest -= share;
+      const coding = fields
+        .filter((values, k) => values.length > 0 && (k < 2 || random() < 0.4))
+        .map((values) => codingOf(pick(values)));
+      return { amount: share, memo: parts > 1 ? `Part ${i + 1} of ${parts}` : null, fieldValues: coding };
+    });
+    // Tiny amounts split into more parts than minor units: book them as one line.
+    const economic = lines.every((l) => l.amount > 0) ? lines : [{ ...lines[0]!, amount, memo: null }];
+    const postedAt = yearAgo + Math.floor(random() * 365 * 24 * 3600) * 1_000_000;
+    const source = sourceTypeOf(type);
+    const isBill = source === 'BILL';
+    const failed = status === 'REVIEW' && random() < 0.1;
+    const lastExport: Omit<LastExportResult, 'reported_at'> | null =
+      status === 'EXPORTED'
+        ? { status: 'SUCCESS', reference_id: `erp_${n}`, deep_link_url: `https://erp.example.invalid/txn/${n}`, error_message: null }
+        : failed
+          ? { status: 'FAILURE', reference_id: null, deep_link_url: null, error_message: 'Invalid GL account' }
+          : null;
+    return {
+      type,
+      reviewStatus: status,
+      sourceId: `${isBill ? 'bill' : source === 'CARD' ? 'expense' : 'reimbursement'}_${String(n + 1).padStart(9, '0')}`,
+      currency,
+      amountMinor: amount,
+      originalCurrency: currency,
+      originalAmountMinor: amount,
+      postedAt,
+      erpPostingDate: postedAt,
+      dueAt: isBill ? postedAt + 30 * DAY : null,
+      invoiceNumber: isBill ? `INV-${String(n + 1).padStart(7, '0')}` : null,
+      memo: random() < 0.5 ? `${pick(VENDORS)} ${type.toLowerCase().replace(/_/g, ' ')}` : null,
+      lines: economic,
+      user: isBill && random() < 0.5 ? null : pick(users),
+      vendor: source === 'REIMBURSEMENT' && random() < 0.5 ? null : pick(vendors),
+      receipts:
+        random() < 0.6 ? [{ id: `receipt_${n + 1}`, download_uris: [`https://files.example.invalid/receipt_${n + 1}.pdf`] }] : [],
+      lastExport,
+      version: 1 + REVIEW_STATUSES.indexOf(status) + (failed ? 3 : 0),
+    };
+  };
+}

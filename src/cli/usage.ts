@@ -1,0 +1,32 @@
+import { isScope, splitScopes, type Scope } from '../modules/auth/scopes.js';
+import { ACCOUNT_ID_PATTERN } from '../modules/auth/auth.service.js';
+
+/** A mistake in how the command was called: printed with the usage, exit code 2. */
+export class CliUsageError extends Error {
+  override readonly name = 'CliUsageError';
+}
+
+/** `--scopes "a b,c"`: the scopes, each known, at least one. */
+export function parseScopeList(text: string): Scope[] {
+  const scopes = splitScopes(text);
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (scopes.length === 0) throw new CliUsageError('--scopes: give at least one scope');
+  if (unknown.length > 0) throw new CliUsageError(`--scopes: unknown scope(s): ${unknown.join(', ')}`);
+  return [...new Set(scopes.filter(isScope))];
+}
+
+/** `--account <id>`: required, in the account id's form. */
+export function parseAccount(text: string | undefined): string {
+  if (!text) throw new CliUsageError('--account is required');
+  if (!ACCOUNT_ID_PATTERN.test(text)) {
+    throw new CliUsageError('--account: 1 to 64 characters: letters, digits, "_", "-", "." (not first)');
+  }
+  return text;
+}
+
+/** `--name N`: a whole number, or the default. */
+export function parseCount(text: string | undefined, name: string, fallback: number): number {
+  if (text === undefined) return fallback;
+  if (!/^\d+$/.test(text)) throw new CliUsageError(`--${name} must be a whole number`);
+  return Number(text);
+}

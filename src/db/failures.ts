@@ -1,0 +1,44 @@
+/** What a driver error means, in both dialects. */
+
+/** The `code` of a driver error (better-sqlite3 and pg both set one), or undefined. */
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+function errorMessage(error: unknown): string {
+  if (typeof error !== 'object' || error === null || !('message' in error)) return '';
+  return typeof error.message === 'string' ? error.message : '';
+}
+
+/** True when `error` is a unique or primary-key violation. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** True when `error` is a foreign-key violation (a parent row was deleted while children were being added). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
+/**
+ * True when `error` means the database cannot serve requests now (→ 503, retry later) rather than a bug in
+ * the request (→ 500): the connection failed or was cut, the server is shutting down or full, the database
+ * is gone; for SQLite, the file is locked, unreadable or not a database.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = errorCode(error) ?? '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code) ||
+    // PostgreSQL: class 08 connection exception, class 57P operator intervention (shutdown, database
+    // dropped), 53300 too many connections, 3D000 the database does not exist (any more).
+    /^(08...|57P0[1-4]|53300|3D000)$/.test(code) ||
+    /^SQLITE_(BUSY|LOCKED|NOTADB|CORRUPT|CANTOPEN|IOERR|FULL)/.test(code) ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+      errorMessage(error),
+    )
+  );
+}

@@ -1,0 +1,40 @@
+import { createRequire } from 'node:module';
+import type PgModule from 'pg';
+import { Kysely, PostgresDialect } from 'kysely';
+import { dbOver, type Database, type Db } from './database.js';
+
+const INT8_OID = 20;
+
+export function openPostgres(url: string, poolSize: number): Db {
+  // Loaded on first use: a SQLite service does not pay for the driver at start-up (40 ms).
+  const pg = createRequire(import.meta.url)('pg') as typeof PgModule;
+  const textParser = pg.types.getTypeParser.bind(pg.types);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // A request fails fast (503) when the database is down rather than hanging.
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    // bigint columns hold microsecond times and counts well inside 2^53: read them as numbers.
+    types: {
+      getTypeParser: (oid: number) => (oid === INT8_OID ? (value: string) => Number(value) : textParser(oid, 'text')),
+    },
+  });
+  // An idle client that loses its connection (database restart) must not crash the process.
+  pool.on('error', () => {});
+  // A client in use when the server goes away emits 'error' too; unhandled, that would end the process. The
+  // query it was running fails on its own (→ 503), and the pool drops the client.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return dbOver(kysely, 'postgres', {
+    read: (k, work) => k.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work),
+    async ping() {
+      const client = await pool.connect();
+      try {
+        await client.query('select 1');
+      } finally {
+        client.release();
+      }
+    },
+  });
+}
