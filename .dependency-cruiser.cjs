@@ -56,7 +56,8 @@ module.exports = {
     {
       name: 'migrations-frozen',
       severity: 'error',
-      comment: 'A migration that has run must do the same on every later install: it imports only its helpers and Kysely.',
+      comment:
+        'A migration that has run must do the same on every later install: it imports only its helpers and Kysely.',
       from: { path: '^src/db/migrations/' },
       to: { path: '^src/', pathNot: '^src/db/migrations/' },
     },

@@ -12,7 +12,7 @@ import { createLimiter, memoryStore, registerClientRateLimit, type RateLimitStor
 import { genRequestId } from './http/request-id.js';
 import { ErrorResponse } from './http/schemas.js';
 import { buildLazySerializer } from './http/serialization.js';
-import { buildValidator, registerNulGuard } from './http/validation.js';
+import { registerNulGuard, validatorCompiler } from './http/validation.js';
 import { tokenRoutes } from './modules/auth/token.routes.js';
 import { fieldsRoutes } from './modules/fields/fields.routes.js';
 import { fieldValuesRoutes } from './modules/field-values/field-values.routes.js';
@@ -43,10 +43,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     frameworkErrors,
-    schemaController: {
-      compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildLazySerializer as never },
-    },
+    schemaController: { compilersFactory: { buildSerializer: buildLazySerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Requests are validated by the service's own ajv instances (src/http/validation.ts): every problem of every
+  // request part, compiled on first use. Request schemas refer to no shared schema.
+  app.setValidatorCompiler(validatorCompiler);
 
   app.addSchema(ErrorResponse);
   registerErrorHandling(app);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isOneOf } from './lib/guards.js';
 
 export type DatabaseTarget = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string };
 
@@ -81,7 +82,7 @@ export function loadConfig(env: Env): Config {
   if (typeof database === 'string') problems.push(database);
 
   const logLevelRaw = (env.LOG_LEVEL?.trim() || 'info').toLowerCase();
-  if (!LOG_LEVELS.includes(logLevelRaw as LogLevel)) {
+  if (!isOneOf(LOG_LEVELS, logLevelRaw)) {
     problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
   }
 
@@ -100,13 +101,15 @@ export function loadConfig(env: Env): Config {
     else redisUrl = raw;
   }
 
-  if (problems.length > 0) throw new ConfigError(problems);
+  if (problems.length > 0 || typeof database === 'string' || !isOneOf(LOG_LEVELS, logLevelRaw)) {
+    throw new ConfigError(problems);
+  }
 
   return Object.freeze({
     host,
     port,
-    database: Object.freeze(database as DatabaseTarget),
-    logLevel: logLevelRaw as LogLevel,
+    database: Object.freeze(database),
+    logLevel: logLevelRaw,
     tokenTtlSeconds,
     rateLimitMax,
     rateLimitWindowSeconds,

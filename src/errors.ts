@@ -88,7 +88,34 @@ export const errors = {
     new AppError('NOT_FOUND', 404, `${what} not found.`, details),
   routeNotFound: (method: string, url: string) =>
     new AppError('NOT_FOUND', 404, `Route ${method} ${url.split('?')[0]} not found.`),
+  /** A 4xx the framework raised that no other factory names (its own status, its own words). */
+  clientError: (status: number, message: string) => new AppError('INVALID_REQUEST', status, message),
   conflict: (message: string, details: ErrorDetails) => new AppError('CONFLICT', 409, message, details),
+  addressedValuesNotFound: (fieldId: string, missing: Record<string, unknown>[]) =>
+    new AppError(
+      'NOT_FOUND',
+      404,
+      `${missing.length === 1 ? '1 addressed field value was' : `${missing.length} addressed field values were`} not found in field ${fieldId}; nothing was changed.`,
+      { field_id: fieldId, not_found: missing },
+    ),
+  duplicateExportResults: (ids: string[]) =>
+    new AppError(
+      'DUPLICATE_ACCOUNTING_RECORD_IDS',
+      422,
+      'Duplicate accounting record ids found across success and failure results.',
+      { duplicate_accounting_record_ids: ids },
+    ),
+  exportedRecordsNotFound: (ids: string[]) =>
+    new AppError('NOT_FOUND', 404, `Accounting record source IDs not found: ${ids.join(', ')}`, {
+      not_found_export_entry_source_ids: ids,
+    }),
+  notReadyForExport: (exportable: string, ids: string[]) =>
+    new AppError(
+      'ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT',
+      422,
+      `Only accounting records with review status ${exportable} can be updated via this endpoint.`,
+      { not_ready_for_export_accounting_record_ids: ids },
+    ),
   idempotencyKeyInUse: () =>
     new AppError(
       'IDEMPOTENCY_KEY_IN_USE',

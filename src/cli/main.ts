@@ -44,7 +44,8 @@ interface Integration {
 }
 async function integration(): Promise<Integration> {
   const compiled = new URL('../../client/dist/integration/cli.js', import.meta.url);
-  return (await import(compiled.href)) as Integration;
+  const loaded: Integration = await import(compiled.href);
+  return loaded;
 }
 
 async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {

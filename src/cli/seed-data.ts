@@ -12,7 +12,18 @@ export const DEMO_FIELDS = [
     name: 'GL Account',
     remote: 'GL_ACCOUNT',
     share: 0.4,
-    words: ['Travel', 'Meals', 'Software', 'Office Supplies', 'Advertising', 'Other G&A', 'Professional Fees', 'Rent', 'Telephone', 'Training'],
+    words: [
+      'Travel',
+      'Meals',
+      'Software',
+      'Office Supplies',
+      'Advertising',
+      'Other G&A',
+      'Professional Fees',
+      'Rent',
+      'Telephone',
+      'Training',
+    ],
   },
   {
     name: 'Department',
@@ -20,15 +31,49 @@ export const DEMO_FIELDS = [
     share: 0.2,
     words: ['Engineering', 'Sales', 'Marketing', 'Finance', 'Operations', 'Support', 'People'],
   },
-  { name: 'Location', remote: 'LOCATION', share: 0.2, words: ['New York', 'San Francisco', 'London', 'Berlin', 'Tokyo', 'Remote'] },
-  { name: 'Class', remote: 'CLASS', share: 0.2, words: ['Recurring', 'One-off', 'Capital', 'Client billable', 'Internal'] },
+  {
+    name: 'Location',
+    remote: 'LOCATION',
+    share: 0.2,
+    words: ['New York', 'San Francisco', 'London', 'Berlin', 'Tokyo', 'Remote'],
+  },
+  {
+    name: 'Class',
+    remote: 'CLASS',
+    share: 0.2,
+    words: ['Recurring', 'One-off', 'Capital', 'Client billable', 'Internal'],
+  },
 ] as const;
 export type DemoField = (typeof DEMO_FIELDS)[number];
 
 const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances', 'Ken', 'Radia', 'Tim'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Thompson', 'Perlman', 'Berners-Lee'];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Dijkstra',
+  'Liskov',
+  'Knuth',
+  'Allen',
+  'Thompson',
+  'Perlman',
+  'Berners-Lee',
+];
 const ROLES = ['EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE', 'CARD_ADMIN', 'BOOKKEEPER', 'AP_CLERK', 'ACCOUNT_ADMIN'];
-const VENDORS = ['Delta Air Lines', 'Uber', 'AWS', 'Staples', 'WeWork', 'Slack', 'Google Ads', 'Marriott', 'Figma', 'FedEx', 'Blue Bottle', 'Deloitte'];
+const VENDORS = [
+  'Delta Air Lines',
+  'Uber',
+  'AWS',
+  'Staples',
+  'WeWork',
+  'Slack',
+  'Google Ads',
+  'Marriott',
+  'Figma',
+  'FedEx',
+  'Blue Bottle',
+  'Deloitte',
+];
 const CURRENCIES = ['USD', 'USD', 'USD', 'USD', 'EUR', 'GBP', 'JPY', 'KWD'];
 const DAY = 24 * 3600 * 1_000_000;
 
@@ -117,7 +162,12 @@ export function demoRecords(seed: number, now: number, fields: readonly (readonl
     const failed = status === 'REVIEW' && random() < 0.1;
     const lastExport: Omit<LastExportResult, 'reported_at'> | null =
       status === 'EXPORTED'
-        ? { status: 'SUCCESS', reference_id: `erp_${n}`, deep_link_url: `https://erp.example.invalid/txn/${n}`, error_message: null }
+        ? {
+            status: 'SUCCESS',
+            reference_id: `erp_${n}`,
+            deep_link_url: `https://erp.example.invalid/txn/${n}`,
+            error_message: null,
+          }
         : failed
           ? { status: 'FAILURE', reference_id: null, deep_link_url: null, error_message: 'Invalid GL account' }
           : null;
@@ -138,7 +188,9 @@ export function demoRecords(seed: number, now: number, fields: readonly (readonl
       user: isBill && random() < 0.5 ? null : pick(users),
       vendor: source === 'REIMBURSEMENT' && random() < 0.5 ? null : pick(vendors),
       receipts:
-        random() < 0.6 ? [{ id: `receipt_${n + 1}`, download_uris: [`https://files.example.invalid/receipt_${n + 1}.pdf`] }] : [],
+        random() < 0.6
+          ? [{ id: `receipt_${n + 1}`, download_uris: [`https://files.example.invalid/receipt_${n + 1}.pdf`] }]
+          : [],
       lastExport,
       version: 1 + REVIEW_STATUSES.indexOf(status) + (failed ? 3 : 0),
     };

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { Type, type TSchema } from 'typebox';
+import { IsSchema, Type, type TSchema } from 'typebox';
 import type { Db } from '../db/database.js';
 import { errors, type AppError } from '../errors.js';
 import { authService, GrantCache, type AuthContext } from '../modules/auth/auth.service.js';
+import { isRecord } from '../lib/guards.js';
 import { errorResponses, IdempotencyKey } from './schemas.js';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -24,16 +25,17 @@ function methodsOf(route: RouteOptions): string[] {
 export function completeRouteSchema(route: RouteOptions): void {
   const scopes = route.config?.scopes;
   if (!scopes) return;
-  const schema = (route.schema ??= {}) as Record<string, unknown>;
+  const schema = (route.schema ??= {});
   schema.security = scopes.map((scope) => ({ OAuth2: [scope] }));
-  const response = (schema.response ??= {}) as Record<string, TSchema>;
+  const response: Record<string, unknown> = isRecord(schema.response) ? schema.response : (schema.response = {});
   const shared = errorResponses(400, 401, 403, 429, 500, 503);
   for (const [status, body] of Object.entries(shared)) response[status] ??= body;
 
   if (methodsOf(route).some((m) => WRITE_METHODS.has(m))) {
     const mode = route.config?.idempotency ?? 'optional';
-    const headers = (schema.headers as TSchema | undefined) ?? Type.Object({});
-    const properties = { ...((headers as { properties?: Record<string, TSchema> }).properties ?? {}) };
+    const given = isRecord(schema.headers) && isRecord(schema.headers.properties) ? schema.headers.properties : {};
+    const properties: Record<string, TSchema> = {};
+    for (const [name, header] of Object.entries(given)) if (IsSchema(header)) properties[name] = header;
     properties['idempotency-key'] = mode === 'required' ? IdempotencyKey : Type.Optional(IdempotencyKey);
     schema.headers = Type.Object(properties);
     response['409'] ??= errorResponses(409)[409]!;

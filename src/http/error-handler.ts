@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, errors, isAppError } from '../errors.js';
+import { type AppError, errors, isAppError } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/failures.js';
+import { isRecord } from '../lib/guards.js';
 import { allProblems } from './validation.js';
 
 export interface ErrorBody {
@@ -17,15 +18,21 @@ export function errorBody(error: AppError, requestId: string): ErrorBody {
 /** Maps anything thrown while serving a request to an AppError. Unknown failures become INTERNAL_ERROR. */
 export function toAppError(error: unknown, request: FastifyRequest): AppError {
   if (isAppError(error)) return error;
-  const e = error as FastifyError & { validationContext?: string };
-  if (e?.validation) {
-    const problems = allProblems(request, e.validationContext, e.validation as never);
+  if (isDatabaseUnavailable(error)) return errors.serviceUnavailable();
+  if (!isRecord(error)) return errors.internal();
+  const { validation, validationContext, code, statusCode, message } = error;
+  if (Array.isArray(validation)) {
+    const problems = allProblems(
+      request,
+      typeof validationContext === 'string' ? validationContext : undefined,
+      validation,
+    );
     return errors.invalidRequest(
       problems,
       `The request is invalid: ${problems.map((p) => `${p.path || '(body)'} ${p.message}`).join('; ')}`,
     );
   }
-  switch (e?.code) {
+  switch (code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return errors.unsupportedMediaType(request.headers['content-type']);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -37,13 +44,12 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
     default:
       break;
   }
-  if (e instanceof SyntaxError || (e?.statusCode === 400 && /JSON/i.test(e.message ?? ''))) {
+  const text = typeof message === 'string' ? message : '';
+  if (error instanceof SyntaxError || (statusCode === 400 && /JSON/i.test(text))) {
     return errors.invalidField('', 'is not valid JSON');
   }
-  if (isDatabaseUnavailable(error)) return errors.serviceUnavailable();
-  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    return new AppError('INVALID_REQUEST', e.statusCode, e.message);
-  }
+  if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500)
+    return errors.clientError(statusCode, text);
   return errors.internal();
 }
 

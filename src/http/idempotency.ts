@@ -1,10 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Executor } from '../db/database.js';
-import {
-  idempotencyService,
-  requestHash,
-  type IdempotencyKeyIds,
-} from '../modules/idempotency/idempotency.service.js';
+import { idempotencyService, requestHash, type IdempotencyKeyIds } from '../modules/idempotency/idempotency.service.js';
 
 /**
  * The Idempotency-Key glue of the request (the rules are the idempotency module's): the key is claimed in

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 const PREFIX = `req_${randomBytes(6).toString('base64url')}`;
 let counter = 0;
 
-const VALID = /^[A-Za-z0-9._:\-]{1,128}$/;
+const VALID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Echoes a well-formed incoming X-Request-Id; otherwise makes one. */
 export function genRequestId(req: IncomingMessage): string {

@@ -3,8 +3,11 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { errors, type ValidationProblem } from '../errors.js';
 import { isoToMicros } from '../lib/clock.js';
+import { isRecord } from '../lib/guards.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+// A CommonJS module that sets both module.exports and exports.default to the plugin: TypeScript sees the module
+// object, Node the function; `.default` is the plugin to both.
+const addFormats = addFormatsModule.default;
 
 function makeAjv(coerce: boolean): Ajv {
   const ajv = new Ajv({
@@ -34,30 +37,16 @@ const textAjv = makeAjv(true);
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   let compiled: ValidateFunction | undefined;
+  if (!isRecord(schema)) throw new Error(`a route's ${httpPart} schema is not a JSON schema object`);
   const validate = (data: unknown): boolean => {
-    compiled ??= ajv.compile(schema as object);
-    const valid = compiled(data) as boolean;
+    compiled ??= ajv.compile(schema);
+    const valid = compiled(data) === true;
     validate.errors = compiled.errors;
     return valid;
   };
   validate.errors = null as ValidateFunction['errors'];
   return validate;
 };
-
-/**
- * Fastify's compilersFactory.buildValidator: called with the shared schemas (app.addSchema) of a plugin
- * context, and again whenever a child context adds its own; every context gets these two ajv instances.
- */
-export function buildValidator(externalSchemas: Record<string, unknown> = {}): FastifySchemaCompiler<unknown> {
-  for (const schema of Object.values(externalSchemas) as { $id?: string }[]) {
-    if (!schema.$id || added.has(schema.$id)) continue;
-    // Not `ajv.getSchema(id)` to ask: that compiles the schema (100 ms of start-up for every shared one).
-    for (const ajv of [bodyAjv, textAjv]) ajv.addSchema(schema);
-    added.add(schema.$id);
-  }
-  return validatorCompiler;
-}
-const added = new Set<string>();
 
 const PART_PREFIX: Record<string, string> = {
   body: '',
@@ -71,9 +60,10 @@ function escapePointer(segment: string): string {
 }
 
 function unionMessage(error: ErrorObject): string {
-  const parent = (error.parentSchema ?? {}) as Record<string, unknown>;
+  const parent = isRecord(error.parentSchema) ? error.parentSchema : {};
   if (typeof parent.errorMessage === 'string') return parent.errorMessage;
-  const branches = (parent[error.keyword] ?? []) as Record<string, unknown>[];
+  const given: unknown = parent[error.keyword];
+  const branches = Array.isArray(given) ? given.filter(isRecord) : [];
   const types = branches.map((b) =>
     typeof b.type === 'string' &&
     Object.keys(b).every((k) =>
@@ -105,7 +95,7 @@ function jsonType(value: unknown): string {
  * does: its own errors say more than "must be string or null".
  */
 function chosenBranch(union: ErrorObject): string | null {
-  const parent = (union.parentSchema ?? {}) as Record<string, unknown>;
+  const parent = isRecord(union.parentSchema) ? union.parentSchema : {};
   // The schema's own words for the union win.
   if (typeof parent.errorMessage === 'string') return null;
   const branches = parent[union.keyword];
@@ -145,11 +135,11 @@ export function toProblems(errors: ErrorObject[], part: string | undefined): Val
         message = 'is not allowed';
         break;
       case 'enum':
-        message = `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
+        message = `must be one of: ${Array.isArray(params.allowedValues) ? params.allowedValues.join(', ') : ''}`;
         break;
       case 'pattern': {
         // A regular expression is no explanation: the schema's own words when it has them.
-        const own = (error.parentSchema as { errorMessage?: unknown } | undefined)?.errorMessage;
+        const own = isRecord(error.parentSchema) ? error.parentSchema.errorMessage : undefined;
         if (typeof own === 'string') message = own;
         break;
       }
@@ -185,7 +175,7 @@ const compiled = new WeakMap<object, ValidateFunction>();
 
 /** Request headers arrive lower-cased; so must the names in a headers schema (Fastify does the same). */
 function lowerCaseHeaders(schema: Record<string, unknown>): Record<string, unknown> {
-  const properties = (schema.properties ?? {}) as Record<string, unknown>;
+  const properties = isRecord(schema.properties) ? schema.properties : {};
   return {
     ...schema,
     properties: Object.fromEntries(Object.entries(properties).map(([k, v]) => [k.toLowerCase(), v])),
@@ -193,10 +183,10 @@ function lowerCaseHeaders(schema: Record<string, unknown>): Record<string, unkno
   };
 }
 
-function validatorOf(part: Part, schema: object): ValidateFunction {
+function validatorOf(part: Part, schema: Record<string, unknown>): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    const source = part === 'headers' ? lowerCaseHeaders(schema as Record<string, unknown>) : schema;
+    const source = part === 'headers' ? lowerCaseHeaders(schema) : schema;
     validate = (part === 'body' ? bodyAjv : textAjv).compile(source);
     compiled.set(schema, validate);
   }
@@ -216,10 +206,10 @@ export function allProblems(
   const problems = toProblems(failed, failedPart);
   const index = PARTS.findIndex(([part]) => part === failedPart);
   if (index < 0) return problems;
-  const schemas = (request.routeOptions.schema ?? {}) as Partial<Record<Part, object>>;
+  const schemas: Partial<Record<Part, unknown>> = request.routeOptions.schema ?? {};
   for (const [part, property] of PARTS.slice(index + 1)) {
     const schema = schemas[part];
-    if (!schema) continue;
+    if (!isRecord(schema)) continue;
     const validate = validatorOf(part, schema);
     const value = request[property] as unknown;
     let copy: unknown;
@@ -235,8 +225,8 @@ export function allProblems(
   return problems;
 }
 
-/** String.prototype.isWellFormed (Node 20; not in the ES2022 library's types). */
-const wellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+/** No lone surrogate (String.prototype.isWellFormed: Node 20, typed by the ES2024.String library). */
+const wellFormed = (text: string): boolean => text.isWellFormed();
 
 /** Why `text` cannot be stored alike in both dialects (U+0000, a lone surrogate); empty when it can. */
 export function textProblems(text: string): string[] {

@@ -80,12 +80,10 @@ describeLive('svc poll and svc report, end to end', (s) => {
     expect(first.map((r) => r.id).sort()).toEqual([...ready, ...bills].map((r) => r.id).sort());
 
     const results = [
-      ...ready
-        .slice(0, 5)
-        .map((r) => ({
-          accounting_record_id: r.id,
-          success: { reference_id: `JE-${r.id}`, deep_link_url: 'https://erp.example/je' },
-        })),
+      ...ready.slice(0, 5).map((r) => ({
+        accounting_record_id: r.id,
+        success: { reference_id: `JE-${r.id}`, deep_link_url: 'https://erp.example/je' },
+      })),
       ...ready
         .slice(5, 8)
         .map((r) => ({ accounting_record_id: r.id, failure: { error_message: 'Invalid GL account' } })),

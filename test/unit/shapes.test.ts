@@ -1,5 +1,5 @@
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
 const micros = fc.integer({ min: 0, max: 4_102_444_800_000_000 });
 const flag = fc.constantFrom(0, 1);
 
-const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
+const ajv = addFormatsModule.default(new Ajv({ strict: false, allErrors: true }));
 const conforms = (schema: object) => {
   const validate = ajv.compile(schema);
   return (value: unknown) => {
@@ -153,10 +153,7 @@ describe('the field value shape', () => {
     const rows = fc.sample(row, { numRuns: 300, seed: 11 });
     const fieldId = 'extended_field_"quoted"\\';
     const values = sql.join(
-      rows.map(
-        (r) =>
-          sql`(${r.svc_id}, ${r.value}, ${r.remote_id}, ${r.value_id}, ${r.is_disabled}, ${r.updated_at})`,
-      ),
+      rows.map((r) => sql`(${r.svc_id}, ${r.value}, ${r.remote_id}, ${r.value_id}, ${r.is_disabled}, ${r.updated_at})`),
     );
     const column = (name: string) => sql.ref(`v.${name}`);
     const written = await sql<{ json: string }>`

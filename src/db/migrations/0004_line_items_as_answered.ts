@@ -14,7 +14,9 @@ interface OldLine {
 // The minor-unit exponents as this migration was written (ISO 4217 in 2026), kept here rather than read from the
 // live currency table: a later change there must not change what this migration did. Two decimals otherwise.
 const EXPONENTS: Readonly<Record<string, number>> = {
-  ...Object.fromEntries('BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'.split(' ').map((c) => [c, 0])),
+  ...Object.fromEntries(
+    'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'.split(' ').map((c) => [c, 0]),
+  ),
   ...Object.fromEntries('BHD IQD JOD KWD LYD OMR TND'.split(' ').map((c) => [c, 3])),
   ...Object.fromEntries('CLF UYW'.split(' ').map((c) => [c, 4])),
 };
@@ -53,7 +55,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     if (rows.length === 0) return;
     const changed: { account_id: string; id: string; line_items_json: string }[] = [];
     for (const row of rows) {
-      const lines = JSON.parse(row.line_items_json) as OldLine[];
+      const lines: OldLine[] = JSON.parse(row.line_items_json);
       if (!lines.some((l) => typeof l.amount === 'number')) continue;
       const answered = lines.map((l) => ({
         id: l.id,

@@ -23,19 +23,16 @@ export interface RecordState {
 
 /** Changes of the per-(source_type, review_status) record counts of one transaction. */
 export class CountDeltas {
-  readonly #deltas = new Map<string, number>();
+  readonly #deltas = new Map<string, { source_type: SourceType; review_status: ReviewStatus; records: number }>();
   add(sourceType: SourceType, reviewStatus: ReviewStatus, n: number): this {
     const key = `${sourceType} ${reviewStatus}`;
-    this.#deltas.set(key, (this.#deltas.get(key) ?? 0) + n);
+    const delta = this.#deltas.get(key) ?? { source_type: sourceType, review_status: reviewStatus, records: 0 };
+    delta.records += n;
+    this.#deltas.set(key, delta);
     return this;
   }
   entries(): { source_type: SourceType; review_status: ReviewStatus; records: number }[] {
-    return [...this.#deltas]
-      .filter(([, n]) => n !== 0)
-      .map(([key, n]) => {
-        const [source_type, review_status] = key.split(' ') as [SourceType, ReviewStatus];
-        return { source_type, review_status, records: n };
-      });
+    return [...this.#deltas.values()].filter((d) => d.records !== 0);
   }
 }
 
@@ -45,7 +42,6 @@ export interface ExportUpdate {
   updatedAt: number;
   lastExportJson: string;
 }
-
 
 const INSERT_CHUNK = 1000; // 20 columns × 1000 rows stays under both dialects' bound-parameter limits (32766, 65535)
 const ID_CHUNK = 500;
@@ -131,7 +127,9 @@ const exportOne = preparedQuery<{
  * Kysely, where one UPDATE ... FROM (VALUES ...) per 500 took 68 ms). PostgreSQL: one statement per 500, as each
  * statement is a round trip to the server.
  */
-const applyExportResultsBy: ByDialect<(ex: Executor, accountId: string, updates: readonly ExportUpdate[]) => Promise<number>> = {
+const applyExportResultsBy: ByDialect<
+  (ex: Executor, accountId: string, updates: readonly ExportUpdate[]) => Promise<number>
+> = {
   async sqlite(ex, accountId, updates) {
     let changed = 0;
     for (const u of updates) {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../db/database.js';
 import { authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
+import { sendJsonText } from '../../http/json-text.js';
 import { errorResponses } from '../../http/schemas.js';
 import { accountingService } from './accounting.service.js';
 import {
@@ -61,7 +62,7 @@ export function accountingRoutes(db: Db): FastifyPluginAsyncTypebox {
         // Pages of up to 500 records are the polling hot path: written as text directly (recordJson), not
         // through the schema serializer; the schema above still documents the answer.
         const page = await accountingService.query(db, authOf(request), request.query);
-        return reply.type('application/json; charset=utf-8').send(page as never);
+        return sendJsonText(reply, page);
       },
     );
 

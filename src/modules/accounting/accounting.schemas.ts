@@ -132,7 +132,10 @@ const money = (minor: number, currency: string): string => {
   const m = fromMinor(minor, currency);
   return `{"amount":${m.amount},"currency":${JSON.stringify(currency)}}`;
 };
-const lineItems = (row: ShownRecordRow): LineItem[] => JSON.parse(row.line_items_json) as LineItem[];
+const lineItems = (row: ShownRecordRow): LineItem[] => {
+  const lines: LineItem[] = JSON.parse(row.line_items_json);
+  return lines;
+};
 const record = members<ShownRecordRow, { singleEntry: boolean }>();
 
 /**
@@ -151,8 +154,10 @@ export const AccountingRecordShape = defineShape<ShownRecordRow, { singleEntry: 
     ),
     original_amount: record.computed(
       OrNull(MoneySchema),
-      (row) => (row.original_currency === null ? null : fromMinor(Number(row.original_amount_minor), row.original_currency)),
-      (row) => (row.original_currency === null ? 'null' : money(Number(row.original_amount_minor), row.original_currency)),
+      (row) =>
+        row.original_currency === null ? null : fromMinor(Number(row.original_amount_minor), row.original_currency),
+      (row) =>
+        row.original_currency === null ? 'null' : money(Number(row.original_amount_minor), row.original_currency),
     ),
     type: record.text('type', RecordTypeSchema),
     source_type: record.text('source_type', SourceTypeSchema),
@@ -175,7 +180,7 @@ export const AccountingRecordShape = defineShape<ShownRecordRow, { singleEntry: 
     version: record.integer('version', Type.Integer({ description: 'Starts at 1; grows by one with every change' })),
     last_export_result: record.computed(OrNull(LastExportResultSchema), (row) => {
       if (row.last_export_json === null) return null;
-      const last = JSON.parse(row.last_export_json) as LastExportResult;
+      const last: LastExportResult = JSON.parse(row.last_export_json);
       return { ...last, reported_at: microsToIso(last.reported_at) };
     }),
   },

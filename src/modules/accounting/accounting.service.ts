@@ -1,5 +1,5 @@
 import type { Db, Executor } from '../../db/database.js';
-import { AppError, errors } from '../../errors.js';
+import { errors } from '../../errors.js';
 import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { pageOf } from '../../lib/pagination.js';
 import { isoToMicros } from '../../lib/clock.js';
@@ -123,29 +123,17 @@ export const accountingService = {
     const ids = input.results.map((r) => r.accounting_record_id);
     const duplicates = duplicatesOf(ids);
     if (duplicates.length > 0) {
-      throw new AppError(
-        'DUPLICATE_ACCOUNTING_RECORD_IDS',
-        422,
-        'Duplicate accounting record ids found across success and failure results.',
-        { duplicate_accounting_record_ids: duplicates },
-      );
+      throw errors.duplicateExportResults(duplicates);
     }
     const last = await recordClock.lock(db, tenant.accountId);
     const states = new Map((await accountingRepository.statesOf(db, tenant.accountId, ids)).map((s) => [s.id, s]));
     const missing = ids.filter((id) => !states.has(id));
     if (missing.length > 0) {
-      throw new AppError('NOT_FOUND', 404, `Accounting record source IDs not found: ${missing.join(', ')}`, {
-        not_found_export_entry_source_ids: missing,
-      });
+      throw errors.exportedRecordsNotFound(missing);
     }
     const notReady = ids.filter((id) => states.get(id)!.review_status !== EXPORTABLE);
     if (notReady.length > 0) {
-      throw new AppError(
-        'ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT',
-        422,
-        `Only accounting records with review status ${EXPORTABLE} can be updated via this endpoint.`,
-        { not_ready_for_export_accounting_record_ids: notReady },
-      );
+      throw errors.notReadyForExport(EXPORTABLE, notReady);
     }
     const first = await recordClock.advance(db, tenant.accountId, last, ids.length);
     const updates = input.results.map((result, i) => {

@@ -160,7 +160,11 @@ export const ingestService = {
    * Creates records from source activity, all or none. Field values are resolved now and kept on the line
    * (names included): a record shows the coding it was booked with, as an exported ledger entry must.
    */
-  async create(ex: Executor, tenant: Tenant, items: readonly IngestItemInput[]): Promise<{ items: AccountingRecordDto[] }> {
+  async create(
+    ex: Executor,
+    tenant: Tenant,
+    items: readonly IngestItemInput[],
+  ): Promise<{ items: AccountingRecordDto[] }> {
     const problems: ValidationProblem[] = [];
     const checked = items.map((item, i) => checkItem(item, `/items/${i}`, problems));
     if (problems.length > 0) throw errors.invalidRequest(problems);

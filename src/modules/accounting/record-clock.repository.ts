@@ -4,7 +4,11 @@ import { nowMicros } from '../../lib/clock.js';
 /** The clock's value, locked until the transaction ends: SQLite's write transaction holds the only write lock. */
 const readLocked: ByDialect<(ex: Executor, accountId: string) => Promise<{ last_updated_at: number }>> = {
   sqlite: (ex, accountId) =>
-    ex.selectFrom('account_record_clocks').select('last_updated_at').where('account_id', '=', accountId).executeTakeFirstOrThrow(),
+    ex
+      .selectFrom('account_record_clocks')
+      .select('last_updated_at')
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow(),
   postgres: (ex, accountId) =>
     ex
       .selectFrom('account_record_clocks')

@@ -72,7 +72,11 @@ export const authRepository = {
       .where('account_id', '=', accountId)
       .where('client_id', '=', clientId)
       .execute();
-    await ex.deleteFrom('access_tokens').where('account_id', '=', accountId).where('client_id', '=', clientId).execute();
+    await ex
+      .deleteFrom('access_tokens')
+      .where('account_id', '=', accountId)
+      .where('client_id', '=', clientId)
+      .execute();
   },
 
   async insertToken(

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.js';
 import type { Limiter } from '../../http/rate-limit.js';
 import { toAppError } from '../../http/error-handler.js';
 import { textProblems } from '../../http/validation.js';
+import { isRecord } from '../../lib/guards.js';
 import { authService, OAuthError } from './auth.service.js';
 
 const TokenRequest = Type.Object(
@@ -134,7 +135,7 @@ export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter) {
       },
       async (request, reply) => {
         await limiter.check(reply, `token:${request.ip}`);
-        const body = (request.body ?? {}) as Record<string, unknown>;
+        const body = isRecord(request.body) ? request.body : {};
         const basic = basicCredentials(request.headers.authorization);
         const inBody = body.client_id !== undefined || body.client_secret !== undefined;
         if (basic && inBody) {

@@ -1,4 +1,4 @@
-import { AppError, errors, type ValidationProblem } from '../../errors.js';
+import { type AppError, errors, type ValidationProblem } from '../../errors.js';
 import type { AddressLists, AddressRow } from './field-values.repository.js';
 import { ADDRESS_KEYS, type Address, type AddressKey } from './field-values.schemas.js';
 
@@ -72,23 +72,20 @@ export function resolveAddresses(
     if (row.remote_id !== null) index.remote_id.set(row.remote_id, row.svc_id);
     if (row.value_id !== null) index.value_id.set(row.value_id, row.svc_id);
   }
-  const svcIds = addresses.map((a) => index[a.key].get(a.id));
-  const missing = addresses.flatMap((a, i) => (svcIds[i] === undefined ? [{ index: i, [a.key]: a.id }] : []));
-  if (missing.length > 0) throw notFound(fieldId, missing);
+  const found = addresses.map((a) => index[a.key].get(a.id));
+  const missing = addresses.flatMap((a, i) => (found[i] === undefined ? [{ index: i, [a.key]: a.id }] : []));
+  const svcIds = found.filter((id) => id !== undefined);
+  if (missing.length > 0 || svcIds.length !== addresses.length) throw notFound(fieldId, missing);
 
   const firsts = new Map<string, number>();
   const problems = svcIds
-    .map((svcId, i) => repeated(itemPath, firsts, svcId!, i))
+    .map((svcId, i) => repeated(itemPath, firsts, svcId, i))
     .filter((p): p is ValidationProblem => p !== null);
   if (problems.length > 0) throw duplicatesError(problems);
-  return svcIds as string[];
+  return svcIds;
 }
 
 /** 404 naming each item whose address matches no value of the field; the batch changes nothing. */
 export function notFound(fieldId: string, missing: Record<string, unknown>[]): AppError {
-  const what = missing.length === 1 ? '1 addressed field value was' : `${missing.length} addressed field values were`;
-  return new AppError('NOT_FOUND', 404, `${what} not found in field ${fieldId}; nothing was changed.`, {
-    field_id: fieldId,
-    not_found: missing,
-  });
+  return errors.addressedValuesNotFound(fieldId, missing);
 }

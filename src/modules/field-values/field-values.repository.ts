@@ -7,7 +7,6 @@ import type { FieldValuesTable } from './field-values.tables.js';
 /** The columns that address a value in update and delete. */
 export type AddressRow = Pick<FieldValuesTable, 'svc_id' | 'remote_id' | 'value_id'>;
 
-
 export interface AddressLists {
   svcIds: string[];
   remoteIds: string[];
@@ -100,7 +99,9 @@ export interface ValuePage {
  * from FieldValueShape. On SQLite by SQLite itself (json_group_array) into bytes: building 1001 row objects and
  * serializing them again was most of a page's cost. On PostgreSQL by the shape's JSON writer.
  */
-const listPageBy: ByDialect<(ex: Executor, accountId: string, fieldId: string, filter: ListFilter) => Promise<ValuePage>> = {
+const listPageBy: ByDialect<
+  (ex: Executor, accountId: string, fieldId: string, filter: ListFilter) => Promise<ValuePage>
+> = {
   async sqlite(ex, accountId, fieldId, filter) {
     const limit = filter.limit;
     const page = listQuery(ex, accountId, fieldId, filter).limit(limit).as('p');
@@ -255,4 +256,3 @@ export const fieldValuesRepository = {
       .execute();
   },
 };
-

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../db/database.js';
 import { authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
+import { sendJsonText } from '../../http/json-text.js';
 import { errorResponses } from '../../http/schemas.js';
 import { fieldValuesService } from './field-values.service.js';
 import {
@@ -55,7 +56,7 @@ export function fieldValuesRoutes(db: Db): FastifyPluginAsyncTypebox {
           page.itemsJson,
           Buffer.from(`,"next_cursor":${JSON.stringify(page.next_cursor)}}`),
         ]);
-        return reply.type('application/json; charset=utf-8').send(body as never);
+        return sendJsonText(reply, body);
       },
     );
 

@@ -17,7 +17,10 @@ const NullableText = <T extends TSchema>(text: T) =>
   Type.Union([text, Type.Null()], { errorMessage: 'must be a string of 1 to 255 characters, or null' });
 
 /** The columns a value's answer shows (its field comes with the request: `ctx.fieldId`). */
-export type ShownValueRow = Pick<FieldValuesTable, 'svc_id' | 'value' | 'remote_id' | 'value_id' | 'is_disabled' | 'updated_at'>;
+export type ShownValueRow = Pick<
+  FieldValuesTable,
+  'svc_id' | 'value' | 'remote_id' | 'value_id' | 'is_disabled' | 'updated_at'
+>;
 export const SHOWN_VALUE_COLUMNS = ['svc_id', 'value', 'remote_id', 'value_id', 'is_disabled', 'updated_at'] as const;
 
 const value = members<ShownValueRow, { fieldId: string }>();

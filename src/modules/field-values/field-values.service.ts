@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { openCursor, sealCursor } from '../../lib/cursor.js';
-import { microsToIso, nowMicros } from '../../lib/clock.js';
+import { nowMicros } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { AuthContext, Tenant } from '../auth/auth.service.js';
 import { fieldsService } from '../fields/fields.service.js';
@@ -133,19 +133,14 @@ export const fieldValuesService = {
     const afterId = query.cursor
       ? String(openCursor(auth.cursorKey, 'field_values', filters, query.cursor)[0])
       : undefined;
-    const page = await repo.listPage(
-      db,
-      auth.accountId,
-      fieldId,
-      {
-        svcIds: filters.svc_ids,
-        remoteIds: filters.remote_ids,
-        valueIds: filters.value_ids,
-        value: filters.value,
-        afterId,
-        limit: query.limit,
-      },
-    );
+    const page = await repo.listPage(db, auth.accountId, fieldId, {
+      svcIds: filters.svc_ids,
+      remoteIds: filters.remote_ids,
+      valueIds: filters.value_ids,
+      value: filters.value,
+      afterId,
+      limit: query.limit,
+    });
     return {
       itemsJson: page.itemsJson,
       next_cursor:

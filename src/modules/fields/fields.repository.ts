@@ -29,7 +29,12 @@ export const fieldsRepository = {
 
   async findMany(ex: Executor, accountId: string, fieldIds: readonly string[]): Promise<FieldsTable[]> {
     if (fieldIds.length === 0) return [];
-    return ex.selectFrom('fields').selectAll().where('account_id', '=', accountId).where('svc_id', 'in', fieldIds).execute();
+    return ex
+      .selectFrom('fields')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('svc_id', 'in', fieldIds)
+      .execute();
   },
 
   /** Keyset page in creation order (identifiers sort by creation time); fetches limit + 1 rows. */

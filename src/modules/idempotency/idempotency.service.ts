@@ -25,8 +25,7 @@ export type { IdempotencyKeyIds };
 
 /** What claiming a key led to: this request may run, or the stored answer of the first one is replayed. */
 export type ClaimOutcome =
-  | { kind: 'claimed'; lockToken: string }
-  | { kind: 'replay'; lockToken: string; status: number; body: string };
+  { kind: 'claimed'; lockToken: string } | { kind: 'replay'; lockToken: string; status: number; body: string };
 
 export function requestHash(method: string, url: string, body: unknown): string {
   return createHash('sha256')
