@@ -12,7 +12,7 @@ const unsafeCasts = [
     message: '`as never` hides a type error: type the value, or narrow it with a check.',
   },
   {
-    selector: 'TSAsExpression[expression.type="TSAsExpression"] > TSUnknownKeyword',
+    selector: 'TSAsExpression > TSAsExpression > TSUnknownKeyword.typeAnnotation',
     message: '`as unknown as` hides a type error: type the value, or narrow it with a check.',
   },
 ];

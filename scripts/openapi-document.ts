@@ -1,6 +1,7 @@
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/open.js';
+import { isRecord } from '../src/lib/guards.js';
 
 /** The OpenAPI document the server serves at /openapi.json, built without listening or touching disk. */
 export async function openapiDocument(): Promise<Record<string, unknown>> {
@@ -8,7 +9,9 @@ export async function openapiDocument(): Promise<Record<string, unknown>> {
   const app = await buildApp(loadConfig({}), { db, logger: false });
   try {
     await app.ready();
-    return app.swagger() as unknown as Record<string, unknown>;
+    const document: unknown = app.swagger();
+    if (!isRecord(document)) throw new Error('the app answered no OpenAPI document');
+    return document;
   } finally {
     await app.close();
     await db.close();

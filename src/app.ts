@@ -11,6 +11,9 @@ import { registerIdempotency } from './http/idempotency.js';
 import { createLimiter, memoryStore, registerClientRateLimit, type RateLimitStore } from './http/rate-limit.js';
 import { genRequestId } from './http/request-id.js';
 import { ErrorResponse } from './http/schemas.js';
+import { AccountingRecord } from './modules/accounting/accounting.schemas.js';
+import { FieldValue } from './modules/field-values/field-values.schemas.js';
+import { Field } from './modules/fields/fields.schemas.js';
 import { buildLazySerializer } from './http/serialization.js';
 import { registerNulGuard, validatorCompiler } from './http/validation.js';
 import { tokenRoutes } from './modules/auth/token.routes.js';
@@ -49,7 +52,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // request part, compiled on first use. Request schemas refer to no shared schema.
   app.setValidatorCompiler(validatorCompiler);
 
-  app.addSchema(ErrorResponse);
+  // Shared schemas are added here, at the root, before any route plugin: a plugin that added its own would get a
+  // fresh validator from Fastify's default factory (lib/schema-controller.js) instead of the one set above.
+  for (const schema of [ErrorResponse, Field, FieldValue, AccountingRecord]) app.addSchema(schema);
   registerErrorHandling(app);
   // JSON only: any other body is 415 (the token endpoint adds form bodies in its own scope).
   app.removeContentTypeParser(['text/plain']);

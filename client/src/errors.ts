@@ -25,15 +25,20 @@ export class SvcApiError extends Error {
   }
 }
 
+/** A JSON object (not null, not an array): its properties can be read and checked one by one. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Builds the error from an HTTP answer whose body may be the API's error shape, the OAuth one, or neither. */
 export function errorFromResponse(status: number, body: unknown, requestId: string | null): SvcApiError {
-  const b = (body ?? {}) as Record<string, unknown>;
+  const b: Record<string, unknown> = isRecord(body) ? body : {};
   if (typeof b.error_code === 'string') {
     return new SvcApiError({
       status,
       error_code: b.error_code,
       message: typeof b.message === 'string' ? b.message : `HTTP ${status}`,
-      details: (b.details as Record<string, unknown> | null) ?? null,
+      details: isRecord(b.details) ? b.details : null,
       request_id: typeof b.request_id === 'string' ? b.request_id : requestId,
     });
   }

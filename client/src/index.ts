@@ -58,7 +58,7 @@ export class SvcClient {
 
   readonly fields = {
     list: (query: FieldListQuery = {} as FieldListQuery, options?: RequestOptions) =>
-      this.#http.request<FieldPage>({ method: 'GET', path: '/v1/fields', query: query as never, options }),
+      this.#http.request<FieldPage>({ method: 'GET', path: '/v1/fields', query, options }),
     listAll: (query: ListQuery<FieldListQuery> = {} as FieldListQuery, options?: RequestOptions) =>
       paginate((q) => this.fields.list(q as FieldListQuery, options), query),
     get: (fieldId: string, options?: RequestOptions) =>
@@ -109,7 +109,7 @@ export class SvcClient {
       this.#http.request<FieldValuePage>({
         method: 'GET',
         path: `/v1/fields/${enc(fieldId)}/values`,
-        query: query as never,
+        query,
         options,
       }),
     /** Every value matching the filters, page after page: `for await (const v of listAll(fieldId))`. */
@@ -149,7 +149,7 @@ export class SvcClient {
       this.#http.request<AccountingRecordPage>({
         method: 'GET',
         path: '/v3/accounting/records',
-        query: query as never,
+        query,
         options,
       }),
     /** Every matching record, following next_cursor. */

@@ -1,4 +1,4 @@
-import { SvcApiError, errorFromResponse } from './errors.js';
+import { SvcApiError, errorFromResponse, isRecord } from './errors.js';
 
 export interface SvcClientOptions {
   /** e.g. `https://svc.example.com` or `http://127.0.0.1:8080` */
@@ -63,6 +63,16 @@ export function newIdempotencyKey(): string {
   return globalThis.crypto.randomUUID();
 }
 
+/** A response body as JSON; null when it is empty or not JSON (errorFromResponse then falls back to the status). */
+function parseBody(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 function toBase64(text: string): string {
   const bytes = new TextEncoder().encode(text);
   let binary = '';
@@ -125,11 +135,18 @@ export class Transport {
       form.toString(),
       true,
     );
-    const token = body as { access_token: string; expires_in: number };
+    // A token answer is 200 (RFC 6749 §5.1) with both fields; without them no request could be authenticated.
+    if (!isRecord(body) || typeof body.access_token !== 'string' || typeof body.expires_in !== 'number') {
+      throw new SvcApiError({
+        status: 200,
+        error_code: 'INVALID_TOKEN_RESPONSE',
+        message: 'The token endpoint answered without a string access_token and a numeric expires_in.',
+      });
+    }
     // Refresh a minute early (or halfway through a short lifetime) so no request carries an expiring token.
-    const margin = Math.min(60, token.expires_in / 2) * 1000;
-    this.#token = { value: token.access_token, refreshAt: Date.now() + token.expires_in * 1000 - margin };
-    return token.access_token;
+    const margin = Math.min(60, body.expires_in / 2) * 1000;
+    this.#token = { value: body.access_token, refreshAt: Date.now() + body.expires_in * 1000 - margin };
+    return body.access_token;
   }
 
   async request<T>(call: Call): Promise<T> {
@@ -140,12 +157,18 @@ export class Transport {
       if (call.body !== undefined) headers['content-type'] = 'application/json';
       if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
       try {
-        return (await this.#send(
+        const body = await this.#send(
           call,
           headers,
           call.body === undefined ? undefined : JSON.stringify(call.body),
           call.method === 'GET' || call.idempotencyKey !== undefined,
-        )) as T;
+        );
+        // The one unchecked step of the client: a 2xx body is the server's answer to this operation, and T is
+        // that operation's response type generated from the server's OpenAPI document (types.ts), which
+        // test/sdk/types-drift.test.ts keeps in step with what the server serves. Checking every response
+        // against its schema at run time would mean shipping the schemas with the client.
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- typed by the OpenAPI contract, see above
+        return body as T;
       } catch (error) {
         // An expired or revoked token: fetch a new one once, if we can.
         if (error instanceof SvcApiError && error.status === 401 && !refreshed && this.#options.clientId) {
@@ -189,12 +212,7 @@ export class Transport {
       }
       const requestId = response.headers.get('x-request-id');
       const text = await response.text();
-      let parsed: unknown = null;
-      try {
-        parsed = text === '' ? null : JSON.parse(text);
-      } catch {
-        parsed = null;
-      }
+      const parsed = parseBody(text);
       if (response.ok) return parsed;
       const error = errorFromResponse(response.status, parsed, requestId);
       const retryable =

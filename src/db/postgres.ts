@@ -6,7 +6,7 @@ import { dbOver, type Database, type Db } from './database.js';
 const INT8_OID = 20;
 
 export function openPostgres(url: string, poolSize: number): Db {
-  // Loaded on first use: a SQLite service does not pay for the driver at start-up (40 ms).
+  // Loaded on first use: a SQLite service does not pay for the driver at start-up.
   const pg: typeof PgModule = createRequire(import.meta.url)('pg');
   const textParser = pg.types.getTypeParser.bind(pg.types);
   const pool = new pg.Pool({

@@ -14,9 +14,8 @@ export type Param<P> = <K extends keyof P & string>(name: K) => RawBuilder<P[K]>
 
 /**
  * A query of the hot path, built and compiled once per dialect and then run with new values. Building and
- * compiling a Kysely query cost more than running it on SQLite (a value's get spent 15 µs in Kysely for two
- * 5 µs lookups). Answers the rows, or for a write without RETURNING numAffectedRows (RETURNING made a
- * one-row SQLite UPDATE three times slower: 42 instead of 14 µs).
+ * compiling a Kysely query cost more than running it on SQLite (docs/performance.md). Answers the rows, or for
+ * a write without RETURNING numAffectedRows (RETURNING made a one-row SQLite UPDATE three times slower).
  *
  * `preparedQuery<{ id: string }>()((ex, param) => ex.selectFrom('t').where('id', '=', param('id')))`: `param`
  * stands for a value in comparisons, insert values and the like (a bound parameter whose value names it), never

@@ -4,9 +4,9 @@ import type { Db } from './database.js';
 /**
  * Does autovacuum's work for the service's tables when autovacuum does not (it can be turned off, and it
  * lags behind a bulk load). Without statistics PostgreSQL guesses a few rows per account and, for a
- * 1,000,000-value field, sorted the whole field for each page (400 ms) instead of walking the primary key;
+ * 1,000,000-value field, sorted the whole field for each page instead of walking the primary key;
  * without a vacuum the visibility map stays empty, so counts cannot use index-only scans (a half-range
- * total_count took 400 ms instead of 60 ms), and updated rows leave dead tuples behind. A table is vacuumed
+ * total_count was several times slower), and updated rows leave dead tuples behind. A table is vacuumed
  * and analysed when it never was, or when more than 10% of its rows (at least 1000) changed since. SQLite
  * needs nothing here: its queries are written so that the plan does not depend on statistics.
  */

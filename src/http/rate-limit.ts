@@ -36,7 +36,7 @@ export function memoryStore(): RateLimitStore {
 
 /** Shared by every process that uses the same Redis. */
 export function redisStore(url: string): RateLimitStore {
-  // Loaded on first use: without REDIS_URL the service does not pay for the client at start-up (80 ms).
+  // Loaded on first use: without REDIS_URL the service does not pay for the client at start-up.
   const { Redis }: { Redis: typeof RedisClient } = createRequire(import.meta.url)('ioredis');
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
   redis.on('error', () => {}); // reported per request below; reconnects by itself

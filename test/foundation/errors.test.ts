@@ -135,15 +135,15 @@ describeEachDialect(
 
     it('echoes a valid X-Request-Id and replaces an invalid one, on successes and errors', async () => {
       const api = await t.ctx.as(['fields.read']);
-      const cases: [string, string | undefined][] = [
+      const cases: ['GET' | 'POST', string][] = [
         ['GET', '/v1/fields'],
         ['GET', '/v1/fields/nope'],
         ['GET', '/nowhere'],
         ['GET', '/healthz'],
         ['POST', '/oauth2/token'],
-      ].map(([m, u]) => [m!, u]) as never;
+      ];
       for (const [method, url] of cases) {
-        const ok = await api.request(method as 'GET', url!, { headers: { 'x-request-id': 'trace-42:abc.DEF_1' } });
+        const ok = await api.request(method, url, { headers: { 'x-request-id': 'trace-42:abc.DEF_1' } });
         expect({ url, id: ok.headers['x-request-id'] }).toEqual({ url, id: 'trace-42:abc.DEF_1' });
         if (ok.status >= 400 && ok.body.request_id) expect(ok.body.request_id).toBe('trace-42:abc.DEF_1');
         for (const bad of ['has space', 'x'.repeat(129), '<script>']) {

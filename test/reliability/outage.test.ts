@@ -16,7 +16,7 @@ describe.runIf(DIALECTS.includes('sqlite'))('SQLite file locked by another proce
     const { api, url, write, storedTags } = await setupOutage(served, server.url);
     const sent: Sent[] = [await write()];
     const locker = new SqliteDatabase(served.database.url.slice('sqlite:'.length));
-    let locked: Sent[] = [];
+    let locked: Sent[];
     const health: HttpResponse[] = [];
     try {
       locker.exec('begin exclusive');

@@ -42,7 +42,7 @@ export class Api {
       headers,
       ...(options.body === undefined ? {} : { payload: options.body as object }),
     });
-    let body: any = null;
+    let body: any;
     try {
       body = res.body === '' ? null : JSON.parse(res.body);
     } catch {

@@ -4,12 +4,8 @@ import { DIALECTS, PG_URL } from './dialects.js';
 
 /** Builds dist/ (the CLI tests run the real `svc` command) and checks PostgreSQL is reachable. */
 export default async function setup(): Promise<void> {
-  try {
-    execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
-  } catch {
-    // tsc still emits on type errors; `npm run typecheck` is the gate for those.
-    process.stderr.write('global-setup: the TypeScript build reported errors (see above)\n');
-  }
+  // A failed build fails the run: the spawned-server tests would otherwise run an older dist/.
+  execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
   if (DIALECTS.includes('postgres')) {
     const client = new pg.Client({ connectionString: PG_URL });
     try {
@@ -17,7 +13,8 @@ export default async function setup(): Promise<void> {
       await client.query('select 1');
     } catch (error) {
       throw new Error(
-        `PostgreSQL tests need a server at ${PG_URL} (set TEST_POSTGRES_URL, or DIALECTS=sqlite to skip them): ${(error as Error).message}`,
+        `PostgreSQL tests need a server at ${PG_URL} (set TEST_POSTGRES_URL, or DIALECTS=sqlite to skip them): ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
       );
     } finally {
       await client.end().catch(() => {});

@@ -58,7 +58,7 @@ export class HttpApi {
       signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     });
     const text = await res.text();
-    let body: any = null;
+    let body: any;
     try {
       body = text === '' ? null : JSON.parse(text);
     } catch {

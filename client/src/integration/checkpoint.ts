@@ -13,10 +13,12 @@ export interface Checkpoint {
 export function readCheckpoint(file: string, streams: readonly string[]): Checkpoint {
   let stored: Partial<Checkpoint> = {};
   try {
-    stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<Checkpoint>;
+    stored = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new Error(`checkpoint ${file} is unreadable: ${(error as Error).message}`);
+    if (!(error instanceof Error) || !('code' in error) || error.code !== 'ENOENT')
+      throw new Error(`checkpoint ${file} is unreadable: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
   }
   const result: Checkpoint = { version: 1, streams: {}, output_bytes: stored.output_bytes ?? 0 };
   for (const s of streams) result.streams[s] = stored.streams?.[s] ?? null;

@@ -19,11 +19,19 @@ export class IntegrationUsageError extends Error {
   override name = 'IntegrationUsageError';
 }
 
-function clientFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv): SvcClient {
-  const baseUrl = (values.url as string | undefined) ?? env.SVC_URL;
-  const clientId = (values['client-id'] as string | undefined) ?? env.SVC_CLIENT_ID;
-  const clientSecret = (values['client-secret'] as string | undefined) ?? env.SVC_CLIENT_SECRET;
-  const token = (values.token as string | undefined) ?? env.SVC_TOKEN;
+/** The parsed `connection` flags: each a string when given. */
+interface ConnectionValues {
+  url?: string;
+  'client-id'?: string;
+  'client-secret'?: string;
+  token?: string;
+}
+
+function clientFrom(values: ConnectionValues, env: NodeJS.ProcessEnv): SvcClient {
+  const baseUrl = values.url ?? env.SVC_URL;
+  const clientId = values['client-id'] ?? env.SVC_CLIENT_ID;
+  const clientSecret = values['client-secret'] ?? env.SVC_CLIENT_SECRET;
+  const token = values.token ?? env.SVC_TOKEN;
   if (!baseUrl) throw new IntegrationUsageError('--url (or SVC_URL) is required');
   if (!token && !(clientId && clientSecret)) {
     throw new IntegrationUsageError(

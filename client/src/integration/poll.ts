@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { SvcClient } from '../index.js';
+import type { AccountingRecordQuery, SvcClient } from '../index.js';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint.js';
 
 /**
@@ -13,6 +13,10 @@ export const STREAMS = {
   bills: { source_type: 'BILL' },
 } as const;
 type StreamName = keyof typeof STREAMS;
+
+function isStreamName(name: string): name is StreamName {
+  return Object.hasOwn(STREAMS, name);
+}
 
 export interface PollOptions {
   client: SvcClient;
@@ -31,7 +35,7 @@ export interface PollOptions {
  * page and its checkpoint repeats that page.)
  */
 export async function pollOnce(options: PollOptions): Promise<Record<StreamName, number>> {
-  const names = Object.keys(STREAMS) as StreamName[];
+  const names = Object.keys(STREAMS).filter(isStreamName);
   const checkpoint: Checkpoint = readCheckpoint(options.checkpointFile, names);
   const toStdout = options.output === '-';
   let fd: number | null = null;
@@ -45,21 +49,19 @@ export async function pollOnce(options: PollOptions): Promise<Record<StreamName,
       );
     }
   }
-  const counts = { ready_for_export: 0, bills: 0 } as Record<StreamName, number>;
+  const counts: Record<StreamName, number> = { ready_for_export: 0, bills: 0 };
   try {
     for (const name of names) {
       const after = checkpoint.streams[name];
       let cursor: string | undefined;
       do {
-        const page = await options.client.accountingRecords.query(
-          {
-            ...STREAMS[name],
-            limit: options.pageSize ?? 500,
-            ...(after ? { 'updated_at[gt]': after } : {}),
-            ...(cursor ? { cursor } : {}),
-          } as never,
-          { signal: options.signal },
-        );
+        const query: AccountingRecordQuery = {
+          ...STREAMS[name],
+          limit: options.pageSize ?? 500,
+          ...(after ? { 'updated_at[gt]': after } : {}),
+          ...(cursor ? { cursor } : {}),
+        };
+        const page = await options.client.accountingRecords.query(query, { signal: options.signal });
         if (page.items.length > 0) {
           const lines = page.items.map((record) => `${JSON.stringify(record)}\n`).join('');
           if (fd === null) process.stdout.write(lines);

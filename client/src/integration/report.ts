@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isRecord } from '../errors.js';
 import { SvcApiError, type ExportResult, type SvcClient } from '../index.js';
 
 export interface ReportOutcome {
@@ -12,6 +13,29 @@ const REFUSAL_LISTS: Record<string, string> = {
   ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT: 'not_ready_for_export_accounting_record_ids',
 };
 
+function isOptionalString(value: unknown): value is string | undefined {
+  return value === undefined || typeof value === 'string';
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/** {accounting_record_id, success: {deep_link_url?, reference_id?}} or {accounting_record_id, failure: {error_message}}. */
+function isExportResult(value: Record<string, unknown>): value is ExportResult {
+  if (typeof value.accounting_record_id !== 'string') return false;
+  const { success, failure } = value;
+  if (success !== undefined) {
+    return (
+      failure === undefined &&
+      isRecord(success) &&
+      isOptionalString(success.deep_link_url) &&
+      (success.reference_id === null || isOptionalString(success.reference_id))
+    );
+  }
+  return isRecord(failure) && typeof failure.error_message === 'string';
+}
+
 /** Parses NDJSON export results; every bad line is reported with its number. */
 export function parseResults(text: string): ExportResult[] {
   const results: ExportResult[] = [];
@@ -19,16 +43,22 @@ export function parseResults(text: string): ExportResult[] {
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
     try {
-      const value = JSON.parse(line) as Record<string, unknown>;
+      const value: unknown = JSON.parse(line);
       if (
+        !isRecord(value) ||
         typeof value.accounting_record_id !== 'string' ||
         (value.success === undefined) === (value.failure === undefined)
       ) {
         throw new Error('needs accounting_record_id and exactly one of success, failure');
       }
-      results.push(value as unknown as ExportResult);
+      if (!isExportResult(value)) {
+        throw new Error(
+          'success must be {deep_link_url?: string, reference_id?: string | null}, failure {error_message: string}',
+        );
+      }
+      results.push(value);
     } catch (error) {
-      problems.push(`line ${i + 1}: ${(error as Error).message}`);
+      problems.push(`line ${i + 1}: ${error instanceof Error ? error.message : String(error)}`);
     }
   });
   if (problems.length > 0) throw new Error(`invalid export results:\n  ${problems.join('\n  ')}`);
@@ -55,16 +85,13 @@ export async function reportResults(
         outcome.updated.push(...res.updated_accounting_record_ids);
         break;
       } catch (error) {
-        const list = error instanceof SvcApiError ? REFUSAL_LISTS[error.error_code] : undefined;
-        const ids = list ? ((error as SvcApiError).details?.[list] as string[] | undefined) : undefined;
-        if (!ids || ids.length === 0) throw error;
+        if (!(error instanceof SvcApiError)) throw error;
+        const list = REFUSAL_LISTS[error.error_code];
+        const ids = list ? error.details?.[list] : undefined;
+        if (!isStringArray(ids) || ids.length === 0) throw error;
         const refused = new Set(ids);
         for (const id of refused) {
-          outcome.refused.push({
-            accounting_record_id: id,
-            error_code: (error as SvcApiError).error_code,
-            reason: (error as SvcApiError).message,
-          });
+          outcome.refused.push({ accounting_record_id: id, error_code: error.error_code, reason: error.message });
         }
         batch = batch.filter((r) => !refused.has(r.accounting_record_id));
       }

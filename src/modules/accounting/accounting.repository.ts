@@ -123,8 +123,8 @@ const exportOne = preparedQuery<{
 );
 
 /**
- * SQLite: one compiled statement run per record, each a primary-key probe (1000 records in 14 ms, 19 ms through
- * Kysely, where one UPDATE ... FROM (VALUES ...) per 500 took 68 ms). PostgreSQL: one statement per 500, as each
+ * SQLite: one compiled statement run per record, each a primary-key probe (a few times faster than one
+ * UPDATE ... FROM (VALUES ...) per 500: docs/performance.md). PostgreSQL: one statement per 500, as each
  * statement is a round trip to the server.
  */
 const applyExportResultsBy: ByDialect<
@@ -197,8 +197,7 @@ export const accountingRepository = {
   /**
    * The review state of each given record that the account has. Written as a join with the ids as VALUES, so
    * that each id is one primary-key probe: as `id in (...)`, SQLite without statistics preferred to scan the
-   * account's whole range of the review-status index (it covers these columns): 135 ms instead of 8 ms for
-   * 1000 ids at 100,000 records.
+   * account's whole range of the review-status index (it covers these columns).
    */
   async statesOf(db: Executor, accountId: string, ids: readonly string[]): Promise<RecordState[]> {
     const out: RecordState[] = [];
@@ -221,7 +220,7 @@ export const accountingRepository = {
     limit: number,
   ): Promise<ShownRecordRow[]> {
     // The answer's columns only: building the row objects of a 500-record page is a large part of its cost.
-    // Joining the details measured no slower than reading them from a wide row (5.96 vs 5.95 ms per 500).
+    // Joining the details measured no slower than reading them from a wide row.
     let q = withDetails(filtered(db, accountId, filter)).select([...SHOWN_ROW_COLUMNS, ...DETAIL_COLUMNS]);
     // updated_at is unique within an account (the record clock; unique index), so "after (updated_at, id)" is
     // "updated_at > x": one index range, where the OR form of a two-column keyset defeats SQLite's planner.

@@ -20,8 +20,6 @@ const tags = ['Accounting Records'];
 
 export function accountingRoutes(db: Db): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.addSchema(AccountingRecord);
-
     app.get(
       '/v3/accounting/records/:record_id',
       {

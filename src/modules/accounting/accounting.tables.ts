@@ -4,7 +4,7 @@ import type { ReviewStatus } from './lifecycle.js';
 /**
  * One row per record: what can change (review status, version, updated_at, the last export result) and what
  * queries filter on. Its details (line items, user, vendor, receipts), written once at ingestion and never
- * changed, are in accounting_record_details: an export report rewrites ~200-byte rows instead of ~2 kB ones
+ * changed, are in accounting_record_details: an export report rewrites small rows instead of large ones
  * (see docs/performance.md). Money is integer minor units of `currency`; times are microseconds since the epoch.
  */
 export interface AccountingRecordsTable {

@@ -22,8 +22,6 @@ const tags = ['Field Values'];
 
 export function fieldValuesRoutes(db: Db): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.addSchema(FieldValue);
-
     app.get(
       '/v1/fields/:field_id/values',
       {

@@ -18,8 +18,6 @@ const tags = ['Fields'];
 
 export function fieldsRoutes(db: Db): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.addSchema(Field);
-
     app.get(
       '/v1/fields',
       {
