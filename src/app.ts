@@ -12,6 +12,7 @@ import { createLimiter, memoryStore, registerClientRateLimit, type RateLimitStor
 import { genRequestId } from './http/request-id.js';
 import { ErrorResponse } from './http/schemas.js';
 import { AccountingRecord } from './modules/accounting/accounting.schemas.js';
+import { RecordEventShape } from './modules/accounting/review.schemas.js';
 import { FieldValue } from './modules/field-values/field-values.schemas.js';
 import { Field } from './modules/fields/fields.schemas.js';
 import { buildLazySerializer } from './http/serialization.js';
@@ -54,7 +55,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   // Shared schemas are added here, at the root, before any route plugin: a plugin that added its own would get a
   // fresh validator from Fastify's default factory (lib/schema-controller.js) instead of the one set above.
-  for (const schema of [ErrorResponse, Field, FieldValue, AccountingRecord]) app.addSchema(schema);
+  for (const schema of [ErrorResponse, Field, FieldValue, AccountingRecord, RecordEventShape.schema])
+    app.addSchema(schema);
   registerErrorHandling(app);
   // JSON only: any other body is 415 (the token endpoint adds form bodies in its own scope).
   app.removeContentTypeParser(['text/plain']);

@@ -17,6 +17,9 @@ export type ErrorCode =
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'DUPLICATE_ACCOUNTING_RECORD_IDS'
   | 'ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT'
+  | 'RECORD_NOT_EDITABLE'
+  | 'INVALID_CODING'
+  | 'CODING_REQUIRED'
   | 'RATE_LIMITED'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_ERROR';
@@ -134,6 +137,41 @@ export const errors = {
       expected_version: expected,
       current_version: actual,
     }),
+  /** Coding, splitting and merging are for records under review. */
+  recordNotEditable: (id: string, status: string, editable: readonly string[]) =>
+    new AppError(
+      'RECORD_NOT_EDITABLE',
+      409,
+      `Record ${id} is ${status}: its lines can be coded, split or merged only in ${editable.join(' or ')}. Move it back to REVIEW first.`,
+      { accounting_record_id: id, review_status: status, editable_review_statuses: [...editable] },
+    ),
+  /** Field values that cannot code a line: each problem names the line and the value. */
+  invalidCoding: (problems: (ValidationProblem & Record<string, unknown>)[]) =>
+    new AppError(
+      'INVALID_CODING',
+      422,
+      `The coding cannot be applied: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}. Nothing was changed.`,
+      { errors: problems },
+    ),
+  /** A bulk review move refused: every failing record, each with its own code; the status of the gravest. */
+  bulkMoveRefused: (
+    code: 'NOT_FOUND' | 'VERSION_CONFLICT' | 'INVALID_TRANSITION' | 'CODING_REQUIRED',
+    requested: number,
+    problems: Record<string, unknown>[],
+  ) =>
+    new AppError(
+      code,
+      code === 'NOT_FOUND' ? 404 : code === 'CODING_REQUIRED' ? 422 : 409,
+      `${problems.length} of ${requested} records cannot make this move; nothing was changed. details.errors names each.`,
+      { errors: problems },
+    ),
+  codingRequired: (records: Record<string, unknown>[]) =>
+    new AppError(
+      'CODING_REQUIRED',
+      422,
+      `${records.length === 1 ? '1 record lacks' : `${records.length} records lack`} the coding the account requires before READY_FOR_EXPORT; nothing was changed.`,
+      { records },
+    ),
   payloadTooLarge: (limit: number) =>
     new AppError('PAYLOAD_TOO_LARGE', 413, `The request body exceeds ${limit} bytes.`, {
       limit_bytes: limit,

@@ -106,6 +106,7 @@ export function codingsOf(field: FieldDto, values: readonly FieldValueDto[]): Co
     value: v.value,
     remote_id: v.remote_id,
     is_disabled: v.is_disabled,
+    field_is_disabled: field.is_disabled,
   }));
 }
 

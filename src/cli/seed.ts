@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import { refreshStatistics } from '../db/statistics.js';
 import { nowMicros } from '../lib/clock.js';
 import { ingestService } from '../modules/accounting/ingest.service.js';
-import { authService, type Tenant } from '../modules/auth/auth.service.js';
+import { authService, type Caller } from '../modules/auth/auth.service.js';
 import type { FieldValueDto } from '../modules/field-values/field-values.schemas.js';
 import { fieldValuesService } from '../modules/field-values/field-values.service.js';
 import { fieldsService } from '../modules/fields/fields.service.js';
@@ -26,7 +26,7 @@ export async function seed(db: Db, args: string[], out: (line: string) => void):
     options: { account: { type: 'string' }, records: { type: 'string' }, values: { type: 'string' } },
     strict: true,
   });
-  const tenant: Tenant = { accountId: parseAccount(opts.account) };
+  const tenant: Caller = { accountId: parseAccount(opts.account), actor: { type: 'system', id: 'svc seed' } };
   const recordCount = parseCount(opts.records, 'records', 1000);
   const valueCount = parseCount(opts.values, 'values', 100);
   const started = Date.now();

@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002_field_values.js';
 import * as m0003 from './migrations/0003_accounting.js';
 import * as m0004 from './migrations/0004_line_items_as_answered.js';
 import * as m0005 from './migrations/0005_record_details.js';
+import * as m0006 from './migrations/0006_review_workflow.js';
 
 /**
  * The numbered migrations, in order. Imported statically so that the same list serves the compiled
@@ -16,6 +17,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0003_accounting': m0003,
   '0004_line_items_as_answered': m0004,
   '0005_record_details': m0005,
+  '0006_review_workflow': m0006,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

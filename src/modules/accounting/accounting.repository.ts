@@ -19,6 +19,7 @@ export interface RecordState {
   id: string;
   review_status: ReviewStatus;
   source_type: SourceType;
+  version: number;
 }
 
 /** Changes of the per-(source_type, review_status) record counts of one transaction. */
@@ -52,7 +53,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-function filtered(
+export function filtered(
   db: Executor,
   accountId: string,
   f: RecordFilter,
@@ -74,13 +75,13 @@ function filtered(
 }
 
 /** Each record with its details: one primary-key probe per record. */
-function withDetails(q: ReturnType<typeof filtered>) {
+export function withDetails(q: ReturnType<typeof filtered>) {
   return q.innerJoin('accounting_record_details as d', (j) =>
     j.onRef('d.account_id', '=', 'r.account_id').onRef('d.id', '=', 'r.id'),
   );
 }
 
-const SHOWN_ROW_COLUMNS = [
+export const SHOWN_ROW_COLUMNS = [
   'r.id',
   'r.type',
   'r.source_type',
@@ -99,7 +100,7 @@ const SHOWN_ROW_COLUMNS = [
   'r.version',
   'r.updated_at',
 ] as const;
-const DETAIL_COLUMNS = ['d.line_items_json', 'd.user_json', 'd.vendor_json', 'd.receipts_json'] as const;
+export const DETAIL_COLUMNS = ['d.line_items_json', 'd.user_json', 'd.vendor_json', 'd.receipts_json'] as const;
 
 /** One record's export result, as a SQLite statement compiled once and run per record (applyExportResults). */
 const exportOne = preparedQuery<{
@@ -204,9 +205,9 @@ export const accountingRepository = {
     for (const chunk of chunks(ids, ID_CHUNK)) {
       const result = await sql<RecordState>`
         with v(id) as (values ${sql.join(chunk.map((id) => sql`(${id})`))})
-        select r.id, r.review_status, r.source_type
+        select r.id, r.review_status, r.source_type, r.version
         from v join accounting_records r on r.account_id = ${accountId} and r.id = v.id`.execute(db);
-      out.push(...result.rows);
+      out.push(...result.rows.map((row) => ({ ...row, version: Number(row.version) })));
     }
     return out;
   },

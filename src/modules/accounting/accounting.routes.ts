@@ -15,6 +15,7 @@ import {
   SingleEntryQuery,
 } from './accounting.schemas.js';
 import { internalAccountingRoutes } from './internal.routes.js';
+import { reviewRoutes } from './review.routes.js';
 
 const tags = ['Accounting Records'];
 
@@ -85,5 +86,6 @@ export function accountingRoutes(db: Db): FastifyPluginAsyncTypebox {
     );
 
     await app.register(internalAccountingRoutes(db));
+    await app.register(reviewRoutes(db));
   };
 }

@@ -117,7 +117,7 @@ export const ReviewStatusBody = Type.Object(
   { additionalProperties: false },
 );
 
-const MoneyInput = Type.Object(
+export const MoneyInput = Type.Object(
   {
     amount: Type.Number({ exclusiveMinimum: 0, description: 'Major units; no more decimals than the currency has' }),
     currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' }),

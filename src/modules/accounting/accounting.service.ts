@@ -3,7 +3,7 @@ import { errors } from '../../errors.js';
 import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { pageOf } from '../../lib/pagination.js';
 import { isoToMicros } from '../../lib/clock.js';
-import type { AuthContext, Tenant } from '../auth/auth.service.js';
+import type { AuthContext, Caller, Tenant } from '../auth/auth.service.js';
 import { accountingRepository, CountDeltas, type RecordFilter } from './accounting.repository.js';
 import {
   AccountingRecordShape,
@@ -14,7 +14,10 @@ import {
 import type { LastExportResult } from './accounting.tables.js';
 import type { SourceType } from './ledger.js';
 import { AFTER_EXPORT, assertReviewMove, EXPORTABLE, type ReviewStatus } from './lifecycle.js';
+import { recordEvents } from './history.js';
 import { recordClock } from './record-clock.repository.js';
+import { requiredCoding } from './required-coding.js';
+import { codedRecord } from './review.service.js';
 
 const notFound = (id: string) => errors.notFound(`Accounting record ${id}`, { accounting_record_id: id });
 
@@ -83,7 +86,7 @@ export const accountingService = {
   /** A review move (never to EXPORTED); `version`, when given, must be the record's current one. */
   async moveReviewStatus(
     db: Executor,
-    tenant: Tenant,
+    tenant: Caller,
     id: string,
     input: { review_status: ReviewStatus; version?: number },
   ): Promise<AccountingRecordDto> {
@@ -94,6 +97,7 @@ export const accountingService = {
     const version = Number(row.version);
     if (input.version !== undefined && input.version !== version) throw errors.versionConflict(input.version, version);
     assertReviewMove(row.review_status, input.review_status);
+    if (input.review_status === 'READY_FOR_EXPORT') await requiredCoding.assertCoded(db, tenant, [codedRecord(row)]);
     const updatedAt = await recordClock.advance(db, tenant.accountId, last, 1);
     const moved = await accountingRepository.setReviewStatus(
       db,
@@ -111,13 +115,22 @@ export const accountingService = {
       tenant.accountId,
       new CountDeltas().add(row.source_type, row.review_status, -1).add(row.source_type, input.review_status, 1),
     );
+    await recordEvents(db, tenant, [
+      {
+        recordId: id,
+        version: version + 1,
+        type: 'MOVED',
+        occurredAt: updatedAt,
+        changes: { review_status: { from: row.review_status, to: input.review_status } },
+      },
+    ]);
     return AccountingRecordShape.toObject(updated, { singleEntry: false });
   },
 
   /** Export results, all or none: success → EXPORTED, failure → REVIEW, each kept as last_export_result. */
   async reportExportResults(
     db: Executor,
-    tenant: Tenant,
+    tenant: Caller,
     input: ExportResultsInput,
   ): Promise<{ updated_accounting_record_ids: string[] }> {
     const ids = input.results.map((r) => r.accounting_record_id);
@@ -158,6 +171,7 @@ export const accountingService = {
         reviewStatus: AFTER_EXPORT[reported.status],
         updatedAt: first + i,
         lastExportJson: JSON.stringify(reported),
+        reported,
       };
     });
     const changed = await accountingRepository.applyExportResults(db, tenant.accountId, updates);
@@ -169,6 +183,22 @@ export const accountingService = {
       deltas.add(source_type, EXPORTABLE, -1).add(source_type, update.reviewStatus, 1);
     }
     await accountingRepository.adjustCounts(db, tenant.accountId, deltas);
+    await recordEvents(
+      db,
+      tenant,
+      updates.map(({ id, reviewStatus, updatedAt, reported }) => ({
+        recordId: id,
+        version: states.get(id)!.version + 1,
+        type: reported.status === 'SUCCESS' ? 'EXPORT_SUCCEEDED' : 'EXPORT_FAILED',
+        occurredAt: updatedAt,
+        changes: {
+          review_status: { from: EXPORTABLE, to: reviewStatus },
+          ...(reported.status === 'SUCCESS'
+            ? { reference_id: reported.reference_id, deep_link_url: reported.deep_link_url }
+            : { error_message: reported.error_message }),
+        },
+      })),
+    );
     return { updated_accounting_record_ids: ids };
   },
 };

@@ -2,10 +2,11 @@ import type { RecordType, SourceType } from './ledger.js';
 import type { ReviewStatus } from './lifecycle.js';
 
 /**
- * One row per record: what can change (review status, version, updated_at, the last export result) and what
- * queries filter on. Its details (line items, user, vendor, receipts), written once at ingestion and never
- * changed, are in accounting_record_details: an export report rewrites small rows instead of large ones
- * (see docs/performance.md). Money is integer minor units of `currency`; times are microseconds since the epoch.
+ * One row per record: what changes often (review status, version, updated_at, the last export result) and what
+ * queries filter and sort on. Its details (line items, user, vendor, receipts: written at ingestion, the line
+ * items changed again only by coding) are in accounting_record_details: an export report rewrites small rows
+ * instead of large ones (see docs/performance.md). Money is integer minor units of `currency`; times are
+ * microseconds since the epoch.
  */
 export interface AccountingRecordsTable {
   account_id: string;
@@ -28,6 +29,13 @@ export interface AccountingRecordsTable {
   version: number;
   created_at: number;
   updated_at: number;
+  /** The amount in ten-thousandths of its currency's major unit: comparable across currencies (money.ts). */
+  amount_sort: number;
+  /** How many economic lines carry no coding at all. */
+  uncoded_lines: number;
+  /** From the details, for the review queue's text search. */
+  vendor_name: string | null;
+  user_email: string | null;
 }
 
 /** A record's immutable details, one row per record (same key), as JSON text in the answer's form. */
@@ -44,8 +52,32 @@ export interface AccountingRecordDetailsTable {
 /** A whole record as stored: its row and its details. */
 export type StoredRecord = AccountingRecordsTable & Omit<AccountingRecordDetailsTable, 'account_id' | 'id'>;
 
-/** What an answer shows of a record: every column but the account and created_at. */
-export type ShownRecordRow = Omit<StoredRecord, 'account_id' | 'created_at'>;
+/** What an answer shows of a record: every column but the account, created_at and the review queue's own. */
+export type ShownRecordRow = Omit<
+  StoredRecord,
+  'account_id' | 'created_at' | 'amount_sort' | 'uncoded_lines' | 'vendor_name' | 'user_email'
+>;
+
+/** One change of a record, with the version it produced (history.repository.ts). */
+export interface AccountingRecordEventsTable {
+  account_id: string;
+  record_id: string;
+  version: number;
+  event_id: string;
+  type: string;
+  actor_type: string;
+  actor_id: string;
+  occurred_at: number;
+  /** What changed, in the event type's form (docs/accounting.md, "History"). */
+  changes_json: string;
+}
+
+/** A field every economic line must be coded with before its record may go to READY_FOR_EXPORT. */
+export interface AccountRequiredFieldsTable {
+  account_id: string;
+  field_id: string;
+  created_at: number;
+}
 
 /** What a record keeps of the most recent export report (last_export_json). */
 export interface LastExportResult {
@@ -79,5 +111,7 @@ declare module '../../db/database.js' {
     accounting_records: AccountingRecordsTable;
     accounting_record_details: AccountingRecordDetailsTable;
     account_record_clocks: AccountRecordClocksTable;
+    accounting_record_events: AccountingRecordEventsTable;
+    account_required_fields: AccountRequiredFieldsTable;
   }
 }

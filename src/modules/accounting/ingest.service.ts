@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.js';
 import { errors, type ValidationProblem } from '../../errors.js';
 import { isoToMicros } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import type { Tenant } from '../auth/auth.service.js';
+import type { Caller } from '../auth/auth.service.js';
 import { fieldValuesService, type Coding } from '../field-values/field-values.service.js';
 import { accountingRepository, CountDeltas } from './accounting.repository.js';
 import { AccountingRecordShape, type AccountingRecordDto, type IngestItemInput } from './accounting.schemas.js';
@@ -16,7 +16,9 @@ import {
   type RecordType,
 } from './ledger.js';
 import type { ReviewStatus } from './lifecycle.js';
-import { formatMoney, toMinor, type Money } from './money.js';
+import { recordEvents } from './history.js';
+import { formatMoney, sortableAmount, toMinor, type Money } from './money.js';
+import { requiredCoding } from './required-coding.js';
 import { recordClock } from './record-clock.repository.js';
 
 interface CheckedItem {
@@ -28,6 +30,10 @@ interface CheckedItem {
 
 function minorOf(money: Money, path: string, problems: ValidationProblem[]): number | null {
   const minor = toMinor(money);
+  if (typeof minor === 'number' && sortableAmount(minor, money.currency) === null) {
+    problems.push({ path: `${path}/amount`, message: 'is too large' });
+    return null;
+  }
   if (typeof minor === 'number') return minor;
   problems.push({ path: `${path}/${minor.at}`, message: minor.message });
   return null;
@@ -99,8 +105,8 @@ export interface RecordDraft {
   invoiceNumber: string | null;
   memo: string | null;
   lines: readonly EconomicLine[];
-  user: object | null;
-  vendor: object | null;
+  user: { readonly email?: unknown } | null;
+  vendor: { readonly name?: unknown } | null;
   receipts: readonly object[] | null;
   /** An export already reported (an imported history); reported at the record's own time. */
   lastExport: Omit<LastExportResult, 'reported_at'> | null;
@@ -108,16 +114,21 @@ export interface RecordDraft {
 }
 
 /**
- * Writes the drafts under the account's record clock (each its own updated_at, in order) with their details
- * and the kept counts, in the caller's transaction.
+ * Writes the drafts under the account's record clock (each its own updated_at, in order) with their details,
+ * the kept counts and each record's first history event, in the caller's transaction.
  */
-async function insertDrafts(ex: Executor, tenant: Tenant, drafts: readonly RecordDraft[]): Promise<StoredRecord[]> {
-  const last = await recordClock.lock(ex, tenant.accountId);
-  const first = await recordClock.advance(ex, tenant.accountId, last, drafts.length);
+async function insertDrafts(
+  ex: Executor,
+  caller: Caller,
+  drafts: readonly RecordDraft[],
+  event: 'INGESTED' | 'IMPORTED',
+): Promise<StoredRecord[]> {
+  const last = await recordClock.lock(ex, caller.accountId);
+  const first = await recordClock.advance(ex, caller.accountId, last, drafts.length);
   const rows = drafts.map((d, i): StoredRecord => {
     const time = first + i;
     return {
-      account_id: tenant.accountId,
+      account_id: caller.accountId,
       id: newId('accr'),
       type: d.type,
       source_type: sourceTypeOf(d.type),
@@ -146,12 +157,27 @@ async function insertDrafts(ex: Executor, tenant: Tenant, drafts: readonly Recor
       version: d.version,
       created_at: time,
       updated_at: time,
+      amount_sort: sortableAmount(d.amountMinor, d.currency) ?? 0,
+      uncoded_lines: d.lines.filter((l) => l.fieldValues.length === 0).length,
+      vendor_name: typeof d.vendor?.name === 'string' ? d.vendor.name : null,
+      user_email: typeof d.user?.email === 'string' ? d.user.email : null,
     };
   });
   await accountingRepository.insertMany(ex, rows);
   const deltas = new CountDeltas();
   for (const row of rows) deltas.add(row.source_type, row.review_status, 1);
-  await accountingRepository.adjustCounts(ex, tenant.accountId, deltas);
+  await accountingRepository.adjustCounts(ex, caller.accountId, deltas);
+  await recordEvents(
+    ex,
+    caller,
+    rows.map((row) => ({
+      recordId: row.id,
+      version: row.version,
+      type: event,
+      occurredAt: row.updated_at,
+      changes: { review_status: row.review_status },
+    })),
+  );
   return rows;
 }
 
@@ -162,7 +188,7 @@ export const ingestService = {
    */
   async create(
     ex: Executor,
-    tenant: Tenant,
+    caller: Caller,
     items: readonly IngestItemInput[],
   ): Promise<{ items: AccountingRecordDto[] }> {
     const problems: ValidationProblem[] = [];
@@ -170,7 +196,7 @@ export const ingestService = {
     if (problems.length > 0) throw errors.invalidRequest(problems);
 
     const wanted = checked.flatMap((c) => c.lines.flatMap((l) => l.refs));
-    const codings = await fieldValuesService.resolveCodings(ex, tenant, wanted);
+    const codings = await fieldValuesService.resolveCodings(ex, caller, wanted);
     const byValue = new Map(codings.map((coding) => [`${coding.field_id}/${coding.svc_id}`, coding]));
 
     const drafts = checked.map(({ item, amount, originalAmount, lines }): RecordDraft => {
@@ -200,7 +226,17 @@ export const ingestService = {
         version: 1,
       };
     });
-    const rows = await insertDrafts(ex, tenant, drafts);
+    // Records created ready for export must meet the account's required coding, as a move there must.
+    await requiredCoding.assertCoded(
+      ex,
+      caller,
+      drafts.flatMap((d, i) =>
+        d.reviewStatus === 'READY_FOR_EXPORT'
+          ? [{ ref: { path: `/items/${i}` }, lines: d.lines.map((l) => ({ lineId: null, codings: l.fieldValues })) }]
+          : [],
+      ),
+    );
+    const rows = await insertDrafts(ex, caller, drafts, 'INGESTED');
     return { items: rows.map((row) => AccountingRecordShape.toObject(row, { singleEntry: false })) };
   },
 
@@ -209,7 +245,7 @@ export const ingestService = {
    * (`svc seed`), trusted as the caller's own data (codings already resolved, lines summing to the amount),
    * not an API operation. Returns the new records' ids, in order.
    */
-  async importRecords(ex: Executor, tenant: Tenant, drafts: readonly RecordDraft[]): Promise<string[]> {
-    return (await insertDrafts(ex, tenant, drafts)).map((row) => row.id);
+  async importRecords(ex: Executor, caller: Caller, drafts: readonly RecordDraft[]): Promise<string[]> {
+    return (await insertDrafts(ex, caller, drafts, 'IMPORTED')).map((row) => row.id);
   },
 };

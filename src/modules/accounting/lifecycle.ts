@@ -26,5 +26,26 @@ export function assertReviewMove(from: ReviewStatus, to: ReviewStatus): void {
   if (!REVIEW_MOVES[from].includes(to)) throw errors.invalidTransition(from, to);
 }
 
+/** What can happen to a record: each change is kept as an event of one of these types (history.ts). */
+export const RECORD_EVENT_TYPES = [
+  'INGESTED',
+  'IMPORTED',
+  'CODED',
+  'SPLIT',
+  'MERGED',
+  'MOVED',
+  'EXPORT_SUCCEEDED',
+  'EXPORT_FAILED',
+] as const;
+export type RecordEventType = (typeof RECORD_EVENT_TYPES)[number];
+
+/** Review states in which a record's lines may be coded, split or merged. */
+export const EDITABLE: readonly ReviewStatus[] = ['PREPARE', 'REVIEW'];
+
+/** True when a review move (not an export result) may take a record from → to. */
+export function canMove(from: ReviewStatus, to: ReviewStatus): boolean {
+  return REVIEW_MOVES[from].includes(to);
+}
+
 /** Review states a record may be created in: any but EXPORTED, which only an export result reaches. */
 export const INITIAL_STATUSES = ['PREPARE', 'REVIEW', 'READY_FOR_EXPORT'] as const satisfies readonly ReviewStatus[];

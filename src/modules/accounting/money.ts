@@ -57,6 +57,17 @@ export function fromMinor(minor: number, currency: string): Money {
   return { amount: minor / 10 ** (CURRENCY_EXPONENTS.get(currency) ?? 2), currency };
 }
 
+/**
+ * The amount in ten-thousandths of the currency's major unit (no currency has more than four decimals): the same
+ * number for the same face value whatever the currency's exponent, so amounts of mixed currencies sort and compare
+ * by face value (not by exchange value). Null when that would not be a safe integer (an amount above about
+ * 900 billion units).
+ */
+export function sortableAmount(minor: number, currency: string): number | null {
+  const sortable = minor * 10 ** (4 - (CURRENCY_EXPONENTS.get(currency) ?? 2));
+  return Number.isSafeInteger(sortable) ? sortable : null;
+}
+
 /** "171.75 USD": for messages. */
 export function formatMoney(minor: number, currency: string): string {
   const exponent = CURRENCY_EXPONENTS.get(currency) ?? 2;

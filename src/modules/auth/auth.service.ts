@@ -11,8 +11,19 @@ export interface Tenant {
   readonly accountId: string;
 }
 
+/** Who acts: an API client, a console user (once there are users), or the system itself (`svc seed`). */
+export interface Actor {
+  readonly type: 'client' | 'user' | 'system';
+  readonly id: string;
+}
+
+/** The account and who acts in it: what a change is recorded with. */
+export interface Caller extends Tenant {
+  readonly actor: Actor;
+}
+
 /** The caller of an API request: its account, client, scopes. */
-export interface AuthContext extends Tenant {
+export interface AuthContext extends Caller {
   clientId: string;
   scopes: ReadonlySet<string>;
   /** Seals this account's pagination cursors (lib/cursor.ts). */
@@ -192,6 +203,7 @@ export const authService = {
     if (!grant) return null;
     const context: AuthContext = {
       accountId: grant.account_id,
+      actor: { type: 'client', id: grant.client_id },
       clientId: grant.client_id,
       scopes: new Set(splitScopes(grant.scopes)),
       cursorKey: Buffer.from(grant.cursor_key, 'base64'),

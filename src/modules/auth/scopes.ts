@@ -6,7 +6,8 @@ export const SCOPES = {
   'field_values.write': 'View and manage custom field values',
   'accounting.record.read': 'View accounting records',
   'accounting.record.write': 'View accounting records and report export results',
-  'accounting.record.admin': 'Internal: create accounting records and move them through review',
+  'accounting.record.review': 'Internal: code accounting records, move them through review, read their history',
+  'accounting.record.admin': 'Internal: create accounting records, move them through review, set required coding',
 } as const;
 
 export type Scope = keyof typeof SCOPES;

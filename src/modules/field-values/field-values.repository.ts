@@ -183,6 +183,29 @@ export const fieldValuesRepository = {
     return listPageBy[ex.dialect](ex, accountId, fieldId, filter);
   },
 
+  /** The values of the fields `fieldIds` whose remote_id is among `remoteIds`. */
+  async findByRemoteIds(
+    ex: Executor,
+    accountId: string,
+    fieldIds: readonly string[],
+    remoteIds: readonly string[],
+  ): Promise<FieldValuesTable[]> {
+    if (fieldIds.length === 0 || remoteIds.length === 0) return [];
+    const out: FieldValuesTable[] = [];
+    for (let i = 0; i < remoteIds.length; i += ID_CHUNK) {
+      out.push(
+        ...(await ex
+          .selectFrom('field_values')
+          .selectAll()
+          .where('account_id', '=', accountId)
+          .where('field_id', 'in', fieldIds)
+          .where('remote_id', 'in', remoteIds.slice(i, i + ID_CHUNK))
+          .execute()),
+      );
+    }
+    return out;
+  },
+
   /** The account's values among `svcIds` of the fields `fieldIds`, whatever their state. */
   async findValues(
     ex: Executor,

@@ -15,6 +15,7 @@ import {
   FieldValueListQuery,
   FieldValuePage,
   FieldValueParams,
+  FieldValueSearchQuery,
   FieldValueUpdateBody,
 } from './field-values.schemas.js';
 
@@ -119,6 +120,29 @@ export function fieldValuesRoutes(db: Db): FastifyPluginAsyncTypebox {
         writeTransaction(db, request, reply, (trx) =>
           fieldValuesService.delete(trx, authOf(request), request.params.field_id, request.body.items),
         ),
+    );
+
+    app.get(
+      '/internal/v1/fields/:field_id/values/search',
+      {
+        config: { scopes: ['field_values.read', 'field_values.write', 'accounting.record.review'] },
+        schema: {
+          operationId: 'searchFieldValues',
+          summary: "Search a field's values (coding pickers)",
+          description:
+            'Values whose value starts with the text first, then those whose value or remote_id contains it; each group in creation order. Three characters and more are served by a trigram index; shorter text matches the start of the value only. Disabled values only when asked.',
+          tags: ['Internal: review workflow'],
+          params: FieldValueParams,
+          querystring: FieldValueSearchQuery,
+          response: { 200: FieldValueItems, ...errorResponses(404) },
+        },
+      },
+      async (request) =>
+        fieldValuesService.searchValues(db.direct, authOf(request), request.params.field_id, {
+          text: request.query.q,
+          limit: request.query.limit ?? 20,
+          includeDisabled: request.query.include_disabled ?? false,
+        }),
     );
 
     app.get(

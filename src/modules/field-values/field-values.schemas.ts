@@ -155,6 +155,21 @@ const Filter = (description: string) =>
     }),
   );
 
+export const FieldValueSearchQuery = Type.Object(
+  {
+    q: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'Text the value starts with or contains (in value or remote_id), case-insensitive',
+    }),
+    limit: Type.Optional(Limit(100, 20)),
+    include_disabled: Type.Optional(
+      Type.Boolean({ default: false, description: 'true: disabled values too (they cannot code a line)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const FieldValueListQuery = Type.Object(
   {
     'svc_id[]': Filter('Value identifiers to filter by'),

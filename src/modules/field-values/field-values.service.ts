@@ -4,6 +4,8 @@ import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { nowMicros } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { AuthContext, Tenant } from '../auth/auth.service.js';
+import { codingsService } from './field-values.codings.js';
+import { valueSearchService } from './field-values.search.js';
 import { fieldsService } from '../fields/fields.service.js';
 import {
   addressLists,
@@ -29,23 +31,6 @@ export const FIELD_VALUE_ID_PREFIX = 'efo';
 /** A stored value as answered. */
 const answer = (row: FieldValuesTable): FieldValueDto => FieldValueShape.toObject(row, { fieldId: row.field_id });
 
-/** What a record's line shows of a value it is coded with (`resolveCodings`). */
-export interface Coding {
-  field_id: string;
-  field_name: string;
-  field_remote_id: string | null;
-  svc_id: string;
-  value: string;
-  remote_id: string | null;
-  is_disabled: boolean;
-}
-
-/** A value named by its field and svc_id. */
-export interface ValueRef {
-  field_id: string;
-  svc_id: string;
-}
-
 const bit = (flag: boolean | null | undefined): number | null =>
   flag === undefined || flag === null ? null : flag ? 1 : 0;
 
@@ -56,7 +41,12 @@ function conflictError(conflicts: Conflict[]): never {
   throw errors.conflict('remote_id and value_id must be unique within a field; nothing was created.', { conflicts });
 }
 
+export type { Coding, CodingLookup, CodingRef, ValueRef } from './field-values.codings.js';
+
 export const fieldValuesService = {
+  ...codingsService,
+  ...valueSearchService,
+
   async create(
     db: Executor,
     tenant: Tenant,
@@ -176,46 +166,6 @@ export const fieldValuesService = {
   },
 
   /** Deletes in one statement; an unknown or repeated address rolls the whole batch back. */
-  /**
-   * The codings the references name, each with its field, in the order given; NOT_FOUND naming every reference
-   * that is not a value of that field of the account. Disabled values are answered (is_disabled): whether they
-   * may be used is the caller's rule.
-   */
-  async resolveCodings(ex: Executor, tenant: Tenant, refs: readonly ValueRef[]): Promise<Coding[]> {
-    if (refs.length === 0) return [];
-    const fieldIds = [...new Set(refs.map((r) => r.field_id))];
-    const values = await repo.findValues(ex, tenant.accountId, fieldIds, [...new Set(refs.map((r) => r.svc_id))]);
-    const fields = await fieldsService.findMany(ex, tenant, fieldIds);
-    const byValue = new Map(values.map((v) => [`${v.field_id}/${v.svc_id}`, v]));
-    const byField = new Map(fields.map((f) => [f.svc_id, f]));
-    const missing = new Map<string, ValueRef>();
-    const out: Coding[] = [];
-    for (const ref of refs) {
-      const value = byValue.get(`${ref.field_id}/${ref.svc_id}`);
-      const field = byField.get(ref.field_id);
-      if (!value || !field) {
-        missing.set(`${ref.field_id}/${ref.svc_id}`, { field_id: ref.field_id, svc_id: ref.svc_id });
-        continue;
-      }
-      out.push({
-        field_id: field.svc_id,
-        field_name: field.name,
-        field_remote_id: field.remote_id,
-        svc_id: value.svc_id,
-        value: value.value,
-        remote_id: value.remote_id,
-        is_disabled: value.is_disabled === 1,
-      });
-    }
-    if (missing.size > 0) {
-      const list = [...missing.values()];
-      throw errors.notFound(`Field values ${list.map((r) => `${r.svc_id} (field ${r.field_id})`).join(', ')}`, {
-        not_found_field_values: list,
-      });
-    }
-    return out;
-  },
-
   async delete(db: Executor, tenant: Tenant, fieldId: string, items: Address[]): Promise<Record<string, never>> {
     const addresses = items.map(addressOf);
     rejectRepeatedAddresses(addresses);

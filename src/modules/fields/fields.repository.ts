@@ -27,6 +27,16 @@ export const fieldsRepository = {
       .executeTakeFirst();
   },
 
+  async findByRemoteIds(ex: Executor, accountId: string, remoteIds: readonly string[]): Promise<FieldsTable[]> {
+    if (remoteIds.length === 0) return [];
+    return ex
+      .selectFrom('fields')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('remote_id', 'in', remoteIds)
+      .execute();
+  },
+
   async findMany(ex: Executor, accountId: string, fieldIds: readonly string[]): Promise<FieldsTable[]> {
     if (fieldIds.length === 0) return [];
     return ex

@@ -45,6 +45,11 @@ export const fieldsService = {
     return row && fieldRowToField(row);
   },
 
+  /** The account's fields whose remote_id is among `remoteIds` (several fields may share one). */
+  async findByRemoteIds(ex: Executor, tenant: Tenant, remoteIds: readonly string[]): Promise<FieldsTable[]> {
+    return fieldsRepository.findByRemoteIds(ex, tenant.accountId, remoteIds);
+  },
+
   /** The account's fields among `fieldIds` (any order; missing ones are absent). */
   async findMany(ex: Executor, tenant: Tenant, fieldIds: readonly string[]): Promise<FieldsTable[]> {
     return fieldsRepository.findMany(ex, tenant.accountId, fieldIds);

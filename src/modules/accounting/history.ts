@@ -1,0 +1,75 @@
+import type { Static } from 'typebox';
+import type { Executor } from '../../db/database.js';
+import { errors } from '../../errors.js';
+import { openCursor, sealCursor } from '../../lib/cursor.js';
+import { newId } from '../../lib/ids.js';
+import { pageOf } from '../../lib/pagination.js';
+import type { AuthContext, Caller } from '../auth/auth.service.js';
+import { accountingRepository } from './accounting.repository.js';
+import { historyRepository } from './history.repository.js';
+import type { RecordEventType } from './lifecycle.js';
+import { RecordEventShape } from './review.schemas.js';
+
+type RecordEventDto = Static<typeof RecordEventShape.schema>;
+
+/**
+ * Every change of a record is kept as an event: the version it produced, when, who, and what changed. Events are
+ * written in the transaction of the change they describe (no change without its event, no event without its
+ * change); docs/accounting.md lists the types and their `changes`.
+ */
+
+export interface RecordEvent {
+  recordId: string;
+  /** The version the change produced. */
+  version: number;
+  type: RecordEventType;
+  /** microseconds: the record's updated_at after the change */
+  occurredAt: number;
+  changes: object;
+}
+
+/** Writes the events of one change (or one batch of changes) by `caller`, in the caller's transaction. */
+export async function recordEvents(ex: Executor, caller: Caller, events: readonly RecordEvent[]): Promise<void> {
+  await historyRepository.insertMany(
+    ex,
+    events.map((e) => ({
+      account_id: caller.accountId,
+      record_id: e.recordId,
+      version: e.version,
+      event_id: newId('accrev'),
+      type: e.type,
+      actor_type: caller.actor.type,
+      actor_id: caller.actor.id,
+      occurred_at: e.occurredAt,
+      changes_json: JSON.stringify(e.changes),
+    })),
+  );
+}
+
+export const historyService = {
+  /** A record's events in version order, a page at a time; 404 for a record the account does not have. */
+  async page(
+    ex: Executor,
+    auth: AuthContext,
+    recordId: string,
+    query: { cursor?: string; limit?: number },
+  ): Promise<{ items: RecordEventDto[]; next_cursor: string | null }> {
+    if (!(await accountingRepository.find(ex, auth.accountId, recordId))) {
+      throw errors.notFound(`Accounting record ${recordId}`, { accounting_record_id: recordId });
+    }
+    const binding = { record_id: recordId };
+    let after = 0;
+    if (query.cursor) {
+      const [version] = openCursor(auth.cursorKey, 'record_history', binding, query.cursor);
+      if (typeof version !== 'number') throw errors.invalidCursor();
+      after = version;
+    }
+    const limit = query.limit ?? 100;
+    const page = pageOf(await historyRepository.page(ex, auth.accountId, recordId, after, limit), limit);
+    const last = page.items.at(-1);
+    return {
+      items: page.items.map((row) => RecordEventShape.toObject(row, undefined)),
+      next_cursor: page.hasMore && last ? sealCursor(auth.cursorKey, 'record_history', binding, [last.version]) : null,
+    };
+  },
+};

@@ -1,0 +1,135 @@
+import { sql } from 'kysely';
+import type { ByDialect, Executor } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared.js';
+import type { RecordType, SourceType } from './ledger.js';
+import type { ReviewStatus } from './lifecycle.js';
+
+/** What a review move needs of a record: its state, and its lines when coding must be checked. */
+export interface ReviewState {
+  id: string;
+  type: RecordType;
+  source_type: SourceType;
+  review_status: ReviewStatus;
+  version: number;
+  line_items_json: string | null;
+}
+
+export interface Move {
+  id: string;
+  from: ReviewStatus;
+  version: number;
+  to: ReviewStatus;
+  updatedAt: number;
+}
+
+const ID_CHUNK = 500;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** One record's move, conditional on the state read (a concurrent change makes it a no-op, not a lost update). */
+const moveOne = preparedQuery<{
+  accountId: string;
+  id: string;
+  from: ReviewStatus;
+  version: number;
+  to: ReviewStatus;
+  updatedAt: number;
+}>()((ex, p) =>
+  ex
+    .updateTable('accounting_records')
+    .set((eb) => ({ review_status: p('to'), updated_at: p('updatedAt'), version: eb('version', '+', 1) }))
+    .where('account_id', '=', p('accountId'))
+    .where('id', '=', p('id'))
+    .where('version', '=', p('version'))
+    .where('review_status', '=', p('from')),
+);
+
+/**
+ * SQLite: one compiled statement per record, each a primary-key probe (as export results). PostgreSQL: one
+ * statement per 500 records, each statement being a round trip.
+ */
+const moveManyBy: ByDialect<(ex: Executor, accountId: string, moves: readonly Move[]) => Promise<number>> = {
+  async sqlite(ex, accountId, moves) {
+    let changed = 0;
+    for (const m of moves) {
+      const result = await moveOne(ex, { accountId, ...m });
+      changed += Number(result.numAffectedRows ?? 0n);
+    }
+    return changed;
+  },
+  async postgres(ex, accountId, moves) {
+    let changed = 0;
+    for (const chunk of chunks(moves, ID_CHUNK)) {
+      const values = sql.join(
+        chunk.map(
+          (m) => sql`(${m.id}, cast(${m.version} as integer), ${m.from}, ${m.to}, cast(${m.updatedAt} as bigint))`,
+        ),
+      );
+      const result = await sql`
+        with v(id, version, from_status, to_status, updated_at) as (values ${values})
+        update accounting_records
+        set review_status = v.to_status, updated_at = v.updated_at, version = accounting_records.version + 1
+        from v
+        where accounting_records.account_id = ${accountId} and accounting_records.id = v.id
+          and accounting_records.version = v.version and accounting_records.review_status = v.from_status`.execute(ex);
+      changed += Number(result.numAffectedRows ?? 0n);
+    }
+    return changed;
+  },
+};
+
+export const reviewRepository = {
+  /**
+   * The review state of each given record the account has (a primary-key probe each: the ids joined as VALUES),
+   * with its line items when `withLines`.
+   */
+  async states(ex: Executor, accountId: string, ids: readonly string[], withLines: boolean): Promise<ReviewState[]> {
+    const out: ReviewState[] = [];
+    for (const chunk of chunks(ids, ID_CHUNK)) {
+      const lines = withLines ? sql`d.line_items_json` : sql`null`;
+      const details = withLines
+        ? sql`join accounting_record_details d on d.account_id = r.account_id and d.id = r.id`
+        : sql``;
+      const result = await sql<ReviewState>`
+        with v(id) as (values ${sql.join(chunk.map((id) => sql`(${id})`))})
+        select r.id, r.type, r.source_type, r.review_status, r.version, ${lines} as line_items_json
+        from v join accounting_records r on r.account_id = ${accountId} and r.id = v.id ${details}`.execute(ex);
+      out.push(...result.rows.map((row) => ({ ...row, version: Number(row.version) })));
+    }
+    return out;
+  },
+
+  /** Applies the moves; returns how many records changed (all of them, under the account's clock lock). */
+  async moveMany(ex: Executor, accountId: string, moves: readonly Move[]): Promise<number> {
+    return moveManyBy[ex.dialect](ex, accountId, moves);
+  },
+
+  /** Rewrites a record's line items (a coding, split or merge); true if the record was still at `version`. */
+  async updateLines(
+    ex: Executor,
+    accountId: string,
+    id: string,
+    version: number,
+    change: { lineItemsJson: string; uncodedLines: number; updatedAt: number },
+  ): Promise<boolean> {
+    const result = await ex
+      .updateTable('accounting_records')
+      .set({ version: version + 1, updated_at: change.updatedAt, uncoded_lines: change.uncodedLines })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    if (result.numUpdatedRows !== 1n) return false;
+    await ex
+      .updateTable('accounting_record_details')
+      .set({ line_items_json: change.lineItemsJson })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .execute();
+    return true;
+  },
+};

@@ -1,0 +1,153 @@
+import type { Executor } from '../../db/database.js';
+import { errors } from '../../errors.js';
+import { microsToIso } from '../../lib/clock.js';
+import type { Caller } from '../auth/auth.service.js';
+import { accountingRepository, CountDeltas } from './accounting.repository.js';
+import { recordEvents } from './history.js';
+import { economicLines, type LineItem } from './ledger.js';
+import { canMove, type ReviewStatus } from './lifecycle.js';
+import { recordClock } from './record-clock.repository.js';
+import { requiredCoding, type CodedRecord } from './required-coding.js';
+import { reviewRepository, type ReviewState } from './review.repository.js';
+import type { BulkMoveInput } from './review.schemas.js';
+
+/**
+ * Review moves of many records at once (the console's "approve" and "send back"), all or nothing: every record
+ * is checked (it exists, is at the expected version, may make the move, and meets the account's required coding
+ * when it goes to READY_FOR_EXPORT) before any moves. A refusal lists every record that fails, each with its own
+ * code; the answer's status is that of the gravest: 404, then 409, then 422.
+ */
+
+export interface MoveProblem {
+  accounting_record_id: string;
+  error_code: 'NOT_FOUND' | 'VERSION_CONFLICT' | 'INVALID_TRANSITION' | 'CODING_REQUIRED';
+  message: string;
+  [detail: string]: unknown;
+}
+
+const GRAVITY = ['NOT_FOUND', 'VERSION_CONFLICT', 'INVALID_TRANSITION', 'CODING_REQUIRED'] as const;
+
+/** The coding of a record's economic lines, as the required-coding check reads it. */
+export function codedRecord(state: Pick<ReviewState, 'id' | 'type' | 'line_items_json'>): CodedRecord {
+  const lines: LineItem[] = state.line_items_json === null ? [] : JSON.parse(state.line_items_json);
+  return {
+    ref: { accounting_record_id: state.id },
+    lines: economicLines(state.type, lines).map((l) => ({ lineId: l.id, codings: l.accounting_field_values })),
+  };
+}
+
+/** Every reason each record cannot make the move (none: it can). */
+async function problemsOf(
+  ex: Executor,
+  caller: Caller,
+  input: BulkMoveInput,
+  states: ReadonlyMap<string, ReviewState>,
+): Promise<MoveProblem[]> {
+  const to = input.review_status;
+  const problems: MoveProblem[] = [];
+  const toCheck: CodedRecord[] = [];
+  for (const { id, version } of input.records) {
+    const state = states.get(id);
+    if (!state) {
+      problems.push({
+        accounting_record_id: id,
+        error_code: 'NOT_FOUND',
+        message: `Accounting record ${id} not found.`,
+      });
+      continue;
+    }
+    if (version !== undefined && version !== state.version) {
+      problems.push({
+        accounting_record_id: id,
+        error_code: 'VERSION_CONFLICT',
+        message: `The record is at version ${state.version}, not ${version}.`,
+        expected_version: version,
+        current_version: state.version,
+      });
+    } else if (!canMove(state.review_status, to)) {
+      problems.push({
+        accounting_record_id: id,
+        error_code: 'INVALID_TRANSITION',
+        message:
+          to === 'EXPORTED'
+            ? 'Only export results move a record to EXPORTED.'
+            : `Cannot move a record from ${state.review_status} to ${to}.`,
+        from: state.review_status,
+        to,
+      });
+    } else if (to === 'READY_FOR_EXPORT') {
+      toCheck.push(codedRecord(state));
+    }
+  }
+  for (const missing of requiredCoding.missing(await requiredCoding.fields(ex, caller), toCheck)) {
+    const id = 'accounting_record_id' in missing.ref ? missing.ref.accounting_record_id : '';
+    problems.push({
+      accounting_record_id: id,
+      error_code: 'CODING_REQUIRED',
+      message: 'Lines lack the coding the account requires before READY_FOR_EXPORT.',
+      lines: missing.lines,
+    });
+  }
+  return problems;
+}
+
+export const reviewService = {
+  /** Moves up to 1000 records to one review state, all or nothing; answers each record's new state, in order. */
+  async moveMany(
+    ex: Executor,
+    caller: Caller,
+    input: BulkMoveInput,
+  ): Promise<{ items: { id: string; review_status: ReviewStatus; version: number; updated_at: string }[] }> {
+    const seen = new Set<string>();
+    const twice = input.records.flatMap((r, i) => {
+      const repeated = seen.has(r.id);
+      seen.add(r.id);
+      return repeated ? [{ path: `/records/${i}/id`, message: `names record ${r.id} a second time` }] : [];
+    });
+    if (twice.length > 0) throw errors.invalidRequest(twice);
+
+    // The clock lock first: it serialises the account's record writers, so the states read are current.
+    const last = await recordClock.lock(ex, caller.accountId);
+    const ids = input.records.map((r) => r.id);
+    const withLines = input.review_status === 'READY_FOR_EXPORT';
+    const states = new Map((await reviewRepository.states(ex, caller.accountId, ids, withLines)).map((s) => [s.id, s]));
+    const problems = await problemsOf(ex, caller, input, states);
+    if (problems.length > 0) {
+      const gravest = GRAVITY.find((code) => problems.some((p) => p.error_code === code))!;
+      throw errors.bulkMoveRefused(gravest, input.records.length, problems);
+    }
+
+    const first = await recordClock.advance(ex, caller.accountId, last, ids.length);
+    const moves = ids.map((id, i) => {
+      const state = states.get(id)!;
+      return { id, from: state.review_status, version: state.version, to: input.review_status, updatedAt: first + i };
+    });
+    // Under the clock lock nothing else can have moved these records; a shortfall is a bug, not a race.
+    if ((await reviewRepository.moveMany(ex, caller.accountId, moves)) !== moves.length) throw errors.internal();
+    const deltas = new CountDeltas();
+    for (const move of moves) {
+      const { source_type } = states.get(move.id)!;
+      deltas.add(source_type, move.from, -1).add(source_type, move.to, 1);
+    }
+    await accountingRepository.adjustCounts(ex, caller.accountId, deltas);
+    await recordEvents(
+      ex,
+      caller,
+      moves.map((m) => ({
+        recordId: m.id,
+        version: m.version + 1,
+        type: 'MOVED',
+        occurredAt: m.updatedAt,
+        changes: { review_status: { from: m.from, to: m.to } },
+      })),
+    );
+    return {
+      items: moves.map((m) => ({
+        id: m.id,
+        review_status: m.to,
+        version: m.version + 1,
+        updated_at: microsToIso(m.updatedAt),
+      })),
+    };
+  },
+};

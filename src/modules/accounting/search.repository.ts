@@ -1,0 +1,80 @@
+import { sql, type SqlBool } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import { DETAIL_COLUMNS, filtered, SHOWN_ROW_COLUMNS, withDetails } from './accounting.repository.js';
+import type { ShownRecordRow } from './accounting.tables.js';
+import type { SourceType } from './ledger.js';
+import type { ReviewStatus } from './lifecycle.js';
+
+export type SortColumn = 'updated_at' | 'posted_at' | 'amount_sort';
+
+export interface SearchFilter {
+  reviewStatus?: ReviewStatus;
+  sourceType?: SourceType;
+  /** amount_sort bounds (money.ts sortableAmount) */
+  amountGte?: number;
+  amountLte?: number;
+  postedGte?: number;
+  postedLt?: number;
+  vendor?: string;
+  user?: string;
+  hasExportFailure?: boolean;
+  uncoded?: boolean;
+}
+
+export interface SearchOrder {
+  column: SortColumn;
+  descending: boolean;
+}
+
+/** `text` as a LIKE pattern's literal part (with `escape '\'`). */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+const contains = (column: 'r.vendor_name' | 'r.user_email', text: string) =>
+  sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${likeLiteral(text.toLowerCase())}%`} escape '\\'`;
+// last_export_json is written by JSON.stringify with `status` first (accounting.service.ts).
+const FAILED = '{"status":"FAILURE"%';
+
+export const searchRepository = {
+  /**
+   * A keyset page of the account's records matching every filter, in the given order with ties by id; fetches
+   * limit + 1 rows. The sort columns have (account_id, column, id) indexes; the text filters read the account's
+   * rows (narrowed first by whatever else is given).
+   */
+  async page(
+    ex: Executor,
+    accountId: string,
+    f: SearchFilter,
+    order: SearchOrder,
+    after: { value: number; id: string } | null,
+    limit: number,
+  ): Promise<(ShownRecordRow & { sort_value: number })[]> {
+    let q = withDetails(
+      filtered(ex, accountId, { reviewStatus: f.reviewStatus, sourceTypes: f.sourceType ? [f.sourceType] : undefined }),
+    ).select([...SHOWN_ROW_COLUMNS, ...DETAIL_COLUMNS, sql<number>`${sql.ref(`r.${order.column}`)}`.as('sort_value')]);
+    if (f.amountGte !== undefined) q = q.where('r.amount_sort', '>=', f.amountGte);
+    if (f.amountLte !== undefined) q = q.where('r.amount_sort', '<=', f.amountLte);
+    if (f.postedGte !== undefined) q = q.where('r.posted_at', '>=', f.postedGte);
+    if (f.postedLt !== undefined) q = q.where('r.posted_at', '<', f.postedLt);
+    if (f.vendor !== undefined) q = q.where(contains('r.vendor_name', f.vendor));
+    if (f.user !== undefined) q = q.where(contains('r.user_email', f.user));
+    if (f.hasExportFailure === true) q = q.where('r.last_export_json', 'like', FAILED);
+    if (f.hasExportFailure === false) {
+      q = q.where((eb) => eb.or([eb('r.last_export_json', 'is', null), eb('r.last_export_json', 'not like', FAILED)]));
+    }
+    if (f.uncoded === true) q = q.where('r.uncoded_lines', '>', 0);
+    if (f.uncoded === false) q = q.where('r.uncoded_lines', '=', 0);
+    const column = `r.${order.column}` as const;
+    if (after) {
+      const beyond = order.descending ? '<' : '>';
+      q = q.where((eb) =>
+        eb.or([eb(column, beyond, after.value), eb.and([eb(column, '=', after.value), eb('r.id', beyond, after.id)])]),
+      );
+    }
+    const direction = order.descending ? 'desc' : 'asc';
+    const rows = await q
+      .orderBy(column, direction)
+      .orderBy('r.id', direction)
+      .limit(limit + 1)
+      .execute();
+    return rows.map((row) => ({ ...row, sort_value: Number(row.sort_value) }));
+  },
+};

@@ -1,0 +1,61 @@
+import type { Executor } from '../../db/database.js';
+import { errors } from '../../errors.js';
+import { isoToMicros } from '../../lib/clock.js';
+import { openCursor, sealCursor } from '../../lib/cursor.js';
+import { pageOf } from '../../lib/pagination.js';
+import type { AuthContext } from '../auth/auth.service.js';
+import { AccountingRecordShape } from './accounting.schemas.js';
+import type { RecordSearchInput } from './review.schemas.js';
+import { searchRepository, type SearchFilter, type SearchOrder, type SortColumn } from './search.repository.js';
+
+const SORT_COLUMNS: Record<string, SortColumn> = {
+  updated_at: 'updated_at',
+  posted_at: 'posted_at',
+  amount: 'amount_sort',
+};
+
+/** Major units → the amount_sort scale (ten-thousandths), rounded toward the bound's side. */
+const scaled = (amount: number, round: (x: number) => number) => round(amount * 10_000);
+
+/**
+ * The review queue's search (internal API; the public /v3 query stays as the spec has it): records of the
+ * account matching every filter, sorted, a keyset page at a time. review_status matches records of every source
+ * type here (the public query's "card and reimbursement only" rule is the contract's, not the queue's).
+ */
+export const searchService = {
+  async search(ex: Executor, auth: AuthContext, q: RecordSearchInput): Promise<string> {
+    if (q['amount[gte]'] !== undefined && q['amount[lte]'] !== undefined && q['amount[gte]'] > q['amount[lte]']) {
+      throw errors.invalidField('/query/amount[lte]', 'must not be less than amount[gte]');
+    }
+    const bound = (text: string | undefined) => (text === undefined ? undefined : isoToMicros(text)!);
+    const filter: SearchFilter = {
+      reviewStatus: q.review_status,
+      sourceType: q.source_type,
+      amountGte: q['amount[gte]'] === undefined ? undefined : scaled(q['amount[gte]'], Math.ceil),
+      amountLte: q['amount[lte]'] === undefined ? undefined : scaled(q['amount[lte]'], Math.floor),
+      postedGte: bound(q['posted_at[gte]']),
+      postedLt: bound(q['posted_at[lt]']),
+      vendor: q.vendor,
+      user: q.user,
+      hasExportFailure: q.has_export_failure,
+      uncoded: q.uncoded,
+    };
+    const sort = q.sort ?? 'updated_at';
+    const order: SearchOrder = { column: SORT_COLUMNS[sort.replace('-', '')]!, descending: sort.startsWith('-') };
+    const binding = { ...filter, sort };
+    let after: { value: number; id: string } | null = null;
+    if (q.cursor) {
+      const [value, id] = openCursor(auth.cursorKey, 'record_search', binding, q.cursor);
+      if (typeof value !== 'number' || typeof id !== 'string') throw errors.invalidCursor();
+      after = { value, id };
+    }
+    const limit = q.limit ?? 100;
+    const page = pageOf(await searchRepository.page(ex, auth.accountId, filter, order, after, limit), limit);
+    const last = page.items.at(-1);
+    const next =
+      page.hasMore && last ? sealCursor(auth.cursorKey, 'record_search', binding, [last.sort_value, last.id]) : null;
+    const ctx = { singleEntry: q.single_entry ?? false };
+    const items = page.items.map((row) => AccountingRecordShape.toJson(row, ctx)).join(',');
+    return `{"items":[${items}],"has_next_page":${page.hasMore},"next_cursor":${JSON.stringify(next)}}`;
+  },
+};
