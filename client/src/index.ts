@@ -22,6 +22,20 @@ import type {
   FieldValueListQuery,
   FieldValuePage,
   FieldValueUpdate,
+  BulkMoveRequest,
+  BulkMoveResponse,
+  CodeLinesRequest,
+  FieldValueSearchQuery,
+  MergeLinesRequest,
+  RecordCreate,
+  RecordHistoryPage,
+  RecordHistoryQuery,
+  RecordSearchPage,
+  RecordSearchQuery,
+  RecordWithSingleEntry,
+  RequiredCoding,
+  ReviewMoveRequest,
+  SplitLineRequest,
 } from './types.js';
 
 export { SvcApiError } from './errors.js';
@@ -164,4 +178,92 @@ export class SvcClient {
         options,
       }),
   };
+
+  /**
+   * The internal review workflow (scope accounting.record.review, or accounting.record.admin): code, split and
+   * merge lines, move records through review one at a time or up to 1000 at once, read a record's history, find
+   * records to review, and the account's required coding.
+   */
+  readonly review = {
+    /** Creates records from source activity (accounting.record.admin): up to 1000, all or none. */
+    createRecords: (items: RecordCreate[], options?: WriteOptions) =>
+      this.#http.request<{ items: AccountingRecord[] }>({
+        method: 'POST',
+        path: '/internal/v1/accounting/records',
+        body: { items },
+        idempotencyKey: options?.idempotencyKey ?? newIdempotencyKey(),
+        options,
+      }),
+    /** Sets the coding of economic lines; answers the record in double- and single-entry form. */
+    codeLines: (recordId: string, input: CodeLinesRequest, options?: WriteOptions) =>
+      this.#write<RecordWithSingleEntry>(
+        'POST',
+        `/internal/v1/accounting/records/${enc(recordId)}/coding`,
+        input,
+        options,
+      ),
+    splitLine: (recordId: string, lineId: string, input: SplitLineRequest, options?: WriteOptions) =>
+      this.#write<RecordWithSingleEntry>(
+        'POST',
+        `/internal/v1/accounting/records/${enc(recordId)}/lines/${enc(lineId)}/split`,
+        input,
+        options,
+      ),
+    mergeLines: (recordId: string, input: MergeLinesRequest, options?: WriteOptions) =>
+      this.#write<RecordWithSingleEntry>(
+        'POST',
+        `/internal/v1/accounting/records/${enc(recordId)}/lines/merge`,
+        input,
+        options,
+      ),
+    /** One record, one step. */
+    moveRecord: (recordId: string, input: ReviewMoveRequest, options?: WriteOptions) =>
+      this.#write<AccountingRecord>(
+        'POST',
+        `/internal/v1/accounting/records/${enc(recordId)}/review-status`,
+        input,
+        options,
+      ),
+    /** Up to 1000 records to one review state, all or nothing (a refusal names every record that cannot move). */
+    moveRecords: (input: BulkMoveRequest, options?: WriteOptions) =>
+      this.#write<BulkMoveResponse>('POST', '/internal/v1/accounting/records/review-status', input, options),
+    history: (recordId: string, query: RecordHistoryQuery = {}, options?: RequestOptions) =>
+      this.#http.request<RecordHistoryPage>({
+        method: 'GET',
+        path: `/internal/v1/accounting/records/${enc(recordId)}/history`,
+        query,
+        options,
+      }),
+    /** Every event of the record, in version order. */
+    historyAll: (recordId: string, options?: RequestOptions) =>
+      paginate((q: RecordHistoryQuery) => this.review.history(recordId, q, options), {}),
+    /** One page of the review queue's search. */
+    search: (query: RecordSearchQuery = {}, options?: RequestOptions) =>
+      this.#http.request<RecordSearchPage>({ method: 'GET', path: '/internal/v1/accounting/records', query, options }),
+    searchAll: (query: ListQuery<RecordSearchQuery> = {}, options?: RequestOptions) =>
+      paginate((q: RecordSearchQuery) => this.review.search(q, options), query),
+    requiredCoding: (options?: RequestOptions) =>
+      this.#http.request<RequiredCoding>({ method: 'GET', path: '/internal/v1/accounting/required-coding', options }),
+    /** Replaces the account's required fields (accounting.record.admin). */
+    setRequiredCoding: (fieldIds: string[], options?: WriteOptions) =>
+      this.#write<RequiredCoding>('PUT', '/internal/v1/accounting/required-coding', { field_ids: fieldIds }, options),
+    /** Values of a field for a coding picker: starting with the text first, then containing it. */
+    searchFieldValues: (fieldId: string, query: FieldValueSearchQuery, options?: RequestOptions) =>
+      this.#http.request<{ items: FieldValue[] }>({
+        method: 'GET',
+        path: `/internal/v1/fields/${enc(fieldId)}/values/search`,
+        query,
+        options,
+      }),
+  };
+
+  #write<T>(method: 'POST' | 'PUT', path: string, body: unknown, options?: WriteOptions): Promise<T> {
+    return this.#http.request<T>({
+      method,
+      path,
+      body,
+      idempotencyKey: options?.idempotencyKey ?? newIdempotencyKey(),
+      options,
+    });
+  }
 }

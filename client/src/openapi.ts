@@ -29,10 +29,43 @@ export interface paths {
   };
   "/internal/v1/accounting/records": {
     /**
+     * Find records to review
+     * @description Records matching every given filter, sorted (default updated_at; `-` descending; ties by id), a keyset page at a time. Unlike the public query, review_status alone matches records of every source type.
+     */
+    get: operations["searchAccountingRecords"];
+    /**
      * Create accounting records from source activity
      * @description Up to 1000 items, all or none. `lines` split the economic side across coded lines and must sum to the amount (default: one uncoded line); the service writes the balancing side.
      */
     post: operations["createAccountingRecords"];
+  };
+  "/internal/v1/accounting/records/{record_id}/coding": {
+    /**
+     * Code economic lines of a record
+     * @description Sets each given line's whole coding: at most one value per field, each a value of the account that is neither disabled nor of a disabled field (422 INVALID_CODING names the line and value otherwise). Allowed in PREPARE and REVIEW (409 RECORD_NOT_EDITABLE otherwise); `version` must be the current one (409 VERSION_CONFLICT). Bumps the version by one and moves updated_at, as every change does; kept in the history. Answers the record in double-entry and single-entry form.
+     */
+    post: operations["codeAccountingRecordLines"];
+  };
+  "/internal/v1/accounting/records/{record_id}/history": {
+    /**
+     * A record's history
+     * @description Every change of the record, in version order: what happened, when, who, and what changed.
+     */
+    get: operations["getAccountingRecordHistory"];
+  };
+  "/internal/v1/accounting/records/{record_id}/lines/{line_id}/split": {
+    /**
+     * Split an economic line into coded parts
+     * @description The parts' amounts (in the record's currency) must sum exactly to the line's; its original amount is apportioned over them. A part without field_values keeps the line's coding. Allowed in PREPARE and REVIEW (409 RECORD_NOT_EDITABLE otherwise); `version` must be the current one (409 VERSION_CONFLICT). Bumps the version by one and moves updated_at, as every change does; kept in the history. Answers the record in double-entry and single-entry form.
+     */
+    post: operations["splitAccountingRecordLine"];
+  };
+  "/internal/v1/accounting/records/{record_id}/lines/merge": {
+    /**
+     * Merge economic lines into one
+     * @description The merged line takes the place of the first, with the lines' summed amounts; its coding as given, else the values every merged line shares. Allowed in PREPARE and REVIEW (409 RECORD_NOT_EDITABLE otherwise); `version` must be the current one (409 VERSION_CONFLICT). Bumps the version by one and moves updated_at, as every change does; kept in the history. Answers the record in double-entry and single-entry form.
+     */
+    post: operations["mergeAccountingRecordLines"];
   };
   "/internal/v1/accounting/records/{record_id}/review-status": {
     /**
@@ -40,6 +73,29 @@ export interface paths {
      * @description One step forward (PREPARE → REVIEW → READY_FOR_EXPORT) or back (READY_FOR_EXPORT → REVIEW → PREPARE, EXPORTED → REVIEW). EXPORTED is reached only through export results.
      */
     post: operations["moveAccountingRecordReviewStatus"];
+  };
+  "/internal/v1/accounting/records/review-status": {
+    /**
+     * Move up to 1000 records to a review state
+     * @description All or nothing. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED); the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding.
+     */
+    post: operations["moveAccountingRecordsReviewStatus"];
+  };
+  "/internal/v1/accounting/required-coding": {
+    /** Fields every economic line must be coded with before READY_FOR_EXPORT */
+    get: operations["getRequiredCoding"];
+    /**
+     * Set the fields every economic line must be coded with before READY_FOR_EXPORT
+     * @description Replaces the list (each a field of the account; 404 names those that are not). Records already READY_FOR_EXPORT are not re-checked; moves and creations from now on are.
+     */
+    put: operations["setRequiredCoding"];
+  };
+  "/internal/v1/fields/{field_id}/values/search": {
+    /**
+     * Search a field's values (coding pickers)
+     * @description Values whose value starts with the text first, then those whose value or remote_id contains it; each group in creation order. Three characters and more are served by a trigram index; shorter text matches the start of the value only. Disabled values only when asked.
+     */
+    get: operations["searchFieldValues"];
   };
   "/metrics": {
     /** Prometheus metrics */
@@ -375,6 +431,31 @@ export interface components {
       /** @description Starts at 1; grows by one with every change */
       version: number;
     };
+    /** AccountingRecordEvent */
+    AccountingRecordEvent: {
+      actor: {
+        id: string;
+        /**
+         * @description Who acted
+         * @enum {string}
+         */
+        type: "client" | "user" | "system";
+      };
+      /** @description What changed, in the type's form (docs) */
+      changes: {
+        [key: string]: unknown;
+      };
+      event_id: string;
+      /** Format: date-time */
+      occurred_at: string;
+      /**
+       * @description What happened
+       * @enum {string}
+       */
+      type: "INGESTED" | "IMPORTED" | "CODED" | "SPLIT" | "MERGED" | "MOVED" | "EXPORT_SUCCEEDED" | "EXPORT_FAILED";
+      /** @description The version the change produced */
+      version: number;
+    };
     /** Error */
     ErrorResponse: {
       /** @description Additional error context: for INVALID_REQUEST, `errors` lists every problem as {path, message} */
@@ -431,6 +512,91 @@ export type external = Record<string, never>;
 
 export interface operations {
 
+  /**
+   * Find records to review
+   * @description Records matching every given filter, sorted (default updated_at; `-` descending; ties by id), a keyset page at a time. Unlike the public query, review_status alone matches records of every source type.
+   */
+  searchAccountingRecords: {
+    parameters: {
+      query?: {
+        /** @description Review stage of the record */
+        review_status?: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
+        /** @description The system the record comes from; maps from type */
+        source_type?: "CARD" | "REIMBURSEMENT" | "BILL";
+        /** @description Amount at least this, in major units of the record's own currency */
+        "amount[gte]"?: number;
+        /** @description Amount at most this, in major units of the record's own currency */
+        "amount[lte]"?: number;
+        /** @description Posted at or after */
+        "posted_at[gte]"?: string;
+        /** @description Posted before */
+        "posted_at[lt]"?: string;
+        /** @description Text the vendor's name contains (case-insensitive) */
+        vendor?: string;
+        /** @description Text the user's email contains (case-insensitive) */
+        user?: string;
+        /** @description true: the last export report was a failure */
+        has_export_failure?: boolean;
+        /** @description true: at least one economic line carries no coding */
+        uncoded?: boolean;
+        /** @description Order of the results (- for descending); ties by id. Default updated_at */
+        sort?: "updated_at" | "-updated_at" | "posted_at" | "-posted_at" | "amount" | "-amount";
+        single_entry?: boolean;
+        /** @description The `next_cursor` of the previous response, with the same filters. */
+        cursor?: string;
+        /** @description Maximum number of items returned: 1 to 500, default 100. */
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            has_next_page: boolean;
+            items: components["schemas"]["AccountingRecord"][];
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   /**
    * Create accounting records from source activity
    * @description Up to 1000 items, all or none. `lines` split the economic side across coded lines and must sum to the amount (default: one uncoded line); the service writes the balancing side.
@@ -537,6 +703,399 @@ export interface operations {
         content: {
           "application/json": {
             items: components["schemas"]["AccountingRecord"][];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Code economic lines of a record
+   * @description Sets each given line's whole coding: at most one value per field, each a value of the account that is neither disabled nor of a disabled field (422 INVALID_CODING names the line and value otherwise). Allowed in PREPARE and REVIEW (409 RECORD_NOT_EDITABLE otherwise); `version` must be the current one (409 VERSION_CONFLICT). Bumps the version by one and moves updated_at, as every change does; kept in the history. Answers the record in double-entry and single-entry form.
+   */
+  codeAccountingRecordLines: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The accounting record id */
+        record_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          lines: ({
+              /** @description The whole coding of the line: at most one value per field; [] uncodes it */
+              field_values: ({
+                  /** @description The field */
+                  field_id: string;
+                  /** @description The value's svc_id */
+                  svc_id: string;
+                } | {
+                  /** @description The field's remote_id */
+                  field_remote_id: string;
+                  /** @description The value's remote_id */
+                  remote_id: string;
+                })[];
+              /** @description An economic line of the record */
+              line_id: string;
+            })[];
+          /** @description The version the caller saw; another one → 409 VERSION_CONFLICT */
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            record: components["schemas"]["AccountingRecord"];
+            single_entry: components["schemas"]["AccountingRecord"];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * A record's history
+   * @description Every change of the record, in version order: what happened, when, who, and what changed.
+   */
+  getAccountingRecordHistory: {
+    parameters: {
+      query?: {
+        /** @description The `next_cursor` of the previous response, with the same filters. */
+        cursor?: string;
+        /** @description Maximum number of items returned: 1 to 500, default 100. */
+        limit?: number;
+      };
+      path: {
+        /** @description The accounting record id */
+        record_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            items: components["schemas"]["AccountingRecordEvent"][];
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Split an economic line into coded parts
+   * @description The parts' amounts (in the record's currency) must sum exactly to the line's; its original amount is apportioned over them. A part without field_values keeps the line's coding. Allowed in PREPARE and REVIEW (409 RECORD_NOT_EDITABLE otherwise); `version` must be the current one (409 VERSION_CONFLICT). Bumps the version by one and moves updated_at, as every change does; kept in the history. Answers the record in double-entry and single-entry form.
+   */
+  splitAccountingRecordLine: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The accounting record id */
+        record_id: string;
+        /** @description An economic line of the record */
+        line_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Amounts in the record's currency, summing exactly to the line's */
+          parts: ({
+              amount: {
+                /** @description Major units; no more decimals than the currency has */
+                amount: number;
+                /** @description ISO 4217 code */
+                currency: string;
+              };
+              /** @description The part's coding; absent: the line's */
+              field_values?: ({
+                  /** @description The field */
+                  field_id: string;
+                  /** @description The value's svc_id */
+                  svc_id: string;
+                } | {
+                  /** @description The field's remote_id */
+                  field_remote_id: string;
+                  /** @description The value's remote_id */
+                  remote_id: string;
+                })[];
+              memo?: string | null;
+            })[];
+          /** @description The version the caller saw; another one → 409 VERSION_CONFLICT */
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            record: components["schemas"]["AccountingRecord"];
+            single_entry: components["schemas"]["AccountingRecord"];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Merge economic lines into one
+   * @description The merged line takes the place of the first, with the lines' summed amounts; its coding as given, else the values every merged line shares. Allowed in PREPARE and REVIEW (409 RECORD_NOT_EDITABLE otherwise); `version` must be the current one (409 VERSION_CONFLICT). Bumps the version by one and moves updated_at, as every change does; kept in the history. Answers the record in double-entry and single-entry form.
+   */
+  mergeAccountingRecordLines: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The accounting record id */
+        record_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The merged line's coding; absent: the values all the lines share */
+          field_values?: ({
+              /** @description The field */
+              field_id: string;
+              /** @description The value's svc_id */
+              svc_id: string;
+            } | {
+              /** @description The field's remote_id */
+              field_remote_id: string;
+              /** @description The value's remote_id */
+              remote_id: string;
+            })[];
+          /** @description Economic lines of the record */
+          line_ids: string[];
+          memo?: string | null;
+          /** @description The version the caller saw; another one → 409 VERSION_CONFLICT */
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            record: components["schemas"]["AccountingRecord"];
+            single_entry: components["schemas"]["AccountingRecord"];
           };
         };
       };
@@ -793,6 +1352,321 @@ export interface operations {
       };
       /** @description Unprocessable */
       422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Move up to 1000 records to a review state
+   * @description All or nothing. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED); the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding.
+   */
+  moveAccountingRecordsReviewStatus: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          records: {
+              /** @description An accounting record id */
+              id: string;
+              /** @description The version the caller saw; another one → 409 VERSION_CONFLICT */
+              version?: number;
+            }[];
+          /**
+           * @description Review stage of the record
+           * @enum {string}
+           */
+          review_status: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description In request order */
+            items: ({
+                id: string;
+                /**
+                 * @description Review stage of the record
+                 * @enum {string}
+                 */
+                review_status: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
+                /** Format: date-time */
+                updated_at: string;
+                version: number;
+              })[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /** Fields every economic line must be coded with before READY_FOR_EXPORT */
+  getRequiredCoding: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            items: {
+                field_id: string;
+                field_name: string;
+              }[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Set the fields every economic line must be coded with before READY_FOR_EXPORT
+   * @description Replaces the list (each a field of the account; 404 names those that are not). Records already READY_FOR_EXPORT are not re-checked; moves and creations from now on are.
+   */
+  setRequiredCoding: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Fields of the account; [] requires none */
+          field_ids: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            items: {
+                field_id: string;
+                field_name: string;
+              }[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Search a field's values (coding pickers)
+   * @description Values whose value starts with the text first, then those whose value or remote_id contains it; each group in creation order. Three characters and more are served by a trigram index; shorter text matches the start of the value only. Disabled values only when asked.
+   */
+  searchFieldValues: {
+    parameters: {
+      query: {
+        /** @description Text the value starts with or contains (in value or remote_id), case-insensitive */
+        q: string;
+        /** @description Maximum number of items returned: 1 to 100, default 20. */
+        limit?: number;
+        /** @description true: disabled values too (they cannot code a line) */
+        include_disabled?: boolean;
+      };
+      path: {
+        /** @description The service identifier of the field */
+        field_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            items: components["schemas"]["FieldValue"][];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };

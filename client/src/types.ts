@@ -29,3 +29,20 @@ export type AccountingRecordQuery = Query<'/v3/accounting/records', 'get'>;
 export type AccountingRecordPage = Ok<'/v3/accounting/records', 'get'>;
 export type ExportResult = Body<'/v3/accounting/records/export-results', 'post'>['results'][number];
 export type ExportResultsResponse = Ok<'/v3/accounting/records/export-results', 'post'>;
+
+// Internal API: the review workflow (scope accounting.record.review or accounting.record.admin).
+export type RecordCreate = Body<'/internal/v1/accounting/records', 'post'>['items'][number];
+export type CodeLinesRequest = Body<'/internal/v1/accounting/records/{record_id}/coding', 'post'>;
+export type SplitLineRequest = Body<'/internal/v1/accounting/records/{record_id}/lines/{line_id}/split', 'post'>;
+export type MergeLinesRequest = Body<'/internal/v1/accounting/records/{record_id}/lines/merge', 'post'>;
+export type RecordWithSingleEntry = Ok<'/internal/v1/accounting/records/{record_id}/coding', 'post'>;
+export type ReviewMoveRequest = Body<'/internal/v1/accounting/records/{record_id}/review-status', 'post'>;
+export type BulkMoveRequest = Body<'/internal/v1/accounting/records/review-status', 'post'>;
+export type BulkMoveResponse = Ok<'/internal/v1/accounting/records/review-status', 'post'>;
+export type RecordHistoryQuery = Query<'/internal/v1/accounting/records/{record_id}/history', 'get'>;
+export type RecordHistoryPage = Ok<'/internal/v1/accounting/records/{record_id}/history', 'get'>;
+export type RecordEvent = RecordHistoryPage['items'][number];
+export type RecordSearchQuery = Query<'/internal/v1/accounting/records', 'get'>;
+export type RecordSearchPage = Ok<'/internal/v1/accounting/records', 'get'>;
+export type RequiredCoding = Ok<'/internal/v1/accounting/required-coding', 'get'>;
+export type FieldValueSearchQuery = Query<'/internal/v1/fields/{field_id}/values/search', 'get'>;
