@@ -5,7 +5,26 @@ import { ADMIN, RECORDS, item, newRecords, storedRecords } from './support/accou
 import { describeEachDialect, type TestContext } from './support/context.js';
 
 const DETAILS = ['line_items_json', 'user_json', 'vendor_json', 'receipts_json'] as const;
-const LATER = ['0004_line_items_as_answered', '0005_record_details'];
+const LATER = ['0004_line_items_as_answered', '0005_record_details', '0006_review_workflow'];
+const REVIEW_COLUMNS = ['amount_sort', 'uncoded_lines', 'vendor_name', 'user_email'];
+
+/** Undoes migration 0006 (the review workflow), so that a test can run it again over older rows. */
+async function backTo0005(db: Kysely<any>, dialect: string) {
+  if (dialect === 'sqlite') {
+    for (const trigger of ['insert', 'update', 'delete']) {
+      await sql`drop trigger ${sql.ref(`field_values_search_${trigger}`)}`.execute(db);
+    }
+    await sql`drop table field_values_search`.execute(db);
+  } else {
+    await sql`drop index field_values_search_idx`.execute(db);
+  }
+  await sql`drop table accounting_record_events`.execute(db);
+  await sql`drop table account_required_fields`.execute(db);
+  await sql`drop index accounting_records_posted_idx`.execute(db);
+  await sql`drop index accounting_records_amount_idx`.execute(db);
+  for (const column of REVIEW_COLUMNS) await db.schema.alterTable('accounting_records').dropColumn(column).execute();
+  await sql`delete from kysely_migration where name = '0006_review_workflow'`.execute(db);
+}
 
 const people = {
   user: {
@@ -54,7 +73,12 @@ async function recordsOfEveryKind(ctx: TestContext) {
  * Puts the database back as 0003 left it: the details in accounting_records, line items in integer minor units
  * without currency, except the last record's (already answered, as a run of 0004 cut short leaves it).
  */
-async function backTo0003(db: Kysely<any>, stored: Awaited<ReturnType<typeof recordsOfEveryKind>>['stored']) {
+async function backTo0003(
+  db: Kysely<any>,
+  dialect: string,
+  stored: Awaited<ReturnType<typeof recordsOfEveryKind>>['stored'],
+) {
+  await backTo0005(db, dialect);
   for (const column of DETAILS) {
     await sql`alter table accounting_records add column ${sql.ref(column)} text ${column === 'line_items_json' ? sql`not null default '[]'` : sql``}`.execute(
       db,
@@ -98,7 +122,8 @@ describeEachDialect(
       const { api, created, page, singles, stored } = await recordsOfEveryKind(t.ctx);
       const db = t.ctx.db.direct as Kysely<any>;
       const latestColumns = await columnsOf(db, 'accounting_records');
-      await backTo0003(db, stored);
+      await backTo0003(db, t.dialect, stored);
+      for (const column of REVIEW_COLUMNS) expect(await columnsOf(db, 'accounting_records')).not.toContain(column);
       const oldRows = await db
         .selectFrom('accounting_records')
         .select(['id', 'line_items_json'])
@@ -123,6 +148,8 @@ describeEachDialect(
           db,
         );
         expect(indexes.rows.map((r) => r.name)).toEqual([
+          'accounting_records_amount_idx',
+          'accounting_records_posted_idx',
           'accounting_records_review_status_idx',
           'accounting_records_source_type_idx',
           'accounting_records_updated_idx',
@@ -138,7 +165,7 @@ describeEachDialect(
     it('changes nothing when 0005 fails half-way (a view still reads a detail column), and runs once that is gone', async () => {
       const { api, page, stored } = await recordsOfEveryKind(t.ctx);
       const db = t.ctx.db.direct as Kysely<any>;
-      await backTo0003(db, stored);
+      await backTo0003(db, t.dialect, stored);
       await sql`create view vendors_0005_test as select id, vendor_json from accounting_records`.execute(db);
       const before = {
         columns: await columnsOf(db, 'accounting_records'),
