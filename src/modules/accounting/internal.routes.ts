@@ -33,7 +33,7 @@ export function internalAccountingRoutes(db: Db): FastifyPluginAsyncTypebox {
     app.post(
       '/internal/v1/accounting/records/:record_id/review-status',
       {
-        config: { scopes: ['accounting.record.review', 'accounting.record.admin'] },
+        config: { scopes: ['accounting.record.admin'] },
         schema: {
           operationId: 'moveAccountingRecordReviewStatus',
           summary: 'Move a record through review',
