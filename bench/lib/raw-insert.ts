@@ -51,10 +51,10 @@ export async function rawInsertRate(url: string, batches: number): Promise<numbe
           updated_at: t,
         };
       });
-      await db.direct.transaction().execute(async (trx) => {
+      await db.write(async (ex) => {
         // Chunked like the service must be: PostgreSQL allows 65,535 parameters per statement.
         for (let i = 0; i < rows.length; i += 500) {
-          await (trx as any)
+          await ex
             .insertInto('field_values')
             .values(rows.slice(i, i + 500))
             .execute();

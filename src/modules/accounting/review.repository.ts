@@ -90,14 +90,16 @@ export const reviewRepository = {
   async states(ex: Executor, accountId: string, ids: readonly string[], withLines: boolean): Promise<ReviewState[]> {
     const out: ReviewState[] = [];
     for (const chunk of chunks(ids, ID_CHUNK)) {
+      // CROSS JOIN keeps SQLite's join order (the ids first, then a primary-key probe per id): with plain joins it
+      // chose to walk the account's whole details table. PostgreSQL reads it as the inner join it is.
       const lines = withLines ? sql`d.line_items_json` : sql`null`;
-      const details = withLines
-        ? sql`join accounting_record_details d on d.account_id = r.account_id and d.id = r.id`
-        : sql``;
+      const details = withLines ? sql`cross join accounting_record_details d` : sql``;
+      const detailsMatch = withLines ? sql`and d.account_id = r.account_id and d.id = r.id` : sql``;
       const result = await sql<ReviewState>`
         with v(id) as (values ${sql.join(chunk.map((id) => sql`(${id})`))})
         select r.id, r.type, r.source_type, r.review_status, r.version, ${lines} as line_items_json
-        from v join accounting_records r on r.account_id = ${accountId} and r.id = v.id ${details}`.execute(ex);
+        from v cross join accounting_records r ${details}
+        where r.account_id = ${accountId} and r.id = v.id ${detailsMatch}`.execute(ex);
       out.push(...result.rows.map((row) => ({ ...row, version: Number(row.version) })));
     }
     return out;
