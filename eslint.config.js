@@ -28,7 +28,6 @@ export default tseslint.config(
       'scratch/',
       'bench/results/',
       'client/src/openapi.ts',
-      'test/sdk/.readme-*/',
       '**/*.d.ts',
     ],
   },

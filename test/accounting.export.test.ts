@@ -1,21 +1,15 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect } from './support/context.js';
-import {
-  ADMIN,
-  EXPORT_RESULTS,
-  ISO_MICROS,
-  newRecord,
-  readyRecord,
-  RECORDS,
-  storedRecords,
-} from './support/accounting.js';
+import { ADMIN, EXPORT_RESULTS, RECORDS } from './support/accounting.js';
+import { errorBody, ISO_MICROS } from './support/expect.js';
+import { storedRecords } from './support/stored.js';
 
 describeEachDialect('accounting export results', (t) => {
   it('success → EXPORTED, failure → REVIEW, both kept as last_export_result; ids in request order', async () => {
     const api = await t.ctx.as([...ADMIN]);
-    const a = await readyRecord(api);
-    const b = await readyRecord(api);
-    const c = await readyRecord(api);
+    const a = await api.readyRecord();
+    const b = await api.readyRecord();
+    const c = await api.readyRecord();
     const res = await api.post(EXPORT_RESULTS, {
       results: [
         { accounting_record_id: c.id, failure: { error_message: 'Invalid GL account' } },
@@ -69,8 +63,8 @@ describeEachDialect('accounting export results', (t) => {
   it('unknown or foreign ids → 404 naming them, valid results in the batch not applied', async () => {
     const api = await t.ctx.as([...ADMIN]);
     const other = await t.ctx.as([...ADMIN]);
-    const mine = await readyRecord(api);
-    const theirs = await readyRecord(other);
+    const mine = await api.readyRecord();
+    const theirs = await other.readyRecord();
     const before = await storedRecords(t.ctx, api.accountId);
     const res = await api.post(EXPORT_RESULTS, {
       results: [
@@ -80,20 +74,20 @@ describeEachDialect('accounting export results', (t) => {
       ],
     });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({
-      error_code: 'NOT_FOUND',
-      message: `Accounting record source IDs not found: accr_nope, ${theirs.id}`,
-      details: { not_found_export_entry_source_ids: ['accr_nope', theirs.id] },
-      request_id: expect.any(String),
-    });
+    expect(res.body).toEqual(
+      errorBody('NOT_FOUND', {
+        message: `Accounting record source IDs not found: accr_nope, ${theirs.id}`,
+        details: { not_found_export_entry_source_ids: ['accr_nope', theirs.id] },
+      }),
+    );
     expect(await storedRecords(t.ctx, api.accountId)).toEqual(before);
     expect((await other.get(`${RECORDS}/${theirs.id}`)).body).toEqual(theirs);
   });
 
   it('an id twice → 422 DUPLICATE_ACCOUNTING_RECORD_IDS, nothing changed', async () => {
     const api = await t.ctx.as([...ADMIN]);
-    const a = await readyRecord(api);
-    const b = await readyRecord(api);
+    const a = await api.readyRecord();
+    const b = await api.readyRecord();
     const before = await storedRecords(t.ctx, api.accountId);
     const res = await api.post(EXPORT_RESULTS, {
       results: [
@@ -103,20 +97,20 @@ describeEachDialect('accounting export results', (t) => {
       ],
     });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({
-      error_code: 'DUPLICATE_ACCOUNTING_RECORD_IDS',
-      message: 'Duplicate accounting record ids found across success and failure results.',
-      details: { duplicate_accounting_record_ids: [a.id] },
-      request_id: expect.any(String),
-    });
+    expect(res.body).toEqual(
+      errorBody('DUPLICATE_ACCOUNTING_RECORD_IDS', {
+        message: 'Duplicate accounting record ids found across success and failure results.',
+        details: { duplicate_accounting_record_ids: [a.id] },
+      }),
+    );
     expect(await storedRecords(t.ctx, api.accountId)).toEqual(before);
   });
 
   it('a record not READY_FOR_EXPORT → 422 naming it, nothing changed', async () => {
     const api = await t.ctx.as([...ADMIN]);
-    const ready = await readyRecord(api);
-    const prepare = await newRecord(api);
-    const review = await newRecord(api, { review_status: 'REVIEW' });
+    const ready = await api.readyRecord();
+    const prepare = await api.newRecord();
+    const review = await api.newRecord({ review_status: 'REVIEW' });
     const before = await storedRecords(t.ctx, api.accountId);
     const res = await api.post(EXPORT_RESULTS, {
       results: [
@@ -126,12 +120,12 @@ describeEachDialect('accounting export results', (t) => {
       ],
     });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({
-      error_code: 'ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT',
-      message: 'Only accounting records with review status READY_FOR_EXPORT can be updated via this endpoint.',
-      details: { not_ready_for_export_accounting_record_ids: [review.id, prepare.id] },
-      request_id: expect.any(String),
-    });
+    expect(res.body).toEqual(
+      errorBody('ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT', {
+        message: 'Only accounting records with review status READY_FOR_EXPORT can be updated via this endpoint.',
+        details: { not_ready_for_export_accounting_record_ids: [review.id, prepare.id] },
+      }),
+    );
     expect(await storedRecords(t.ctx, api.accountId)).toEqual(before);
   });
 
@@ -164,15 +158,15 @@ describeEachDialect('accounting export results', (t) => {
 
   it('1000 results in one request', async () => {
     const api = await t.ctx.as([...ADMIN]);
-    const created = await api.post('/internal/v1/accounting/records', {
-      items: Array.from({ length: 1000 }, () => ({
+    const created = await api.newRecords(
+      Array.from({ length: 1000 }, () => ({
         type: 'BILL_EXPENSE',
         amount: { amount: 5, currency: 'USD' },
         posted_at: '2026-01-01T00:00:00Z',
         review_status: 'READY_FOR_EXPORT',
       })),
-    });
-    const ids = created.body.items.map((r: any) => r.id).reverse();
+    );
+    const ids = created.map((r: any) => r.id).reverse();
     const res = await api.post(EXPORT_RESULTS, {
       results: ids.map((id: string) => ({ accounting_record_id: id, success: {} })),
     });
@@ -186,7 +180,7 @@ describeEachDialect('accounting export results', (t) => {
 
   it('concurrent reports for the same record: one wins, the others get 422', async () => {
     const api = await t.ctx.as([...ADMIN]);
-    const record = await readyRecord(api);
+    const record = await api.readyRecord();
     const answers = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
         api.post(EXPORT_RESULTS, {

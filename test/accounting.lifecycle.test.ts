@@ -1,6 +1,8 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect } from './support/context.js';
-import { ADMIN, newRecord, RECORDS, reviewUrl, storedRecord } from './support/accounting.js';
+import { errorBody } from './support/expect.js';
+import { ADMIN, RECORDS, reviewUrl } from './support/accounting.js';
+import { storedRecord } from './support/stored.js';
 
 const LEGAL: [string, string][] = [
   ['PREPARE', 'REVIEW'],
@@ -14,7 +16,7 @@ describeEachDialect('accounting review lifecycle', (t) => {
   it('allows exactly the single steps of CONVENTIONS.md; version and updated_at move with each', async () => {
     const api = await t.ctx.as([...ADMIN]);
     for (const [from, to] of LEGAL) {
-      const record = await newRecord(api, { review_status: from });
+      const record = await api.newRecord({ review_status: from });
       const res = await api.post(reviewUrl(record.id), { review_status: to, version: 1 });
       expect(res.status, `${from} → ${to}`).toBe(200);
       expect(res.body).toEqual({ ...record, review_status: to, version: 2, updated_at: expect.any(String) });
@@ -26,17 +28,17 @@ describeEachDialect('accounting review lifecycle', (t) => {
   it('rejects every other move, the current state and EXPORTED included, with 409 and no change', async () => {
     const api = await t.ctx.as([...ADMIN]);
     for (const from of ['PREPARE', 'REVIEW', 'READY_FOR_EXPORT']) {
-      const record = await newRecord(api, { review_status: from });
+      const record = await api.newRecord({ review_status: from });
       for (const to of STATES) {
         if (LEGAL.some(([f, x]) => f === from && x === to)) continue;
         const res = await api.post(reviewUrl(record.id), { review_status: to });
         expect(res.status, `${from} → ${to}`).toBe(409);
-        expect(res.body).toEqual({
-          error_code: 'INVALID_TRANSITION',
-          message: `Cannot move a record from ${from} to ${to}.`,
-          details: { from, to },
-          request_id: expect.any(String),
-        });
+        expect(res.body).toEqual(
+          errorBody('INVALID_TRANSITION', {
+            message: `Cannot move a record from ${from} to ${to}.`,
+            details: { from, to },
+          }),
+        );
       }
       expect((await api.get(`${RECORDS}/${record.id}`)).body).toEqual(record);
     }
@@ -44,7 +46,7 @@ describeEachDialect('accounting review lifecycle', (t) => {
 
   it('EXPORTED goes back to REVIEW only', async () => {
     const api = await t.ctx.as([...ADMIN]);
-    const record = await newRecord(api, { review_status: 'READY_FOR_EXPORT' });
+    const record = await api.newRecord({ review_status: 'READY_FOR_EXPORT' });
     const exported = await api.post('/v3/accounting/records/export-results', {
       results: [{ accounting_record_id: record.id, success: { reference_id: 'erp_1' } }],
     });
@@ -63,23 +65,23 @@ describeEachDialect('accounting review lifecycle', (t) => {
 
   it('a stale version → 409 VERSION_CONFLICT, nothing changed', async () => {
     const api = await t.ctx.as([...ADMIN]);
-    const record = await newRecord(api);
+    const record = await api.newRecord();
     expect((await api.post(reviewUrl(record.id), { review_status: 'REVIEW', version: 1 })).status).toBe(200);
     const stale = await api.post(reviewUrl(record.id), { review_status: 'PREPARE', version: 1 });
     expect(stale.status).toBe(409);
-    expect(stale.body).toEqual({
-      error_code: 'VERSION_CONFLICT',
-      message: 'The record is at version 2, not 1.',
-      details: { expected_version: 1, current_version: 2 },
-      request_id: expect.any(String),
-    });
+    expect(stale.body).toEqual(
+      errorBody('VERSION_CONFLICT', {
+        message: 'The record is at version 2, not 1.',
+        details: { expected_version: 1, current_version: 2 },
+      }),
+    );
     const row = await storedRecord(t.ctx, api.accountId, record.id);
     expect([row!.review_status, Number(row!.version)]).toEqual(['REVIEW', 2]);
   });
 
   it('concurrent moves from the same version: exactly one wins', async () => {
     const api = await t.ctx.as([...ADMIN]);
-    const record = await newRecord(api, { review_status: 'REVIEW' });
+    const record = await api.newRecord({ review_status: 'REVIEW' });
     const answers = await Promise.all(
       ['READY_FOR_EXPORT', 'PREPARE', 'READY_FOR_EXPORT', 'PREPARE'].map((to) =>
         api.post(reviewUrl(record.id), { review_status: to, version: 1 }),
@@ -92,15 +94,15 @@ describeEachDialect('accounting review lifecycle', (t) => {
   it("unknown or another account's record → 404; bad bodies → 400; admin scope needed", async () => {
     const api = await t.ctx.as([...ADMIN]);
     const other = await t.ctx.as([...ADMIN]);
-    const theirs = await newRecord(other);
+    const theirs = await other.newRecord();
     const res = await api.post(reviewUrl(theirs.id), { review_status: 'REVIEW' });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({
-      error_code: 'NOT_FOUND',
-      message: `Accounting record ${theirs.id} not found.`,
-      details: { accounting_record_id: theirs.id },
-      request_id: expect.any(String),
-    });
+    expect(res.body).toEqual(
+      errorBody('NOT_FOUND', {
+        message: `Accounting record ${theirs.id} not found.`,
+        details: { accounting_record_id: theirs.id },
+      }),
+    );
     const bad = await api.post(reviewUrl(theirs.id), { review_status: 'DONE', version: 0, extra: 1 });
     expect(bad.status).toBe(400);
     expect(bad.body.details.errors).toEqual(

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
-import { describeEachDialect, type Api } from './support/context.js';
-import { ADMIN, EXPORT_RESULTS, INGEST, item, RECORDS, reviewUrl, storedRecords } from './support/accounting.js';
+import { ADMIN, EXPORT_RESULTS, INGEST, item, RECORDS, reviewUrl } from './support/accounting.js';
+import type { Api } from './support/api.js';
+import { describeEachDialect } from './support/context.js';
+import { storedRecords } from './support/stored.js';
 
 const RUN_MS = 3000;
 const NEXT: Record<string, string[]> = {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect } from './support/context.js';
-import { ADMIN, EXPORT_RESULTS, INGEST, item, moveTo, newRecord, newRecords, RECORDS } from './support/accounting.js';
+import { ADMIN, EXPORT_RESULTS, INGEST, item, RECORDS } from './support/accounting.js';
 
 const ids = (res: { body: { items: { id: string }[] } }) => res.body.items.map((r) => r.id);
 
@@ -8,7 +8,7 @@ describeEachDialect('accounting query /v3/accounting/records', (t) => {
   it('gets one record; single_entry keeps the economic lines only; 404 for unknown and foreign', async () => {
     const api = await t.ctx.as([...ADMIN]);
     const other = await t.ctx.as([...ADMIN]);
-    const refund = await newRecord(api, { type: 'CARD_EXPENSE_REFUND' });
+    const refund = await api.newRecord({ type: 'CARD_EXPENSE_REFUND' });
     const reader = await t.ctx.as(['accounting.record.read'], api.accountId);
     const full = await reader.get(`${RECORDS}/${refund.id}`);
     expect(full.body).toEqual(refund);
@@ -32,11 +32,11 @@ describeEachDialect('accounting query /v3/accounting/records', (t) => {
 
   it('filters by ids, review_status, source_type, updated_at bounds; all apply together', async () => {
     const api = await t.ctx.as([...ADMIN]);
-    const [card, reimb, bill, card2] = await newRecords(api, [
-      item({ type: 'CARD_EXPENSE_POST', review_status: 'READY_FOR_EXPORT' }),
-      item({ type: 'REIMBURSEMENT_EXPENSE_POST', review_status: 'READY_FOR_EXPORT' }),
-      item({ type: 'BILL_EXPENSE', review_status: 'READY_FOR_EXPORT' }),
-      item({ type: 'CARD_PAYMENT' }),
+    const [card, reimb, bill, card2] = await api.newRecords([
+      { type: 'CARD_EXPENSE_POST', review_status: 'READY_FOR_EXPORT' },
+      { type: 'REIMBURSEMENT_EXPENSE_POST', review_status: 'READY_FOR_EXPORT' },
+      { type: 'BILL_EXPENSE', review_status: 'READY_FOR_EXPORT' },
+      { type: 'CARD_PAYMENT' },
     ]);
     const all = await api.get(RECORDS);
     expect(all.body).toEqual({
@@ -72,7 +72,7 @@ describeEachDialect('accounting query /v3/accounting/records', (t) => {
     const single = await api.get(RECORDS, { single_entry: 'true', source_type: 'BILL' });
     expect(single.body.items[0].line_items).toEqual([bill.line_items[0]]);
     // a moved record moves to the end of the order
-    const moved = await moveTo(api, card.id, ['REVIEW']);
+    const moved = await api.moveTo(card.id, ['REVIEW']);
     expect(ids(await api.get(RECORDS))).toEqual([reimb.id, bill.id, card2.id, card.id]);
     expect(ids(await api.get(RECORDS, { 'updated_at[gt]': card2.updated_at }))).toEqual([moved.id]);
   });
@@ -110,9 +110,8 @@ describeEachDialect('accounting query /v3/accounting/records', (t) => {
 
   it('pages by cursor with total_count; cursors are bound to filters and to the account', async () => {
     const api = await t.ctx.as([...ADMIN]);
-    const created = await newRecords(
-      api,
-      Array.from({ length: 7 }, (_, i) => item({ type: i % 2 ? 'BILL_EXPENSE' : 'CARD_EXPENSE_POST' })),
+    const created = await api.newRecords(
+      Array.from({ length: 7 }, (_, i) => ({ type: i % 2 ? 'BILL_EXPENSE' : 'CARD_EXPENSE_POST' })),
     );
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -126,7 +125,7 @@ describeEachDialect('accounting query /v3/accounting/records', (t) => {
       cursor = res.body.next_cursor ?? undefined;
       pages++;
       // a write between pages does not make anything appear twice or vanish
-      if (pages === 1) await newRecord(api);
+      if (pages === 1) await api.newRecord();
     } while (cursor);
     expect(pages).toBe(3);
     expect(seen).toHaveLength(8);
@@ -160,10 +159,7 @@ describeEachDialect('accounting query /v3/accounting/records', (t) => {
 
   it('the spec polling rules find exported and bill changes', async () => {
     const api = await t.ctx.as([...ADMIN]);
-    const [card, bill] = await newRecords(api, [
-      item({ review_status: 'READY_FOR_EXPORT' }),
-      item({ type: 'BILL_EXPENSE' }),
-    ]);
+    const [card, bill] = await api.newRecords([{ review_status: 'READY_FOR_EXPORT' }, { type: 'BILL_EXPENSE' }]);
     const ready = await api.get(RECORDS, { review_status: 'READY_FOR_EXPORT' });
     expect(ids(ready)).toEqual([card.id]);
     await api.post(EXPORT_RESULTS, { results: [{ accounting_record_id: card.id, success: { reference_id: 'x' } }] });
@@ -171,7 +167,7 @@ describeEachDialect('accounting query /v3/accounting/records', (t) => {
     expect(ids(await api.get(RECORDS, { review_status: 'EXPORTED' }))).toEqual([card.id]);
     const bills = await api.get(RECORDS, { source_type: 'BILL', 'updated_at[gt]': '2000-01-01T00:00:00Z' });
     expect(ids(bills)).toEqual([bill.id]);
-    const moved = await moveTo(api, bill.id, ['REVIEW']);
+    const moved = await api.moveTo(bill.id, ['REVIEW']);
     const since = await api.get(RECORDS, { source_type: 'BILL', 'updated_at[gt]': bill.updated_at });
     expect(since.body.items).toEqual([moved]);
     expect((await api.post(INGEST, { items: [item()] })).status).toBe(200);

@@ -1,7 +1,9 @@
 import { expect, it } from 'vitest';
 import { seed } from '../src/cli/seed.js';
 import { describeEachDialect, newAccountId } from './support/context.js';
-import { expectBalanced, newRecord, RECORDS, storedRecords } from './support/accounting.js';
+import { RECORDS } from './support/accounting.js';
+import { expectBalanced } from './support/expect.js';
+import { storedFields, storedRecords, storedValues } from './support/stored.js';
 
 describeEachDialect('svc seed', (t) => {
   it('writes fields with values and records of every type and review state, readable through the API', async () => {
@@ -28,11 +30,7 @@ describeEachDialect('svc seed', (t) => {
     const rows = await storedRecords(t.ctx, accountId);
     expect(rows).toHaveLength(300);
     expect(new Set(rows.map((r) => Number(r.updated_at))).size).toBe(300);
-    const values = await t.ctx.db.direct
-      .selectFrom('field_values')
-      .select('svc_id')
-      .where('account_id', '=', accountId)
-      .execute();
+    const values = await storedValues(t.ctx, accountId);
     expect(values).toHaveLength(40);
     const valueIds = new Set(values.map((v) => v.svc_id));
 
@@ -50,17 +48,12 @@ describeEachDialect('svc seed', (t) => {
     expect(page.body.items.some((r: any) => r.user !== null && r.vendor !== null)).toBe(true);
 
     // the record clock continues after the seeded records: later writes poll after them
-    const later = await newRecord(api);
+    const later = await api.newRecord();
     expect(later.updated_at > page.body.items.at(-1).updated_at).toBe(true);
 
     // a second run on the same account reuses the fields and adds values and records
     await seed(t.ctx.db, ['--account', accountId, '--records', '19', '--values', '4'], () => {});
-    const fields = await t.ctx.db.direct
-      .selectFrom('fields')
-      .select('name')
-      .where('account_id', '=', accountId)
-      .execute();
-    expect(fields).toHaveLength(4);
+    expect(await storedFields(t.ctx, accountId)).toHaveLength(4);
     expect(await storedRecords(t.ctx, accountId)).toHaveLength(320);
   });
 

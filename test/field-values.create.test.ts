@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { describeEachDialect } from './support/context.js';
-import {
-  ISO_MICROS,
-  VALUE_ID,
-  newField,
-  newValues,
-  rowShape,
-  storedValues,
-  valuesUrl,
-  waitForLockWaiter,
-} from './support/field-values.js';
+import { errorBody, ISO_MICROS, VALUE_ID } from './support/expect.js';
+import { rowShape, valuesUrl, waitForLockWaiter } from './support/field-values.js';
+import { storedValues } from './support/stored.js';
 
 describeEachDialect('field values: create', (t) => {
   it('creates a batch and answers the values in request order', async () => {
     const api = await t.ctx.as(['fields.write', 'field_values.write']);
-    const fieldId = await newField(api);
+    const fieldId = await api.newField();
     const res = await api.create(valuesUrl(fieldId), {
       items: [
         { value: 'Sales', remote_id: 'R-1', value_id: 'V-1', is_disabled: true },
@@ -52,15 +45,14 @@ describeEachDialect('field values: create', (t) => {
 
   it('accepts 1000 items and rejects 0 or 1001, writing nothing', async () => {
     const api = await t.ctx.as(['fields.write', 'field_values.write']);
-    const fieldId = await newField(api);
+    const fieldId = await api.newField();
     const empty = await api.create(valuesUrl(fieldId), { items: [] });
     expect(empty.status).toBe(400);
-    expect(empty.body).toEqual({
-      error_code: 'INVALID_REQUEST',
-      message: expect.any(String),
-      details: { errors: [{ path: '/items', message: 'must NOT have fewer than 1 items' }] },
-      request_id: expect.any(String),
-    });
+    expect(empty.body).toEqual(
+      errorBody('INVALID_REQUEST', {
+        details: { errors: [{ path: '/items', message: 'must NOT have fewer than 1 items' }] },
+      }),
+    );
     const many = (n: number) =>
       Array.from({ length: n }, (_, i) => ({ value: `v${i}`, remote_id: `r${i}`, value_id: `i${i}` }));
     const over = await api.create(valuesUrl(fieldId), { items: many(1001) });
@@ -76,7 +68,7 @@ describeEachDialect('field values: create', (t) => {
 
   it('reports every invalid member with its path', async () => {
     const api = await t.ctx.as(['fields.write', 'field_values.write']);
-    const fieldId = await newField(api);
+    const fieldId = await api.newField();
     const res = await api.create(valuesUrl(fieldId), {
       items: [
         { value: 'ok' },
@@ -105,7 +97,7 @@ describeEachDialect('field values: create', (t) => {
 
   it('requires an Idempotency-Key and replays a retry without creating twice', async () => {
     const api = await t.ctx.as(['fields.write', 'field_values.write']);
-    const fieldId = await newField(api);
+    const fieldId = await api.newField();
     const bare = await api.post(valuesUrl(fieldId), { items: [{ value: 'A' }] });
     expect(bare.status).toBe(400);
     expect(bare.body.details.errors).toEqual([{ path: '/headers/idempotency-key', message: 'is required' }]);
@@ -122,8 +114,8 @@ describeEachDialect('field values: create', (t) => {
 
   it('rejects remote_id and value_id clashes with stored values and within the batch, writing nothing', async () => {
     const api = await t.ctx.as(['fields.write', 'field_values.write']);
-    const fieldId = await newField(api);
-    const [stored] = await newValues(api, fieldId, [{ value: 'Old', remote_id: 'R1', value_id: 'V1' }]);
+    const fieldId = await api.newField();
+    const [stored] = await api.newValues(fieldId, [{ value: 'Old', remote_id: 'R1', value_id: 'V1' }]);
     const res = await api.create(valuesUrl(fieldId), {
       items: [
         { value: 'a', remote_id: 'R2', value_id: 'V2' },
@@ -134,23 +126,23 @@ describeEachDialect('field values: create', (t) => {
       ],
     });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({
-      error_code: 'CONFLICT',
-      message: 'remote_id and value_id must be unique within a field; nothing was created.',
-      details: {
-        conflicts: [
-          { index: 1, field: 'remote_id', value: 'R1', with: { svc_id: stored.svc_id } },
-          { index: 2, field: 'value_id', value: 'V2', with: { index: 0 } },
-          { index: 3, field: 'remote_id', value: 'R2', with: { index: 0 } },
-          { index: 3, field: 'value_id', value: 'V1', with: { svc_id: stored.svc_id } },
-        ],
-      },
-      request_id: expect.any(String),
-    });
+    expect(res.body).toEqual(
+      errorBody('CONFLICT', {
+        message: 'remote_id and value_id must be unique within a field; nothing was created.',
+        details: {
+          conflicts: [
+            { index: 1, field: 'remote_id', value: 'R1', with: { svc_id: stored.svc_id } },
+            { index: 2, field: 'value_id', value: 'V2', with: { index: 0 } },
+            { index: 3, field: 'remote_id', value: 'R2', with: { index: 0 } },
+            { index: 3, field: 'value_id', value: 'V1', with: { svc_id: stored.svc_id } },
+          ],
+        },
+      }),
+    );
     expect((await storedValues(t.ctx, api.accountId, fieldId)).map((r) => r.svc_id)).toEqual([stored.svc_id]);
 
     // the same ids are free in another field
-    const other = await newField(api, 'Other');
+    const other = await api.newField({ name: 'Other' });
     expect(
       (await api.create(valuesUrl(other), { items: [{ value: 'x', remote_id: 'R1', value_id: 'V1' }] })).status,
     ).toBe(200);
@@ -158,7 +150,7 @@ describeEachDialect('field values: create', (t) => {
 
   it('lets exactly one of concurrent creates with one remote_id win', async () => {
     const api = await t.ctx.as(['fields.write', 'field_values.write']);
-    const fieldId = await newField(api);
+    const fieldId = await api.newField();
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
         api.create(valuesUrl(fieldId), { items: [{ value: `try ${i}` }, { value: `x${i}`, remote_id: 'SAME' }] }),
@@ -178,7 +170,7 @@ describeEachDialect('field values: create', (t) => {
 
   it('names the clash when a concurrent create commits the remote_id after the check', async () => {
     const api = await t.ctx.as(['fields.write', 'field_values.write']);
-    const fieldId = await newField(api);
+    const fieldId = await api.newField();
     // Another writer holds an uncommitted value with remote_id SAME: the request's check cannot see it,
     // its insert waits on the unique index (PostgreSQL) or on the write lock (SQLite) until we commit.
     const rival = await t.ctx.db.direct.startTransaction().execute();
@@ -210,16 +202,13 @@ describeEachDialect('field values: create', (t) => {
 
   it("answers 404 for a field that is missing or another account's, and needs field_values.write", async () => {
     const owner = await t.ctx.as(['fields.write', 'field_values.write']);
-    const fieldId = await newField(owner);
+    const fieldId = await owner.newField();
     const stranger = await t.ctx.as(['field_values.write']);
     const res = await stranger.create(valuesUrl(fieldId), { items: [{ value: 'x' }] });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({
-      error_code: 'NOT_FOUND',
-      message: `Field ${fieldId} not found.`,
-      details: { field_id: fieldId },
-      request_id: expect.any(String),
-    });
+    expect(res.body).toEqual(
+      errorBody('NOT_FOUND', { message: `Field ${fieldId} not found.`, details: { field_id: fieldId } }),
+    );
     expect((await owner.create(valuesUrl('extended_field_nope'), { items: [{ value: 'x' }] })).status).toBe(404);
     const reader = await t.ctx.as(['field_values.read', 'fields.write'], owner.accountId);
     const forbidden = await reader.create(valuesUrl(fieldId), { items: [{ value: 'x' }] });

@@ -1,16 +1,14 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../src/modules/auth/scopes.js';
 import { openDatabase } from '../../src/db/open.js';
 import { authService, hashSecret } from '../../src/modules/auth/auth.service.js';
 import { describeEachDialect } from '../support/context.js';
+import { errorBody } from '../support/expect.js';
 import { isFieldsRoute, routeScopes, sampleRequest } from '../support/routes.js';
+import { storedFields } from '../support/stored.js';
 
-const unauthorized = {
-  error_code: 'UNAUTHORIZED',
-  message: expect.any(String),
-  details: null,
-  request_id: expect.any(String),
-};
+const unauthorized = errorBody('UNAUTHORIZED');
 const INVALID_TOKEN =
   'Bearer realm="svc", error="invalid_token", error_description="The access token is invalid or expired"';
 
@@ -90,7 +88,7 @@ describeEachDialect(
             .where('token_hash', '=', hashSecret(expiring.token!))
             .execute();
           expect((await expiring.get('/v1/fields')).status).toBe(200);
-          await new Promise((resolve) => setTimeout(resolve, 400));
+          await sleep(400);
           // Nothing was written since the last request: the grant may come from memory, its expiry still holds.
           const expired = await expiring.get('/v1/fields');
           expect({ name, status: expired.status, body: expired.body }).toEqual({
@@ -124,12 +122,12 @@ describeEachDialect(
       const api = await t.ctx.as(['accounting.record.read']);
       const res = await api.create('/v1/fields', { name: 'x', group: 'USER' });
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({
-        error_code: 'FORBIDDEN',
-        message: 'This operation requires one of the scopes: fields.write.',
-        details: { required_scopes: ['fields.write'] },
-        request_id: expect.any(String),
-      });
+      expect(res.body).toEqual(
+        errorBody('FORBIDDEN', {
+          message: 'This operation requires one of the scopes: fields.write.',
+          details: { required_scopes: ['fields.write'] },
+        }),
+      );
       expect(res.headers['www-authenticate']).toBe(
         'Bearer realm="svc", error="insufficient_scope", scope="fields.write"',
       );
@@ -137,9 +135,7 @@ describeEachDialect(
       expect(list.headers['www-authenticate']).toBe(
         'Bearer realm="svc", error="insufficient_scope", scope="fields.read fields.write"',
       );
-      expect(
-        await t.ctx.db.direct.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute(),
-      ).toEqual([]);
+      expect(await storedFields(t.ctx, api.accountId)).toEqual([]);
     });
 
     it('allows each /v1/fields operation exactly for the scopes its OpenAPI security lists', async () => {

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { Api, describeEachDialect } from '../support/context.js';
+import { Api } from '../support/api.js';
+import { describeEachDialect } from '../support/context.js';
 
 const ids = (res: { body: { items: { svc_id: string }[] } }) => res.body.items.map((f) => f.svc_id);
 
@@ -7,8 +8,7 @@ describeEachDialect('pagination cursors', (t) => {
   it('opens a cursor in another app over the same database (the key lives in the database)', async () => {
     const api = await t.ctx.as(['fields.write']);
     const made: string[] = [];
-    for (let i = 0; i < 4; i++)
-      made.push((await api.create('/v1/fields', { name: `F${i}`, group: 'USER' })).body.svc_id);
+    for (let i = 0; i < 4; i++) made.push(await api.newField({ name: `F${i}`, group: 'USER' }));
     const first = await api.get('/v1/fields', { limit: '2' });
     expect(ids(first)).toEqual(made.slice(0, 2));
 
@@ -23,8 +23,7 @@ describeEachDialect('pagination cursors', (t) => {
   it('rejects a cursor of the same account from another list filter, and a truncated one', async () => {
     const api = await t.ctx.as(['fields.write']);
     const made: string[] = [];
-    for (let i = 0; i < 3; i++)
-      made.push((await api.create('/v1/fields', { name: `F${i}`, group: 'USER' })).body.svc_id);
+    for (let i = 0; i < 3; i++) made.push(await api.newField({ name: `F${i}`, group: 'USER' }));
     const filtered = await api.get('/v1/fields', { limit: '1', 'field_id[]': [made[0]!, made[2]!] });
     const cursor: string = filtered.body.next_cursor;
     // the same filter in another order is the same filter
@@ -44,7 +43,7 @@ describeEachDialect('pagination cursors', (t) => {
 
   it('a cursor grants nothing: a token of another account gets INVALID_CURSOR, a token without scope 403', async () => {
     const api = await t.ctx.as(['fields.write']);
-    for (let i = 0; i < 2; i++) await api.create('/v1/fields', { name: `F${i}`, group: 'USER' });
+    for (let i = 0; i < 2; i++) await api.newField({ name: `F${i}`, group: 'USER' });
     const cursor = (await api.get('/v1/fields', { limit: '1' })).body.next_cursor;
     const sameAccountReader = await t.ctx.as(['fields.read'], api.accountId);
     expect((await sameAccountReader.get('/v1/fields', { limit: '1', cursor })).status).toBe(200);
@@ -57,7 +56,7 @@ describeEachDialect('pagination cursors', (t) => {
     const kept: string[] = [];
     const doomed: string[] = [];
     for (let i = 0; i < 12; i++) {
-      const id = (await api.create('/v1/fields', { name: `F${i}`, group: 'ERP' })).body.svc_id;
+      const id = await api.newField({ name: `F${i}`, group: 'ERP' });
       (i % 4 === 3 ? doomed : kept).push(id);
     }
     const seen: string[] = [];
@@ -75,7 +74,7 @@ describeEachDialect('pagination cursors', (t) => {
       // between pages: delete one not yet seen, add one at the end
       const victim = doomed[page];
       if (victim && !seen.includes(victim)) await api.delete(`/v1/fields/${victim}`);
-      if (page < 3) added.push((await api.create('/v1/fields', { name: `New${page}`, group: 'USER' })).body.svc_id);
+      if (page < 3) added.push(await api.newField({ name: `New${page}`, group: 'USER' }));
       page++;
     } while (cursor);
     expect(new Set(seen).size).toBe(seen.length);

@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../support/context.js';
+import { errorBody } from '../support/expect.js';
+import { storedFields, storedKeys } from '../support/stored.js';
 
 const shape = (error_code: string, details: unknown = null) => ({
-  error_code,
-  message: expect.any(String),
-  details,
+  ...errorBody(error_code, { details }),
   request_id: expect.stringMatching(/^req_[A-Za-z0-9_-]{16}$/),
 });
 
@@ -52,9 +52,7 @@ describeEachDialect(
       expect(header.body.details.errors).toEqual([
         { path: '/headers/idempotency-key', message: 'must NOT have fewer than 1 characters' },
       ]);
-      expect(
-        await t.ctx.db.direct.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute(),
-      ).toEqual([]);
+      expect(await storedFields(t.ctx, api.accountId)).toEqual([]);
     });
 
     it('answers 404 NOT_FOUND for an unknown route, with or without a token', async () => {
@@ -97,13 +95,7 @@ describeEachDialect(
       });
       expect(nothing.statusCode).toBe(400);
       expect(nothing.json().error_code).toBe('INVALID_REQUEST');
-      expect(
-        await t.ctx.db.direct
-          .selectFrom('idempotency_keys')
-          .select('idempotency_key')
-          .where('client_id', '=', api.clientId)
-          .execute(),
-      ).toEqual([]);
+      expect(await storedKeys(t.ctx, api.clientId)).toEqual([]);
     });
 
     it('answers 413 PAYLOAD_TOO_LARGE over BODY_LIMIT_BYTES', async () => {

@@ -1,14 +1,8 @@
 import { expect, it } from 'vitest';
 import { requestHash } from '../../src/modules/idempotency/idempotency.service.js';
-import { describeEachDialect, type TestContext } from '../support/context.js';
-
-const fieldCount = (ctx: TestContext, accountId: string) =>
-  ctx.db.direct
-    .selectFrom('fields')
-    .select('svc_id')
-    .where('account_id', '=', accountId)
-    .execute()
-    .then((r) => r.length);
+import { describeEachDialect } from '../support/context.js';
+import { errorBody } from '../support/expect.js';
+import { storedFields } from '../support/stored.js';
 
 describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
   it('replays a create with the same status and body, storing nothing new', async () => {
@@ -24,32 +18,31 @@ describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
     expect(again.body).toEqual(first.body);
     expect(again.headers['x-request-id']).toMatch(/^req_/);
     expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
-    expect(await fieldCount(t.ctx, api.accountId)).toBe(1);
+    expect(await storedFields(t.ctx, api.accountId)).toHaveLength(1);
 
     const other = await api.post('/v1/fields', { name: 'GL2', group: 'ACCOUNTING', remote_id: 'gl' }, key);
     expect(other.status).toBe(422);
-    expect(other.body).toEqual({
-      error_code: 'IDEMPOTENCY_KEY_REUSED',
-      message: 'This Idempotency-Key was already used with a different request.',
-      details: null,
-      request_id: expect.any(String),
-    });
-    expect(await fieldCount(t.ctx, api.accountId)).toBe(1);
+    expect(other.body).toEqual(
+      errorBody('IDEMPOTENCY_KEY_REUSED', {
+        message: 'This Idempotency-Key was already used with a different request.',
+      }),
+    );
+    expect(await storedFields(t.ctx, api.accountId)).toHaveLength(1);
   });
 
   it('replays PUT and DELETE, and a stored business error (404)', async () => {
     const api = await t.ctx.as(['fields.write']);
-    const field = (await api.create('/v1/fields', { name: 'A', group: 'USER' })).body;
-    const put = await api.put(`/v1/fields/${field.svc_id}`, { name: 'B' }, { 'idempotency-key': 'put-1' });
+    const fieldId = await api.newField({ name: 'A', group: 'USER' });
+    const put = await api.put(`/v1/fields/${fieldId}`, { name: 'B' }, { 'idempotency-key': 'put-1' });
     expect(put.status).toBe(200);
-    await api.put(`/v1/fields/${field.svc_id}`, { name: 'C' }); // a change in between, without a key
-    const putAgain = await api.put(`/v1/fields/${field.svc_id}`, { name: 'B' }, { 'idempotency-key': 'put-1' });
+    await api.put(`/v1/fields/${fieldId}`, { name: 'C' }); // a change in between, without a key
+    const putAgain = await api.put(`/v1/fields/${fieldId}`, { name: 'B' }, { 'idempotency-key': 'put-1' });
     expect([putAgain.status, putAgain.headers['idempotent-replayed']]).toEqual([200, 'true']);
     expect(putAgain.body).toEqual(put.body);
-    expect((await api.get(`/v1/fields/${field.svc_id}`)).body.name).toBe('C');
+    expect((await api.get(`/v1/fields/${fieldId}`)).body.name).toBe('C');
 
-    const del = await api.delete(`/v1/fields/${field.svc_id}`, undefined, { 'idempotency-key': 'del-1' });
-    const delAgain = await api.delete(`/v1/fields/${field.svc_id}`, undefined, { 'idempotency-key': 'del-1' });
+    const del = await api.delete(`/v1/fields/${fieldId}`, undefined, { 'idempotency-key': 'del-1' });
+    const delAgain = await api.delete(`/v1/fields/${fieldId}`, undefined, { 'idempotency-key': 'del-1' });
     expect([del.status, del.body, del.headers['idempotent-replayed']]).toEqual([200, {}, undefined]);
     expect([delAgain.status, delAgain.body, delAgain.headers['idempotent-replayed']]).toEqual([200, {}, 'true']);
 
@@ -83,7 +76,7 @@ describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
     for (const a of answers.filter((x) => x.status !== 200)) {
       expect([a.status, a.body.error_code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
     }
-    expect(await fieldCount(t.ctx, api.accountId)).toBe(1);
+    expect(await storedFields(t.ctx, api.accountId)).toHaveLength(1);
   });
 
   it('stores nothing for a request that fails validation, so the key can be reused', async () => {
@@ -92,7 +85,7 @@ describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
     expect((await api.post('/v1/fields', { name: 'X', group: 'NOPE' }, key)).status).toBe(400);
     const fixed = await api.post('/v1/fields', { name: 'X', group: 'USER' }, key);
     expect([fixed.status, fixed.headers['idempotent-replayed']]).toEqual([200, undefined]);
-    expect(await fieldCount(t.ctx, api.accountId)).toBe(1);
+    expect(await storedFields(t.ctx, api.accountId)).toHaveLength(1);
   });
 
   it('scopes keys per client: another client of the account may use the same key', async () => {
@@ -103,7 +96,7 @@ describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
     const second = await b.post('/v1/fields', { name: 'B', group: 'USER' }, key);
     expect([first.status, second.status, second.headers['idempotent-replayed']]).toEqual([200, 200, undefined]);
     expect(second.body.svc_id).not.toBe(first.body.svc_id);
-    expect(await fieldCount(t.ctx, a.accountId)).toBe(2);
+    expect(await storedFields(t.ctx, a.accountId)).toHaveLength(2);
   });
 
   it('rejects keys that are too long or not printable ASCII', async () => {
@@ -120,7 +113,7 @@ describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
     expect(
       (await api.post('/v1/fields', { name: 'X', group: 'USER' }, { 'idempotency-key': 'k'.repeat(255) })).status,
     ).toBe(200);
-    expect(await fieldCount(t.ctx, api.accountId)).toBe(1);
+    expect(await storedFields(t.ctx, api.accountId)).toHaveLength(1);
   });
 
   it('answers 409 while a claim is live and lets a request take over an expired one', async () => {
@@ -145,7 +138,7 @@ describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
       .execute();
     const busy = await api.post('/v1/fields', body, { 'idempotency-key': 'orphan' });
     expect([busy.status, busy.body.error_code]).toEqual([409, 'IDEMPOTENCY_KEY_IN_USE']);
-    expect(await fieldCount(t.ctx, api.accountId)).toBe(0);
+    expect(await storedFields(t.ctx, api.accountId)).toHaveLength(0);
 
     await t.ctx.db.direct
       .updateTable('idempotency_keys')
@@ -166,6 +159,6 @@ describeEachDialect('Idempotency-Key on /v1/fields', (t) => {
       response_status: 200,
       response_body: taken.body,
     });
-    expect(await fieldCount(t.ctx, api.accountId)).toBe(1);
+    expect(await storedFields(t.ctx, api.accountId)).toHaveLength(1);
   });
 });

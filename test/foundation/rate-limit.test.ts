@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { Api, describeEachDialect } from '../support/context.js';
+import { Api } from '../support/api.js';
+import { describeEachDialect } from '../support/context.js';
+import { storedFields, storedKeys } from '../support/stored.js';
 
 const WINDOW = '3600';
 
@@ -29,16 +31,8 @@ describeEachDialect(
       expect(limited.headers['ratelimit-policy']).toBe(`"default";q=3;w=${WINDOW}`);
       expect(limited.headers['ratelimit']).toBe(`"default";r=0;t=${retryAfter}`);
       // nothing was done, nothing stored under the key
-      expect(
-        await t.ctx.db.direct.selectFrom('fields').select('svc_id').where('account_id', '=', api.accountId).execute(),
-      ).toEqual([]);
-      expect(
-        await t.ctx.db.direct
-          .selectFrom('idempotency_keys')
-          .select('idempotency_key')
-          .where('client_id', '=', api.clientId)
-          .execute(),
-      ).toEqual([]);
+      expect(await storedFields(t.ctx, api.accountId)).toEqual([]);
+      expect(await storedKeys(t.ctx, api.clientId)).toEqual([]);
 
       const neighbour = await t.ctx.as(['fields.read'], api.accountId);
       expect((await neighbour.get('/v1/fields')).status).toBe(200);

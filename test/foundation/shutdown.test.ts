@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../support/context.js';
 import { startServer } from '../support/processes.js';
+import { storedFields } from '../support/stored.js';
 
 /** One request on its own connection; the body is written in two parts so it stays in flight between them. */
 function slowRequest(url: string, path: string, headers: Record<string, string>, body: string) {
@@ -60,12 +61,7 @@ describeEachDialect('graceful shutdown', (t) => {
       expect([exit.code, exit.signal]).toEqual([0, null]);
       expect(exit.stdout).toContain('draining in-flight requests, then exiting');
 
-      const stored = await t.ctx.db.direct
-        .selectFrom('fields')
-        .select('name')
-        .where('account_id', '=', creds.account_id)
-        .execute();
-      expect(stored).toHaveLength(1);
+      expect(await storedFields(t.ctx, creds.account_id)).toHaveLength(1);
     } finally {
       if (server.child.exitCode === null) server.child.kill('SIGKILL');
     }

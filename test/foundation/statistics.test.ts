@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { refreshStatistics } from '../../src/db/statistics.js';
@@ -6,12 +7,12 @@ import { describeEachDialect } from '../support/context.js';
 describeEachDialect('planner statistics', (t) => {
   it('analyses a PostgreSQL table that has none, once, and leaves SQLite alone', async () => {
     const api = await t.ctx.as(['fields.write', 'field_values.write']);
-    const field = (await api.create('/v1/fields', { name: 'GL', group: 'ACCOUNTING' })).body;
+    const fieldId = await api.newField({ name: 'GL' });
     for (let b = 0; b < 2; b++) {
-      const res = await api.create(`/v1/fields/${field.svc_id}/values`, {
-        items: Array.from({ length: 1000 }, (_, i) => ({ value: `V${b}-${i}` })),
-      });
-      expect(res.status).toBe(200);
+      await api.newValues(
+        fieldId,
+        Array.from({ length: 1000 }, (_, i) => ({ value: `V${b}-${i}` })),
+      );
     }
     if (t.dialect === 'sqlite') {
       expect(await refreshStatistics(t.ctx.db)).toEqual([]);
@@ -24,8 +25,7 @@ describeEachDialect('planner statistics', (t) => {
           from pg_stat_user_tables where relname = 'field_values'`.execute(t.ctx.db.direct)
       ).rows[0];
     // The cumulative statistics reach pg_stat_user_tables within a second of the writes.
-    for (let i = 0; i < 40 && Number((await lastAnalyze())?.live ?? 0) < 2000; i++)
-      await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 40 && Number((await lastAnalyze())?.live ?? 0) < 2000; i++) await sleep(100);
     expect(await lastAnalyze()).toEqual({ analysed: false, live: expect.any(Number) });
     expect(await refreshStatistics(t.ctx.db)).toContain('field_values');
     expect((await lastAnalyze())?.analysed).toBe(true);

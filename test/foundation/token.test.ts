@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../support/context.js';
+import { storedTokens } from '../support/stored.js';
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
@@ -42,12 +43,7 @@ describeEachDialect('POST /oauth2/token', (t) => {
       });
       await expectTokenWorks(body.access_token, body.scope);
     }
-    const stored = await t.ctx.db.direct
-      .selectFrom('access_tokens')
-      .select(['scopes', 'client_id'])
-      .where('client_id', '=', c.client_id)
-      .execute();
-    expect(stored).toHaveLength(3);
+    expect(await storedTokens(t.ctx, c.client_id)).toHaveLength(3);
   });
 
   it('narrows the token to the requested scope', async () => {
@@ -106,12 +102,8 @@ describeEachDialect('POST /oauth2/token', (t) => {
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['www-authenticate']).toBe(viaBasic ? 'Basic realm="svc"' : undefined);
     }
-    const issued = await t.ctx.db.direct
-      .selectFrom('access_tokens')
-      .select('client_id')
-      .where('client_id', 'in', [c.client_id, revoked.client_id])
-      .execute();
-    expect(issued).toEqual([]);
+    expect(await storedTokens(t.ctx, c.client_id)).toEqual([]);
+    expect(await storedTokens(t.ctx, revoked.client_id)).toEqual([]);
   });
 
   it('answers 400 unsupported_grant_type, invalid_scope and invalid_request', async () => {
@@ -184,12 +176,7 @@ describeEachDialect(
       expect(limited.headers['ratelimit-policy']).toBe('"token";q=2;w=3600');
       expect(limited.headers['ratelimit']).toMatch(/^"token";r=0;t=\d+$/);
       expect(limited.headers['cache-control']).toBe('no-store');
-      const stored = await t.ctx.db.direct
-        .selectFrom('access_tokens')
-        .select('client_id')
-        .where('client_id', '=', c.client_id)
-        .execute();
-      expect(stored).toHaveLength(2);
+      expect(await storedTokens(t.ctx, c.client_id)).toHaveLength(2);
     });
   },
   { TOKEN_RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '3600' },

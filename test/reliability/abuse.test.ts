@@ -1,17 +1,11 @@
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newAccountId } from '../support/context.js';
-import { DIALECTS } from '../support/dialects.js';
-import {
-  businessState,
-  expectErrorShape,
-  report,
-  ServedDatabase,
-  sleep,
-  type HttpApi,
-} from '../support/reliability.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authService } from '../../src/modules/auth/auth.service.js';
+import { ADMIN, item } from '../support/accounting.js';
+import { newAccountId } from '../support/context.js';
+import { expectErrorShape } from '../support/expect.js';
+import { businessState, describeServed, report, sleep, type HttpApi } from '../support/reliability.js';
 
 const REQUEST_TIMEOUT_MS = 1000;
 const BODY_LIMIT = 1024 * 1024;
@@ -56,158 +50,139 @@ function dribble(
 }
 
 /** OWASP API4 (unrestricted resource consumption) against a real `node dist/server.js`. */
-for (const dialect of DIALECTS) {
-  describe(`abuse (OWASP API4) [${dialect}]`, () => {
-    let served: ServedDatabase;
-    let base: string;
-    const figures: Record<string, number> = {};
-    beforeAll(async () => {
-      served = await ServedDatabase.create(dialect);
-      base = (
-        await served.start({
-          RATE_LIMIT_MAX: String(RATE_LIMIT),
-          RATE_LIMIT_WINDOW_SECONDS: '3600',
-          TOKEN_RATE_LIMIT_MAX: String(TOKEN_LIMIT),
-          BODY_LIMIT_BYTES: String(BODY_LIMIT),
-          REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
-        })
-      ).url;
-    });
-    afterAll(async () => {
-      report(`abuse [${dialect}]`, figures);
-      await served?.close();
-    });
-    // Token requests from this address are counted: every test shares TOKEN_LIMIT, spent in this order.
-    let writer: HttpApi;
-    let neighbour: HttpApi;
-    beforeAll(async () => {
-      writer = await served.client(base, [
-        'fields.write',
-        'field_values.write',
-        'accounting.record.admin',
-        'accounting.record.write',
-      ]);
-      neighbour = await served.client(base, ['fields.read']);
-    });
-
-    it('answers 413 over the body limit and 400 over 1000 items, storing nothing', async () => {
-      const field = await writer.post(
-        '/v1/fields',
-        { name: 'limits', group: 'USER' },
-        { 'idempotency-key': randomUUID() },
-      );
-      const before = await businessState(served.db, [writer.accountId]);
-      const huge = await writer.post(
-        `/v1/fields/${field.body.svc_id}/values`,
-        { items: [{ value: 'x'.repeat(BODY_LIMIT) }] },
-        { 'idempotency-key': randomUUID() },
-      );
-      expect(huge.status).toBe(413);
-      expectErrorShape(huge, 'PAYLOAD_TOO_LARGE');
-      const item = {
-        type: 'CARD_EXPENSE_POST',
-        amount: { amount: 1, currency: 'USD' },
-        posted_at: '2026-06-11T09:09:05.840865Z',
-      };
-      const batches: [string, 'POST' | 'PUT' | 'DELETE', unknown][] = [
-        [
-          `/v1/fields/${field.body.svc_id}/values`,
-          'POST',
-          { items: Array.from({ length: 1001 }, (_, i) => ({ value: `v${i}` })) },
-        ],
-        [
-          `/v1/fields/${field.body.svc_id}/values`,
-          'PUT',
-          { items: Array.from({ length: 1001 }, (_, i) => ({ remote_id: `r${i}`, data: { value: 'x' } })) },
-        ],
-        [
-          `/v1/fields/${field.body.svc_id}/values`,
-          'DELETE',
-          { items: Array.from({ length: 1001 }, (_, i) => ({ remote_id: `r${i}` })) },
-        ],
-        ['/internal/v1/accounting/records', 'POST', { items: Array(1001).fill(item) }],
-        [
-          '/v3/accounting/records/export-results',
-          'POST',
-          {
-            results: Array.from({ length: 1001 }, (_, i) => ({
-              accounting_record_id: `r${i}`,
-              failure: { error_message: 'x' },
-            })),
-          },
-        ],
-      ];
-      for (const [path, method, body] of batches) {
-        const res = await writer.request(method, path, { body, headers: { 'idempotency-key': randomUUID() } });
-        expect({ path, method, status: res.status }).toEqual({ path, method, status: 400 });
-        expectErrorShape(res, 'INVALID_REQUEST');
-        expect(res.body.details.errors).toEqual([
-          { path: expect.stringMatching(/^\/(items|results)$/), message: expect.stringContaining('1000') },
-        ]);
-      }
-      expect(await businessState(served.db, [writer.accountId])).toEqual(before);
-      figures.oversized_requests = 1 + batches.length;
-    });
-
-    it('cuts a client that dribbles its body slower than REQUEST_TIMEOUT_MS, and keeps serving others', async () => {
-      const fieldsBefore = await businessState(served.db, [writer.accountId]);
-      const slow = Promise.all([dribble(base, writer.token!, 250, 40_000), dribble(base, writer.token!, 250, 40_000)]);
-      const latencies: number[] = [];
-      await sleep(200);
-      for (let i = 0; i < 5; i++) {
-        const res = await neighbour.get('/v1/fields');
-        expect(res.status).toBe(200);
-        latencies.push(res.ms);
-        await sleep(100);
-      }
-      const cut = await slow;
-      for (const c of cut) {
-        expect(c.bytesSent).toBeLessThan(200);
-        expect(c.answer === '' || c.answer.startsWith('HTTP/1.1 408')).toBe(true);
-      }
-      figures.slow_client_cut_after_ms = Math.max(...cut.map((c) => c.closedAfterMs));
-      figures.neighbour_max_ms = Math.round(Math.max(...latencies));
-      expect(Math.max(...latencies)).toBeLessThan(1000);
-      // Cut within the timeout plus Node's check of request timeouts, not when the body would have ended (50 s).
-      expect(figures.slow_client_cut_after_ms).toBeLessThan(REQUEST_TIMEOUT_MS + 3000);
-      expect(await businessState(served.db, [writer.accountId])).toEqual(fieldsBefore);
-    });
-
-    it('answers 429 RATE_LIMITED to a client over its budget, not to its neighbour', async () => {
-      const api = await served.client(base, ['fields.read']);
-      const statuses: number[] = [];
-      for (let i = 0; i < RATE_LIMIT + 3; i++) statuses.push((await api.get('/v1/fields')).status);
-      expect(statuses).toEqual([...Array(RATE_LIMIT).fill(200), 429, 429, 429]);
-      const limited = await api.get('/v1/fields');
-      expectErrorShape(limited, 'RATE_LIMITED');
-      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-      expect((await neighbour.get('/v1/fields')).status).toBe(200);
-      figures.rate_limited_requests = statuses.length + 1;
-    });
-
-    it('throttles the token endpoint per address, so that secrets cannot be guessed', async () => {
-      const creds = await authService.createClient(served.db, newAccountId(), ['fields.read']);
-      const guess = (secret: string) =>
-        fetch(new URL('/oauth2/token', base), {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({
-            grant_type: 'client_credentials',
-            client_id: creds.client_id,
-            client_secret: secret,
-          }),
-        });
-      const outcomes: number[] = [];
-      for (let i = 0; i < TOKEN_LIMIT + 2; i++) outcomes.push((await guess(`svc_cs_guess_${i}`)).status);
-      // 3 tokens were issued above (writer, neighbour, rate-limit client): the rest of the budget, then 429.
-      const left = TOKEN_LIMIT - 3;
-      expect(outcomes).toEqual([...Array(left).fill(401), ...Array(outcomes.length - left).fill(429)]);
-      const right = await guess(creds.client_secret);
-      expect(right.status).toBe(429);
-      expect(await right.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.any(String) });
-      expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
-      figures.token_guesses = outcomes.length + 1;
-      figures.token_guesses_refused_429 = outcomes.length - left + 1;
-    });
+describeServed('abuse (OWASP API4)', (t) => {
+  let base: string;
+  const figures: Record<string, number> = {};
+  beforeAll(async () => {
+    base = (
+      await t.served.start({
+        RATE_LIMIT_MAX: String(RATE_LIMIT),
+        RATE_LIMIT_WINDOW_SECONDS: '3600',
+        TOKEN_RATE_LIMIT_MAX: String(TOKEN_LIMIT),
+        BODY_LIMIT_BYTES: String(BODY_LIMIT),
+        REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+      })
+    ).url;
   });
-}
+  afterAll(() => {
+    report(`abuse [${t.dialect}]`, figures);
+  });
+  // Token requests from this address are counted: every test shares TOKEN_LIMIT, spent in this order.
+  let writer: HttpApi;
+  let neighbour: HttpApi;
+  beforeAll(async () => {
+    writer = await t.served.client(base, ADMIN);
+    neighbour = await t.served.client(base, ['fields.read']);
+  });
+
+  it('answers 413 over the body limit and 400 over 1000 items, storing nothing', async () => {
+    const fieldId = await writer.newField({ name: 'limits', group: 'USER' });
+    const before = await businessState(t.served.db, [writer.accountId]);
+    const huge = await writer.post(
+      `/v1/fields/${fieldId}/values`,
+      { items: [{ value: 'x'.repeat(BODY_LIMIT) }] },
+      { 'idempotency-key': randomUUID() },
+    );
+    expect(huge.status).toBe(413);
+    expectErrorShape(huge, 'PAYLOAD_TOO_LARGE');
+    const batches: [string, 'POST' | 'PUT' | 'DELETE', unknown][] = [
+      [`/v1/fields/${fieldId}/values`, 'POST', { items: Array.from({ length: 1001 }, (_, i) => ({ value: `v${i}` })) }],
+      [
+        `/v1/fields/${fieldId}/values`,
+        'PUT',
+        { items: Array.from({ length: 1001 }, (_, i) => ({ remote_id: `r${i}`, data: { value: 'x' } })) },
+      ],
+      [
+        `/v1/fields/${fieldId}/values`,
+        'DELETE',
+        { items: Array.from({ length: 1001 }, (_, i) => ({ remote_id: `r${i}` })) },
+      ],
+      [
+        '/internal/v1/accounting/records',
+        'POST',
+        { items: Array(1001).fill(item({ amount: { amount: 1, currency: 'USD' } })) },
+      ],
+      [
+        '/v3/accounting/records/export-results',
+        'POST',
+        {
+          results: Array.from({ length: 1001 }, (_, i) => ({
+            accounting_record_id: `r${i}`,
+            failure: { error_message: 'x' },
+          })),
+        },
+      ],
+    ];
+    for (const [path, method, body] of batches) {
+      const res = await writer.request(method, path, { body, headers: { 'idempotency-key': randomUUID() } });
+      expect({ path, method, status: res.status }).toEqual({ path, method, status: 400 });
+      expectErrorShape(res, 'INVALID_REQUEST');
+      expect(res.body.details.errors).toEqual([
+        { path: expect.stringMatching(/^\/(items|results)$/), message: expect.stringContaining('1000') },
+      ]);
+    }
+    expect(await businessState(t.served.db, [writer.accountId])).toEqual(before);
+    figures.oversized_requests = 1 + batches.length;
+  });
+
+  it('cuts a client that dribbles its body slower than REQUEST_TIMEOUT_MS, and keeps serving others', async () => {
+    const fieldsBefore = await businessState(t.served.db, [writer.accountId]);
+    const slow = Promise.all([dribble(base, writer.token!, 250, 40_000), dribble(base, writer.token!, 250, 40_000)]);
+    const latencies: number[] = [];
+    await sleep(200);
+    for (let i = 0; i < 5; i++) {
+      const res = await neighbour.get('/v1/fields');
+      expect(res.status).toBe(200);
+      latencies.push(res.ms);
+      await sleep(100);
+    }
+    const cut = await slow;
+    for (const c of cut) {
+      expect(c.bytesSent).toBeLessThan(200);
+      expect(c.answer === '' || c.answer.startsWith('HTTP/1.1 408')).toBe(true);
+    }
+    figures.slow_client_cut_after_ms = Math.max(...cut.map((c) => c.closedAfterMs));
+    figures.neighbour_max_ms = Math.round(Math.max(...latencies));
+    expect(Math.max(...latencies)).toBeLessThan(1000);
+    // Cut within the timeout plus Node's check of request timeouts, not when the body would have ended (50 s).
+    expect(figures.slow_client_cut_after_ms).toBeLessThan(REQUEST_TIMEOUT_MS + 3000);
+    expect(await businessState(t.served.db, [writer.accountId])).toEqual(fieldsBefore);
+  });
+
+  it('answers 429 RATE_LIMITED to a client over its budget, not to its neighbour', async () => {
+    const api = await t.served.client(base, ['fields.read']);
+    const statuses: number[] = [];
+    for (let i = 0; i < RATE_LIMIT + 3; i++) statuses.push((await api.get('/v1/fields')).status);
+    expect(statuses).toEqual([...Array(RATE_LIMIT).fill(200), 429, 429, 429]);
+    const limited = await api.get('/v1/fields');
+    expectErrorShape(limited, 'RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await neighbour.get('/v1/fields')).status).toBe(200);
+    figures.rate_limited_requests = statuses.length + 1;
+  });
+
+  it('throttles the token endpoint per address, so that secrets cannot be guessed', async () => {
+    const creds = await authService.createClient(t.served.db, newAccountId(), ['fields.read']);
+    const guess = (secret: string) =>
+      fetch(new URL('/oauth2/token', base), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: creds.client_id,
+          client_secret: secret,
+        }),
+      });
+    const outcomes: number[] = [];
+    for (let i = 0; i < TOKEN_LIMIT + 2; i++) outcomes.push((await guess(`svc_cs_guess_${i}`)).status);
+    // 3 tokens were issued above (writer, neighbour, rate-limit client): the rest of the budget, then 429.
+    const left = TOKEN_LIMIT - 3;
+    expect(outcomes).toEqual([...Array(left).fill(401), ...Array(outcomes.length - left).fill(429)]);
+    const right = await guess(creds.client_secret);
+    expect(right.status).toBe(429);
+    expect(await right.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.any(String) });
+    expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+    figures.token_guesses = outcomes.length + 1;
+    figures.token_guesses_refused_429 = outcomes.length - left + 1;
+  });
+});

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../support/context.js';
-import { businessState, expectErrorShape, report } from '../support/reliability.js';
+import { expectErrorShape } from '../support/expect.js';
+import { businessState, report } from '../support/reliability.js';
 import { encode, garbageRequests, headerSafe, urlOf, type GarbageRequest } from '../support/reliability-garbage.js';
 import { newEstate, pathOf, requestsOf, routeName, routeTable } from '../support/reliability-routes.js';
 

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../support/context.js';
-import { businessState, expectErrorShape, report } from '../support/reliability.js';
+import { expectErrorShape } from '../support/expect.js';
+import { businessState, report } from '../support/reliability.js';
 import { newEstate, pathOf, requestsOf, routeName, routeTable } from '../support/reliability-routes.js';
+import { storedKeys } from '../support/stored.js';
 
 /** Fields the server manages: a client may never set them where the operation's schema does not take them. */
 const SERVER_MANAGED = [
@@ -61,11 +63,7 @@ describeEachDialect('mass assignment (OWASP API3)', (t) => {
     const table = (await routeTable(t.ctx)).filter((r) => r.operation.requestBody);
     expect(table.length).toBeGreaterThanOrEqual(7);
     const before = await businessState(t.ctx.db, [e.api.accountId]);
-    const keysBefore = await t.ctx.db.direct
-      .selectFrom('idempotency_keys')
-      .select('idempotency_key')
-      .where('client_id', '=', e.api.clientId)
-      .execute();
+    const keysBefore = await storedKeys(t.ctx, e.api.clientId);
     let tried = 0;
     for (const route of table) {
       const schema = route.operation.requestBody.content['application/json'].schema as Schema;
@@ -93,12 +91,7 @@ describeEachDialect('mass assignment (OWASP API3)', (t) => {
       }
     }
     expect(await businessState(t.ctx.db, [e.api.accountId])).toEqual(before);
-    const keysAfter = await t.ctx.db.direct
-      .selectFrom('idempotency_keys')
-      .select('idempotency_key')
-      .where('client_id', '=', e.api.clientId)
-      .execute();
-    expect(keysAfter).toEqual(keysBefore);
+    expect(await storedKeys(t.ctx, e.api.clientId)).toEqual(keysBefore);
     report(`mass-assignment [${t.dialect}]`, { routes: table.length, requests: tried });
   });
 });

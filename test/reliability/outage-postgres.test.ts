@@ -1,6 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../support/dialects.js';
-import { expectErrorShape, report, ServedDatabase, sleep } from '../support/reliability.js';
+import { afterAll, expect, it } from 'vitest';
+import { eachDialect } from '../support/dialects.js';
+import { expectErrorShape } from '../support/expect.js';
+import { report, ServedDatabase, sleep } from '../support/reliability.js';
 import {
   connectionsByApp,
   connectionsTo,
@@ -15,78 +16,84 @@ import {
 
 const POOL = 5;
 
-describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL stopped and started during traffic', () => {
-  let served: ServedDatabase | undefined;
-  afterAll(async () => {
-    await ensurePostgres();
-    await served?.close();
-  });
-
-  it('answers 503 fast while it is down, is not ready, writes nothing in part, recovers by itself, leaks no connection', async () => {
-    try {
-      served = await ServedDatabase.create('postgres');
-      const name = new URL(served.database.url).pathname.slice(1);
-      const url = new URL(served.database.url);
-      url.searchParams.set('application_name', 'svc_outage');
-      const server = await served.start({ DATABASE_URL: url.toString(), DATABASE_POOL_SIZE: String(POOL) });
-      const { api, url: valuesUrl, write, storedTags } = await setupOutage(served, server.url);
-      const sent: Sent[] = [];
-      const traffic = async (ms: number) => {
-        const end = Date.now() + ms;
-        while (Date.now() < end) {
-          await Promise.all(Array.from({ length: 3 }, async () => sent.push(await write())));
-        }
-      };
-      await traffic(1500);
-      const before = await connectionsTo(name);
-      const down = traffic(4000);
-      await sleep(300);
-      await stopPostgres();
-      const stoppedAt = sent.length;
-      await down;
-      const duringOutage = sent.slice(stoppedAt);
-      const ready = await api.request('GET', '/readyz');
-      expect(ready.status).toBe(503);
-      expectErrorShape(ready, 'SERVICE_UNAVAILABLE');
-      expect(duringOutage.length).toBeGreaterThan(5);
-      for (const s of duringOutage) {
-        expect(s.res.status, s.res.text).toBe(503);
-        expectErrorShape(s.res, 'SERVICE_UNAVAILABLE');
-        expect(s.res.ms).toBeLessThan(FAIL_FAST_MS);
-      }
-      expect(sent.every((s) => s.res.status === 200 || s.res.status === 503)).toBe(true);
-
-      await startPostgres();
-      const restarted = Date.now();
-      let recoveredMs = -1;
-      for (let i = 0; i < 150 && recoveredMs < 0; i++) {
-        if ((await api.request('GET', '/readyz')).status === 200) recoveredMs = Date.now() - restarted;
-        else await sleep(200);
-      }
-      expect(recoveredMs).toBeGreaterThanOrEqual(0);
-      const afterStart = sent.length;
-      await traffic(1500);
-      expect(sent.slice(afterStart).map((s) => s.res.status)).toEqual(sent.slice(afterStart).map(() => 200));
-      expect(server.child.exitCode).toBeNull();
-
-      const retried = await expectAllOrNothing(api, valuesUrl, sent, storedTags);
-      const after = await connectionsTo(name);
-      const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
-      expect(after['idle in transaction'] ?? 0).toBe(0);
-      const serverConnections = (await connectionsByApp(name)).svc_outage ?? 0;
-      expect(serverConnections).toBeLessThanOrEqual(POOL);
-      report('outage [postgres]', {
-        requests: sent.length,
-        answered_503: duringOutage.length,
-        max_503_ms: Math.round(Math.max(...duringOutage.map((s) => s.res.ms))),
-        recovered_ms: recoveredMs,
-        connections_before: total(before),
-        connections_after: total(after),
-        server_connections_after: serverConnections,
-        ...Object.fromEntries(Object.entries(retried).map(([k, v]) => [`retry_${k.replace(/ /g, '_')}`, v])),
-      });
-    } finally {
+// Not describeServed: the database is made inside the test, so that PostgreSQL is known to be up again (or
+// started) before it is dropped, whatever the test leaves behind.
+eachDialect(
+  'PostgreSQL stopped and started during traffic',
+  () => {
+    let served: ServedDatabase | undefined;
+    afterAll(async () => {
       await ensurePostgres();
-    }
-  });
-});
+      await served?.close();
+    });
+
+    it('answers 503 fast while it is down, is not ready, writes nothing in part, recovers by itself, leaks no connection', async () => {
+      try {
+        served = await ServedDatabase.create('postgres');
+        const name = new URL(served.database.url).pathname.slice(1);
+        const url = new URL(served.database.url);
+        url.searchParams.set('application_name', 'svc_outage');
+        const server = await served.start({ DATABASE_URL: url.toString(), DATABASE_POOL_SIZE: String(POOL) });
+        const { api, url: valuesUrl, write, storedTags } = await setupOutage(served, server.url);
+        const sent: Sent[] = [];
+        const traffic = async (ms: number) => {
+          const end = Date.now() + ms;
+          while (Date.now() < end) {
+            await Promise.all(Array.from({ length: 3 }, async () => sent.push(await write())));
+          }
+        };
+        await traffic(1500);
+        const before = await connectionsTo(name);
+        const down = traffic(4000);
+        await sleep(300);
+        await stopPostgres();
+        const stoppedAt = sent.length;
+        await down;
+        const duringOutage = sent.slice(stoppedAt);
+        const ready = await api.request('GET', '/readyz');
+        expect(ready.status).toBe(503);
+        expectErrorShape(ready, 'SERVICE_UNAVAILABLE');
+        expect(duringOutage.length).toBeGreaterThan(5);
+        for (const s of duringOutage) {
+          expect(s.res.status, s.res.text).toBe(503);
+          expectErrorShape(s.res, 'SERVICE_UNAVAILABLE');
+          expect(s.res.ms).toBeLessThan(FAIL_FAST_MS);
+        }
+        expect(sent.every((s) => s.res.status === 200 || s.res.status === 503)).toBe(true);
+
+        await startPostgres();
+        const restarted = Date.now();
+        let recoveredMs = -1;
+        for (let i = 0; i < 150 && recoveredMs < 0; i++) {
+          if ((await api.request('GET', '/readyz')).status === 200) recoveredMs = Date.now() - restarted;
+          else await sleep(200);
+        }
+        expect(recoveredMs).toBeGreaterThanOrEqual(0);
+        const afterStart = sent.length;
+        await traffic(1500);
+        expect(sent.slice(afterStart).map((s) => s.res.status)).toEqual(sent.slice(afterStart).map(() => 200));
+        expect(server.child.exitCode).toBeNull();
+
+        const retried = await expectAllOrNothing(api, valuesUrl, sent, storedTags);
+        const after = await connectionsTo(name);
+        const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
+        expect(after['idle in transaction'] ?? 0).toBe(0);
+        const serverConnections = (await connectionsByApp(name)).svc_outage ?? 0;
+        expect(serverConnections).toBeLessThanOrEqual(POOL);
+        report('outage [postgres]', {
+          requests: sent.length,
+          answered_503: duringOutage.length,
+          max_503_ms: Math.round(Math.max(...duringOutage.map((s) => s.res.ms))),
+          recovered_ms: recoveredMs,
+          connections_before: total(before),
+          connections_after: total(after),
+          server_connections_after: serverConnections,
+          ...Object.fromEntries(Object.entries(retried).map(([k, v]) => [`retry_${k.replace(/ /g, '_')}`, v])),
+        });
+      } finally {
+        await ensurePostgres();
+      }
+    });
+  },
+  { only: 'postgres' },
+);

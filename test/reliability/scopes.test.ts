@@ -1,7 +1,8 @@
 import { expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../src/modules/auth/scopes.js';
 import { describeEachDialect } from '../support/context.js';
-import { expectErrorShape, report } from '../support/reliability.js';
+import { expectErrorShape } from '../support/expect.js';
+import { report } from '../support/reliability.js';
 import { routeName, routeTable } from '../support/reliability-routes.js';
 import { sampleRequest } from '../support/routes.js';
 

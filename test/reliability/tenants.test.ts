@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../support/context.js';
-import { businessState, expectErrorShape, report } from '../support/reliability.js';
+import { expectErrorShape } from '../support/expect.js';
+import { businessState, report } from '../support/reliability.js';
 import {
   bodiesMissing,
   NAMES_NOTHING,
@@ -12,17 +13,22 @@ import {
 } from '../support/reliability-routes.js';
 import type { RouteScopes } from '../support/routes.js';
 
-/** Requests that read before they write, and the deletes last, so that each one finds its target. */
+/**
+ * Requests that read before they write, edits of a record's lines before the values they code change (a disabled
+ * value codes nothing), and the deletes last, so that each one finds its target.
+ */
 const rank = (r: RouteScopes) =>
   r.method === 'GET'
     ? 0
-    : r.path.endsWith('/review-status')
-      ? 2
-      : r.method === 'DELETE'
-        ? r.path === '/v1/fields/{id}'
-          ? 4
-          : 3
-        : 1;
+    : /\/accounting\/records\/\{record_id\}\/(coding|lines\/)/.test(r.path)
+      ? 1
+      : r.path.endsWith('/review-status')
+        ? 3
+        : r.method === 'DELETE'
+          ? r.path === '/v1/fields/{id}'
+            ? 5
+            : 4
+          : 2;
 
 /**
  * OWASP API1 (broken object level authorization), generated from the OpenAPI route table: account B, with

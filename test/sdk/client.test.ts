@@ -1,10 +1,11 @@
 import { expect, it } from 'vitest';
 import { SvcApiError, SvcClient } from '../../client/src/index.js';
+import { storedFields, storedTokens } from '../support/stored.js';
 import { describeLive } from './live-server.js';
 
 describeLive('SDK: client, tokens, errors, idempotency', (s) => {
   it('fetches a token with client credentials, reuses it, and covers the fields operations', async () => {
-    const { clientId, clientSecret, accountId } = await s.live.credentials(['fields.read', 'fields.write']);
+    const { clientId, clientSecret } = await s.live.credentials(['fields.read', 'fields.write']);
     const client = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret });
     const field = await client.fields.create({ name: 'GL Account', group: 'ACCOUNTING', remote_id: 'GL' });
     expect(field).toMatchObject({ name: 'GL Account', group: 'ACCOUNTING', remote_id: 'GL', is_disabled: false });
@@ -17,12 +18,7 @@ describeLive('SDK: client, tokens, errors, idempotency', (s) => {
     expect((await client.fields.update(field.svc_id, { is_disabled: true })).is_disabled).toBe(true);
     expect(await client.fields.delete(second.svc_id)).toEqual({});
 
-    const tokens = await s.live.ctx.db.direct
-      .selectFrom('access_tokens')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('account_id', '=', accountId)
-      .executeTakeFirstOrThrow();
-    expect(Number(tokens.n)).toBe(1);
+    expect(await storedTokens(s.live.ctx, clientId)).toHaveLength(1);
   });
 
   it('fetches a new token when the server says the old one expired', async () => {
@@ -35,12 +31,7 @@ describeLive('SDK: client, tokens, errors, idempotency', (s) => {
       .where('account_id', '=', accountId)
       .execute();
     expect((await client.fields.list()).items).toEqual([]);
-    const rows = await s.live.ctx.db.direct
-      .selectFrom('access_tokens')
-      .select('expires_at')
-      .where('account_id', '=', accountId)
-      .execute();
-    expect(rows).toHaveLength(2);
+    expect(await storedTokens(s.live.ctx, clientId)).toHaveLength(2);
   });
 
   it('raises SvcApiError with status, error_code, message, details and request_id', async () => {
@@ -91,12 +82,7 @@ describeLive('SDK: client, tokens, errors, idempotency', (s) => {
     });
     const field = await client.fields.create({ name: 'Once', group: 'ERP' });
     expect(calls).toBe(2);
-    const stored = await s.live.ctx.db.direct
-      .selectFrom('fields')
-      .select('svc_id')
-      .where('account_id', '=', accountId)
-      .execute();
-    expect(stored).toEqual([{ svc_id: field.svc_id }]);
+    expect((await storedFields(s.live.ctx, accountId)).map((f) => f.svc_id)).toEqual([field.svc_id]);
   });
 
   it("uses the caller's Idempotency-Key: the same create twice answers the same field", async () => {

@@ -1,41 +1,20 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, expect, it } from 'vitest';
-import type { Api } from '../support/context.js';
+import { expect, it } from 'vitest';
+import type { Api } from '../support/api.js';
+import { tempDir } from '../support/processes.js';
 import { describeLive, type LiveServer } from './live-server.js';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/svc.js', import.meta.url).pathname;
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-poll-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function ingest(
-  admin: Api,
-  items: object[],
-): Promise<{ id: string; version: number; type: string; review_status: string }[]> {
-  const out = [];
-  for (let i = 0; i < items.length; i += 1000) {
-    const res = await admin.post('/internal/v1/accounting/records', { items: items.slice(i, i + 1000) });
-    if (res.status !== 200) throw new Error(`ingest: ${res.status} ${res.text}`);
-    out.push(...res.body.items);
-  }
-  return out;
-}
-
-const item = (type: string, review_status: string, n: number) => ({
+/** The n-th record of a batch: of this type and review state, of an amount from 10 to 99 USD. */
+const record = (type: string, review_status: string, n: number) => ({
   type,
   review_status,
   amount: { amount: 10 + (n % 90), currency: 'USD' },
-  posted_at: '2026-06-11T09:09:05.840865Z',
 });
 
 async function integrationEnv(live: LiveServer): Promise<{ env: NodeJS.ProcessEnv; admin: Api }> {
@@ -58,21 +37,18 @@ function lines(file: string): { id: string; version: number; review_status: stri
 describeLive('svc poll and svc report, end to end', (s) => {
   it('polls what is ready, reports successes and failures, and polls only what changed since', async () => {
     const { env, admin } = await integrationEnv(s.live);
-    const ready = await ingest(
-      admin,
+    const ready = await admin.newRecords(
       Array.from({ length: 12 }, (_, n) =>
-        item(n % 3 ? 'CARD_EXPENSE_POST' : 'REIMBURSEMENT_EXPENSE_POST', 'READY_FOR_EXPORT', n),
+        record(n % 3 ? 'CARD_EXPENSE_POST' : 'REIMBURSEMENT_EXPENSE_POST', 'READY_FOR_EXPORT', n),
       ),
     );
-    const preparing = await ingest(
-      admin,
-      Array.from({ length: 4 }, (_, n) => item('CARD_EXPENSE_POST', 'PREPARE', n)),
+    const preparing = await admin.newRecords(
+      Array.from({ length: 4 }, (_, n) => record('CARD_EXPENSE_POST', 'PREPARE', n)),
     );
-    const bills = await ingest(
-      admin,
-      Array.from({ length: 5 }, (_, n) => item('BILL_EXPENSE', n % 2 ? 'READY_FOR_EXPORT' : 'PREPARE', n)),
+    const bills = await admin.newRecords(
+      Array.from({ length: 5 }, (_, n) => record('BILL_EXPENSE', n % 2 ? 'READY_FOR_EXPORT' : 'PREPARE', n)),
     );
-    const dir = tempDir();
+    const dir = tempDir('svc-poll-');
     const poll = ['poll', '--once', '--checkpoint', `${dir}/cp.json`, '--out', `${dir}/out.ndjson`, '--page-size', '5'];
 
     await run(process.execPath, [BIN, ...poll], { env });
@@ -150,25 +126,16 @@ describeLive('svc poll and svc report, end to end', (s) => {
     const expected = new Set<string>();
     const add = (records: { id: string }[]) => records.forEach((r) => expected.add(r.id));
     add(
-      await ingest(
-        admin,
+      await admin.newRecords(
         Array.from({ length: 1200 }, (_, n) =>
-          item(n % 2 ? 'CARD_EXPENSE_POST' : 'REIMBURSEMENT_EXPENSE_APPROVAL', 'READY_FOR_EXPORT', n),
+          record(n % 2 ? 'CARD_EXPENSE_POST' : 'REIMBURSEMENT_EXPENSE_APPROVAL', 'READY_FOR_EXPORT', n),
         ),
       ),
     );
-    add(
-      await ingest(
-        admin,
-        Array.from({ length: 300 }, (_, n) => item('BILL_EXPENSE_PAYMENT', 'REVIEW', n)),
-      ),
-    );
-    await ingest(
-      admin,
-      Array.from({ length: 100 }, (_, n) => item('CARD_PAYMENT', 'REVIEW', n)),
-    ); // not to be polled
+    add(await admin.newRecords(Array.from({ length: 300 }, (_, n) => record('BILL_EXPENSE_PAYMENT', 'REVIEW', n))));
+    await admin.newRecords(Array.from({ length: 100 }, (_, n) => record('CARD_PAYMENT', 'REVIEW', n))); // not to be polled
 
-    const dir = tempDir();
+    const dir = tempDir('svc-poll-');
     const args = [
       BIN,
       'poll',
@@ -184,14 +151,13 @@ describeLive('svc poll and svc report, end to end', (s) => {
     const writer = (async () => {
       for (let i = 0; writing && i < 40; i++) {
         add(
-          await ingest(
-            admin,
+          await admin.newRecords(
             Array.from({ length: 10 }, (_, n) =>
-              item(n % 2 ? 'BILL_EXPENSE' : 'CARD_EXPENSE_REFUND', 'READY_FOR_EXPORT', n),
+              record(n % 2 ? 'BILL_EXPENSE' : 'CARD_EXPENSE_REFUND', 'READY_FOR_EXPORT', n),
             ),
           ),
         );
-        await new Promise((r) => setTimeout(r, 20));
+        await sleep(20);
       }
     })();
 

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe } from 'vitest';
 import type { DialectName } from '../../src/db/database.js';
 import type { Scope } from '../../src/modules/auth/scopes.js';
 import { createTestContext, type TestContext } from '../support/context.js';
-import { DIALECTS } from '../support/dialects.js';
+import { eachDialectWith } from '../support/dialects.js';
 
 export interface LiveServer {
   ctx: TestContext;
@@ -12,6 +11,27 @@ export interface LiveServer {
     scopes: readonly Scope[],
     accountId?: string,
   ): Promise<{ clientId: string; clientSecret: string; accountId: string }>;
+  close(): Promise<void>;
+}
+
+/** A test context whose app listens on a free loopback port, for clients that speak HTTP. */
+async function startLive(dialect: DialectName, env: Record<string, string>): Promise<LiveServer> {
+  const ctx = await createTestContext(dialect, env);
+  try {
+    const url = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    return {
+      ctx,
+      url,
+      async credentials(scopes, accountId) {
+        const c = await ctx.newClient(scopes, accountId);
+        return { clientId: c.client_id, clientSecret: c.client_secret, accountId: c.account_id };
+      },
+      close: () => ctx.close(),
+    };
+  } catch (error) {
+    await ctx.close();
+    throw error;
+  }
 }
 
 /** Each dialect: a real server listening on a free loopback port, for clients that speak HTTP. */
@@ -20,31 +40,15 @@ export function describeLive(
   suite: (s: { readonly live: LiveServer; readonly dialect: DialectName }) => void,
   env: Record<string, string> = {},
 ): void {
-  for (const dialect of DIALECTS) {
-    describe(`${name} [${dialect}]`, () => {
-      let live: LiveServer | undefined;
-      beforeAll(async () => {
-        const ctx = await createTestContext(dialect, env);
-        const url = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
-        live = {
-          ctx,
-          url,
-          async credentials(scopes, accountId) {
-            const c = await ctx.newClient(scopes, accountId);
-            return { clientId: c.client_id, clientSecret: c.client_secret, accountId: c.account_id };
-          },
-        };
-      });
-      afterAll(async () => {
-        await live?.ctx.close();
-      });
+  eachDialectWith(
+    name,
+    (dialect) => startLive(dialect, env),
+    (current, dialect) =>
       suite({
         get live() {
-          if (!live) throw new Error('server not started');
-          return live;
+          return current();
         },
         dialect,
-      });
-    });
-  }
+      }),
+  );
 }

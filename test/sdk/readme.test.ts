@@ -1,40 +1,124 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { afterAll, expect, it } from 'vitest';
-import { describeLive } from './live-server.js';
+import { expect, it } from 'vitest';
+import { ADMIN, RECORDS } from '../support/accounting.js';
+import { ISO_MICROS, VALUE_ID } from '../support/expect.js';
+import { rowShape } from '../support/field-values.js';
+import { node, ROOT, tempDir } from '../support/processes.js';
+import { storedFields, storedKeys, storedTokens, storedValues } from '../support/stored.js';
+import { describeLive, type LiveServer } from './live-server.js';
 
-const README = new URL('../../client/README.md', import.meta.url);
-const CLIENT_ENTRY = new URL('../../client/src/index.ts', import.meta.url).pathname;
-const WORK_DIR = path.join(
-  path.dirname(new URL(import.meta.url).pathname),
-  `.readme-${randomBytes(4).toString('hex')}`,
-);
+const CLIENT_ENTRY = path.join(ROOT, 'client/src/index.ts');
+/** What the examples' clients may do: what a README reader's integration would be given. */
+const SCOPES = ['fields.read', 'fields.write', 'field_values.write', 'accounting.record.write'] as const;
 
-/** The ```ts blocks of the client's README, with the package import pointed at the source. */
-function examples(): string[] {
-  const text = fs.readFileSync(README, 'utf8');
-  return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!.replaceAll("'@svc/client'", `'${CLIENT_ENTRY}'`));
+/** The ```ts blocks of the client's README, each with the `## ` heading it stands under. */
+function examples(): { heading: string; code: string }[] {
+  const text = fs.readFileSync(path.join(ROOT, 'client/README.md'), 'utf8');
+  const blocks: { heading: string; code: string }[] = [];
+  let heading = '';
+  for (const m of text.matchAll(/^## (.+)$|^```ts\n([\s\S]*?)^```$/gm)) {
+    if (m[1] !== undefined) heading = m[1];
+    else blocks.push({ heading, code: m[2]!.replaceAll("'@svc/client'", `'${CLIENT_ENTRY}'`) });
+  }
+  return blocks;
 }
 
-afterAll(() => fs.rmSync(WORK_DIR, { recursive: true, force: true }));
+/**
+ * A new client of a new account (with an admin of the same account, to make data and read it back), and the
+ * example under `heading` run as a program of its own by it: `node --import tsx`, with SVC_URL, SVC_CLIENT_ID
+ * and SVC_CLIENT_SECRET in the child's environment alone. The example must exit 0; its output is answered.
+ */
+async function reader(live: LiveServer) {
+  const creds = await live.credentials(SCOPES);
+  const admin = await live.ctx.as([...ADMIN], creds.accountId);
+  const run = async (heading: string): Promise<string> => {
+    const found = examples().filter((b) => b.heading === heading);
+    expect(found, `one example under "## ${heading}"`).toHaveLength(1);
+    const file = path.join(tempDir('svc-readme-'), 'example.mts');
+    fs.writeFileSync(file, found[0]!.code);
+    const env = { SVC_URL: live.url, SVC_CLIENT_ID: creds.clientId, SVC_CLIENT_SECRET: creds.clientSecret };
+    const result = await node(['--import', 'tsx', file], env);
+    expect(result.code, result.stderr).toBe(0);
+    // One client made with credentials: it fetched one token, which served every request.
+    expect(await storedTokens(live.ctx, creds.clientId)).toHaveLength(1);
+    return result.stdout;
+  };
+  return { ...creds, admin, run };
+}
 
 describeLive('client README examples', (s) => {
-  it('has examples, and each runs against a live server without throwing', async () => {
-    const blocks = examples();
-    expect(blocks.length).toBeGreaterThanOrEqual(3);
-    const { clientId, clientSecret } = await s.live.credentials([
-      'fields.read',
-      'fields.write',
-      'field_values.write',
-      'accounting.record.write',
+  it('are the examples checked here, each under its heading', () => {
+    expect(examples().map((b) => b.heading)).toEqual([
+      'Connect',
+      'Custom fields and values',
+      'Accounting records and export results',
     ]);
-    Object.assign(process.env, { SVC_URL: s.live.url, SVC_CLIENT_ID: clientId, SVC_CLIENT_SECRET: clientSecret });
-    fs.mkdirSync(WORK_DIR, { recursive: true });
-    for (const [i, code] of blocks.entries()) {
-      const file = path.join(WORK_DIR, `example-${s.dialect}-${i}.ts`);
-      fs.writeFileSync(file, `${code}\nexport {};\n`);
-      await import(/* @vite-ignore */ file);
+  });
+
+  it('Connect: lists at most 10 fields with client credentials and prints how many came', async () => {
+    const { admin, run } = await reader(s.live);
+    for (let i = 0; i < 11; i++) await admin.newField({ name: `Field ${i}` });
+    expect(await run('Connect')).toBe('10\n');
+  });
+
+  it('Custom fields and values: creates a field and two values, disables one, lists both, deletes the other', async () => {
+    const { admin, accountId, clientId, run } = await reader(s.live);
+    await admin.newField({ name: 'Department' });
+    const printed = (await run('Custom fields and values')).split('\n');
+
+    const fields = await storedFields(s.live.ctx, accountId);
+    expect(fields.map((f) => [f.name, f.field_group, f.remote_id, f.is_disabled])).toEqual([
+      ['Department', 'ACCOUNTING', null, 0],
+      ['GL Account', 'ACCOUNTING', null, 0],
+    ]);
+    const gl = fields[1]!.svc_id;
+    const values = await storedValues(s.live.ctx, accountId, gl);
+    expect(values.map(rowShape)).toEqual([
+      {
+        svc_id: expect.stringMatching(VALUE_ID),
+        field_id: gl,
+        value: '6000 Travel',
+        is_disabled: true,
+        remote_id: 'GL-6000',
+        value_id: null,
+      },
+    ]);
+    // Both values as listed before the delete, in creation order: the disabled one, then the deleted one.
+    expect(printed).toEqual([`${values[0]!.svc_id} 6000 Travel true`, expect.any(String), '']);
+    const [deleted, ...rest] = printed[1]!.split(' ');
+    expect([deleted, rest.join(' ')]).toEqual([expect.stringMatching(VALUE_ID), '7500 Other G&A false']);
+    expect(deleted! > values[0]!.svc_id).toBe(true);
+    // The create was sent under the example's own Idempotency-Key.
+    expect(await storedKeys(s.live.ctx, clientId)).toContain(`gl-import-${gl}`);
+  });
+
+  it('Accounting records and export results: reports the first ready record exported, and handles a 404', async () => {
+    const { admin, run } = await reader(s.live);
+    const [first, second, preparing] = await admin.newRecords([
+      { review_status: 'READY_FOR_EXPORT' },
+      { review_status: 'READY_FOR_EXPORT', type: 'REIMBURSEMENT_EXPENSE_POST' },
+      {},
+    ]);
+    const printed = (await run('Accounting records and export results')).split('\n');
+
+    expect(printed).toEqual([`[ '${first.id}' ]`, expect.stringMatching(/^404 req_[A-Za-z0-9_-]{16}$/), '']);
+    const exported = (await admin.get(`${RECORDS}/${first.id}`)).body;
+    expect(exported).toEqual({
+      ...first,
+      review_status: 'EXPORTED',
+      version: 2,
+      updated_at: expect.stringMatching(ISO_MICROS),
+      last_export_result: {
+        status: 'SUCCESS',
+        reference_id: 'JE-1001',
+        deep_link_url: 'https://erp.example/je/1001',
+        error_message: null,
+        reported_at: exported.updated_at,
+      },
+    });
+    for (const untouched of [second, preparing]) {
+      expect((await admin.get(`${RECORDS}/${untouched.id}`)).body).toEqual(untouched);
     }
   });
 });

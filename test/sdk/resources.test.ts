@@ -47,20 +47,19 @@ describeLive('SDK: field values and accounting records', (s) => {
   it('gets, queries page by page and reports export results', async () => {
     const { clientId, clientSecret, accountId } = await s.live.credentials(['accounting.record.write']);
     const admin = await s.live.ctx.as(['accounting.record.admin'], accountId);
-    const ingested = await admin.post('/internal/v1/accounting/records', {
-      items: Array.from({ length: 7 }, (_, i) => ({
+    const ingested = await admin.newRecords(
+      Array.from({ length: 7 }, (_, i) => ({
         type: i < 5 ? 'CARD_EXPENSE_POST' : 'BILL_EXPENSE',
         review_status: 'READY_FOR_EXPORT',
         amount: { amount: 12.5 + i, currency: 'USD' },
         posted_at: '2026-06-11T09:09:05Z',
       })),
-    });
-    expect(ingested.status).toBe(200);
-    const ids: string[] = ingested.body.items.map((r: { id: string }) => r.id);
+    );
+    const ids: string[] = ingested.map((r: { id: string }) => r.id);
     const client = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret });
 
     const record = await client.accountingRecords.get(ids[0]!);
-    expect(record).toEqual(ingested.body.items[0]);
+    expect(record).toEqual(ingested[0]);
     const single = await client.accountingRecords.get(ids[0]!, { single_entry: true });
     expect(single.line_items.map((l) => l.type)).toEqual(['DEBIT']);
 

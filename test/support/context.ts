@@ -1,6 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe } from 'vitest';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Db, DialectName } from '../../src/db/database.js';
@@ -9,65 +8,9 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { redisStore } from '../../src/http/rate-limit.js';
 import { authService } from '../../src/modules/auth/auth.service.js';
 import type { Scope } from '../../src/modules/auth/scopes.js';
+import { Api } from './api.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
-import { DIALECTS } from './dialects.js';
-
-export interface Response<T = any> {
-  status: number;
-  headers: Record<string, string | string[] | number | undefined>;
-  body: T;
-  text: string;
-}
-
-/** A caller of the API through app.inject, authenticated with a real token of one client. */
-export class Api {
-  constructor(
-    readonly app: FastifyInstance,
-    readonly token: string | null,
-    readonly accountId: string,
-    readonly clientId: string,
-  ) {}
-
-  async request<T = any>(
-    method: InjectOptions['method'],
-    url: string,
-    options: { body?: unknown; headers?: Record<string, string>; query?: Record<string, string | string[]> } = {},
-  ): Promise<Response<T>> {
-    const headers: Record<string, string> = { ...(options.headers ?? {}) };
-    if (this.token && headers.authorization === undefined) headers.authorization = `Bearer ${this.token}`;
-    const res = await this.app.inject({
-      method,
-      url,
-      query: options.query,
-      headers,
-      ...(options.body === undefined ? {} : { payload: options.body as object }),
-    });
-    let body: any;
-    try {
-      body = res.body === '' ? null : JSON.parse(res.body);
-    } catch {
-      body = res.body;
-    }
-    return { status: res.statusCode, headers: res.headers, body, text: res.body };
-  }
-
-  get<T = any>(url: string, query?: Record<string, string | string[]>, headers?: Record<string, string>) {
-    return this.request<T>('GET', url, { query, headers });
-  }
-  post<T = any>(url: string, body: unknown, headers?: Record<string, string>) {
-    return this.request<T>('POST', url, { body, headers });
-  }
-  /** POST with a fresh Idempotency-Key, as a client SDK would send on creates. */
-  create<T = any>(url: string, body: unknown, headers?: Record<string, string>) {
-    return this.request<T>('POST', url, { body, headers: { 'idempotency-key': randomUUID(), ...headers } });
-  }
-  put<T = any>(url: string, body: unknown, headers?: Record<string, string>) {
-    return this.request<T>('PUT', url, { body, headers });
-  }
-  delete<T = any>(url: string, body?: unknown, headers?: Record<string, string>) {
-    return this.request<T>('DELETE', url, { body, headers });
-  }
-}
+import { eachDialectWith, type DialectFilter } from './dialects.js';
 
 export interface ContextOptions {
   /** Runs on the built app before `app.ready()`: register test-only routes or hooks here. */
@@ -119,7 +62,7 @@ export async function createTestContext(
   dialect: DialectName,
   env: Record<string, string> = {},
   options: ContextOptions = {},
-): Promise<TestContext & { database: TestDatabase }> {
+): Promise<TestContext> {
   const database = await createTestDatabase(dialect);
   const config = testConfig(env, database.url);
   const db = openDatabase(config.database, { poolSize: 10 });
@@ -170,31 +113,25 @@ export async function createTestContext(
 }
 
 /**
- * Runs `suite` once per dialect in DIALECTS, each with its own fresh, migrated database and app.
- * Tests isolate themselves by using new accounts (`t.ctx.as([...])`), so no table is cleared in between.
+ * Runs `suite` once per dialect in DIALECTS (or for `options.only`), each with its own fresh, migrated database
+ * and app. Tests isolate themselves by using new accounts (`t.ctx.as([...])`), so no table is cleared in between.
  */
 export function describeEachDialect(
   name: string,
   suite: (t: { readonly ctx: TestContext; readonly dialect: DialectName }) => void,
   env: Record<string, string> = {},
-  options: ContextOptions = {},
+  options: ContextOptions & DialectFilter = {},
 ): void {
-  for (const dialect of DIALECTS) {
-    describe(`${name} [${dialect}]`, () => {
-      let ctx: (TestContext & { database: TestDatabase }) | undefined;
-      beforeAll(async () => {
-        ctx = await createTestContext(dialect, env, options);
-      });
-      afterAll(async () => {
-        await ctx?.close();
-      });
+  eachDialectWith(
+    name,
+    (dialect) => createTestContext(dialect, env, options),
+    (current, dialect) =>
       suite({
         get ctx() {
-          if (!ctx) throw new Error('test context not ready');
-          return ctx;
+          return current();
         },
         dialect,
-      });
-    });
-  }
+      }),
+    options,
+  );
 }

@@ -1,36 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import { expect } from 'vitest';
-import type { Api, TestContext } from './context.js';
-
-export const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-export const VALUE_ID = /^efo_[0-9a-z]{26}$/;
-
-/** A new field of the caller's account; the caller needs fields.write. */
-export async function newField(api: Api, name = 'Department'): Promise<string> {
-  const res = await api.create('/v1/fields', { name, group: 'ACCOUNTING' });
-  expect(res.status).toBe(200);
-  return res.body.svc_id;
-}
+import type { TestContext } from './context.js';
 
 export const valuesUrl = (fieldId: string) => `/v1/fields/${fieldId}/values`;
-
-/** Creates values through the API and returns them as answered. */
-export async function newValues(api: Api, fieldId: string, items: Record<string, unknown>[]): Promise<any[]> {
-  const res = await api.create(valuesUrl(fieldId), { items });
-  expect(res.status, res.text).toBe(200);
-  return res.body.items;
-}
-
-/** The stored rows of a field, in creation order, read directly from the database. */
-export async function storedValues(ctx: TestContext, accountId: string, fieldId: string) {
-  return ctx.db.direct
-    .selectFrom('field_values')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('field_id', '=', fieldId)
-    .orderBy('svc_id')
-    .execute();
-}
 
 /** The API shape of a value, for comparing stored rows with answers. */
 export function rowShape(row: {
@@ -62,7 +34,7 @@ export async function waitForLockWaiter(ctx: TestContext): Promise<void> {
       select count(*)::int as n from pg_stat_activity
       where datname = current_database() and wait_event_type = 'Lock'`.execute(ctx.db.direct);
     if (rows[0]!.n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await sleep(10);
   }
   throw new Error('no request came to wait for the lock');
 }

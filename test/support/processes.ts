@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -18,10 +21,20 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, ...env };
 }
 
-/** Runs `node <script> ...args` to its end. */
-export function runNode(script: string, args: string[], env: Record<string, string>): Promise<Exited> {
-  const child = spawn(process.execPath, [path.join(ROOT, script), ...args], { cwd: ROOT, env: childEnv(env) });
-  return collect(child);
+/** Runs `node ...args` in the repository's root to its end, with `env` given to the child alone. */
+export function node(args: string[], env: Record<string, string>): Promise<Exited> {
+  return collect(spawn(process.execPath, args, { cwd: ROOT, env: childEnv(env) }));
+}
+
+/** Runs `node <script> ...args`, the script named from the repository's root. */
+export const runNode = (script: string, args: string[], env: Record<string, string>) =>
+  node([path.join(ROOT, script), ...args], env);
+
+/** A new directory of the system's temporary directory, removed when the current test finishes. */
+export function tempDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 export function collect(child: ChildProcess): Promise<Exited> {

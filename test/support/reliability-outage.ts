@@ -5,8 +5,11 @@ import pg from 'pg';
 import { PG_URL } from './dialects.js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { expectErrorShape, sleep, type HttpApi, type HttpResponse, type ServedDatabase } from './reliability.js';
-import { WORKLOAD_SCOPES } from './reliability-workload.js';
+import { ADMIN } from './accounting.js';
+import { expectErrorShape } from './expect.js';
+import { valuesUrl } from './field-values.js';
+import { sleep, type HttpApi, type HttpResponse, type ServedDatabase } from './reliability.js';
+import { storedValues } from './stored.js';
 
 const VERSION = () => fs.readdirSync('/etc/postgresql')[0]!;
 
@@ -85,14 +88,8 @@ export interface Sent {
 }
 
 export async function setupOutage(served: ServedDatabase, base: string) {
-  const api = await served.client(base, WORKLOAD_SCOPES);
-  const field = await api.post(
-    '/v1/fields',
-    { name: 'outage', group: 'ACCOUNTING' },
-    { 'idempotency-key': randomUUID() },
-  );
-  expect(field.status).toBe(200);
-  const url = `/v1/fields/${field.body.svc_id}/values`;
+  const api = await served.client(base, ADMIN);
+  const url = valuesUrl(await api.newField({ name: 'outage' }));
   let n = 0;
   const write = async (): Promise<Sent> => {
     const tag = `b${++n}`;
@@ -101,11 +98,7 @@ export async function setupOutage(served: ServedDatabase, base: string) {
     return { key, tag, body, res: await api.post(url, body, { 'idempotency-key': key }) };
   };
   const storedTags = async () => {
-    const rows = await served.db.direct
-      .selectFrom('field_values')
-      .select('value')
-      .where('account_id', '=', api.accountId)
-      .execute();
+    const rows = await storedValues(served, api.accountId);
     const counts = new Map<string, number>();
     for (const r of rows) counts.set(r.value, (counts.get(r.value) ?? 0) + 1);
     return counts;

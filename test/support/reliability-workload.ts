@@ -2,13 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/db/database.js';
 import type { HttpApi } from './reliability.js';
 
-export const WORKLOAD_SCOPES = [
-  'fields.write',
-  'field_values.write',
-  'accounting.record.admin',
-  'accounting.record.write',
-] as const;
-
 export type OpKind = 'create' | 'update' | 'delete' | 'ingest' | 'export';
 
 export interface Op {

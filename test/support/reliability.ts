@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { expect } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Db, DialectName } from '../../src/db/database.js';
 import { openDatabase } from '../../src/db/open.js';
@@ -7,38 +6,35 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { authService } from '../../src/modules/auth/auth.service.js';
 import { toMinor } from '../../src/modules/accounting/money.js';
 import type { Scope } from '../../src/modules/auth/scopes.js';
+import { ApiClient, parseBody, type Method, type RequestOptions, type Response } from './api.js';
 import { newAccountId } from './context.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
+import { eachDialectWith, type DialectFilter } from './dialects.js';
 import { startServer, type RunningServer } from './processes.js';
 
-export interface HttpResponse<T = any> {
-  status: number;
-  headers: Record<string, string>;
-  body: T;
-  text: string;
+export type HttpResponse<T = any> = Response<T> & {
   /** Milliseconds from sending to the whole answer. */
   ms: number;
-}
+};
 
-export interface HttpOptions {
-  body?: unknown;
+export interface HttpOptions extends RequestOptions {
   /** Sent as is (not JSON-encoded): garbage bodies. */
   raw?: string | Buffer;
-  headers?: Record<string, string>;
-  query?: Record<string, string | string[]>;
   timeoutMs?: number;
 }
 
 /** A client of a real listening server, over real HTTP, with a real token. */
-export class HttpApi {
+export class HttpApi extends ApiClient<{ ms: number }> {
   constructor(
     public base: string,
-    readonly token: string | null,
-    readonly accountId: string,
-    readonly clientId: string,
-  ) {}
+    token: string | null,
+    accountId: string,
+    clientId: string,
+  ) {
+    super(token, accountId, clientId);
+  }
 
-  async request<T = any>(method: string, path: string, options: HttpOptions = {}): Promise<HttpResponse<T>> {
+  async request<T = any>(method: Method, path: string, options: HttpOptions = {}): Promise<HttpResponse<T>> {
     const url = new URL(path, this.base);
     for (const [name, value] of Object.entries(options.query ?? {})) {
       for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(name, v);
@@ -58,32 +54,13 @@ export class HttpApi {
       signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     });
     const text = await res.text();
-    let body: any;
-    try {
-      body = text === '' ? null : JSON.parse(text);
-    } catch {
-      body = text;
-    }
     return {
       status: res.status,
       headers: Object.fromEntries(res.headers),
-      body,
+      body: parseBody(text),
       text,
       ms: performance.now() - started,
     };
-  }
-
-  get<T = any>(path: string, query?: Record<string, string | string[]>) {
-    return this.request<T>('GET', path, { query });
-  }
-  post<T = any>(path: string, body: unknown, headers?: Record<string, string>) {
-    return this.request<T>('POST', path, { body, headers });
-  }
-  put<T = any>(path: string, body: unknown, headers?: Record<string, string>) {
-    return this.request<T>('PUT', path, { body, headers });
-  }
-  delete<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
-    return this.request<T>('DELETE', path, { body, headers });
   }
 }
 
@@ -148,6 +125,29 @@ export class ServedDatabase {
 }
 
 /**
+ * Runs `suite` once per dialect in DIALECTS (or for `filter.only`) with a fresh ServedDatabase, created before the
+ * suite's tests and stopped and dropped after them.
+ */
+export function describeServed(
+  name: string,
+  suite: (t: { readonly served: ServedDatabase; readonly dialect: DialectName }) => void,
+  filter: DialectFilter = {},
+): void {
+  eachDialectWith(
+    name,
+    (dialect) => ServedDatabase.create(dialect),
+    (current, dialect) =>
+      suite({
+        get served() {
+          return current();
+        },
+        dialect,
+      }),
+    filter,
+  );
+}
+
+/**
  * Problems with the stored state that no sequence of requests may leave behind; [] when sound. SQLite: the
  * file's own checks. Both: values of a field that does not exist, unbalanced ledgers, a record clock behind
  * its records, versions below 1, a DONE idempotency key without its answer.
@@ -207,6 +207,29 @@ export async function integrityProblems(db: Db): Promise<string[]> {
     if ((clocks.get(r.account_id) ?? -1) < r.updated_at)
       problems.push(`record clock of ${r.account_id} behind ${r.id}`);
   }
+  // Every change of a record is an event with the version it produced, written in the change's transaction: the
+  // versions of a record's events are exactly 1..version (every record here was written after migration 0006).
+  const events = await k
+    .selectFrom('accounting_record_events')
+    .select(['account_id', 'record_id', 'version'])
+    .orderBy('account_id')
+    .orderBy('record_id')
+    .orderBy('version')
+    .execute();
+  const versions = new Map<string, number[]>();
+  for (const e of events) {
+    const key = `${e.account_id}/${e.record_id}`;
+    versions.set(key, [...(versions.get(key) ?? []), Number(e.version)]);
+  }
+  for (const r of records) {
+    const seen = versions.get(`${r.account_id}/${r.id}`) ?? [];
+    const expected = Array.from({ length: Number(r.version) }, (_, i) => i + 1);
+    if (seen.join() !== expected.join()) {
+      problems.push(`record ${r.id} at version ${r.version} has events for versions [${seen.join(', ')}]`);
+    }
+    versions.delete(`${r.account_id}/${r.id}`);
+  }
+  if (versions.size > 0) problems.push(`events of records that do not exist: ${[...versions.keys()].join(', ')}`);
   const unanswered = await k
     .selectFrom('idempotency_keys')
     .select('idempotency_key')
@@ -223,6 +246,8 @@ const BUSINESS_TABLES = [
   'accounting_records',
   'accounting_record_details',
   'account_record_clocks',
+  'accounting_record_events',
+  'account_required_fields',
 ] as const;
 
 /** Every business row of `accountIds` (all tables, sorted), for "nothing changed" comparisons. */
@@ -243,15 +268,4 @@ export function report(name: string, figures: Record<string, number | string>): 
   process.stdout.write(`[reliability] ${name}: ${text}\n`);
 }
 
-/** The error shape of CONVENTIONS.md, with this code. */
-export function expectErrorShape(res: HttpResponse | { status: number; body: any; headers: any }, code?: string): void {
-  expect(res.body, JSON.stringify(res.body)).toEqual({
-    error_code: code ?? expect.any(String),
-    message: expect.any(String),
-    details: expect.toSatisfy((d: unknown) => d === null || (typeof d === 'object' && !Array.isArray(d))),
-    request_id: expect.any(String),
-  });
-  expect(res.headers['x-request-id']).toBe(res.body.request_id);
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export { setTimeout as sleep } from 'node:timers/promises';

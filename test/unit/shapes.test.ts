@@ -2,7 +2,8 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/database.js';
 import { openDatabase } from '../../src/db/open.js';
 import { AccountingRecordShape } from '../../src/modules/accounting/accounting.schemas.js';
 import type { ShownRecordRow } from '../../src/modules/accounting/accounting.tables.js';
@@ -11,6 +12,7 @@ import { REVIEW_STATUSES } from '../../src/modules/accounting/lifecycle.js';
 import { FieldValueShape, type ShownValueRow } from '../../src/modules/field-values/field-values.schemas.js';
 import { FieldShape } from '../../src/modules/fields/fields.schemas.js';
 import type { FieldsTable } from '../../src/modules/fields/fields.tables.js';
+import { eachDialect } from '../support/dialects.js';
 
 // Every response shape is defined once (src/lib/shape.ts); its JSON text is written directly for pages and its
 // object goes through the schema serializer for single answers. For any stored row, the text must be
@@ -124,23 +126,21 @@ describe('the accounting record shape', () => {
   });
 });
 
-describe('the field value shape', () => {
-  const row: fc.Arbitrary<ShownValueRow> = fc.record({
-    svc_id: text,
-    value: text,
-    remote_id: maybe(text),
-    value_id: maybe(text),
-    is_disabled: flag,
-    // Before 1970 too: SQLite's arithmetic truncates toward zero, where JavaScript's floors.
-    updated_at: fc.integer({ min: -2_208_988_800_000_000, max: 4_102_444_800_000_000 }),
-  });
-  const db = openDatabase({ dialect: 'sqlite', path: ':memory:' });
-  afterAll(() => db.close());
+const valueRow: fc.Arbitrary<ShownValueRow> = fc.record({
+  svc_id: text,
+  value: text,
+  remote_id: maybe(text),
+  value_id: maybe(text),
+  is_disabled: flag,
+  // Before 1970 too: SQLite's arithmetic truncates toward zero, where JavaScript's floors.
+  updated_at: fc.integer({ min: -2_208_988_800_000_000, max: 4_102_444_800_000_000 }),
+});
 
+describe('the field value shape', () => {
   it('writes the same text as JSON.stringify of its object, whose form the schema accepts', () => {
     const check = conforms(FieldValueShape.schema);
     fc.assert(
-      fc.property(row, text, (r, fieldId) => {
+      fc.property(valueRow, text, (r, fieldId) => {
         const answer = FieldValueShape.toObject(r, { fieldId });
         check(answer);
         expect(FieldValueShape.toJson(r, { fieldId })).toBe(JSON.stringify(answer));
@@ -148,20 +148,35 @@ describe('the field value shape', () => {
       { numRuns: 2000 },
     );
   });
-
-  it('is written byte for byte alike by SQLite (pages of values) and by JavaScript', async () => {
-    const rows = fc.sample(row, { numRuns: 300, seed: 11 });
-    const fieldId = 'extended_field_"quoted"\\';
-    const values = sql.join(
-      rows.map((r) => sql`(${r.svc_id}, ${r.value}, ${r.remote_id}, ${r.value_id}, ${r.is_disabled}, ${r.updated_at})`),
-    );
-    const column = (name: string) => sql.ref(`v.${name}`);
-    const written = await sql<{ json: string }>`
-      with v(svc_id, value, remote_id, value_id, is_disabled, updated_at) as (values ${values})
-      select ${FieldValueShape.sqliteJson(column, { fieldId })} as json from v`.execute(db.direct);
-    expect(written.rows.map((r) => r.json)).toEqual(rows.map((r) => FieldValueShape.toJson(r, { fieldId })));
-  });
 });
+
+// SQLite writes pages of values itself (json_object); PostgreSQL's pages are written by JavaScript (toJson).
+eachDialect(
+  'the field value shape written by the database',
+  () => {
+    let db: Db | undefined;
+    beforeAll(() => {
+      db = openDatabase({ dialect: 'sqlite', path: ':memory:' });
+    });
+    afterAll(() => db?.close());
+
+    it('is written byte for byte alike by SQLite (pages of values) and by JavaScript', async () => {
+      const rows = fc.sample(valueRow, { numRuns: 300, seed: 11 });
+      const fieldId = 'extended_field_"quoted"\\';
+      const values = sql.join(
+        rows.map(
+          (r) => sql`(${r.svc_id}, ${r.value}, ${r.remote_id}, ${r.value_id}, ${r.is_disabled}, ${r.updated_at})`,
+        ),
+      );
+      const column = (name: string) => sql.ref(`v.${name}`);
+      const written = await sql<{ json: string }>`
+      with v(svc_id, value, remote_id, value_id, is_disabled, updated_at) as (values ${values})
+      select ${FieldValueShape.sqliteJson(column, { fieldId })} as json from v`.execute(db!.direct);
+      expect(written.rows.map((r) => r.json)).toEqual(rows.map((r) => FieldValueShape.toJson(r, { fieldId })));
+    });
+  },
+  { only: 'sqlite' },
+);
 
 describe('the field shape', () => {
   const row: fc.Arbitrary<FieldsTable> = fc.record({
