@@ -11,7 +11,8 @@ const BUDGET_MS = 40_000;
 const REPLAY_SAMPLE = 60;
 
 /**
- * Clients stream batch writes (value creates, updates, deletes, record ingestion, export results) at a
+ * Clients stream batch writes (value creates, updates, deletes, record ingestion, export results, review moves
+ * in bulk, coding) at a
  * `node dist/server.js` that is killed with SIGKILL at random moments and started again. A request whose
  * answer was lost is resolved as a careful client would: look (directly in the database: all of it or none of
  * it is there), then retry with the same Idempotency-Key (a replay if it was there; 409 IDEMPOTENCY_KEY_IN_USE
@@ -25,7 +26,8 @@ describeServed('SIGKILL during batch writes', (t) => {
     const workloads: Workload[] = [];
     for (let w = 0; w < WORKERS; w++) {
       const api = await served.client(server.url, ADMIN);
-      workloads.push(new Workload(api, await api.newField({ name: `crash ${w}` }), `w${w}`));
+      const remote = `crash-${w}`;
+      workloads.push(new Workload(api, await api.newField({ name: `crash ${w}`, remote_id: remote }), remote, `w${w}`));
     }
     const figures = {
       kills: 0,
@@ -38,6 +40,7 @@ describeServed('SIGKILL during batch writes', (t) => {
       items_acknowledged: 0,
     };
     const acknowledged: { workload: Workload; op: Op; body: unknown }[] = [];
+    const kinds: Partial<Record<Op['kind'], number>> = {};
     let stop = false;
     const started = Date.now();
 
@@ -95,6 +98,7 @@ describeServed('SIGKILL during batch writes', (t) => {
         workload.apply(op, res.body);
         acknowledged.push({ workload, op, body: res.body });
         figures.acknowledged++;
+        kinds[op.kind] = (kinds[op.kind] ?? 0) + 1;
         figures.items_acknowledged += op.targets.length;
       }
     };
@@ -123,6 +127,8 @@ describeServed('SIGKILL during batch writes', (t) => {
     const killer = stopOnFailure(kill()).finally(() => (stop = true));
     await Promise.all([killer, ...workloads.map((w) => stopOnFailure(work(w)))]);
 
+    // The review cycle ran: records were re-opened, coded and approved between kills.
+    for (const kind of ['reopen', 'code', 'approve'] as const) expect(kinds[kind] ?? 0, kind).toBeGreaterThan(0);
     // A slow machine may restart the server slower than the time budget allows for all KILLS.
     expect(figures.kills).toBeGreaterThanOrEqual(KILLS / 2);
     expect(await integrityProblems(served.db)).toEqual([]);
@@ -147,6 +153,7 @@ describeServed('SIGKILL during batch writes', (t) => {
     report(`crash [${t.dialect}]`, {
       ...figures,
       replays_checked: sample.length,
+      ...Object.fromEntries(Object.entries(kinds).map(([kind, n]) => [`ack_${kind}`, n])),
       seconds: Math.round((Date.now() - started) / 1000),
     });
     expect(figures.acknowledged).toBeGreaterThan(KILLS);

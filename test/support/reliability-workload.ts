@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/db/database.js';
 import type { HttpApi } from './reliability.js';
 
-export type OpKind = 'create' | 'update' | 'delete' | 'ingest' | 'export';
+export type OpKind = 'create' | 'update' | 'delete' | 'ingest' | 'export' | 'reopen' | 'code' | 'approve';
 
 export interface Op {
   kind: OpKind;
@@ -15,19 +15,34 @@ export interface Op {
   text: string;
 }
 
+/** What the model knows of a record: its review state and version, its export reference and its coding. */
+interface ModelRecord {
+  id: string;
+  status: 'READY_FOR_EXPORT' | 'EXPORTED' | 'REVIEW';
+  version: number;
+  reference: string | null;
+  /** The economic line, and the remote_id of the value it is coded with (null: uncoded). */
+  line: string;
+  coded: string | null;
+}
+
 /**
  * One client's stream of batch writes over entities that only it touches, so that its model of the stored
- * state is exact: values by remote_id → text, records by source_id → id and export reference. Every op is
- * tagged uniquely (texts, source ids, references), so whether it is in the database can be read back.
+ * state is exact: values by remote_id → text, records by source_id → state, version, export reference and
+ * coding. Records go round the review cycle: ingested READY_FOR_EXPORT, exported, re-opened to REVIEW (a bulk
+ * move), coded, approved (a bulk move) and exported again. Every op is tagged uniquely (texts, source ids,
+ * references, the versions it produces), so whether it is in the database can be read back.
  */
 export class Workload {
   readonly values = new Map<string, string>();
-  readonly records = new Map<string, { id: string; reference: string | null }>();
+  readonly records = new Map<string, ModelRecord>();
   private n = 0;
 
   constructor(
     readonly api: HttpApi,
     readonly fieldId: string,
+    /** The field's remote_id: lines are coded by the field's and the value's remote ids. */
+    readonly fieldRemoteId: string,
     readonly name: string,
     private readonly random: () => number = Math.random,
   ) {}
@@ -41,8 +56,49 @@ export class Workload {
     const tag = `${this.name}-${++this.n}`;
     const key = randomUUID();
     const values = `/v1/fields/${this.fieldId}/values`;
-    const ready = [...this.records].filter(([, r]) => r.reference === null).map(([s]) => s);
+    const inState = (status: ModelRecord['status']) =>
+      [...this.records].filter(([, r]) => r.status === status).map(([s]) => s);
+    const ready = inState('READY_FOR_EXPORT');
     const roll = this.random();
+    const moves = '/internal/v1/accounting/records/review-status';
+    const bulk = (kind: OpKind, to: string, targets: string[]): Op => ({
+      kind,
+      method: 'POST',
+      path: moves,
+      key,
+      targets,
+      text: tag,
+      body: {
+        review_status: to,
+        records: targets.map((s) => ({ id: this.records.get(s)!.id, version: this.records.get(s)!.version })),
+      },
+    });
+    if (roll < 0.06 && inState('EXPORTED').length > 0)
+      return bulk('reopen', 'REVIEW', this.pick(inState('EXPORTED'), 10));
+    if (roll < 0.16 && inState('REVIEW').length > 0) {
+      const target = this.pick(inState('REVIEW'), 1)[0]!;
+      const record = this.records.get(target)!;
+      const remote = this.pick([...this.values.keys(), ''], 1)[0]!;
+      return {
+        kind: 'code',
+        method: 'POST',
+        path: `/internal/v1/accounting/records/${record.id}/coding`,
+        key,
+        targets: [target],
+        text: remote,
+        body: {
+          version: record.version,
+          lines: [
+            {
+              line_id: record.line,
+              field_values: remote === '' ? [] : [{ field_remote_id: this.fieldRemoteId, remote_id: remote }],
+            },
+          ],
+        },
+      };
+    }
+    if (roll < 0.22 && inState('REVIEW').length > 0)
+      return bulk('approve', 'READY_FOR_EXPORT', this.pick(inState('REVIEW'), 10));
     if (roll < 0.15 && this.values.size > 0) {
       const targets = this.pick([...this.values.keys()], 10);
       return {
@@ -107,8 +163,24 @@ export class Workload {
     for (const [i, target] of op.targets.entries()) {
       if (op.kind === 'create' || op.kind === 'update') this.values.set(target, op.text);
       else if (op.kind === 'delete') this.values.delete(target);
-      else if (op.kind === 'ingest') this.records.set(target, { id: body.items[i].id, reference: null });
-      else this.records.get(target)!.reference = op.text;
+      else if (op.kind === 'ingest') {
+        const line = body.items[i].line_items[0].id;
+        this.records.set(target, {
+          id: body.items[i].id,
+          status: 'READY_FOR_EXPORT',
+          version: 1,
+          reference: null,
+          line,
+          coded: null,
+        });
+      } else {
+        const record = this.records.get(target)!;
+        record.version++;
+        if (op.kind === 'export') Object.assign(record, { status: 'EXPORTED', reference: op.text });
+        else if (op.kind === 'reopen') record.status = 'REVIEW';
+        else if (op.kind === 'approve') record.status = 'READY_FOR_EXPORT';
+        else Object.assign(record, { coded: op.text === '' ? null : op.text });
+      }
     }
   }
 
@@ -116,6 +188,17 @@ export class Workload {
   async applied(db: Db, op: Op): Promise<number> {
     const k = db.direct;
     const account = this.api.accountId;
+    if (op.kind === 'reopen' || op.kind === 'approve' || op.kind === 'code') {
+      // The op's records at the version it would produce (each op bumps each of its records by one).
+      const wanted = new Map(op.targets.map((s) => [this.records.get(s)!.id, this.records.get(s)!.version + 1]));
+      const rows = await k
+        .selectFrom('accounting_records')
+        .select(['id', 'version'])
+        .where('account_id', '=', account)
+        .where('id', 'in', [...wanted.keys()])
+        .execute();
+      return rows.filter((r) => Number(r.version) === wanted.get(r.id)).length;
+    }
     if (op.kind === 'ingest' || op.kind === 'export') {
       const rows = await k
         .selectFrom('accounting_records')
@@ -148,10 +231,17 @@ export class Workload {
       .where('field_id', '=', this.fieldId)
       .execute();
     const records = await db.direct
-      .selectFrom('accounting_records')
-      .select(['id', 'source_id', 'review_status', 'last_export_json'])
-      .where('account_id', '=', this.api.accountId)
+      .selectFrom('accounting_records as r')
+      .innerJoin('accounting_record_details as d', (j) =>
+        j.onRef('d.account_id', '=', 'r.account_id').onRef('d.id', '=', 'r.id'),
+      )
+      .select(['r.id', 'r.source_id', 'r.review_status', 'r.version', 'r.last_export_json', 'd.line_items_json'])
+      .where('r.account_id', '=', this.api.accountId)
       .execute();
+    const codedWith = (json: string) => {
+      const codings = JSON.parse(json)[0].accounting_field_values as { remote_field_value_id: string }[];
+      return codings.length === 0 ? null : codings[0]!.remote_field_value_id;
+    };
     return {
       values: Object.fromEntries(values.map((v) => [v.remote_id, v.value])),
       records: Object.fromEntries(
@@ -160,7 +250,9 @@ export class Workload {
           {
             id: r.id,
             status: r.review_status,
+            version: Number(r.version),
             reference: r.last_export_json ? JSON.parse(r.last_export_json).reference_id : null,
+            coded: codedWith(r.line_items_json),
           },
         ]),
       ),
@@ -174,7 +266,7 @@ export class Workload {
       records: Object.fromEntries(
         [...this.records].map(([s, r]) => [
           s,
-          { id: r.id, status: r.reference ? 'EXPORTED' : 'READY_FOR_EXPORT', reference: r.reference },
+          { id: r.id, status: r.status, version: r.version, reference: r.reference, coded: r.coded },
         ]),
       ),
     };
