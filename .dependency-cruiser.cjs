@@ -17,12 +17,12 @@ module.exports = {
       name: 'modules-through-services',
       severity: 'error',
       comment:
-        "A module uses another module only through that module's service (or its plain types and constants: " +
-        'schemas, tables, ledger), never its repository, routes or the SQL behind them.',
+        "A module uses another module only through that module's service (its *.service.ts): never its " +
+        'repository, routes, schemas or tables.',
       from: { path: MODULE },
       to: {
-        path: '^src/modules/([^/]+)/.+\\.(repository|routes)\\.ts$',
-        pathNot: ['^src/modules/$1/'],
+        path: '^src/modules/',
+        pathNot: ['^src/modules/$1/', '\\.service\\.ts$'],
       },
     },
     {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import type { TestContext } from './context.js';
+import type { Db } from '../../src/db/database.js';
 
 export const valuesUrl = (fieldId: string) => `/v1/fields/${fieldId}/values`;
 
@@ -27,8 +27,8 @@ export function rowShape(row: {
  * On PostgreSQL, waits until a session of this test database waits for a lock (a request reached the write
  * that an open test transaction blocks). On SQLite the request simply waits for the one connection.
  */
-export async function waitForLockWaiter(ctx: TestContext): Promise<void> {
-  if (ctx.dialect !== 'postgres') return;
+export async function waitForLockWaiter(ctx: { readonly db: Db }): Promise<void> {
+  if (ctx.db.dialect !== 'postgres') return;
   for (let i = 0; i < 300; i++) {
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from pg_stat_activity
