@@ -82,7 +82,10 @@ describeEachDialect('review: coding lines', (t) => {
     expect(JSON.parse(stored!.line_items_json)).toEqual(res.body.record.line_items);
 
     // [] uncodes the line again.
-    const uncoded = await api.post(codingUrl(record.id), { version: 2, lines: [{ line_id: economic.id, field_values: [] }] });
+    const uncoded = await api.post(codingUrl(record.id), {
+      version: 2,
+      lines: [{ line_id: economic.id, field_values: [] }],
+    });
     expect(uncoded.status, uncoded.text).toBe(200);
     expect(uncoded.body.record.line_items[0].accounting_field_values).toEqual([]);
     expect(uncoded.body.record.version).toBe(3);
@@ -91,8 +94,12 @@ describeEachDialect('review: coding lines', (t) => {
 
   it('refuses disabled, deleted and unknown values, values of a disabled field, and names the line and value', async () => {
     const { api, gl, dept, record, economic } = await setup(t.ctx);
-    await api.put(`/v1/fields/${gl.field.svc_id}/values`, { items: [{ svc_id: gl.values[2].svc_id, data: { is_disabled: true } }] });
-    const deleted = await api.delete(`/v1/fields/${dept.field.svc_id}/values`, { items: [{ svc_id: dept.values[0].svc_id }] });
+    await api.put(`/v1/fields/${gl.field.svc_id}/values`, {
+      items: [{ svc_id: gl.values[2].svc_id, data: { is_disabled: true } }],
+    });
+    const deleted = await api.delete(`/v1/fields/${dept.field.svc_id}/values`, {
+      items: [{ svc_id: dept.values[0].svc_id }],
+    });
     expect(deleted.status).toBe(200);
     const before = await snapshot(t.ctx, api, record.id);
     const refs = [
@@ -100,7 +107,10 @@ describeEachDialect('review: coding lines', (t) => {
       { field_id: dept.field.svc_id, svc_id: dept.values[0].svc_id },
       { field_remote_id: 'NOPE', remote_id: 'x' },
     ];
-    const res = await api.post(codingUrl(record.id), { version: 1, lines: [{ line_id: economic.id, field_values: refs }] });
+    const res = await api.post(codingUrl(record.id), {
+      version: 1,
+      lines: [{ line_id: economic.id, field_values: refs }],
+    });
     expect(res.status).toBe(422);
     const at = (k: number) => ({ path: `/lines/0/field_values/${k}`, line_id: economic.id, ...refs[k] });
     expect(res.body).toEqual(
@@ -169,7 +179,7 @@ describeEachDialect('review: coding lines', (t) => {
     expect(await snapshot(t.ctx, api, record.id)).toEqual(before);
   });
 
-  it('refuses a stale version, a record out of review, and another account\'s record or values', async () => {
+  it("refuses a stale version, a record out of review, and another account's record or values", async () => {
     const { api, gl, record, economic } = await setup(t.ctx);
     const body = (version: number) => ({
       version,
@@ -182,7 +192,10 @@ describeEachDialect('review: coding lines', (t) => {
     ]);
 
     const ready = await api.newRecord({ review_status: 'READY_FOR_EXPORT' });
-    const locked = await api.post(codingUrl(ready.id), { ...body(1), lines: [{ line_id: ready.line_items[0].id, field_values: [] }] });
+    const locked = await api.post(codingUrl(ready.id), {
+      ...body(1),
+      lines: [{ line_id: ready.line_items[0].id, field_values: [] }],
+    });
     expect([locked.status, locked.body]).toEqual([
       409,
       errorBody('RECORD_NOT_EDITABLE', {
@@ -205,7 +218,12 @@ describeEachDialect('review: coding lines', (t) => {
     const theirs = await stranger.newRecord({ review_status: 'PREPARE' });
     const borrowed = await stranger.post(codingUrl(theirs.id), {
       version: 1,
-      lines: [{ line_id: theirs.line_items[0].id, field_values: [{ field_id: gl.field.svc_id, svc_id: gl.values[0].svc_id }] }],
+      lines: [
+        {
+          line_id: theirs.line_items[0].id,
+          field_values: [{ field_id: gl.field.svc_id, svc_id: gl.values[0].svc_id }],
+        },
+      ],
     });
     expect(borrowed.status).toBe(422);
     expect(borrowed.body.details.errors[0].reason).toBe('NOT_FOUND');
@@ -215,14 +233,20 @@ describeEachDialect('review: coding lines', (t) => {
   it('answers 403 without a review scope', async () => {
     const { record, economic } = await setup(t.ctx);
     const reader = await t.ctx.as(['accounting.record.read', 'accounting.record.write'], record.account_id);
-    const res = await reader.post(codingUrl(record.id), { version: 1, lines: [{ line_id: economic.id, field_values: [] }] });
+    const res = await reader.post(codingUrl(record.id), {
+      version: 1,
+      lines: [{ line_id: economic.id, field_values: [] }],
+    });
     expect(res.status).toBe(403);
   });
 });
 
 describeEachDialect('review: splitting and merging lines', (t) => {
   it('splits a line into parts that sum to it, apportions the original amount, and merges them back', async () => {
-    const { api, gl, record, economic } = await setup(t.ctx, { amount: { amount: 100, currency: 'USD' }, original_amount: { amount: 90.01, currency: 'EUR' } });
+    const { api, gl, record, economic } = await setup(t.ctx, {
+      amount: { amount: 100, currency: 'USD' },
+      original_amount: { amount: 90.01, currency: 'EUR' },
+    });
     const coded = await api.post(codingUrl(record.id), {
       version: 1,
       lines: [{ line_id: economic.id, field_values: [{ field_id: gl.field.svc_id, svc_id: gl.values[0].svc_id }] }],
@@ -232,7 +256,11 @@ describeEachDialect('review: splitting and merging lines', (t) => {
       version: 2,
       parts: [
         { amount: { amount: 33.33, currency: 'USD' } },
-        { amount: { amount: 33.33, currency: 'USD' }, memo: 'taxi', field_values: [{ field_remote_id: 'GL', remote_id: 'GL-6020' }] },
+        {
+          amount: { amount: 33.33, currency: 'USD' },
+          memo: 'taxi',
+          field_values: [{ field_remote_id: 'GL', remote_id: 'GL-6020' }],
+        },
         { amount: { amount: 33.34, currency: 'USD' }, field_values: [] },
       ],
     });
@@ -241,9 +269,30 @@ describeEachDialect('review: splitting and merging lines', (t) => {
     expect(lines).toHaveLength(4);
     const id = expect.stringMatching(/^accrli_/);
     expect(lines.slice(0, 3)).toEqual([
-      { id, type: 'DEBIT', amount: { amount: 33.33, currency: 'USD' }, original_amount: { amount: 30, currency: 'EUR' }, memo: null, accounting_field_values: [coding(gl.field, gl.values[0])] },
-      { id, type: 'DEBIT', amount: { amount: 33.33, currency: 'USD' }, original_amount: { amount: 30, currency: 'EUR' }, memo: 'taxi', accounting_field_values: [coding(gl.field, gl.values[1])] },
-      { id, type: 'DEBIT', amount: { amount: 33.34, currency: 'USD' }, original_amount: { amount: 30.01, currency: 'EUR' }, memo: null, accounting_field_values: [] },
+      {
+        id,
+        type: 'DEBIT',
+        amount: { amount: 33.33, currency: 'USD' },
+        original_amount: { amount: 30, currency: 'EUR' },
+        memo: null,
+        accounting_field_values: [coding(gl.field, gl.values[0])],
+      },
+      {
+        id,
+        type: 'DEBIT',
+        amount: { amount: 33.33, currency: 'USD' },
+        original_amount: { amount: 30, currency: 'EUR' },
+        memo: 'taxi',
+        accounting_field_values: [coding(gl.field, gl.values[1])],
+      },
+      {
+        id,
+        type: 'DEBIT',
+        amount: { amount: 33.34, currency: 'USD' },
+        original_amount: { amount: 30.01, currency: 'EUR' },
+        memo: null,
+        accounting_field_values: [],
+      },
     ]);
     expect(new Set(lines.map((l: any) => l.id)).size).toBe(4);
     expect(lines.map((l: any) => l.id)).not.toContain(economic.id);
@@ -256,7 +305,14 @@ describeEachDialect('review: splitting and merging lines', (t) => {
     const merged = await api.post(mergeUrl(record.id), { version: 3, line_ids: [lines[1].id, lines[0].id] });
     expect(merged.status, merged.text).toBe(200);
     expect(merged.body.record.line_items).toEqual([
-      { id, type: 'DEBIT', amount: { amount: 66.66, currency: 'USD' }, original_amount: { amount: 60, currency: 'EUR' }, memo: null, accounting_field_values: [] },
+      {
+        id,
+        type: 'DEBIT',
+        amount: { amount: 66.66, currency: 'USD' },
+        original_amount: { amount: 60, currency: 'EUR' },
+        memo: null,
+        accounting_field_values: [],
+      },
       lines[2],
       lines[3],
     ]);
@@ -269,7 +325,14 @@ describeEachDialect('review: splitting and merging lines', (t) => {
     });
     expect(whole.status, whole.text).toBe(200);
     expect(whole.body.record.line_items).toEqual([
-      { id, type: 'DEBIT', amount: { amount: 100, currency: 'USD' }, original_amount: { amount: 90.01, currency: 'EUR' }, memo: 'all of it', accounting_field_values: [coding(gl.field, gl.values[1])] },
+      {
+        id,
+        type: 'DEBIT',
+        amount: { amount: 100, currency: 'USD' },
+        original_amount: { amount: 90.01, currency: 'EUR' },
+        memo: 'all of it',
+        accounting_field_values: [coding(gl.field, gl.values[1])],
+      },
       record.line_items[1],
     ]);
     expect(await storedRecord(t.ctx, api.accountId, record.id)).toMatchObject({ version: 5, uncoded_lines: 0 });
