@@ -134,7 +134,7 @@ async function main(): Promise<void> {
           '--account',
           'bench',
           '--scopes',
-          'fields.write field_values.write accounting.record.read accounting.record.write accounting.record.admin',
+          'fields.write field_values.write accounting.record.read accounting.record.write accounting.record.admin accounting.record.review',
         ],
         env,
       ),
@@ -251,6 +251,23 @@ async function main(): Promise<void> {
       ...rate(combine(deepRuns)),
       floor: floorLoad.rps,
     });
+
+    // The coding pickers' search over the whole field: text in one value of all (the trigram index's case), and
+    // text at the start of many (a prefix).
+    const searchUrl = `${server.url}/internal/v1/fields/${field.svc_id}/values/search`;
+    const rare = `ount ${Math.floor(VALUES * 0.7)}`;
+    for (const [name, q] of [
+      [`search values: "${rare}" (contained in 1 of ${VALUES})`, rare],
+      ['search values: "Account 1" (the start of many)', 'Account 1'],
+    ] as const) {
+      const r = await load({
+        url: `${searchUrl}?q=${encodeURIComponent(q)}&limit=20`,
+        headers: auth,
+        durationSeconds: DURATION / 2,
+        connections: 4,
+      });
+      add({ name, unit: 'req/s', ...rate(r), floor: floorLoad.rps });
+    }
 
     const updateBodies = Array.from({ length: quick ? 10 : 200 }, (_, n) => ({
       headers: { ...auth, 'idempotency-key': `update-${n}` },
