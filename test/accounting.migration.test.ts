@@ -19,6 +19,7 @@ async function backTo0005(db: Kysely<any>, dialect: string) {
   } else {
     await sql`drop index field_values_search_idx`.execute(db);
   }
+  await sql`drop index field_values_lower_value_idx`.execute(db);
   await sql`drop table accounting_record_events`.execute(db);
   await sql`drop table account_required_fields`.execute(db);
   await sql`drop index accounting_records_posted_idx`.execute(db);

@@ -85,6 +85,8 @@ async function migrate(db: Kysely<any>): Promise<void> {
     .columns(['account_id', 'amount_sort', 'id'])
     .execute();
 
+  // The pickers' start-of-value search, case-insensitive, in value order.
+  await sql`create index field_values_lower_value_idx on field_values (account_id, field_id, lower(value))`.execute(db);
   if (postgres) {
     await sql`create extension if not exists pg_trgm`.execute(db);
     await sql`create index field_values_search_idx on field_values

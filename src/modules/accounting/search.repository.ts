@@ -28,8 +28,10 @@ export interface SearchOrder {
 
 /** `text` as a LIKE pattern's literal part (with `escape '\'`). */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+// Both sides are folded by the database's lower(): folded by JavaScript's toLowerCase, the text would not match
+// the column where the two differ (SQLite's lower() folds ASCII letters only, so "ÉCOLE" did not find "ÉCOLE").
 const contains = (column: 'r.vendor_name' | 'r.user_email', text: string) =>
-  sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${likeLiteral(text.toLowerCase())}%`} escape '\\'`;
+  sql<SqlBool>`lower(${sql.ref(column)}) like lower(${`%${likeLiteral(text)}%`}) escape '\\'`;
 // last_export_json is written by JSON.stringify with `status` first (accounting.service.ts).
 const FAILED = '{"status":"FAILURE"%';
 

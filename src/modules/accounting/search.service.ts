@@ -14,8 +14,21 @@ const SORT_COLUMNS: Record<string, SortColumn> = {
   amount: 'amount_sort',
 };
 
-/** Major units → the amount_sort scale (ten-thousandths), rounded toward the bound's side. */
-const scaled = (amount: number, round: (x: number) => number) => round(amount * 10_000);
+/** Above every amount_sort a record may have (ingestion refuses amounts whose amount_sort is not a safe integer). */
+const BEYOND_SORTABLE = 2 ** 53;
+
+/**
+ * Major units → the amount_sort scale (ten-thousandths), rounded toward the bound's side. A product that is an
+ * integer but for binary floating point (0.07 × 10,000 = 700.0000000000001, 0.57 × 10,000 = 5699.999999999999) is
+ * that integer: rounded up or down it would leave out the records the bound names. Clamped to the column's range,
+ * which PostgreSQL's bigint parameters require (amount[gte]=1e15 would otherwise fail the query).
+ */
+const scaled = (amount: number, round: (x: number) => number) => {
+  const product = amount * 10_000;
+  const nearest = Math.round(product);
+  const exact = Math.abs(product - nearest) <= Math.abs(product) * Number.EPSILON * 2;
+  return Math.min(exact ? nearest : round(product), BEYOND_SORTABLE);
+};
 
 /**
  * The review queue's search (internal API; the public /v3 query stays as the spec has it): records of the

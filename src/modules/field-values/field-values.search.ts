@@ -17,17 +17,16 @@ export const valueSearchService = {
     query: { text: string; limit: number; includeDisabled: boolean },
   ): Promise<{ items: FieldValueDto[] }> {
     await fieldsService.require(ex, tenant, fieldId);
-    const usable = (row: { is_disabled: number }) => query.includeDisabled || row.is_disabled === 0;
-    // Disabled values are filtered here, so each query reads a little more than the limit.
-    const read = query.limit * 2 + 10;
-    const starting = (await repo.search(ex, tenant.accountId, fieldId, query.text, 'prefix', read)).filter(usable);
-    const seen = new Set(starting.map((r) => r.svc_id));
-    const rows = starting.slice(0, query.limit);
-    if (rows.length < query.limit) {
-      const containing = await repo.search(ex, tenant.accountId, fieldId, query.text, 'contains', read);
+    const { text, limit, includeDisabled } = query;
+    const rows = await repo.search(ex, tenant.accountId, fieldId, text, 'prefix', limit, includeDisabled);
+    if (rows.length < limit) {
+      // The values containing the text include the fewer than `limit` that start with it: `limit` of them hold
+      // every one still needed.
+      const seen = new Set(rows.map((r) => r.svc_id));
+      const containing = await repo.search(ex, tenant.accountId, fieldId, text, 'contains', limit, includeDisabled);
       for (const row of containing) {
-        if (rows.length >= query.limit) break;
-        if (!seen.has(row.svc_id) && usable(row)) rows.push(row);
+        if (rows.length >= limit) break;
+        if (!seen.has(row.svc_id)) rows.push(row);
       }
     }
     return { items: rows.map((row) => FieldValueShape.toObject(row, { fieldId })) };
