@@ -88,7 +88,9 @@ async function problemsOf(
       lines: missing.lines,
     });
   }
-  return problems;
+  // In the request's order, whatever the problem.
+  const order = new Map(input.records.map((r, i) => [r.id, i]));
+  return problems.sort((a, b) => order.get(a.accounting_record_id)! - order.get(b.accounting_record_id)!);
 }
 
 export const reviewService = {
