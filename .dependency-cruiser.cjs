@@ -83,6 +83,22 @@ module.exports = {
       to: { path: '^(src|test|bench|scripts)/' },
     },
     {
+      name: 'console-through-the-sdk',
+      severity: 'error',
+      comment:
+        'The console is its own package: it talks to the service only through @svc/client (client/src/index.ts), ' +
+        'never the service, the tests or the SDK internals.',
+      from: { path: '^console/' },
+      to: { path: '^(src|test|bench|scripts)/|^client/src/integration/' },
+    },
+    {
+      name: 'service-not-from-console',
+      severity: 'error',
+      comment: 'Nothing of the service, the SDK or the tools imports the console.',
+      from: { path: '^(src|client|bench|scripts)/' },
+      to: { path: '^console/' },
+    },
+    {
       name: 'service-not-from-tools',
       severity: 'error',
       comment: 'The service never imports its tests, benchmarks or build scripts.',
@@ -105,7 +121,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
     },
     reporterOptions: { text: { highlightFocused: true } },
   },

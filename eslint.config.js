@@ -23,6 +23,8 @@ export default tseslint.config(
       'node_modules/',
       'dist/',
       'client/dist/',
+      'console/dist/',
+      'test-artifacts/',
       'coverage/',
       'data/',
       'scratch/',
@@ -93,11 +95,34 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // The console: a browser application, held to the service's rules (its own tsconfig).
+    files: ['console/src/**/*.ts', 'console/src/**/*.tsx'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.browser },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unsafe-type-assertion': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', ...unsafeCasts],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
+  },
+  {
+    // The console's build configuration runs in Node, outside the console's own (browser) project.
+    files: ['console/vite.config.ts'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { parserOptions: { projectService: false, project: null }, globals: { ...globals.node } },
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],

@@ -1,15 +1,18 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import './http/route-config.js';
 import { completeRouteSchema, registerAuthentication } from './http/auth.js';
 import { registerBodyTimeout } from './http/body-timeout.js';
+import { registerConsole } from './http/console.js';
 import { registerDocs } from './http/docs.js';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { createLimiter, memoryStore, registerClientRateLimit, type RateLimitStore } from './http/rate-limit.js';
 import { genRequestId } from './http/request-id.js';
+import { registerRequestLog } from './http/request-log.js';
+import { registerSandbox } from './http/sandbox-faults.js';
 import { ErrorResponse } from './http/schemas.js';
 import { AccountingRecord } from './modules/accounting/accounting.schemas.js';
 import { RecordEventShape } from './modules/accounting/review.schemas.js';
@@ -17,10 +20,14 @@ import { FieldValue } from './modules/field-values/field-values.schemas.js';
 import { Field } from './modules/fields/fields.schemas.js';
 import { buildLazySerializer } from './http/serialization.js';
 import { registerNulGuard, validatorCompiler } from './http/validation.js';
+import { clientsRoutes } from './modules/auth/clients.routes.js';
 import { tokenRoutes } from './modules/auth/token.routes.js';
 import { fieldsRoutes } from './modules/fields/fields.routes.js';
 import { fieldValuesRoutes } from './modules/field-values/field-values.routes.js';
 import { accountingRoutes } from './modules/accounting/accounting.routes.js';
+import { integrationsRoutes } from './modules/integrations/integrations.routes.js';
+import { AccountEvent, CompatReadyForExport, webhooksDocument } from './modules/webhooks/events.schemas.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerMetrics } from './modules/system/metrics.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 
@@ -36,7 +43,17 @@ export interface AppDeps {
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const { db } = deps;
   const app = Fastify({
-    logger: deps.logger === false ? false : { level: config.logLevel },
+    logger:
+      deps.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            // ISO-8601 times; `npm start | npx pino-pretty` reads them for a person at a terminal.
+            timestamp: () => `,"time":"${new Date().toISOString()}"`,
+          },
+    // Fastify's own two lines per request are off: http/request-log.ts writes one as the request completes.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: config.trustProxy,
     genReqId: genRequestId,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
@@ -55,7 +72,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   // Shared schemas are added here, at the root, before any route plugin: a plugin that added its own would get a
   // fresh validator from Fastify's default factory (lib/schema-controller.js) instead of the one set above.
-  for (const schema of [ErrorResponse, Field, FieldValue, AccountingRecord, RecordEventShape.schema])
+  for (const schema of [
+    ErrorResponse,
+    Field,
+    FieldValue,
+    AccountingRecord,
+    RecordEventShape.schema,
+    CompatReadyForExport,
+    AccountEvent,
+  ])
     app.addSchema(schema);
   registerErrorHandling(app);
   // JSON only: any other body is 415 (the token endpoint adds form bodies in its own scope).
@@ -70,15 +95,23 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const metrics = registerMetrics(app);
   app.addHook('onRoute', completeRouteSchema);
 
-  await registerDocs(app);
+  await registerDocs(app, { webhooks: webhooksDocument() });
 
   const store = deps.rateLimitStore ?? memoryStore();
-  registerAuthentication(app, db);
+  const sessions = await registerConsole(
+    app,
+    db,
+    config,
+    createLimiter(store, config.signInRateLimitMax, config.rateLimitWindowSeconds, 'sign-in'),
+  );
+  registerAuthentication(app, db, sessions);
   registerClientRateLimit(app, createLimiter(store, config.rateLimitMax, config.rateLimitWindowSeconds));
   registerNulGuard(app);
-  registerIdempotency(app, db, Math.max(60_000, config.requestTimeoutMs * 2) * 1000);
+  registerRequestLog(app);
+  registerIdempotency(app, db);
+  if (config.sandbox) await registerSandbox(app, db, config);
 
-  await app.register(systemRoutes(db, metrics));
+  await app.register(systemRoutes(db, metrics, config.metricsToken));
   await app.register(
     tokenRoutes(
       db,
@@ -86,9 +119,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       createLimiter(store, config.tokenRateLimitMax, config.rateLimitWindowSeconds, 'token'),
     ),
   );
+  await app.register(clientsRoutes(db));
   await app.register(fieldsRoutes(db));
   await app.register(fieldValuesRoutes(db));
   await app.register(accountingRoutes(db));
+  await app.register(integrationsRoutes(db));
+  await app.register(webhooksRoutes(db, { allowPrivate: config.webhookAllowPrivateTargets }));
 
   app.addHook('onClose', async () => {
     await store.close();

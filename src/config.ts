@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isOneOf } from './lib/guards.js';
 
 export type DatabaseTarget = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string };
@@ -14,10 +16,29 @@ export interface Config {
   readonly rateLimitMax: number;
   readonly rateLimitWindowSeconds: number;
   readonly tokenRateLimitMax: number;
+  /** Sign-in and password-link requests per client address per window (each runs argon2); 0 turns it off. */
+  readonly signInRateLimitMax: number;
+  /** Behind a reverse proxy: take the client's address and protocol from X-Forwarded-For / X-Forwarded-Proto. */
+  readonly trustProxy: boolean;
   readonly redisUrl: string | null;
   readonly bodyLimitBytes: number;
   readonly requestTimeoutMs: number;
   readonly databasePoolSize: number;
+  /** Console sessions end after this long without a request, and this long after sign-in whatever happens. */
+  readonly sessionIdleMinutes: number;
+  readonly sessionAbsoluteHours: number;
+  /** The built console (console/dist of the package unless CONSOLE_DIR says otherwise). */
+  readonly consoleDir: string;
+  /** Where users reach the service: the base of the password links `svc users` prints. */
+  readonly publicUrl: string;
+  /** When set, /metrics wants it as a bearer token. */
+  readonly metricsToken: string | null;
+  /** Webhooks may target loopback, private, link-local and metadata addresses, and plain http (development, tests). */
+  readonly webhookAllowPrivateTargets: boolean;
+  /** Sandbox mode (docs/sandbox.md): the /sandbox/v1 routes and fault injection exist only when true. */
+  readonly sandbox: boolean;
+  /** The bearer token of the sandbox's operator routes; required when sandbox is on. */
+  readonly sandboxAdminToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -31,9 +52,17 @@ type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-export const DEFAULT_SQLITE_PATH = path.join('data', 'svc.sqlite');
+/** The package's own directory (where package.json is), from src/ or from the dist/ bundle alike. */
+function packageRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
 
-/** Parses DATABASE_URL: unset → ./data/svc.sqlite; `sqlite:<path>`; `postgres://` or `postgresql://`. */
+/** data/svc.sqlite in the package's folder: the server and every CLI command find the same file wherever they run. */
+export const DEFAULT_SQLITE_PATH = path.join(packageRoot(), 'data', 'svc.sqlite');
+
+/** Parses DATABASE_URL: unset → data/svc.sqlite in the package's folder; `sqlite:<path>`; `postgres://` or `postgresql://`. */
 export function parseDatabaseUrl(raw: string | undefined): DatabaseTarget | string {
   if (raw === undefined || raw.trim() === '') return { dialect: 'sqlite', path: DEFAULT_SQLITE_PATH };
   const value = raw.trim();
@@ -75,6 +104,13 @@ export function loadConfig(env: Env): Config {
     return value;
   };
 
+  /** true or false (any case), false when unset. */
+  const bool = (name: string): boolean => {
+    const raw = (env[name]?.trim() || 'false').toLowerCase();
+    if (raw !== 'true' && raw !== 'false') problems.push(`${name}: must be true or false (got "${env[name]}")`);
+    return raw === 'true';
+  };
+
   const host = env.HOST?.trim() || '127.0.0.1';
   const port = int('PORT', 8080, 0, 65535);
 
@@ -90,15 +126,40 @@ export function loadConfig(env: Env): Config {
   const rateLimitMax = int('RATE_LIMIT_MAX', 1000, 0, 1_000_000_000);
   const rateLimitWindowSeconds = int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400);
   const tokenRateLimitMax = int('TOKEN_RATE_LIMIT_MAX', 60, 0, 1_000_000_000);
+  const signInRateLimitMax = int('SIGN_IN_RATE_LIMIT_MAX', 30, 0, 1_000_000_000);
   const bodyLimitBytes = int('BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024);
   const requestTimeoutMs = int('REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000);
   const databasePoolSize = int('DATABASE_POOL_SIZE', 10, 1, 200);
+
+  const sessionIdleMinutes = int('SESSION_IDLE_MINUTES', 30, 1, 24 * 60);
+  const sessionAbsoluteHours = int('SESSION_ABSOLUTE_HOURS', 12, 1, 24 * 30);
+  if (sessionIdleMinutes > sessionAbsoluteHours * 60) {
+    problems.push('SESSION_IDLE_MINUTES: must not be longer than SESSION_ABSOLUTE_HOURS');
+  }
+  const consoleDir = env.CONSOLE_DIR?.trim() || path.join(packageRoot(), 'console', 'dist');
 
   let redisUrl: string | null = null;
   if (env.REDIS_URL !== undefined && env.REDIS_URL.trim() !== '') {
     const raw = env.REDIS_URL.trim();
     if (!/^rediss?:\/\//.test(raw)) problems.push('REDIS_URL: must start with redis:// or rediss://');
     else redisUrl = raw;
+  }
+
+  const publicUrl = (env.PUBLIC_URL?.trim() || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(
+    /\/+$/,
+    '',
+  );
+  if (!/^https?:\/\/[^/]+/.test(publicUrl)) problems.push('PUBLIC_URL: must start with http:// or https://');
+
+  const metricsToken = env.METRICS_TOKEN?.trim() || null;
+  if (metricsToken !== null && metricsToken.length < 16) problems.push('METRICS_TOKEN: must be at least 16 characters');
+
+  const webhookAllowPrivateTargets = bool('WEBHOOK_ALLOW_PRIVATE_TARGETS');
+  const trustProxy = bool('TRUST_PROXY');
+  const sandbox = bool('SANDBOX');
+  const sandboxAdminToken = env.SANDBOX_ADMIN_TOKEN?.trim() || null;
+  if (sandbox && (sandboxAdminToken === null || sandboxAdminToken.length < 16)) {
+    problems.push('SANDBOX_ADMIN_TOKEN: must be set, at least 16 characters, when SANDBOX=true');
   }
 
   if (problems.length > 0 || typeof database === 'string' || !isOneOf(LOG_LEVELS, logLevelRaw)) {
@@ -114,9 +175,19 @@ export function loadConfig(env: Env): Config {
     rateLimitMax,
     rateLimitWindowSeconds,
     tokenRateLimitMax,
+    signInRateLimitMax,
+    trustProxy,
     redisUrl,
     bodyLimitBytes,
     requestTimeoutMs,
     databasePoolSize,
+    sessionIdleMinutes,
+    sessionAbsoluteHours,
+    consoleDir,
+    publicUrl,
+    metricsToken,
+    webhookAllowPrivateTargets,
+    sandbox,
+    sandboxAdminToken: sandbox ? sandboxAdminToken : null,
   });
 }

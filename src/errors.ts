@@ -2,27 +2,37 @@
  * The one error type of the service. Every 4xx/5xx body is rendered from an AppError by
  * http/error-handler.ts in the shape of CONVENTIONS.md: {error_code, message, details, request_id}.
  */
-export type ErrorCode =
-  | 'INVALID_REQUEST'
-  | 'INVALID_CURSOR'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'IDEMPOTENCY_KEY_IN_USE'
-  | 'INVALID_TRANSITION'
-  | 'VERSION_CONFLICT'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'DUPLICATE_ACCOUNTING_RECORD_IDS'
-  | 'ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT'
-  | 'RECORD_NOT_EDITABLE'
-  | 'INVALID_CODING'
-  | 'CODING_REQUIRED'
-  | 'RATE_LIMITED'
-  | 'SERVICE_UNAVAILABLE'
-  | 'INTERNAL_ERROR';
+export const ERROR_CODES = [
+  'INVALID_REQUEST',
+  'INVALID_CURSOR',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'CONFLICT',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'INVALID_TRANSITION',
+  'VERSION_CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'IDEMPOTENCY_KEY_REUSED',
+  'DUPLICATE_ACCOUNTING_RECORD_IDS',
+  'ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT',
+  'RECORD_NOT_EDITABLE',
+  'INVALID_CODING',
+  'CODING_REQUIRED',
+  'RATE_LIMITED',
+  'INVALID_CREDENTIALS',
+  'SIGN_IN_LOCKED',
+  'CSRF_TOKEN_INVALID',
+  'INVALID_PASSWORD_LINK',
+  'ACTIVE_INTEGRATION_EXISTS',
+  'VENDOR_ACCOUNT_ID_MISMATCH',
+  'INTEGRATION_NOT_ACTIVE',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_ERROR',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export type ErrorDetails = Record<string, unknown> | null;
 
@@ -75,6 +85,14 @@ export const errors = {
     new AppError('UNAUTHORIZED', 401, 'Authentication credentials are missing.', null, {
       'www-authenticate': BEARER_REALM,
     }),
+  basicNotAccepted: () =>
+    new AppError(
+      'UNAUTHORIZED',
+      401,
+      'HTTP Basic credentials are not accepted here: get a token at POST /oauth2/token (client credentials) and send it as Authorization: Bearer <token>.',
+      null,
+      { 'www-authenticate': BEARER_REALM },
+    ),
   invalidToken: () =>
     new AppError('UNAUTHORIZED', 401, 'The access token is invalid or expired.', null, {
       'www-authenticate': `${BEARER_REALM}, error="invalid_token", error_description="The access token is invalid or expired"`,
@@ -89,6 +107,14 @@ export const errors = {
     ),
   notFound: (what: string, details: ErrorDetails = null) =>
     new AppError('NOT_FOUND', 404, `${what} not found.`, details),
+  methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
+    new AppError(
+      'METHOD_NOT_ALLOWED',
+      405,
+      `${path} does not take ${method}; it takes ${allowed.join(', ')}.`,
+      { allowed_methods: [...allowed] },
+      { allow: allowed.join(', ') },
+    ),
   routeNotFound: (method: string, url: string) =>
     new AppError('NOT_FOUND', 404, `Route ${method} ${url.split('?')[0]} not found.`),
   /** A 4xx the framework raised that no other factory names (its own status, its own words). */
@@ -124,6 +150,13 @@ export const errors = {
       'IDEMPOTENCY_KEY_IN_USE',
       409,
       'A request with this Idempotency-Key is still being processed. Retry later.',
+    ),
+  idempotencyKeyRefused: () =>
+    new AppError(
+      'INVALID_REQUEST',
+      400,
+      'This operation takes no Idempotency-Key: its answer holds a secret that is shown once and never stored.',
+      { errors: [{ path: '/headers/idempotency-key', message: 'is not accepted by this operation' }] },
     ),
   idempotencyKeyReused: () =>
     new AppError('IDEMPOTENCY_KEY_REUSED', 422, 'This Idempotency-Key was already used with a different request.'),
@@ -190,5 +223,98 @@ export const errors = {
     new AppError('SERVICE_UNAVAILABLE', 503, 'The database is unavailable. Retry later.', null, {
       'retry-after': '1',
     }),
+  /** A caller that would grant a new API client scopes it does not hold itself. */
+  scopesNotHeld: (scopes: readonly string[]) =>
+    new AppError(
+      'FORBIDDEN',
+      403,
+      `A new client may be given only scopes the caller holds; not: ${scopes.join(', ')}.`,
+      {
+        scopes_not_held: [...scopes],
+      },
+    ),
+  /** A console user whose role grants none of the operation's scopes. */
+  roleForbidden: (role: string, scopes: readonly string[]) =>
+    new AppError('FORBIDDEN', 403, `Your role (${role}) does not allow this operation.`, {
+      role,
+      required_scopes: [...scopes],
+    }),
+  missingSession: () => new AppError('UNAUTHORIZED', 401, 'Not signed in, or the session has ended.'),
+  /** Sign-in: the same answer for an unknown email, a wrong password, a disabled user and no password yet. */
+  invalidCredentials: () => new AppError('INVALID_CREDENTIALS', 401, 'The email or password is incorrect.'),
+  signInLocked: (retryAfterSeconds: number) =>
+    new AppError(
+      'SIGN_IN_LOCKED',
+      429,
+      `Too many failed sign-ins for this user: signing in is refused for ${retryAfterSeconds} more seconds.`,
+      { retry_after_seconds: retryAfterSeconds },
+      { 'retry-after': String(retryAfterSeconds) },
+    ),
+  csrfTokenInvalid: () =>
+    new AppError(
+      'CSRF_TOKEN_INVALID',
+      403,
+      "A request signed in through the console must carry the session's CSRF token in X-CSRF-Token.",
+    ),
+  invalidPasswordLink: () =>
+    new AppError(
+      'INVALID_PASSWORD_LINK',
+      400,
+      'This password link is unknown, already used or expired; ask for a new one.',
+    ),
+  /** The account has an ACTIVE integration, and the request would make another (create, reactivate). */
+  activeIntegrationExists: (
+    message: string,
+    existing: { integration_id: string; vendor: string },
+    requestedVendor: string,
+  ) =>
+    new AppError('ACTIVE_INTEGRATION_EXISTS', 409, message, {
+      existing_integration_id: existing.integration_id,
+      existing_vendor: existing.vendor,
+      requested_vendor: requestedVendor,
+    }),
+  vendorAccountIdMismatch: (existing: { integration_id: string; vendor_account_id: string }, requested: string) =>
+    new AppError(
+      'VENDOR_ACCOUNT_ID_MISMATCH',
+      409,
+      'Cannot create integration. An active integration for this vendor already exists with a different vendor account ID.',
+      {
+        existing_integration_id: existing.integration_id,
+        existing_vendor_account_id: existing.vendor_account_id,
+        requested_vendor_account_id: requested,
+      },
+    ),
+  integrationNotActive: (integrationId: string, status: string) =>
+    new AppError('INTEGRATION_NOT_ACTIVE', 409, 'Cannot disconnect integration. Integration is not active.', {
+      integration_id: integrationId,
+      current_status: status,
+    }),
+  /**
+   * A vendor that no operator created, or one disabled, named by the request at `path` (the body's /vendor, or
+   * the integration a reactivation names): 400, as any other invalid value.
+   */
+  vendorUnusable: (vendor: string, state: 'unknown' | 'disabled', path: string) =>
+    new AppError(
+      'INVALID_REQUEST',
+      400,
+      state === 'unknown'
+        ? `Vendor ${vendor} is not a vendor of this service: ERP partners get their vendor id from the service's operator.`
+        : `Vendor ${vendor} is disabled: no integration with it can be created or reactivated.`,
+      {
+        errors: [
+          {
+            path,
+            message: state === 'unknown' ? 'names no vendor of this service' : `names disabled vendor ${vendor}`,
+          },
+        ],
+      },
+    ),
   internal: () => new AppError('INTERNAL_ERROR', 500, 'An unexpected error occurred. Please try again later.'),
+  /** A sandbox fault set on the client (docs/sandbox.md): the answer a failing service would give. */
+  sandboxFault: (status: 500 | 503, retryAfterSeconds: number) =>
+    status === 503
+      ? new AppError('SERVICE_UNAVAILABLE', 503, 'Injected by the sandbox (a fault set on this client).', null, {
+          'retry-after': String(retryAfterSeconds),
+        })
+      : new AppError('INTERNAL_ERROR', 500, 'Injected by the sandbox (a fault set on this client).'),
 } as const;

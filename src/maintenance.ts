@@ -4,15 +4,18 @@ import { refreshStatistics } from './db/statistics.js';
 import { nowMicros } from './lib/clock.js';
 import { authService } from './modules/auth/auth.service.js';
 import { idempotencyService } from './modules/idempotency/idempotency.service.js';
+import { usersService } from './modules/users/users.service.js';
+import { webhooksService } from './modules/webhooks/webhooks.service.js';
 
 const EVERY_MS = 10 * 60 * 1000;
 const STATISTICS_EVERY_MS = 10 * 1000;
 
 /**
- * Deletes expired access tokens and idempotency keys every ten minutes, and refreshes stale planner
+ * Deletes expired access tokens, idempotency keys, console sessions, password links and webhook events and logs
+ * past their retention every ten minutes, and refreshes stale planner
  * statistics every ten seconds (both once at start; the check is one catalog query).
  */
-export function startMaintenance(db: Db, log: FastifyBaseLogger): { stop(): void } {
+export function startMaintenance(db: Db, log: FastifyBaseLogger, sessionIdleMicros: number): { stop(): void } {
   let analysing = false;
   const statistics = async () => {
     if (analysing) return; // a vacuum of a large table can outlast the interval
@@ -31,7 +34,14 @@ export function startMaintenance(db: Db, log: FastifyBaseLogger): { stop(): void
       const now = nowMicros();
       const tokens = await authService.deleteExpiredTokens(db, now);
       const keys = await idempotencyService.deleteExpired(db, now);
-      if (tokens + keys > 0) log.info({ tokens, idempotency_keys: keys }, 'expired rows deleted');
+      const ended = await usersService.deleteEnded(db, now, sessionIdleMicros);
+      const webhooks = await webhooksService.deleteExpired(db, now);
+      if (tokens + keys + ended.sessions + ended.links + webhooks > 0) {
+        log.info(
+          { tokens, idempotency_keys: keys, sessions: ended.sessions, password_links: ended.links, webhooks },
+          'expired rows deleted',
+        );
+      }
     } catch (error) {
       log.warn({ err: error }, 'maintenance sweep failed; will retry');
     }

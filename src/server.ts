@@ -4,6 +4,7 @@ import { openDatabase } from './db/open.js';
 import { migrateToLatest } from './db/migrate.js';
 import { redisStore } from './http/rate-limit.js';
 import { startMaintenance } from './maintenance.js';
+import { createDispatcher } from './modules/webhooks/webhooks.dispatcher.js';
 
 /** Entry point: loadConfig → openDatabase → migrate → buildApp → listen; drains on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -24,7 +25,16 @@ async function main(): Promise<void> {
     db,
     rateLimitStore: config.redisUrl ? redisStore(config.redisUrl) : undefined,
   });
-  const maintenance = startMaintenance(db, app.log);
+  const maintenance = startMaintenance(db, app.log, config.sessionIdleMinutes * 60_000_000);
+  // Webhook delivery has its own connections on PostgreSQL, so that it never takes the requests' (SQLite: one
+  // connection per process, whose write lock it shares with them).
+  const deliveryDb = config.database.dialect === 'postgres' ? openDatabase(config.database, { poolSize: 2 }) : db;
+  const dispatcher = createDispatcher({
+    db: deliveryDb,
+    allowPrivateTargets: config.webhookAllowPrivateTargets,
+    log: app.log,
+  });
+  dispatcher.start();
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -33,6 +43,10 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'draining in-flight requests, then exiting');
     maintenance.stop();
     try {
+      // Deliveries under way finish (or time out) before the database closes; an unfinished one is attempted
+      // again when its lease runs out.
+      await dispatcher.stop();
+      if (deliveryDb !== db) await deliveryDb.close();
       await app.close();
       await db.close();
       process.exit(0);

@@ -14,7 +14,7 @@ describeEachDialect('accounting ingestion: validation', (t) => {
         item({ amount: { amount: 1.5, currency: 'JPY' }, review_status: 'EXPORTED' }),
         item({ lines: [{ amount: { amount: 100, currency: 'USD' } }, { amount: { amount: 70, currency: 'USD' } }] }),
         item({ lines: [{ amount: { amount: 171.75, currency: 'EUR' } }] }),
-        item({ type: 'NOPE', amount: { amount: -1, currency: 'USD' }, posted_at: '2026-06-11T09:09:05', status: 'X' }),
+        item({ type: 'NOPE', amount: { amount: -1, currency: 'USD' }, posted_at: '2026-06-11T09:09:05', colour: 'X' }),
         item({
           lines: [
             {
@@ -37,7 +37,7 @@ describeEachDialect('accounting ingestion: validation', (t) => {
         { path: '/items/5/type', message: expect.stringMatching(/^must be one of: CARD_EXPENSE_POST, /) },
         { path: '/items/5/amount/amount', message: 'must be > 0' },
         { path: '/items/5/posted_at', message: 'must be an RFC 3339 date-time with a time zone' },
-        { path: '/items/5/status', message: 'is not allowed' },
+        { path: '/items/5/colour', message: 'is not allowed' },
       ]),
     );
     const fixedSchema = await api.post(INGEST, {

@@ -33,10 +33,12 @@ describeEachDialect('accounting ingestion /internal/v1/accounting/records', (t) 
       id: expect.stringMatching(/^accr_[0-9a-z]{26}$/),
       amount: { amount: 171.75, currency: 'USD' },
       original_amount: { amount: 160, currency: 'EUR' },
+      billing_amount: { amount: 171.75, currency: 'USD' },
       type: 'CARD_EXPENSE_POST',
       source_type: 'CARD',
       source_id: 'expense_1',
       review_status: 'PREPARE',
+      status: 'SUBMITTED',
       posted_at: '2026-06-11T09:09:05.840865Z',
       erp_posting_date: '2026-06-11T09:09:05.840865Z',
       due_at: null,
@@ -49,6 +51,7 @@ describeEachDialect('accounting ingestion /internal/v1/accounting/records', (t) 
           type: 'DEBIT',
           amount: { amount: 100, currency: 'USD' },
           original_amount: { amount: 93.16, currency: 'EUR' },
+          billing_amount: { amount: 100, currency: 'USD' },
           memo: 'food',
           accounting_field_values: [
             {
@@ -58,14 +61,17 @@ describeEachDialect('accounting ingestion /internal/v1/accounting/records', (t) 
               remote_field_value_id: null,
               field_name: 'GL Account',
               field_value_name: '7500 Other G&A',
+              type: 'IDENTIFIER',
             },
           ],
+          amortization: null,
         },
         {
           id: expect.stringMatching(/^accrli_/),
           type: 'DEBIT',
           amount: { amount: 71.75, currency: 'USD' },
           original_amount: { amount: 66.84, currency: 'EUR' },
+          billing_amount: { amount: 71.75, currency: 'USD' },
           memo: null,
           accounting_field_values: [
             expect.objectContaining({
@@ -74,6 +80,7 @@ describeEachDialect('accounting ingestion /internal/v1/accounting/records', (t) 
               field_value_name: '6000 Travel',
             }),
           ],
+          amortization: null,
         },
         {
           id: expect.stringMatching(/^accrli_/),
@@ -82,9 +89,11 @@ describeEachDialect('accounting ingestion /internal/v1/accounting/records', (t) 
           original_amount: { amount: 160, currency: 'EUR' },
           memo: null,
           accounting_field_values: [],
+          amortization: null,
         },
       ],
       ...PEOPLE,
+      user: { ...PEOPLE.user, account_id: api.accountId },
       version: 1,
       last_export_result: null,
     });

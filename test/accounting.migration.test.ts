@@ -1,16 +1,100 @@
 import { sql, type Kysely } from 'kysely';
 import { expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { RECORD_TYPES } from '../src/modules/accounting/ledger.js';
 import { ADMIN, PEOPLE, RECORDS } from './support/accounting.js';
 import { describeEachDialect, type TestContext } from './support/context.js';
 import { storedRecords } from './support/stored.js';
 
 const DETAILS = ['line_items_json', 'user_json', 'vendor_json', 'receipts_json'] as const;
-const LATER = ['0004_line_items_as_answered', '0005_record_details', '0006_review_workflow'];
+const RECORD_FIELDS = '0008_record_fields';
+const INTEGRATIONS = '0009_integrations';
+const WEBHOOKS = '0010_webhooks';
+const LATER = [
+  '0004_line_items_as_answered',
+  '0005_record_details',
+  '0006_review_workflow',
+  '0007_console_users',
+  RECORD_FIELDS,
+  INTEGRATIONS,
+  WEBHOOKS,
+];
 const REVIEW_COLUMNS = ['amount_sort', 'uncoded_lines', 'vendor_name', 'user_email'];
+const RECORD_FIELD_COLUMNS = ['status', 'billing_currency', 'billing_amount_minor'];
 
-/** Undoes migration 0006 (the review workflow), so that a test can run it again over older rows. */
+/** Stored line items as written before 0008: no billing_amount, no amortization, codings without a type. */
+function linesBefore0008(json: string): string {
+  return JSON.stringify(
+    (JSON.parse(json) as any[]).map(({ billing_amount: _billing, amortization: _amortization, ...line }) => ({
+      ...line,
+      accounting_field_values: line.accounting_field_values.map(({ type: _type, ...coding }: any) => coding),
+    })),
+  );
+}
+/** A stored user as written before 0008: without the account_id. */
+function userBefore0008(json: string | null): string | null {
+  if (json === null) return null;
+  const { account_id: _account, ...user } = JSON.parse(json);
+  return JSON.stringify(user);
+}
+
+/** Undoes migration 0008 (the reference record's fields): its columns, and the members it added to stored JSON. */
+async function undoRecordFields(db: Kysely<any>) {
+  const rows = await db
+    .selectFrom('accounting_record_details')
+    .select(['account_id', 'id', 'line_items_json', 'user_json'])
+    .execute();
+  for (const row of rows) {
+    await db
+      .updateTable('accounting_record_details')
+      .set({ line_items_json: linesBefore0008(row.line_items_json), user_json: userBefore0008(row.user_json) })
+      .where('account_id', '=', row.account_id)
+      .where('id', '=', row.id)
+      .execute();
+  }
+  for (const column of RECORD_FIELD_COLUMNS) {
+    await db.schema.alterTable('accounting_record_details').dropColumn(column).execute();
+  }
+  await sql`delete from kysely_migration where name = ${RECORD_FIELDS}`.execute(db);
+}
+
+/** Undoes migration 0009 (vendors and integrations). */
+async function undoIntegrations(db: Kysely<any>) {
+  for (const table of ['integrations', 'vendors']) await sql`drop table ${sql.ref(table)}`.execute(db);
+  await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
+}
+
+/** Undoes migration 0010 (account events and webhooks). */
+async function undoWebhooks(db: Kysely<any>) {
+  for (const table of [
+    'webhook_attempts',
+    'webhook_deliveries',
+    'webhook_endpoints',
+    'account_events',
+    'account_event_counters',
+  ]) {
+    await sql`drop table ${sql.ref(table)}`.execute(db);
+  }
+  await sql`delete from kysely_migration where name = ${WEBHOOKS}`.execute(db);
+}
+
+/**
+ * Undoes migrations 0010, 0009, 0008 and 0007 (console users and sessions; its index on record events goes with 0006's
+ * table).
+ */
+async function backTo0006(db: Kysely<any>) {
+  await undoWebhooks(db);
+  await undoIntegrations(db);
+  await undoRecordFields(db);
+  for (const table of ['user_password_links', 'user_sessions', 'users', 'service_secrets']) {
+    await sql`drop table ${sql.ref(table)}`.execute(db);
+  }
+  await sql`delete from kysely_migration where name = '0007_console_users'`.execute(db);
+}
+
+/** Undoes migrations 0007 and 0006 (the review workflow), so that a test can run them again over older rows. */
 async function backTo0005(db: Kysely<any>, dialect: string) {
+  await backTo0006(db);
   if (dialect === 'sqlite') {
     for (const trigger of ['insert', 'update', 'delete']) {
       await sql`drop trigger ${sql.ref(`field_values_search_${trigger}`)}`.execute(db);
@@ -82,7 +166,7 @@ async function backTo0003(
   // ...and these records' line items in the old form.
   const exponent: Record<string, number> = { USD: 2, JPY: 0, BHD: 3 };
   for (const [i, row] of stored.entries()) {
-    const old = (JSON.parse(row.line_items_json) as any[]).map((l) => ({
+    const old = (JSON.parse(linesBefore0008(row.line_items_json)) as any[]).map((l) => ({
       ...l,
       amount: Math.round(l.amount.amount * 10 ** exponent[l.amount.currency]!),
       original_amount:
@@ -92,7 +176,7 @@ async function backTo0003(
     }));
     await db
       .updateTable('accounting_records')
-      .set({ line_items_json: i < 2 ? JSON.stringify(old) : row.line_items_json })
+      .set({ line_items_json: i < 2 ? JSON.stringify(old) : linesBefore0008(row.line_items_json) })
       .where('account_id', '=', row.account_id)
       .where('id', '=', row.id)
       .execute();
@@ -187,6 +271,118 @@ describeEachDialect(
     });
   },
 );
+
+describeEachDialect("accounting: migration 0008 (the reference record's fields)", (t) => {
+  it("gives records written before it their type's status and the new members; no answer changes", async () => {
+    const api = await t.ctx.as([...ADMIN]);
+    const gl = await api.newCoding('GL Account', [{ value: '6000 Travel', remote_id: 'GL-6000' }], 'GL');
+    const coded = [{ field_id: gl.field.svc_id, svc_id: gl.values[0].svc_id }];
+    const half = { amount: 50, currency: 'USD' };
+    await api.newRecords(
+      RECORD_TYPES.map((type, i) => ({
+        type,
+        amount: { amount: 100, currency: 'USD' },
+        ...(i % 2 === 0 ? { original_amount: { amount: 91, currency: 'EUR' }, ...PEOPLE } : {}),
+        lines: [{ amount: half, field_values: coded }, { amount: half }],
+      })),
+    );
+    const db = t.ctx.db.direct as Kysely<any>;
+    const page = (await api.get(RECORDS, { limit: '50' })).text;
+    const singles = (await api.get(RECORDS, { limit: '50', single_entry: 'true' })).text;
+    const stored = await storedRecords(t.ctx, api.accountId);
+
+    await undoWebhooks(db);
+    await undoIntegrations(db);
+    await undoRecordFields(db);
+    const old = await storedRecords(t.ctx, api.accountId);
+    expect(old.map((r) => r.line_items_json)).toEqual(stored.map((r) => linesBefore0008(r.line_items_json)));
+    expect(old.some((r) => r.line_items_json.includes('billing_amount'))).toBe(false);
+    expect(old.some((r) => r.user_json?.includes('account_id'))).toBe(false);
+
+    expect(await migrateToLatest(t.ctx.db)).toEqual([RECORD_FIELDS, INTEGRATIONS, WEBHOOKS]);
+    expect((await api.get(RECORDS, { limit: '50' })).text).toBe(page);
+    expect((await api.get(RECORDS, { limit: '50', single_entry: 'true' })).text).toBe(singles);
+    expect(await storedRecords(t.ctx, api.accountId)).toEqual(stored);
+  });
+});
+
+describeEachDialect('migration 0009 (vendors and integrations)', (t) => {
+  it('runs over a database 0008 left, and the database itself keeps one ACTIVE integration per account', async () => {
+    const db = t.ctx.db.direct as Kysely<any>;
+    const api = await t.ctx.as(['accounting.integration.write']);
+    await undoWebhooks(db);
+    await undoIntegrations(db);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([INTEGRATIONS, WEBHOOKS]);
+
+    await db.insertInto('vendors').values({ vendor_id: 'ERP_M', name: 'M', created_at: 1, updated_at: 1 }).execute();
+    const row = (integration_id: string, status: string) => ({
+      account_id: api.accountId,
+      integration_id,
+      vendor: 'ERP_M',
+      vendor_account_id: 'a',
+      status,
+      created_at: 1,
+      updated_at: 1,
+    });
+    await db
+      .insertInto('integrations')
+      .values([row('int_1', 'DISABLED'), row('int_2', 'DISABLED')])
+      .execute();
+    await db.insertInto('integrations').values(row('int_3', 'ACTIVE')).execute();
+    await expect(db.insertInto('integrations').values(row('int_4', 'ACTIVE')).execute()).rejects.toThrow(/unique/i);
+    await expect(
+      db.updateTable('integrations').set({ status: 'ACTIVE' }).where('integration_id', '=', 'int_1').execute(),
+    ).rejects.toThrow(/unique/i);
+    await expect(db.insertInto('integrations').values(row('int_5', 'PAUSED')).execute()).rejects.toThrow(/check/i);
+    await expect(
+      db
+        .insertInto('integrations')
+        .values({ ...row('int_6', 'DISABLED'), vendor: 'ERP_NONE' })
+        .execute(),
+    ).rejects.toThrow(/foreign key/i);
+  });
+});
+
+describeEachDialect('migration 0010 (account events and webhooks)', (t) => {
+  it("runs over a database 0009 left; an endpoint's deliveries and log go with it", async () => {
+    const db = t.ctx.db.direct as Kysely<any>;
+    const api = await t.ctx.as(['webhooks.write']);
+    await undoWebhooks(db);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([WEBHOOKS]);
+    const made = await api.post('/v1/webhooks', {
+      url: 'https://erp.example.com/hook',
+      event_types: ['field_values.changed'],
+    });
+    expect(made.status, made.text).toBe(200);
+    const row = {
+      account_id: api.accountId,
+      endpoint_id: made.body.id,
+      event_id: 'evt_1',
+      created_at: 1,
+      updated_at: 1,
+    };
+    await db
+      .insertInto('webhook_deliveries')
+      .values({ ...row, delivery_id: 'whd_1', status: 'PENDING', attempts: 0, next_attempt_at: 1, retry_from: 1 })
+      .execute();
+    await expect(
+      db
+        .insertInto('webhook_deliveries')
+        .values({
+          ...row,
+          event_id: 'evt_2',
+          delivery_id: 'whd_2',
+          status: 'LOST',
+          attempts: 0,
+          next_attempt_at: 1,
+          retry_from: 1,
+        })
+        .execute(),
+    ).rejects.toThrow(/check/i);
+    expect((await api.delete(`/v1/webhooks/${made.body.id}`)).status).toBe(200);
+    expect(await db.selectFrom('webhook_deliveries').selectAll().execute()).toEqual([]);
+  });
+});
 
 describeEachDialect(
   'accounting: record details on PostgreSQL',

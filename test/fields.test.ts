@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect } from './support/context.js';
 import { errorBody, ISO_MICROS } from './support/expect.js';
+import { storedFields } from './support/stored.js';
 
 describeEachDialect('custom fields /v1/fields', (t) => {
   it('creates, gets, lists, updates and deletes a field', async () => {
@@ -70,6 +71,40 @@ describeEachDialect('custom fields /v1/fields', (t) => {
     expect(res.status).toBe(400);
     expect(res.body.details.errors).toEqual([{ path: '/headers/idempotency-key', message: 'is required' }]);
     expect((await api.get('/v1/fields')).body.items).toEqual([]);
+  });
+
+  it('refuses an integration_id (there are no integrations yet) instead of dropping it; null is no integration', async () => {
+    const api = await t.ctx.as(['fields.write']);
+    const key = { 'idempotency-key': 'field-for-an-integration' };
+    const refused = await api.post('/v1/fields', { name: 'GL', group: 'ACCOUNTING', integration_id: 'int_1' }, key);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual(
+      errorBody('INVALID_REQUEST', {
+        details: {
+          errors: [
+            {
+              path: '/integration_id',
+              message: 'must be null: svc has no integrations yet, so a field cannot be created for one',
+            },
+          ],
+        },
+      }),
+    );
+    expect(await storedFields(t.ctx, api.accountId)).toEqual([]);
+    // A refusal of the body is not kept under the key: the caller fixes the body and retries with it.
+    const created = await api.post('/v1/fields', { name: 'GL', group: 'ACCOUNTING', integration_id: null }, key);
+    expect(created.status).toBe(200);
+    expect(Object.keys(created.body).sort()).toEqual([
+      'group',
+      'is_disabled',
+      'name',
+      'remote_id',
+      'svc_id',
+      'updated_at',
+    ]);
+    expect(await storedFields(t.ctx, api.accountId)).toEqual([
+      expect.objectContaining({ svc_id: created.body.svc_id, integration_id: null }),
+    ]);
   });
 
   it('pages through every field exactly once, filtered by field_id[]', async () => {

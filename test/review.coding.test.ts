@@ -42,6 +42,7 @@ const coding = (field: any, value: any) => ({
   remote_field_value_id: value.remote_id,
   field_name: field.name,
   field_value_name: value.value,
+  type: 'IDENTIFIER',
 });
 
 /** What must not move when a request is refused: the stored record and its history. */
@@ -274,24 +275,30 @@ describeEachDialect('review: splitting and merging lines', (t) => {
         type: 'DEBIT',
         amount: { amount: 33.33, currency: 'USD' },
         original_amount: { amount: 30, currency: 'EUR' },
+        billing_amount: { amount: 33.33, currency: 'USD' },
         memo: null,
         accounting_field_values: [coding(gl.field, gl.values[0])],
+        amortization: null,
       },
       {
         id,
         type: 'DEBIT',
         amount: { amount: 33.33, currency: 'USD' },
         original_amount: { amount: 30, currency: 'EUR' },
+        billing_amount: { amount: 33.33, currency: 'USD' },
         memo: 'taxi',
         accounting_field_values: [coding(gl.field, gl.values[1])],
+        amortization: null,
       },
       {
         id,
         type: 'DEBIT',
         amount: { amount: 33.34, currency: 'USD' },
         original_amount: { amount: 30.01, currency: 'EUR' },
+        billing_amount: { amount: 33.34, currency: 'USD' },
         memo: null,
         accounting_field_values: [],
+        amortization: null,
       },
     ]);
     expect(new Set(lines.map((l: any) => l.id)).size).toBe(4);
@@ -310,8 +317,10 @@ describeEachDialect('review: splitting and merging lines', (t) => {
         type: 'DEBIT',
         amount: { amount: 66.66, currency: 'USD' },
         original_amount: { amount: 60, currency: 'EUR' },
+        billing_amount: { amount: 66.66, currency: 'USD' },
         memo: null,
         accounting_field_values: [],
+        amortization: null,
       },
       lines[2],
       lines[3],
@@ -330,8 +339,10 @@ describeEachDialect('review: splitting and merging lines', (t) => {
         type: 'DEBIT',
         amount: { amount: 100, currency: 'USD' },
         original_amount: { amount: 90.01, currency: 'EUR' },
+        billing_amount: { amount: 100, currency: 'USD' },
         memo: 'all of it',
         accounting_field_values: [coding(gl.field, gl.values[1])],
+        amortization: null,
       },
       record.line_items[1],
     ]);
@@ -370,5 +381,67 @@ describeEachDialect('review: splitting and merging lines', (t) => {
     expect(withBalancing.status).toBe(400);
     expect(withBalancing.body.details.errors[0].path).toBe('/line_ids/1');
     expect(await snapshot(t.ctx, api, record.id)).toEqual(before);
+  });
+});
+
+describeEachDialect('review: records out of review', (t) => {
+  it('refuses to code, split or merge a record READY_FOR_EXPORT or EXPORTED with 409 RECORD_NOT_EDITABLE, changing nothing', async () => {
+    const api = await t.ctx.as(REVIEWER);
+    const gl = await api.newCoding('GL Account', [{ value: '6010 Meals' }]);
+    const twoLines = {
+      lines: [{ amount: { amount: 100, currency: 'USD' } }, { amount: { amount: 71.75, currency: 'USD' } }],
+    };
+    const ready = await api.readyRecord(twoLines);
+    const exported = await api.exportedRecord(twoLines);
+    const cases = [
+      { record: ready, review_status: 'READY_FOR_EXPORT', version: 1 },
+      { record: exported, review_status: 'EXPORTED', version: 2 },
+    ];
+    for (const { record, review_status, version } of cases) {
+      const [first, second] = record.line_items; // the two economic lines come first
+      const before = await snapshot(t.ctx, api, record.id);
+      expect(before.stored).toMatchObject({ review_status, version });
+      const coding = {
+        version,
+        lines: [{ line_id: first.id, field_values: [{ field_id: gl.field.svc_id, svc_id: gl.values[0].svc_id }] }],
+      };
+      const refused = {
+        coding: await api.post(codingUrl(record.id), coding),
+        split: await api.post(splitUrl(record.id, first.id), {
+          version,
+          parts: [{ amount: { amount: 60, currency: 'USD' } }, { amount: { amount: 40, currency: 'USD' } }],
+        }),
+        merge: await api.post(mergeUrl(record.id), { version, line_ids: [first.id, second.id] }),
+      };
+      for (const [operation, res] of Object.entries(refused)) {
+        expect({ operation, status: res.status, body: res.body }).toEqual({
+          operation,
+          status: 409,
+          body: errorBody('RECORD_NOT_EDITABLE', {
+            details: {
+              accounting_record_id: record.id,
+              review_status,
+              editable_review_statuses: ['PREPARE', 'REVIEW'],
+            },
+          }),
+        });
+      }
+      // The stored record (its version included) and its history are as they were.
+      expect(await snapshot(t.ctx, api, record.id)).toEqual(before);
+    }
+
+    // Moved back to REVIEW, the same coding is accepted: the refusals were the state's.
+    await api.moveTo(exported.id, ['REVIEW']);
+    const reopened = await api.post(codingUrl(exported.id), {
+      version: 3,
+      lines: [
+        {
+          line_id: exported.line_items[0].id,
+          field_values: [{ field_id: gl.field.svc_id, svc_id: gl.values[0].svc_id }],
+        },
+      ],
+    });
+    expect(reopened.status, reopened.text).toBe(200);
+    expect(reopened.body.record.version).toBe(4);
   });
 });

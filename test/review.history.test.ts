@@ -22,6 +22,7 @@ const coding = (field: any, value: any) => ({
   remote_field_value_id: value.remote_id,
   field_name: field.name,
   field_value_name: value.value,
+  type: 'IDENTIFIER',
 });
 
 /** The record's updated_at as the public API shows it now. */

@@ -33,20 +33,13 @@ async function totals(api: Api, query: Record<string, string> = {}) {
   return out;
 }
 
-const exported = async (api: Api) => {
-  const record = await api.readyRecord();
-  const res = await api.post(EXPORT_RESULTS, { results: [{ accounting_record_id: record.id, success: {} }] });
-  expect(res.status, res.text).toBe(200);
-  return record;
-};
-
 describeEachDialect('review: bulk moves', (t) => {
   it('moves records from several states at once, answers each in request order, and stores moves, events and counts', async () => {
     const api = await t.ctx.as([...REVIEWER]);
     const reviewer = await t.ctx.as(['accounting.record.review'], api.accountId);
     const [a, b] = await api.newRecords([{}, { type: 'REIMBURSEMENT_EXPENSE_POST' }]);
     const ready = await api.readyRecord();
-    const done = await exported(api);
+    const done = await api.exportedRecord();
     const untouched = await api.newRecord();
     expect(await totals(api)).toEqual({ PREPARE: 3, REVIEW: 0, READY_FOR_EXPORT: 1, EXPORTED: 1 });
 

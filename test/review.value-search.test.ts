@@ -131,7 +131,12 @@ describeEachDialect('field value search', (t) => {
       const res = await stranger.get(searchUrl(id), { q: 'item' });
       expect([res.status, res.body]).toEqual([404, errorBody('NOT_FOUND', { details: { field_id: id } })]);
     }
-    for (const scope of ['field_values.read', 'field_values.write', 'accounting.record.review'] as const) {
+    for (const scope of [
+      'field_values.read',
+      'field_values.write',
+      'accounting.record.review',
+      'accounting.record.admin',
+    ] as const) {
       const reader = await t.ctx.as([scope], api.accountId);
       expect((await reader.get(searchUrl(fieldId), { q: 'item 000' })).body.items).toHaveLength(1);
     }

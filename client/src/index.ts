@@ -1,3 +1,5 @@
+import { inChunks } from './batches.js';
+import { sandboxApi } from './sandbox.js';
 import {
   Transport,
   newIdempotencyKey,
@@ -6,6 +8,18 @@ import {
   type WriteOptions,
 } from './transport.js';
 import type {
+  AccountingOverview,
+  ApiClientCreateRequest,
+  ApiClientCredentials,
+  ApiClientList,
+  ConsoleSession,
+  ConsoleUser,
+  CreateIntegrationRequest,
+  Integration,
+  IntegrationListQuery,
+  IntegrationPage,
+  SetPasswordRequest,
+  SignInRequest,
   AccountingRecord,
   AccountingRecordPage,
   AccountingRecordQuery,
@@ -38,9 +52,23 @@ import type {
   SplitLineRequest,
 } from './types.js';
 
-export { SvcApiError } from './errors.js';
+export {
+  SvcApiError,
+  SvcAuthError,
+  SvcConflictError,
+  SvcIdempotencyError,
+  SvcNotFoundError,
+  SvcRateLimitError,
+  SvcUnavailableError,
+  SvcValidationError,
+  type ApiErrorCode,
+  type ErrorCode,
+  type ValidationProblem,
+} from './errors.js';
+export { BATCH_LIMIT, SvcBatchError, type BatchChunk } from './batches.js';
 export type { RequestOptions, SvcClientOptions, WriteOptions } from './transport.js';
 export type * from './types.js';
+export type * from './sandbox.js';
 
 const enc = encodeURIComponent;
 type ListQuery<Q> = Omit<Q, 'cursor'>;
@@ -132,6 +160,29 @@ export class SvcClient {
       query: ListQuery<FieldValueListQuery> = {} as FieldValueListQuery,
       options?: RequestOptions,
     ) => paginate((q) => this.fieldValues.list(fieldId, q as FieldValueListQuery, options), query),
+    /**
+     * Any number of values, sent 1000 at a time (each chunk atomic, with its own key derived from
+     * `options.idempotencyKey`); answers them all in order, or throws SvcBatchError naming the chunks applied, the
+     * one that failed and the ones not sent. Sending again with the same key resumes safely.
+     */
+    createAll: async (fieldId: string, items: FieldValueCreate[], options?: WriteOptions) =>
+      inChunks(items, options?.idempotencyKey ?? newIdempotencyKey(), async (chunk, idempotencyKey) => {
+        const answer = await this.fieldValues.create(fieldId, chunk, { ...options, idempotencyKey });
+        return answer.items;
+      }),
+    /** As createAll, for updates. */
+    updateAll: async (fieldId: string, items: FieldValueUpdate[], options?: WriteOptions) =>
+      inChunks(items, options?.idempotencyKey ?? newIdempotencyKey(), async (chunk, idempotencyKey) => {
+        const answer = await this.fieldValues.update(fieldId, chunk, { ...options, idempotencyKey });
+        return answer.items;
+      }),
+    /** As createAll, for deletes; answers nothing. */
+    deleteAll: async (fieldId: string, items: FieldValueDelete[], options?: WriteOptions): Promise<void> => {
+      await inChunks(items, options?.idempotencyKey ?? newIdempotencyKey(), async (chunk, idempotencyKey) => {
+        await this.fieldValues.delete(fieldId, chunk, { ...options, idempotencyKey });
+        return [];
+      });
+    },
     update: (fieldId: string, items: FieldValueUpdate[], options?: WriteOptions) =>
       this.#http.request<{ items: FieldValue[] }>({
         method: 'PUT',
@@ -179,12 +230,92 @@ export class SvcClient {
       }),
   };
 
+  /** Sandbox servers only (docs/sandbox.md), with the operator's token: accounts, scenarios, faults. */
+  get sandbox(): ReturnType<typeof sandboxApi> {
+    return sandboxApi(this.#http);
+  }
+
+  /**
+   * The account's integration with an ERP vendor (the reference's operations, scope accounting.integration.write):
+   * create is idempotent (the same vendor and vendor_account_id answer the ACTIVE integration), and an account
+   * has at most one ACTIVE integration (409 ACTIVE_INTEGRATION_EXISTS or VENDOR_ACCOUNT_ID_MISMATCH otherwise).
+   * `list` is svc's own: every integration of the account, current and past.
+   */
+  readonly integrations = {
+    create: (input: CreateIntegrationRequest, options?: WriteOptions) =>
+      this.#write<Integration>('POST', '/v3/accounting/integration', input, options),
+    /** ACTIVE → DISABLED (409 INTEGRATION_NOT_ACTIVE when it is not ACTIVE). */
+    disconnect: (integrationId: string, options?: WriteOptions) =>
+      this.#write<Integration>(
+        'POST',
+        `/v3/accounting/integration/${enc(integrationId)}/disconnect`,
+        undefined,
+        options,
+      ),
+    /** DISABLED → ACTIVE (409 ACTIVE_INTEGRATION_EXISTS while the account has an ACTIVE one). */
+    reactivate: (integrationId: string, options?: WriteOptions) =>
+      this.#write<Integration>(
+        'POST',
+        `/v3/accounting/integration/${enc(integrationId)}/reactivate`,
+        undefined,
+        options,
+      ),
+    list: (query: IntegrationListQuery = {}, options?: RequestOptions) =>
+      this.#http.request<IntegrationPage>({ method: 'GET', path: '/internal/v1/integrations', query, options }),
+    listAll: (query: ListQuery<IntegrationListQuery> = {}, options?: RequestOptions) =>
+      paginate((q: IntegrationListQuery) => this.integrations.list(q, options), query),
+  };
+
+  /**
+   * The console's session (`session: true` clients in a browser): sign in with an email and password, read the
+   * signed-in user, sign out, set a password with a one-time link. The CSRF token of the session is kept by the
+   * client and sent with every write.
+   */
+  readonly session = {
+    signIn: async (credentials: SignInRequest, options?: RequestOptions) =>
+      this.#keepCsrf(
+        await this.#http.request<ConsoleSession>({ method: 'POST', path: '/auth/session', body: credentials, options }),
+      ),
+    current: async (options?: RequestOptions) =>
+      this.#keepCsrf(await this.#http.request<ConsoleSession>({ method: 'GET', path: '/auth/session', options })),
+    signOut: async (options?: RequestOptions) => {
+      await this.#http.request<Record<string, never>>({ method: 'DELETE', path: '/auth/session', options });
+      this.#http.setCsrfToken(null);
+    },
+    setPassword: (input: SetPasswordRequest, options?: RequestOptions) =>
+      this.#http.request<{ user: ConsoleUser }>({ method: 'POST', path: '/auth/password', body: input, options }),
+  };
+
+  /** The account's API clients (scope account.admin): the secret of a new one is in create's answer only. */
+  readonly clients = {
+    list: (options?: RequestOptions) =>
+      this.#http.request<ApiClientList>({ method: 'GET', path: '/internal/v1/clients', options }),
+    /** Takes no Idempotency-Key (the answer holds the secret): a write that is not retried. */
+    create: (input: ApiClientCreateRequest, options?: RequestOptions) =>
+      this.#http.request<ApiClientCredentials>({ method: 'POST', path: '/internal/v1/clients', body: input, options }),
+    revoke: (clientId: string, options?: WriteOptions) =>
+      this.#http.request<Record<string, never>>({
+        method: 'DELETE',
+        path: `/internal/v1/clients/${enc(clientId)}`,
+        idempotencyKey: options?.idempotencyKey ?? newIdempotencyKey(),
+        options,
+      }),
+  };
+
+  #keepCsrf(session: ConsoleSession): ConsoleSession {
+    this.#http.setCsrfToken(session.csrf_token);
+    return session;
+  }
+
   /**
    * The internal review workflow (scope accounting.record.review, or accounting.record.admin): code, split and
    * merge lines, move records through review one at a time or up to 1000 at once, read a record's history, find
    * records to review, and the account's required coding.
    */
   readonly review = {
+    /** Counts by state and source, the records waiting longest, failed exports, export reports per day. */
+    overview: (options?: RequestOptions) =>
+      this.#http.request<AccountingOverview>({ method: 'GET', path: '/internal/v1/accounting/overview', options }),
     /** Creates records from source activity (accounting.record.admin): up to 1000, all or none. */
     createRecords: (items: RecordCreate[], options?: WriteOptions) =>
       this.#http.request<{ items: AccountingRecord[] }>({

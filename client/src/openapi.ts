@@ -12,8 +12,35 @@ type XOR<T, U> = (T | U) extends object ? (Without<T, U> & U) | (Without<U, T> &
 type OneOf<T extends any[]> = T extends [infer Only] ? Only : T extends [infer A, infer B, ...infer Rest] ? OneOf<[XOR<A, B>, ...Rest]> : never;
 
 export interface paths {
+  "/auth/password": {
+    /**
+     * Set a password with a one-time link
+     * @description The token of a link made by `svc users create` or `svc users reset-password`; it works once, for 72 hours. Ends every session the user had. A password the service refuses (shorter than 12 characters, the email) leaves the link usable.
+     */
+    post: operations["setPassword"];
+  };
+  "/auth/session": {
+    /**
+     * The signed-in user, and the CSRF token of the session
+     * @description The user the session's cookie signs in (their current role), the session's CSRF token to send as X-CSRF-Token on writes, and when the session ends at the latest; 401 UNAUTHORIZED when not signed in or the session has ended.
+     */
+    get: operations["getSession"];
+    /**
+     * Sign in to the console
+     * @description Checks the email and password, ends any session the browser had, and starts a new one in an HttpOnly cookie. The same 401 INVALID_CREDENTIALS answers an unknown email, a wrong password and a disabled user; after 5 failures in a row the user is locked out for 15 minutes (429 SIGN_IN_LOCKED, Retry-After).
+     */
+    post: operations["signIn"];
+    /**
+     * Sign out: the session ends on the server at once
+     * @description Needs the X-CSRF-Token of the session.
+     */
+    delete: operations["signOut"];
+  };
   "/healthz": {
-    /** Liveness: the process serves requests */
+    /**
+     * Liveness: the process serves requests
+     * @description Answers 200 {"status":"ok"} as long as the process serves HTTP; it does not touch the database.
+     */
     get: {
       responses: {
         /** @description Default Response */
@@ -26,6 +53,13 @@ export interface paths {
         };
       };
     };
+  };
+  "/internal/v1/accounting/overview": {
+    /**
+     * The account's records at a glance
+     * @description Counts by review state and source type, the records waiting longest in PREPARE or REVIEW, the records whose last export failed, and export reports per day over the last 30 days.
+     */
+    get: operations["getAccountingOverview"];
   };
   "/internal/v1/accounting/records": {
     /**
@@ -82,7 +116,10 @@ export interface paths {
     post: operations["moveAccountingRecordsReviewStatus"];
   };
   "/internal/v1/accounting/required-coding": {
-    /** Fields every economic line must be coded with before READY_FOR_EXPORT */
+    /**
+     * Fields every economic line must be coded with before READY_FOR_EXPORT
+     * @description The account's required coding: a move to READY_FOR_EXPORT of a record with an economic line lacking one of these fields answers 422 CODING_REQUIRED naming the record and lines. Empty: nothing is required.
+     */
     get: operations["getRequiredCoding"];
     /**
      * Set the fields every economic line must be coded with before READY_FOR_EXPORT
@@ -90,21 +127,56 @@ export interface paths {
      */
     put: operations["setRequiredCoding"];
   };
+  "/internal/v1/clients": {
+    /**
+     * The account's API clients, revoked ones included
+     * @description Every API client of the caller's account, in creation order, with its scopes and when it was revoked (null while active); never a secret.
+     */
+    get: operations["listApiClients"];
+    /**
+     * A new API client of the account; its secret is in this answer and nowhere else
+     * @description Takes no Idempotency-Key (400): an idempotent replay would have to store the secret. A retry after a lost answer makes a second client; revoke the one whose secret you do not have.
+     */
+    post: operations["createApiClient"];
+  };
+  "/internal/v1/clients/{client_id}": {
+    /**
+     * Revoke an API client: its tokens stop working at once
+     * @description Revokes the client and deletes its tokens: the next request with one of them answers 401. Another account's client, an unknown one or one already revoked → 404.
+     */
+    delete: operations["revokeApiClient"];
+  };
   "/internal/v1/fields/{field_id}/values/search": {
     /**
      * Search a field's values (coding pickers)
-     * @description Values whose value starts with the text first, then those whose value or remote_id contains it; each group in creation order. Three characters and more are served by a trigram index; shorter text matches the start of the value only. Disabled values only when asked.
+     * @description Values whose value starts with the text first, in order of their lower-cased value; then those whose value or remote_id contains it, in creation order. Three characters and more are served by a trigram index; shorter text matches the start of the value only. Disabled values only when asked.
      */
     get: operations["searchFieldValues"];
   };
+  "/internal/v1/integrations": {
+    /**
+     * The account's integrations, current and past (svc's own, not the reference's)
+     * @description Not an operation of the reference API: svc's own, for the console and for partners. Every integration of the caller's account, ACTIVE and DISABLED, in creation order, with when its status last changed.
+     */
+    get: operations["listIntegrations"];
+  };
   "/metrics": {
-    /** Prometheus metrics */
+    /**
+     * Prometheus metrics
+     * @description Open to whoever reaches the port unless the operator sets METRICS_TOKEN: then only a request with `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise).
+     */
     get: {
       responses: {
         /** @description Default Response */
         200: {
           content: {
             "text/plain": string;
+          };
+        };
+        /** @description UNAUTHORIZED: missing, invalid or expired access token */
+        401: {
+          content: {
+            "text/plain": components["schemas"]["ErrorResponse"];
           };
         };
       };
@@ -209,7 +281,10 @@ export interface paths {
     };
   };
   "/readyz": {
-    /** Readiness: the database answers */
+    /**
+     * Readiness: the database answers
+     * @description Answers 200 {"status":"ready"} when the database answers (on SQLite: its file reads and the write lock can be taken), 503 SERVICE_UNAVAILABLE otherwise.
+     */
     get: {
       responses: {
         /** @description Default Response */
@@ -229,13 +304,23 @@ export interface paths {
       };
     };
   };
+  "/v1/events": {
+    /**
+     * The account's events after a cursor
+     * @description The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_more says more is there already.
+     */
+    get: operations["listEvents"];
+  };
   "/v1/fields": {
     /**
      * List custom fields
      * @description Fields of the caller's account in creation order, a page at a time.
      */
     get: operations["listFields"];
-    /** Create a custom field */
+    /**
+     * Create a custom field
+     * @description A new field (a chart of accounts, departments, classes…) of the caller's account, answered with its svc_id. Needs an Idempotency-Key: a retry with the same key and body answers the first answer again.
+     */
     post: operations["createField"];
   };
   "/v1/fields/{field_id}/values": {
@@ -261,19 +346,106 @@ export interface paths {
     delete: operations["deleteFieldValues"];
   };
   "/v1/fields/{field_id}/values/{svc_id}": {
-    /** Get a field value */
+    /**
+     * Get a field value
+     * @description One value of a field of the caller's account, by its svc_id; unknown field or value → 404.
+     */
     get: operations["getFieldValueById"];
   };
   "/v1/fields/{id}": {
-    /** Get a custom field */
+    /**
+     * Get a custom field
+     * @description One field of the caller's account by its svc_id; another account's field or an unknown id → 404.
+     */
     get: operations["getFieldById"];
     /**
      * Update a custom field
      * @description Absent or null members are left unchanged; updated_at moves only when something changes.
      */
     put: operations["updateField"];
-    /** Delete a custom field and its values */
+    /**
+     * Delete a custom field and its values
+     * @description Deletes the field and every value of it, at once; records keep the codings they were booked with. Unknown or another account's field → 404.
+     */
     delete: operations["deleteField"];
+  };
+  "/v1/webhooks": {
+    /**
+     * List webhook endpoints
+     * @description The account's endpoints in creation order, a page at a time.
+     */
+    get: operations["listWebhookEndpoints"];
+    /**
+     * Create a webhook endpoint
+     * @description The endpoint is sent the events of its types that happen from now on, signed per Standard Webhooks with the secret answered here (also at GET …/secret).
+     */
+    post: operations["createWebhookEndpoint"];
+  };
+  "/v1/webhooks/{webhook_id}": {
+    /**
+     * Get a webhook endpoint
+     * @description With its status and, when DISABLED, why.
+     */
+    get: operations["getWebhookEndpoint"];
+    /**
+     * Update, disable or enable a webhook endpoint
+     * @description Absent members unchanged. status DISABLED pauses its deliveries (the reason names who disabled it); ENABLED resumes them at once and takes the events that come next (redeliver since for those in between). A new url is checked as at create.
+     */
+    put: operations["updateWebhookEndpoint"];
+    /**
+     * Delete a webhook endpoint
+     * @description With its pending deliveries and its delivery log; the events stay in the feed.
+     */
+    delete: operations["deleteWebhookEndpoint"];
+  };
+  "/v1/webhooks/{webhook_id}/attempts": {
+    /**
+     * A webhook endpoint's delivery log
+     * @description Every attempt, newest first: when, the status answered, latency, the first bytes of the answer, and what went wrong. event_id: the attempts of one event.
+     */
+    get: operations["listWebhookAttempts"];
+  };
+  "/v1/webhooks/{webhook_id}/redeliver": {
+    /**
+     * Redeliver one event, or every event since a time
+     * @description {event_id}: that event (of a type the endpoint takes); {since}: every event of its types that occurred since. Delivered again with the same webhook-id, with a fresh retry schedule.
+     */
+    post: operations["redeliverWebhookEvents"];
+  };
+  "/v1/webhooks/{webhook_id}/secret": {
+    /**
+     * A webhook endpoint's signing secrets
+     * @description The current secret, and during a rotation the previous one with when it stops signing.
+     */
+    get: operations["getWebhookSecret"];
+  };
+  "/v1/webhooks/{webhook_id}/secret/rotate": {
+    /**
+     * Rotate a webhook endpoint's secret
+     * @description A new secret signs from now on; the old one signs beside it (two signatures per delivery) for previous_expires_in_seconds, so receivers switch without a failed delivery.
+     */
+    post: operations["rotateWebhookSecret"];
+  };
+  "/v3/accounting/integration": {
+    /**
+     * Create accounting integration
+     * @description Connects the account to an account at an ERP vendor. No active integration: creates one. An active one with the same vendor and vendor_account_id: answers it (nothing changes). An active one with another vendor: 409 ACTIVE_INTEGRATION_EXISTS; with the same vendor and another vendor_account_id: 409 VENDOR_ACCOUNT_ID_MISMATCH. So an account has at most one active integration, whatever requests race. A vendor the operator has not created, or has disabled: 400.
+     */
+    post: operations["createIntegration"];
+  };
+  "/v3/accounting/integration/{integration_id}/disconnect": {
+    /**
+     * Disconnect accounting integration
+     * @description ACTIVE → DISABLED. An unknown integration (or one of another account): 404; one not active: 409 INTEGRATION_NOT_ACTIVE with its current_status.
+     */
+    post: operations["disconnectIntegration"];
+  };
+  "/v3/accounting/integration/{integration_id}/reactivate": {
+    /**
+     * Reactivate accounting integration
+     * @description DISABLED → ACTIVE. An unknown integration: 404; the account has an active integration (this one included): 409 ACTIVE_INTEGRATION_EXISTS naming it; its vendor disabled by the operator since: 400.
+     */
+    post: operations["reactivateIntegration"];
   };
   "/v3/accounting/records": {
     /**
@@ -283,7 +455,10 @@ export interface paths {
     get: operations["queryAccountingRecords"];
   };
   "/v3/accounting/records/{record_id}": {
-    /** Get accounting record by ID */
+    /**
+     * Get accounting record by ID
+     * @description One record of the caller's account with its lines (double entry; single_entry=true leaves out the balancing lines), user, vendor, receipts, version and last export result; another account's record or an unknown id → 404.
+     */
     get: operations["getAccountingRecord"];
   };
   "/v3/accounting/records/export-results": {
@@ -295,14 +470,170 @@ export interface paths {
   };
 }
 
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  "ACCOUNTING_RECORD_READY_FOR_EXPORT": {
+    /**
+     * Records became READY_FOR_EXPORT, in Brex's form: {event_type, accounting_record_ids, company_id}, one event per change (a bulk move: every record of it)
+     * @description Brex's form: the body is {event_type, accounting_record_ids, company_id} (the feed's data of this event); the event id is the webhook-id header.
+     */
+    post: operations["webhook_ACCOUNTING_RECORD_READY_FOR_EXPORT"];
+  };
+  "accounting_record.export_failed": {
+    /**
+     * A failed export result moved a record back to REVIEW (data.error_message)
+     * @description The body is the event as the feed answers it.
+     */
+    post: operations["webhook_accounting_record_export_failed"];
+  };
+  "accounting_record.exported": {
+    /**
+     * A successful export result moved a record to EXPORTED
+     * @description The body is the event as the feed answers it.
+     */
+    post: operations["webhook_accounting_record_exported"];
+  };
+  "accounting_record.ready_for_export": {
+    /**
+     * A record became READY_FOR_EXPORT (ingested so, or moved there)
+     * @description The body is the event as the feed answers it.
+     */
+    post: operations["webhook_accounting_record_ready_for_export"];
+  };
+  "accounting_record.reopened": {
+    /**
+     * An EXPORTED record was moved back to REVIEW for correction
+     * @description The body is the event as the feed answers it.
+     */
+    post: operations["webhook_accounting_record_reopened"];
+  };
+  "field_values.changed": {
+    /**
+     * One batch created, updated or deleted values of a field (the batch's summary)
+     * @description The body is the event as the feed answers it.
+     */
+    post: operations["webhook_field_values_changed"];
+  };
+  "integration.connected": {
+    /**
+     * An integration became ACTIVE (created or reactivated)
+     * @description The body is the event as the feed answers it.
+     */
+    post: operations["webhook_integration_connected"];
+  };
+  "integration.disconnected": {
+    /**
+     * An integration was disconnected
+     * @description The body is the event as the feed answers it.
+     */
+    post: operations["webhook_integration_disconnected"];
+  };
+}
 
 export interface components {
   schemas: {
+    /**
+     * AccountEvent
+     * @description An event of the account. Thin: the changed object's id (and version); fetch its current state through the API.
+     */
+    AccountEvent: ({
+      account_id: string;
+      data: {
+        /** @description accounting_record.export_failed: the reported error */
+        error_message?: string;
+        /** @description The record */
+        id: string;
+        /** @enum {string} */
+        object: "accounting_record";
+        /** @description The record's version the change produced */
+        version: number;
+      };
+      /** @description The event; the webhook-id of every delivery of it */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The event type
+       * @enum {string}
+       */
+      type: "accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened";
+    }) | ({
+      account_id: string;
+      data: {
+        count: number;
+        /** @description The field whose values changed */
+        id: string;
+        /** @enum {string} */
+        object: "field";
+        /** @enum {string} */
+        operation: "CREATED" | "UPDATED" | "DELETED";
+        /** @description The values of the batch */
+        svc_ids: string[];
+      };
+      /** @description The event; the webhook-id of every delivery of it */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The event type
+       * @enum {string}
+       */
+      type: "field_values.changed";
+    }) | ({
+      account_id: string;
+      data: {
+        /** @description The integration */
+        id: string;
+        /** @enum {string} */
+        object: "integration";
+      };
+      /** @description The event; the webhook-id of every delivery of it */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The event type
+       * @enum {string}
+       */
+      type: "integration.connected" | "integration.disconnected";
+    }) | {
+      account_id: string;
+      data: components["schemas"]["AccountingRecordReadyForExport"];
+      /** @description The event; the webhook-id of every delivery of it */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The event type
+       * @enum {string}
+       */
+      type: "ACCOUNTING_RECORD_READY_FOR_EXPORT";
+    };
     /** AccountingRecordDetailed */
     AccountingRecord: {
       /** Amount */
       amount: {
+        /** @description In major units, e.g. 171.75 */
+        amount: number;
+        /** @description ISO 4217 code */
+        currency: string;
+      };
+      /**
+       * Amount
+       * @description What the card holder's billing currency was charged; amount when there was no conversion
+       */
+      billing_amount: {
         /** @description In major units, e.g. 171.75 */
         amount: number;
         /** @description ISO 4217 code */
@@ -336,9 +667,26 @@ export interface components {
               remote_field_value_id: string | null;
               svc_field_id: string;
               svc_field_value_id: string;
+              /**
+               * @description How the coding identifies its value: IDENTIFIER, a value of the field's list named by its ids
+               * @enum {string}
+               */
+              type: "IDENTIFIER";
             })[];
+          /** @description Always null: svc takes no amortization schedules */
+          amortization: null;
           /** Amount */
           amount: {
+            /** @description In major units, e.g. 171.75 */
+            amount: number;
+            /** @description ISO 4217 code */
+            currency: string;
+          };
+          /**
+           * Amount
+           * @description The line's part of the record's billing_amount; economic lines only (the balancing line has none)
+           */
+          billing_amount?: {
             /** @description In major units, e.g. 171.75 */
             amount: number;
             /** @description ISO 4217 code */
@@ -385,6 +733,11 @@ export interface components {
        */
       source_type: "CARD" | "REIMBURSEMENT" | "BILL";
       /**
+       * @description State of the source activity (the expense, bill or money movement) at ingestion; not the review state
+       * @enum {string}
+       */
+      status: "DRAFT" | "SUBMITTED" | "APPROVED" | "PENDING" | "COMPLETED";
+      /**
        * @description The kind of activity the record books
        * @enum {string}
        */
@@ -393,6 +746,8 @@ export interface components {
       updated_at: string;
       /** User */
       user: ({
+        /** @description The account the user belongs to: the record's own */
+        account_id: string;
         department_id?: string;
         department_name?: string;
         email: string;
@@ -456,14 +811,26 @@ export interface components {
       /** @description The version the change produced */
       version: number;
     };
+    /** AccountingRecordReadyForExport */
+    AccountingRecordReadyForExport: {
+      /** @description The records that became READY_FOR_EXPORT */
+      accounting_record_ids: string[];
+      /** @description The account */
+      company_id: string;
+      /** @enum {string} */
+      event_type: "ACCOUNTING_RECORD_READY_FOR_EXPORT";
+    };
     /** Error */
     ErrorResponse: {
       /** @description Additional error context: for INVALID_REQUEST, `errors` lists every problem as {path, message} */
       details: {
         [key: string]: unknown;
       } | null;
-      /** @description Machine-readable error code */
-      error_code: string;
+      /**
+       * @description Machine-readable error code
+       * @enum {string}
+       */
+      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
       /** @description Human-readable error message */
       message: string;
       /** @description The X-Request-Id of the request */
@@ -513,6 +880,322 @@ export type external = Record<string, never>;
 export interface operations {
 
   /**
+   * Set a password with a one-time link
+   * @description The token of a link made by `svc users create` or `svc users reset-password`; it works once, for 72 hours. Ends every session the user had. A password the service refuses (shorter than 12 characters, the email) leaves the link usable.
+   */
+  setPassword: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description At least 12 characters */
+          password: string;
+          /** @description The one-time link's token */
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** ConsoleUser */
+            user: {
+              account_id: string;
+              /** Format: date-time */
+              created_at: string;
+              email: string;
+              /**
+               * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
+               * @enum {string}
+               */
+              role: "ACCOUNT_ADMIN" | "BOOKKEEPER" | "READ_ONLY";
+              /**
+               * @description INVITED: no password set yet
+               * @enum {string}
+               */
+              status: "ACTIVE" | "DISABLED" | "INVITED";
+              user_id: string;
+            };
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * The signed-in user, and the CSRF token of the session
+   * @description The user the session's cookie signs in (their current role), the session's CSRF token to send as X-CSRF-Token on writes, and when the session ends at the latest; 401 UNAUTHORIZED when not signed in or the session has ended.
+   */
+  getSession: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Send as X-CSRF-Token on every POST, PUT and DELETE made with this session */
+            csrf_token: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** ConsoleUser */
+            user: {
+              account_id: string;
+              /** Format: date-time */
+              created_at: string;
+              email: string;
+              /**
+               * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
+               * @enum {string}
+               */
+              role: "ACCOUNT_ADMIN" | "BOOKKEEPER" | "READ_ONLY";
+              /**
+               * @description INVITED: no password set yet
+               * @enum {string}
+               */
+              status: "ACTIVE" | "DISABLED" | "INVITED";
+              user_id: string;
+            };
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Sign in to the console
+   * @description Checks the email and password, ends any session the browser had, and starts a new one in an HttpOnly cookie. The same 401 INVALID_CREDENTIALS answers an unknown email, a wrong password and a disabled user; after 5 failures in a row the user is locked out for 15 minutes (429 SIGN_IN_LOCKED, Retry-After).
+   */
+  signIn: {
+    requestBody: {
+      content: {
+        "application/json": {
+          email: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Send as X-CSRF-Token on every POST, PUT and DELETE made with this session */
+            csrf_token: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** ConsoleUser */
+            user: {
+              account_id: string;
+              /** Format: date-time */
+              created_at: string;
+              email: string;
+              /**
+               * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
+               * @enum {string}
+               */
+              role: "ACCOUNT_ADMIN" | "BOOKKEEPER" | "READ_ONLY";
+              /**
+               * @description INVITED: no password set yet
+               * @enum {string}
+               */
+              status: "ACTIVE" | "DISABLED" | "INVITED";
+              user_id: string;
+            };
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Sign out: the session ends on the server at once
+   * @description Needs the X-CSRF-Token of the session.
+   */
+  signOut: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * The account's records at a glance
+   * @description Counts by review state and source type, the records waiting longest in PREPARE or REVIEW, the records whose last export failed, and export reports per day over the last 30 days.
+   */
+  getAccountingOverview: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Records by review state and source type (combinations with none are left out) */
+            counts: ({
+                count: number;
+                /**
+                 * @description Review stage of the record
+                 * @enum {string}
+                 */
+                review_status: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
+                /**
+                 * @description The system the record comes from; maps from type
+                 * @enum {string}
+                 */
+                source_type: "CARD" | "REIMBURSEMENT" | "BILL";
+              })[];
+            /** @description The last 30 UTC days, today last, days without reports included */
+            exports_per_day: {
+                /**
+                 * Format: date
+                 * @description A UTC day
+                 */
+                date: string;
+                /** @description Export successes reported that day */
+                exported: number;
+                /** @description Export failures reported that day */
+                failed: number;
+              }[];
+            /** @description Records whose last export report was a failure (has_export_failure=true in the search) */
+            failed_exports: number;
+            /** @description The 5 records in PREPARE or REVIEW unchanged the longest, oldest first */
+            waiting_longest: components["schemas"]["AccountingRecord"][];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
    * Find records to review
    * @description Records matching every given filter, sorted (default updated_at; `-` descending; ties by id), a keyset page at a time. Unlike the public query, review_status alone matches records of every source type.
    */
@@ -541,6 +1224,7 @@ export interface operations {
         uncoded?: boolean;
         /** @description Order of the results (- for descending); ties by id. Default updated_at */
         sort?: "updated_at" | "-updated_at" | "posted_at" | "-posted_at" | "amount" | "-amount";
+        /** @description true: only the economic-impact lines, without the balancing ones */
         single_entry?: boolean;
         /** @description The `next_cursor` of the previous response, with the same filters. */
         cursor?: string;
@@ -618,10 +1302,19 @@ export interface operations {
                 /** @description ISO 4217 code */
                 currency: string;
               };
+              /** @description What the card holder's billing currency was charged (any currency); default: amount */
+              billing_amount?: {
+                /** @description Major units; no more decimals than the currency has */
+                amount: number;
+                /** @description ISO 4217 code */
+                currency: string;
+              } | null;
               due_at?: string | null;
               erp_posting_date?: string | null;
               invoice_number?: string | null;
               lines?: ({
+                  /** @description null or absent: svc takes no amortization schedules yet */
+                  amortization?: null;
                   amount: {
                     /** @description Major units; no more decimals than the currency has */
                     amount: number;
@@ -653,6 +1346,11 @@ export interface operations {
                */
               review_status?: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT";
               source_id?: string | null;
+              /**
+               * @description State of the source activity, one its type allows (docs/accounting.md); default: the type's
+               * @enum {string}
+               */
+              status?: "DRAFT" | "SUBMITTED" | "APPROVED" | "PENDING" | "COMPLETED";
               /**
                * @description The kind of activity the record books
                * @enum {string}
@@ -1195,6 +1893,16 @@ export interface operations {
               /** @description ISO 4217 code */
               currency: string;
             };
+            /**
+             * Amount
+             * @description What the card holder's billing currency was charged; amount when there was no conversion
+             */
+            billing_amount: {
+              /** @description In major units, e.g. 171.75 */
+              amount: number;
+              /** @description ISO 4217 code */
+              currency: string;
+            };
             /** Format: date-time */
             due_at: string | null;
             /** Format: date-time */
@@ -1223,9 +1931,26 @@ export interface operations {
                     remote_field_value_id: string | null;
                     svc_field_id: string;
                     svc_field_value_id: string;
+                    /**
+                     * @description How the coding identifies its value: IDENTIFIER, a value of the field's list named by its ids
+                     * @enum {string}
+                     */
+                    type: "IDENTIFIER";
                   })[];
+                /** @description Always null: svc takes no amortization schedules */
+                amortization: null;
                 /** Amount */
                 amount: {
+                  /** @description In major units, e.g. 171.75 */
+                  amount: number;
+                  /** @description ISO 4217 code */
+                  currency: string;
+                };
+                /**
+                 * Amount
+                 * @description The line's part of the record's billing_amount; economic lines only (the balancing line has none)
+                 */
+                billing_amount?: {
                   /** @description In major units, e.g. 171.75 */
                   amount: number;
                   /** @description ISO 4217 code */
@@ -1272,6 +1997,11 @@ export interface operations {
              */
             source_type: "CARD" | "REIMBURSEMENT" | "BILL";
             /**
+             * @description State of the source activity (the expense, bill or money movement) at ingestion; not the review state
+             * @enum {string}
+             */
+            status: "DRAFT" | "SUBMITTED" | "APPROVED" | "PENDING" | "COMPLETED";
+            /**
              * @description The kind of activity the record books
              * @enum {string}
              */
@@ -1280,6 +2010,8 @@ export interface operations {
             updated_at: string;
             /** User */
             user: ({
+              /** @description The account the user belongs to: the record's own */
+              account_id: string;
               department_id?: string;
               department_name?: string;
               email: string;
@@ -1480,7 +2212,10 @@ export interface operations {
       };
     };
   };
-  /** Fields every economic line must be coded with before READY_FOR_EXPORT */
+  /**
+   * Fields every economic line must be coded with before READY_FOR_EXPORT
+   * @description The account's required coding: a move to READY_FOR_EXPORT of a record with an economic line lacking one of these fields answers 422 CODING_REQUIRED naming the record and lines. Empty: nothing is required.
+   */
   getRequiredCoding: {
     responses: {
       /** @description Default Response */
@@ -1620,8 +2355,209 @@ export interface operations {
     };
   };
   /**
+   * The account's API clients, revoked ones included
+   * @description Every API client of the caller's account, in creation order, with its scopes and when it was revoked (null while active); never a secret.
+   */
+  listApiClients: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            items: ({
+                account_id: string;
+                client_id: string;
+                /** Format: date-time */
+                created_at: string;
+                revoked_at: string | null;
+                scopes: string[];
+              })[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * A new API client of the account; its secret is in this answer and nowhere else
+   * @description Takes no Idempotency-Key (400): an idempotent replay would have to store the secret. A retry after a lost answer makes a second client; revoke the one whose secret you do not have.
+   */
+  createApiClient: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description What the client may do; any one listed scope of an operation suffices */
+          scopes: ("fields.read" | "fields.write" | "field_values.read" | "field_values.write" | "accounting.record.read" | "accounting.record.write" | "accounting.integration.read" | "accounting.integration.write" | "accounting.record.review" | "accounting.record.admin" | "account.admin" | "webhooks.read" | "webhooks.write" | "events.read")[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            account_id: string;
+            client_id: string;
+            /** @description Shown in this answer only: svc keeps its hash alone */
+            client_secret: string;
+            scopes: string[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Revoke an API client: its tokens stop working at once
+   * @description Revokes the client and deletes its tokens: the next request with one of them answers 401. Another account's client, an unknown one or one already revoked → 404.
+   */
+  revokeApiClient: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The client to revoke (cli_…) */
+        client_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
    * Search a field's values (coding pickers)
-   * @description Values whose value starts with the text first, then those whose value or remote_id contains it; each group in creation order. Three characters and more are served by a trigram index; shorter text matches the start of the value only. Disabled values only when asked.
+   * @description Values whose value starts with the text first, in order of their lower-cased value; then those whose value or remote_id contains it, in creation order. Three characters and more are served by a trigram index; shorter text matches the start of the value only. Disabled values only when asked.
    */
   searchFieldValues: {
     parameters: {
@@ -1667,6 +2603,156 @@ export interface operations {
       };
       /** @description NOT_FOUND */
       404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * The account's integrations, current and past (svc's own, not the reference's)
+   * @description Not an operation of the reference API: svc's own, for the console and for partners. Every integration of the caller's account, ACTIVE and DISABLED, in creation order, with when its status last changed.
+   */
+  listIntegrations: {
+    parameters: {
+      query?: {
+        /** @description The `next_cursor` of the previous response, with the same filters. */
+        cursor?: string;
+        /** @description Maximum number of items returned: 1 to 1000, default 100. */
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            items: ({
+                /**
+                 * Format: date-time
+                 * @description Timestamp when the integration was created
+                 */
+                created_at: string;
+                disconnected_at: string | null;
+                /** @description The same as integration_id. The reference's examples name the identifier id while its schema requires integration_id: both are answered, always equal, so that clients written from either work. */
+                id: string;
+                /** @description Unique identifier for the integration */
+                integration_id: string;
+                /**
+                 * @description Current status of the integration
+                 * @enum {string}
+                 */
+                status: "ACTIVE" | "DISABLED";
+                /**
+                 * Format: date-time
+                 * @description When the integration was created or its status last changed
+                 */
+                updated_at: string;
+                /** @description The accounting vendor/system. ERP partners must request the service to create a vendor ID for them to use this field. */
+                vendor: string;
+                /** @description The vendor account ID this integration is tied to */
+                vendor_account_id: string;
+              })[];
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * The account's events after a cursor
+   * @description The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_more says more is there already.
+   */
+  listEvents: {
+    parameters: {
+      query?: {
+        /** @description The `next_cursor` of the previous response, with the same filters. */
+        cursor?: string;
+        /** @description Maximum number of items returned: 1 to 1000, default 100. */
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description More events are there already: ask again at once */
+            has_more: boolean;
+            items: components["schemas"]["AccountEvent"][];
+            /** @description Where to ask next: always given, also at the end (the feed has no end); keep it to resume */
+            next_cursor: string;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -1754,7 +2840,10 @@ export interface operations {
       };
     };
   };
-  /** Create a custom field */
+  /**
+   * Create a custom field
+   * @description A new field (a chart of accounts, departments, classes…) of the caller's account, answered with its svc_id. Needs an Idempotency-Key: a retry with the same key and body answers the first answer again.
+   */
   createField: {
     parameters: {
       header: {
@@ -1767,7 +2856,8 @@ export interface operations {
         "application/json": {
           /** @description The category of the field: accounting-, user- or ERP-related. */
           group: "ACCOUNTING" | "USER" | "ERP";
-          integration_id?: string | null;
+          /** @description null or absent: svc has no integrations yet, so a field cannot be created for one */
+          integration_id?: null;
           is_disabled?: boolean | null;
           /** @description The name of the field */
           name: string;
@@ -2231,7 +3321,10 @@ export interface operations {
       };
     };
   };
-  /** Get a field value */
+  /**
+   * Get a field value
+   * @description One value of a field of the caller's account, by its svc_id; unknown field or value → 404.
+   */
   getFieldValueById: {
     parameters: {
       path: {
@@ -2305,7 +3398,10 @@ export interface operations {
       };
     };
   };
-  /** Get a custom field */
+  /**
+   * Get a custom field
+   * @description One field of the caller's account by its svc_id; another account's field or an unknown id → 404.
+   */
   getFieldById: {
     parameters: {
       path: {
@@ -2475,7 +3571,10 @@ export interface operations {
       };
     };
   };
-  /** Delete a custom field and its values */
+  /**
+   * Delete a custom field and its values
+   * @description Deletes the field and every value of it, at once; records keep the codings they were booked with. Unknown or another account's field → 404.
+   */
   deleteField: {
     parameters: {
       header?: {
@@ -2551,6 +3650,1091 @@ export interface operations {
     };
   };
   /**
+   * List webhook endpoints
+   * @description The account's endpoints in creation order, a page at a time.
+   */
+  listWebhookEndpoints: {
+    parameters: {
+      query?: {
+        /** @description The `next_cursor` of the previous response, with the same filters. */
+        cursor?: string;
+        /** @description Maximum number of items returned: 1 to 100, default 100. */
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            items: ({
+                /** Format: date-time */
+                created_at: string;
+                description: string | null;
+                disabled_at: string | null;
+                disabled_reason: string | null;
+                event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+                /** @description The endpoint */
+                id: string;
+                /**
+                 * @description DISABLED endpoints are sent nothing
+                 * @enum {string}
+                 */
+                status: "ENABLED" | "DISABLED";
+                /** Format: date-time */
+                updated_at: string;
+                /** @description Where events are POSTed */
+                url: string;
+              })[];
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Create a webhook endpoint
+   * @description The endpoint is sent the events of its types that happen from now on, signed per Standard Webhooks with the secret answered here (also at GET …/secret).
+   */
+  createWebhookEndpoint: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          description?: string | null;
+          /** @description The event types delivered to the endpoint */
+          event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+          /** @description Where events are POSTed: an https URL whose host is not a loopback, private, link-local or metadata address (checked again at every send, on every address the name resolves to) */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            disabled_at: string | null;
+            disabled_reason: string | null;
+            event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+            /** @description The endpoint */
+            id: string;
+            /** @description A Standard Webhooks signing secret: whsec_ and 32 random bytes in base64 */
+            secret: string;
+            /**
+             * @description DISABLED endpoints are sent nothing
+             * @enum {string}
+             */
+            status: "ENABLED" | "DISABLED";
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Where events are POSTed */
+            url: string;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Get a webhook endpoint
+   * @description With its status and, when DISABLED, why.
+   */
+  getWebhookEndpoint: {
+    parameters: {
+      path: {
+        /** @description The endpoint */
+        webhook_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            disabled_at: string | null;
+            disabled_reason: string | null;
+            event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+            /** @description The endpoint */
+            id: string;
+            /**
+             * @description DISABLED endpoints are sent nothing
+             * @enum {string}
+             */
+            status: "ENABLED" | "DISABLED";
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Where events are POSTed */
+            url: string;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Update, disable or enable a webhook endpoint
+   * @description Absent members unchanged. status DISABLED pauses its deliveries (the reason names who disabled it); ENABLED resumes them at once and takes the events that come next (redeliver since for those in between). A new url is checked as at create.
+   */
+  updateWebhookEndpoint: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The endpoint */
+        webhook_id: string;
+      };
+    };
+    /** @description Absent members are left unchanged. status DISABLED stops deliveries (they wait); ENABLED resumes them and starts from the events that come next (redeliver `since` for those in between). */
+    requestBody: {
+      content: {
+        "application/json": {
+          description?: string | null;
+          /** @description The event types delivered to the endpoint */
+          event_types?: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+          /**
+           * @description DISABLED endpoints are sent nothing
+           * @enum {string}
+           */
+          status?: "ENABLED" | "DISABLED";
+          /** @description Where events are POSTed: an https URL whose host is not a loopback, private, link-local or metadata address (checked again at every send, on every address the name resolves to) */
+          url?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            disabled_at: string | null;
+            disabled_reason: string | null;
+            event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+            /** @description The endpoint */
+            id: string;
+            /**
+             * @description DISABLED endpoints are sent nothing
+             * @enum {string}
+             */
+            status: "ENABLED" | "DISABLED";
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Where events are POSTed */
+            url: string;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Delete a webhook endpoint
+   * @description With its pending deliveries and its delivery log; the events stay in the feed.
+   */
+  deleteWebhookEndpoint: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The endpoint */
+        webhook_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * A webhook endpoint's delivery log
+   * @description Every attempt, newest first: when, the status answered, latency, the first bytes of the answer, and what went wrong. event_id: the attempts of one event.
+   */
+  listWebhookAttempts: {
+    parameters: {
+      query?: {
+        /** @description Only the attempts of this event */
+        event_id?: string;
+        /** @description The `next_cursor` of the previous response, with the same filters. */
+        cursor?: string;
+        /** @description Maximum number of items returned: 1 to 500, default 100. */
+        limit?: number;
+      };
+      path: {
+        /** @description The endpoint */
+        webhook_id: string;
+      };
+    };
+    responses: {
+      /** @description The delivery log, newest attempt first */
+      200: {
+        content: {
+          "application/json": {
+            items: ({
+                /** Format: date-time */
+                attempted_at: string;
+                error: string | null;
+                /** @description The event, also the webhook-id header of the attempt */
+                event_id: string;
+                id: string;
+                latency_ms: number;
+                response_excerpt: string | null;
+                status_code: number | null;
+                /** @description A 2xx answer: the event is delivered */
+                succeeded: boolean;
+              })[];
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Redeliver one event, or every event since a time
+   * @description {event_id}: that event (of a type the endpoint takes); {since}: every event of its types that occurred since. Delivered again with the same webhook-id, with a fresh retry schedule.
+   */
+  redeliverWebhookEvents: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The endpoint */
+        webhook_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description One event of the account */
+          event_id: string;
+        } | {
+          /**
+           * Format: date-time
+           * @description Every event of the types the endpoint takes that occurred at or after this time
+           */
+          since: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Events queued for delivery again, due now */
+            redelivered: number;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * A webhook endpoint's signing secrets
+   * @description The current secret, and during a rotation the previous one with when it stops signing.
+   */
+  getWebhookSecret: {
+    parameters: {
+      path: {
+        /** @description The endpoint */
+        webhook_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description The secrets deliveries are signed with, the current one first (expires_at null); during a rotation also the previous one, until its expires_at */
+            secrets: ({
+                expires_at: string | null;
+                /** @description A Standard Webhooks signing secret: whsec_ and 32 random bytes in base64 */
+                secret: string;
+              })[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Rotate a webhook endpoint's secret
+   * @description A new secret signs from now on; the old one signs beside it (two signatures per delivery) for previous_expires_in_seconds, so receivers switch without a failed delivery.
+   */
+  rotateWebhookSecret: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The endpoint */
+        webhook_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description How long deliveries are still signed with the old secret too (0 to 7 days, default 1 day): receivers switch meanwhile
+           * @default 86400
+           */
+          previous_expires_in_seconds?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description The secrets deliveries are signed with, the current one first (expires_at null); during a rotation also the previous one, until its expires_at */
+            secrets: ({
+                expires_at: string | null;
+                /** @description A Standard Webhooks signing secret: whsec_ and 32 random bytes in base64 */
+                secret: string;
+              })[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Create accounting integration
+   * @description Connects the account to an account at an ERP vendor. No active integration: creates one. An active one with the same vendor and vendor_account_id: answers it (nothing changes). An active one with another vendor: 409 ACTIVE_INTEGRATION_EXISTS; with the same vendor and another vendor_account_id: 409 VENDOR_ACCOUNT_ID_MISMATCH. So an account has at most one active integration, whatever requests race. A vendor the operator has not created, or has disabled: 400.
+   */
+  createIntegration: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The accounting vendor/system. ERP partners must request the service to create a vendor ID for them to use this field. */
+          vendor: string;
+          /** @description The vendor account ID to tie this integration to */
+          vendor_account_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Format: date-time
+             * @description Timestamp when the integration was created
+             */
+            created_at: string;
+            /** @description The same as integration_id. The reference's examples name the identifier id while its schema requires integration_id: both are answered, always equal, so that clients written from either work. */
+            id: string;
+            /** @description Unique identifier for the integration */
+            integration_id: string;
+            /**
+             * @description Current status of the integration
+             * @enum {string}
+             */
+            status: "ACTIVE" | "DISABLED";
+            /** @description The accounting vendor/system. ERP partners must request the service to create a vendor ID for them to use this field. */
+            vendor: string;
+            /** @description The vendor account ID this integration is tied to */
+            vendor_account_id: string;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Disconnect accounting integration
+   * @description ACTIVE → DISABLED. An unknown integration (or one of another account): 404; one not active: 409 INTEGRATION_NOT_ACTIVE with its current_status.
+   */
+  disconnectIntegration: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The integration_id */
+        integration_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Format: date-time
+             * @description Timestamp when the integration was created
+             */
+            created_at: string;
+            /** @description The same as integration_id. The reference's examples name the identifier id while its schema requires integration_id: both are answered, always equal, so that clients written from either work. */
+            id: string;
+            /** @description Unique identifier for the integration */
+            integration_id: string;
+            /**
+             * @description Current status of the integration
+             * @enum {string}
+             */
+            status: "ACTIVE" | "DISABLED";
+            /** @description The accounting vendor/system. ERP partners must request the service to create a vendor ID for them to use this field. */
+            vendor: string;
+            /** @description The vendor account ID this integration is tied to */
+            vendor_account_id: string;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Reactivate accounting integration
+   * @description DISABLED → ACTIVE. An unknown integration: 404; the account has an active integration (this one included): 409 ACTIVE_INTEGRATION_EXISTS naming it; its vendor disabled by the operator since: 400.
+   */
+  reactivateIntegration: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The integration_id */
+        integration_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Format: date-time
+             * @description Timestamp when the integration was created
+             */
+            created_at: string;
+            /** @description The same as integration_id. The reference's examples name the identifier id while its schema requires integration_id: both are answered, always equal, so that clients written from either work. */
+            id: string;
+            /** @description Unique identifier for the integration */
+            integration_id: string;
+            /**
+             * @description Current status of the integration
+             * @enum {string}
+             */
+            status: "ACTIVE" | "DISABLED";
+            /** @description The accounting vendor/system. ERP partners must request the service to create a vendor ID for them to use this field. */
+            vendor: string;
+            /** @description The vendor account ID this integration is tied to */
+            vendor_account_id: string;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
    * Query accounting records
    * @description Records matching every given filter, ordered by (updated_at, id). Polling: pass updated_at[gt] = the greatest updated_at seen and follow next_cursor; no change is ever missed. review_status alone matches card and reimbursement records; with source_type=BILL it is rejected.
    */
@@ -2563,10 +4747,11 @@ export interface operations {
         cursor?: string;
         /** @description Maximum number of items returned: 1 to 500, default 100. */
         limit?: number;
-        /** @description Review stage of the record */
+        /** @description Records in this review stage. Without source_type it matches card and reimbursement records only: bills are polled by source_type=BILL and updated_at[gt] */
         review_status?: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
         /** @description The system the record comes from; maps from type */
         source_type?: "CARD" | "REIMBURSEMENT" | "BILL";
+        /** @description true: only the economic-impact lines, without the balancing ones */
         single_entry?: boolean;
         /** @description Exclusive lower bound */
         "updated_at[gt]"?: string;
@@ -2629,7 +4814,10 @@ export interface operations {
       };
     };
   };
-  /** Get accounting record by ID */
+  /**
+   * Get accounting record by ID
+   * @description One record of the caller's account with its lines (double entry; single_entry=true leaves out the balancing lines), user, vendor, receipts, version and last export result; another account's record or an unknown id → 404.
+   */
   getAccountingRecord: {
     parameters: {
       query?: {
@@ -2648,6 +4836,16 @@ export interface operations {
           "application/json": {
             /** Amount */
             amount: {
+              /** @description In major units, e.g. 171.75 */
+              amount: number;
+              /** @description ISO 4217 code */
+              currency: string;
+            };
+            /**
+             * Amount
+             * @description What the card holder's billing currency was charged; amount when there was no conversion
+             */
+            billing_amount: {
               /** @description In major units, e.g. 171.75 */
               amount: number;
               /** @description ISO 4217 code */
@@ -2681,9 +4879,26 @@ export interface operations {
                     remote_field_value_id: string | null;
                     svc_field_id: string;
                     svc_field_value_id: string;
+                    /**
+                     * @description How the coding identifies its value: IDENTIFIER, a value of the field's list named by its ids
+                     * @enum {string}
+                     */
+                    type: "IDENTIFIER";
                   })[];
+                /** @description Always null: svc takes no amortization schedules */
+                amortization: null;
                 /** Amount */
                 amount: {
+                  /** @description In major units, e.g. 171.75 */
+                  amount: number;
+                  /** @description ISO 4217 code */
+                  currency: string;
+                };
+                /**
+                 * Amount
+                 * @description The line's part of the record's billing_amount; economic lines only (the balancing line has none)
+                 */
+                billing_amount?: {
                   /** @description In major units, e.g. 171.75 */
                   amount: number;
                   /** @description ISO 4217 code */
@@ -2730,6 +4945,11 @@ export interface operations {
              */
             source_type: "CARD" | "REIMBURSEMENT" | "BILL";
             /**
+             * @description State of the source activity (the expense, bill or money movement) at ingestion; not the review state
+             * @enum {string}
+             */
+            status: "DRAFT" | "SUBMITTED" | "APPROVED" | "PENDING" | "COMPLETED";
+            /**
              * @description The kind of activity the record books
              * @enum {string}
              */
@@ -2738,6 +4958,8 @@ export interface operations {
             updated_at: string;
             /** User */
             user: ({
+              /** @description The account the user belongs to: the record's own */
+              account_id: string;
               department_id?: string;
               department_name?: string;
               email: string;
@@ -2917,6 +5139,222 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
+      };
+    };
+  };
+  /**
+   * Records became READY_FOR_EXPORT, in Brex's form: {event_type, accounting_record_ids, company_id}, one event per change (a bulk move: every record of it)
+   * @description Brex's form: the body is {event_type, accounting_record_ids, company_id} (the feed's data of this event); the event id is the webhook-id header.
+   */
+  webhook_ACCOUNTING_RECORD_READY_FOR_EXPORT: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every attempt and redelivery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when the attempt was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256> per valid secret, space-separated (Standard Webhooks) */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountingRecordReadyForExport"];
+      };
+    };
+    responses: {
+      /** @description Delivered. Anything else (a redirect included, never followed) is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * A failed export result moved a record back to REVIEW (data.error_message)
+   * @description The body is the event as the feed answers it.
+   */
+  webhook_accounting_record_export_failed: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every attempt and redelivery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when the attempt was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256> per valid secret, space-separated (Standard Webhooks) */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountEvent"];
+      };
+    };
+    responses: {
+      /** @description Delivered. Anything else (a redirect included, never followed) is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * A successful export result moved a record to EXPORTED
+   * @description The body is the event as the feed answers it.
+   */
+  webhook_accounting_record_exported: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every attempt and redelivery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when the attempt was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256> per valid secret, space-separated (Standard Webhooks) */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountEvent"];
+      };
+    };
+    responses: {
+      /** @description Delivered. Anything else (a redirect included, never followed) is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * A record became READY_FOR_EXPORT (ingested so, or moved there)
+   * @description The body is the event as the feed answers it.
+   */
+  webhook_accounting_record_ready_for_export: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every attempt and redelivery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when the attempt was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256> per valid secret, space-separated (Standard Webhooks) */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountEvent"];
+      };
+    };
+    responses: {
+      /** @description Delivered. Anything else (a redirect included, never followed) is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * An EXPORTED record was moved back to REVIEW for correction
+   * @description The body is the event as the feed answers it.
+   */
+  webhook_accounting_record_reopened: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every attempt and redelivery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when the attempt was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256> per valid secret, space-separated (Standard Webhooks) */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountEvent"];
+      };
+    };
+    responses: {
+      /** @description Delivered. Anything else (a redirect included, never followed) is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * One batch created, updated or deleted values of a field (the batch's summary)
+   * @description The body is the event as the feed answers it.
+   */
+  webhook_field_values_changed: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every attempt and redelivery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when the attempt was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256> per valid secret, space-separated (Standard Webhooks) */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountEvent"];
+      };
+    };
+    responses: {
+      /** @description Delivered. Anything else (a redirect included, never followed) is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * An integration became ACTIVE (created or reactivated)
+   * @description The body is the event as the feed answers it.
+   */
+  webhook_integration_connected: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every attempt and redelivery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when the attempt was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256> per valid secret, space-separated (Standard Webhooks) */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountEvent"];
+      };
+    };
+    responses: {
+      /** @description Delivered. Anything else (a redirect included, never followed) is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * An integration was disconnected
+   * @description The body is the event as the feed answers it.
+   */
+  webhook_integration_disconnected: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every attempt and redelivery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when the attempt was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256> per valid secret, space-separated (Standard Webhooks) */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountEvent"];
+      };
+    };
+    responses: {
+      /** @description Delivered. Anything else (a redirect included, never followed) is retried. */
+      "2XX": {
+        content: never;
       };
     };
   };

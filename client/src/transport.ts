@@ -1,4 +1,4 @@
-import { SvcApiError, errorFromResponse, isRecord } from './errors.js';
+import { SvcApiError, errorFromResponse, isRecord, typedError } from './errors.js';
 
 export interface SvcClientOptions {
   /** e.g. `https://svc.example.com` or `http://127.0.0.1:8080` */
@@ -10,6 +10,11 @@ export interface SvcClientOptions {
   scope?: string;
   /** Or a ready bearer token (it is not refreshed). */
   token?: string;
+  /**
+   * Or, in a browser on the service's own origin (the console): the signed-in session's cookie authenticates,
+   * and writes carry the session's CSRF token (`client.session.signIn` / `current` keep it).
+   */
+  session?: boolean;
   /** Per-attempt timeout; default 30 000 ms. */
   timeoutMs?: number;
   /** Retries after the first attempt for safe requests (reads, and writes with an Idempotency-Key); default 3. */
@@ -59,8 +64,18 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * A UUID v4. `crypto.randomUUID` exists only in secure contexts (HTTPS, localhost); a page served over plain HTTP
+ * on another host has `crypto.getRandomValues` alone, from which the same UUID is made.
+ */
 export function newIdempotencyKey(): string {
-  return globalThis.crypto.randomUUID();
+  const crypto = globalThis.crypto;
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** A response body as JSON; null when it is empty or not JSON (errorFromResponse then falls back to the status). */
@@ -88,12 +103,13 @@ export class Transport {
     SvcClientOptions;
   readonly #fetch: typeof fetch;
   #token: { value: string; refreshAt: number } | null = null;
+  #csrfToken: string | null = null;
   #tokenRequest: Promise<string> | null = null;
 
   constructor(options: SvcClientOptions) {
     if (!options.baseUrl) throw new TypeError('SvcClient: baseUrl is required');
-    if (!options.token && !(options.clientId && options.clientSecret)) {
-      throw new TypeError('SvcClient: give either token, or clientId and clientSecret');
+    if (!options.session && !options.token && !(options.clientId && options.clientSecret)) {
+      throw new TypeError('SvcClient: give either token, or clientId and clientSecret, or session: true');
     }
     this.#options = { timeoutMs: 30_000, maxRetries: 3, retryBaseDelayMs: 250, retryMaxDelayMs: 20_000, ...options };
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -149,11 +165,20 @@ export class Transport {
     return body.access_token;
   }
 
+  /** The CSRF token of the signed-in session (session mode); null when signed out. */
+  setCsrfToken(token: string | null): void {
+    this.#csrfToken = token;
+  }
+
   async request<T>(call: Call): Promise<T> {
     let refreshed = false;
     for (;;) {
-      const token = await this.#accessToken(call.options?.signal);
-      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (!this.#options.session) {
+        headers.authorization = `Bearer ${await this.#accessToken(call.options?.signal)}`;
+      } else if (call.method !== 'GET' && this.#csrfToken !== null) {
+        headers['x-csrf-token'] = this.#csrfToken;
+      }
       if (call.body !== undefined) headers['content-type'] = 'application/json';
       if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
       try {
@@ -191,7 +216,13 @@ export class Transport {
       const canRetry = attempt < this.#options.maxRetries;
       let response: Response;
       try {
-        response = await this.#fetch(url, { method: call.method, headers, body, signal });
+        response = await this.#fetch(url, {
+          method: call.method,
+          headers,
+          body,
+          signal,
+          ...(this.#options.session ? { credentials: 'same-origin' as const } : {}),
+        });
       } catch (cause) {
         if (userSignal?.aborted) {
           throw new SvcApiError({ status: 0, error_code: 'ABORTED', message: 'The request was aborted.', cause });
@@ -201,7 +232,7 @@ export class Transport {
           await sleep(this.#delay(attempt, null), userSignal);
           continue;
         }
-        throw new SvcApiError({
+        throw typedError({
           status: 0,
           error_code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
           message: timedOut
@@ -214,9 +245,11 @@ export class Transport {
       const text = await response.text();
       const parsed = parseBody(text);
       if (response.ok) return parsed;
-      const error = errorFromResponse(response.status, parsed, requestId);
+      const error = errorFromResponse(response.status, parsed, requestId, response.headers.get('retry-after'));
+      // A 429 was not processed, so it is safe to retry, unless it is an answer to show rather than a limit to
+      // wait out (a sign-in locked for minutes).
       const retryable =
-        response.status === 429 ||
+        (response.status === 429 && error.error_code !== 'SIGN_IN_LOCKED') ||
         (safe && (RETRYABLE_STATUS.has(response.status) || error.error_code === 'IDEMPOTENCY_KEY_IN_USE'));
       if (retryable && canRetry) {
         await sleep(this.#delay(attempt, response.headers.get('retry-after')), userSignal);

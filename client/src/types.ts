@@ -46,3 +46,23 @@ export type RecordSearchQuery = Query<'/internal/v1/accounting/records', 'get'>;
 export type RecordSearchPage = Ok<'/internal/v1/accounting/records', 'get'>;
 export type RequiredCoding = Ok<'/internal/v1/accounting/required-coding', 'get'>;
 export type FieldValueSearchQuery = Query<'/internal/v1/fields/{field_id}/values/search', 'get'>;
+export type AccountingOverview = Ok<'/internal/v1/accounting/overview', 'get'>;
+
+// The console's session (cookie and CSRF token; `new SvcClient({ baseUrl, session: true })` in a browser).
+export type SignInRequest = Body<'/auth/session', 'post'>;
+export type ConsoleSession = Ok<'/auth/session', 'get'>;
+export type ConsoleUser = ConsoleSession['user'];
+export type SetPasswordRequest = Body<'/auth/password', 'post'>;
+
+// The account's API clients (scope account.admin).
+export type ApiClientList = Ok<'/internal/v1/clients', 'get'>;
+export type ApiClient = ApiClientList['items'][number];
+export type ApiClientCreateRequest = Body<'/internal/v1/clients', 'post'>;
+export type ApiClientCredentials = Ok<'/internal/v1/clients', 'post'>;
+
+// Accounting integrations: the reference's three operations (accounting.integration.write) and svc's own list.
+export type Integration = Ok<'/v3/accounting/integration', 'post'>;
+export type CreateIntegrationRequest = Body<'/v3/accounting/integration', 'post'>;
+export type IntegrationListQuery = Query<'/internal/v1/integrations', 'get'>;
+export type IntegrationPage = Ok<'/internal/v1/integrations', 'get'>;
+export type IntegrationListing = IntegrationPage['items'][number];

@@ -1,36 +1,18 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.js';
+import path from 'node:path';
+import { ConfigError, loadConfig, type Config, type DatabaseTarget } from '../config.js';
 import type { Db } from '../db/database.js';
 import { errorCode } from '../db/failures.js';
 import { openDatabase } from '../db/open.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { isAppError } from '../errors.js';
 import { authService } from '../modules/auth/auth.service.js';
-import { ALL_SCOPES } from '../modules/auth/scopes.js';
 import { seed } from './seed.js';
 import { CliUsageError, parseAccount, parseScopeList } from './usage.js';
-
-const INTEGRATION_USAGE_TEXT = `  svc poll --checkpoint <file> [--out <file>|-] [--once | --interval <seconds>] [--page-size N]
-      Polls records to export (card and reimbursement: READY_FOR_EXPORT; bills: source_type=BILL) as NDJSON,
-      resuming from the checkpoint: a restart neither misses nor repeats a record.
-  svc report [--in <file>|-]
-      Posts export results (NDJSON lines {accounting_record_id, success|failure}) in batches with idempotency keys.
-      Connection: --url --client-id --client-secret (or --token), or SVC_URL SVC_CLIENT_ID SVC_CLIENT_SECRET SVC_TOKEN.`;
-
-const USAGE = `Usage: svc <command>
-
-  svc clients create --account <account_id> --scopes "<scope> <scope> ..."
-      Creates an API client (and the account if new); prints its credentials as JSON. The secret is shown once.
-  svc clients list [--account <account_id>]
-  svc clients revoke <client_id>
-      Revokes the client; its tokens stop working at once.
-${INTEGRATION_USAGE_TEXT}
-  svc seed --account <account_id> [--records N] [--values N]
-      Writes realistic demo data: fields with values and accounting records of every type and state.
-  svc migrate
-      Applies the database migrations (the server also does so at start).
-
-Honours DATABASE_URL like the server. Scopes: ${ALL_SCOPES.join(', ')}`;
+import { helpFor, helpPointer, USAGE } from './help.js';
+import { users } from './users.js';
+import { vendors } from './vendors.js';
+import { webhooks } from './webhooks.js';
 
 type Out = (line: string) => void;
 
@@ -48,12 +30,25 @@ async function integration(): Promise<Integration> {
   return loaded;
 }
 
-async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
+/** The database as the operator should see it: the SQLite file's absolute path, or the URL without its password. */
+export function describeDatabase(target: DatabaseTarget): string {
+  if (target.dialect === 'sqlite') return `sqlite:${path.resolve(target.path)}`;
+  const url = new URL(target.url);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
+function openFromEnv(poolSize: number): { db: Db; config: Config } {
   const config = loadConfig(process.env);
-  const db = openDatabase(config.database, { poolSize: 2 });
+  process.stderr.write(`svc: database ${describeDatabase(config.database)}\n`);
+  return { config, db: openDatabase(config.database, { poolSize }) };
+}
+
+async function withDb<T>(work: (db: Db, config: Config) => Promise<T>): Promise<T> {
+  const { db, config } = openFromEnv(2);
   try {
     await migrateToLatest(db);
-    return await work(db);
+    return await work(db, config);
   } finally {
     await db.close();
   }
@@ -98,10 +93,24 @@ async function clients(args: string[], out: Out): Promise<void> {
 
 export async function run(argv: string[], out: Out = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
   const [command, ...args] = argv;
+  const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2);
+  if (argv.includes('--help') || argv.includes('-h') || command === 'help') {
+    out(helpFor(command === 'help' ? args : words));
+    return 0;
+  }
   try {
     switch (command) {
       case 'clients':
         await clients(args, out);
+        return 0;
+      case 'users':
+        await users(args, out, withDb);
+        return 0;
+      case 'vendors':
+        await vendors(args, out, withDb);
+        return 0;
+      case 'webhooks':
+        await webhooks(args, out, withDb);
         return 0;
       case 'poll':
         await (await integration()).runPoll(args);
@@ -112,8 +121,7 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
         await withDb((db) => seed(db, args, out));
         return 0;
       case 'migrate': {
-        const config = loadConfig(process.env);
-        const db = openDatabase(config.database, { poolSize: 1 });
+        const { db } = openFromEnv(1);
         try {
           out(JSON.stringify({ applied: await migrateToLatest(db) }));
         } finally {
@@ -122,11 +130,8 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
         return 0;
       }
       case undefined:
-      case 'help':
-      case '--help':
-      case '-h':
-        out(USAGE);
-        return command === undefined ? 2 : 0;
+        process.stderr.write(`${USAGE}\n`);
+        return 2;
       default:
         throw new CliUsageError(`unknown command: ${command}`);
     }
@@ -137,7 +142,7 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
       (error instanceof Error && error.name === 'IntegrationUsageError') ||
       errorCode(error)?.startsWith('ERR_PARSE_ARGS') === true;
     if (usage && error instanceof Error) {
-      process.stderr.write(`svc: ${error.message}\n\n${USAGE}\n`);
+      process.stderr.write(`svc: ${error.message}\nRun '${helpPointer(words)}' for usage.\n`);
       return 2;
     }
     process.stderr.write(`svc: ${error instanceof Error ? error.message : String(error)}\n`);

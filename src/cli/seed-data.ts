@@ -5,6 +5,7 @@ import type { LastExportResult } from '../modules/accounting/accounting.tables.j
 import { codingOf, type RecordDraft } from '../modules/accounting/ingest.service.js';
 import { RECORD_TYPES, sourceTypeOf, type RecordType } from '../modules/accounting/ledger.js';
 import { REVIEW_STATUSES, type ReviewStatus } from '../modules/accounting/lifecycle.js';
+import { SOURCE_STATUSES_BY_TYPE, type SourceStatus } from '../modules/accounting/source-status.js';
 
 /** The demo chart: four fields, the share of the values each gets, and the words their values are made of. */
 export const DEMO_FIELDS = [
@@ -75,6 +76,10 @@ const VENDORS = [
   'Deloitte',
 ];
 const CURRENCIES = ['USD', 'USD', 'USD', 'USD', 'EUR', 'GBP', 'JPY', 'KWD'];
+/** US dollars per unit, roughly: a card program billed in USD charges spend of other entities at these rates. */
+const USD_RATES: Readonly<Record<string, number>> = { EUR: 1.08, GBP: 1.27, JPY: 0.0067, KWD: 3.25 };
+/** How often the activity of each status is booked, beyond its type's default (source-status.ts). */
+const STATUS_ODDS: Readonly<Partial<Record<SourceStatus, number>>> = { DRAFT: 0.15, APPROVED: 0.35, PENDING: 0.1 };
 const DAY = 24 * 3600 * 1_000_000;
 
 /** A small seeded generator: the same arguments make the same data shape, and it is fast. */
@@ -113,7 +118,9 @@ export function codingsOf(field: FieldDto, values: readonly FieldValueDto[]): Co
 /**
  * Demo records: every type meets every review state within the first 76 records; amounts in the currency's
  * minor units, some split over up to three coded lines; exported records carry a successful export, some in
- * REVIEW a failed one. `fields` are the codings of GL account, department, location and class, in that order.
+ * REVIEW a failed one. The source activity is mostly in its type's default status (documents SUBMITTED, money
+ * movements COMPLETED), some drafts, approved documents and pending movements; card spend booked outside USD is
+ * half the time billed in USD. `fields` are the codings of GL account, department, location and class, in that order.
  */
 export function demoRecords(seed: number, now: number, fields: readonly (readonly Coding[])[]) {
   const random = mulberry32(seed);
@@ -139,7 +146,9 @@ export function demoRecords(seed: number, now: number, fields: readonly (readonl
 
   return (n: number): RecordDraft => {
     const type: RecordType = RECORD_TYPES[n % RECORD_TYPES.length]!;
-    const status: ReviewStatus = REVIEW_STATUSES[(n + Math.floor(n / RECORD_TYPES.length)) % REVIEW_STATUSES.length]!;
+    // Type n mod 19, state (type + round) mod 4: each type takes each state once in every 76 records.
+    const round = Math.floor(n / RECORD_TYPES.length);
+    const status: ReviewStatus = REVIEW_STATUSES[((n % RECORD_TYPES.length) + round) % REVIEW_STATUSES.length]!;
     const currency = pick(CURRENCIES);
     const scale = currency === 'JPY' ? 1 : currency === 'KWD' ? 1000 : 100;
     const amount = Math.max(1, Math.round((5 + random() * random() * 2000) * scale));
@@ -159,6 +168,14 @@ export function demoRecords(seed: number, now: number, fields: readonly (readonl
     const economic = lines.every((l) => l.amount > 0) ? lines : [{ ...lines[0]!, amount, memo: null }];
     const postedAt = yearAgo + Math.floor(random() * 365 * 24 * 3600) * 1_000_000;
     const source = sourceTypeOf(type);
+    // Half the card spend booked in another currency is charged to a USD-billed card.
+    const rate = USD_RATES[currency];
+    const billedInUsd = source === 'CARD' && rate !== undefined && random() < 0.5;
+    const statuses = SOURCE_STATUSES_BY_TYPE[type];
+    const roll = random();
+    let odds = 0;
+    const activityStatus =
+      statuses.slice(1).find((candidate) => roll < (odds += STATUS_ODDS[candidate] ?? 0)) ?? statuses[0]!;
     const isBill = source === 'BILL';
     const failed = status === 'REVIEW' && random() < 0.1;
     const lastExport: Omit<LastExportResult, 'reported_at'> | null =
@@ -180,6 +197,9 @@ export function demoRecords(seed: number, now: number, fields: readonly (readonl
       amountMinor: amount,
       originalCurrency: currency,
       originalAmountMinor: amount,
+      billingCurrency: billedInUsd ? 'USD' : null,
+      billingAmountMinor: billedInUsd ? Math.max(1, Math.round((amount / scale) * rate * 100)) : null,
+      status: activityStatus,
       postedAt,
       erpPostingDate: postedAt,
       dueAt: isBill ? postedAt + 30 * DAY : null,
@@ -197,3 +217,6 @@ export function demoRecords(seed: number, now: number, fields: readonly (readonl
     };
   };
 }
+
+/** The system a draft's activity comes from (CARD, REIMBURSEMENT, BILL): for callers that pick among drafts. */
+export const draftSource = (draft: Pick<RecordDraft, 'type'>) => sourceTypeOf(draft.type);

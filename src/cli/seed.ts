@@ -9,7 +9,8 @@ import type { FieldValueDto } from '../modules/field-values/field-values.schemas
 import { fieldValuesService } from '../modules/field-values/field-values.service.js';
 import { fieldsService } from '../modules/fields/fields.service.js';
 import { codingsOf, DEMO_FIELDS, demoRecords, demoValueName } from './seed-data.js';
-import { parseAccount, parseCount } from './usage.js';
+import { accountingService } from '../modules/accounting/accounting.service.js';
+import { CliUsageError, parseAccount, parseCount } from './usage.js';
 
 /** Records per transaction: large enough that commits are a small part of the load. */
 const BATCH = 5000;
@@ -17,13 +18,35 @@ const BATCH = 5000;
 const VALUE_BATCH = 1000;
 
 /**
- * `svc seed --account <id> --records N --values N`: demo data of every record type and review state, written
+ * Progress of a long seed on stderr, when a person watches it (a terminal): records done, rate, time left, on
+ * one line rewritten in place. Silent otherwise, so that logs and pipes get the summary alone.
+ */
+function progressReporter(total: number): (done: number) => void {
+  if (!process.stderr.isTTY || total < 10_000) return () => {};
+  const started = Date.now();
+  return (done) => {
+    const seconds = (Date.now() - started) / 1000;
+    const rate = done / Math.max(seconds, 0.001);
+    const left = Math.max(0, (total - done) / rate);
+    process.stderr.write(
+      `\rsvc seed: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} records, ${Math.round(rate).toLocaleString('en-US')}/s, ${Math.ceil(left)} s left ${done >= total ? '\n' : ''}`,
+    );
+  };
+}
+
+/**
+ * `svc seed --account <id> --records N --values N [--into-existing]`: demo data of every record type and review state, written
  * through the services as real data is (records as an imported history, in batches under the record clock).
  */
 export async function seed(db: Db, args: string[], out: (line: string) => void): Promise<void> {
   const { values: opts } = parseArgs({
     args,
-    options: { account: { type: 'string' }, records: { type: 'string' }, values: { type: 'string' } },
+    options: {
+      account: { type: 'string' },
+      records: { type: 'string' },
+      values: { type: 'string' },
+      'into-existing': { type: 'boolean', default: false },
+    },
     strict: true,
   });
   const tenant: Caller = { accountId: parseAccount(opts.account), actor: { type: 'system', id: 'svc seed' } };
@@ -33,14 +56,30 @@ export async function seed(db: Db, args: string[], out: (line: string) => void):
   const now = nowMicros();
 
   const tag = randomBytes(3).toString('hex'); // keeps remote_ids of a second run apart from the first's
+  const existing = await db.read(async (ex) => ({
+    fields: await fieldsService.count(ex, tenant),
+    records: await accountingService.recordCount(ex, tenant),
+  }));
+  const intoExisting = existing.fields + existing.records > 0;
+  if (intoExisting && !opts['into-existing']) {
+    throw new CliUsageError(
+      `account ${tenant.accountId} already has data (${existing.fields} fields, ${existing.records} records): demo data would mix into it. Seed a new account, or add --into-existing to write demo fields (named "Demo …") and records beside it`,
+    );
+  }
+  const progress = progressReporter(recordCount);
   const fields = await db.write(async (ex) => {
     await authService.ensureAccount(ex, tenant.accountId, now);
     let left = valueCount;
     const made = [];
     for (const [index, spec] of DEMO_FIELDS.entries()) {
-      const field =
-        (await fieldsService.findByName(ex, tenant, spec.name)) ??
-        (await fieldsService.create(ex, tenant, { name: spec.name, group: 'ACCOUNTING', remote_id: spec.remote }));
+      // Demo values go into demo fields only: into an account with data, fields of their own, never one of its.
+      const field = intoExisting
+        ? await fieldsService.create(ex, tenant, {
+            name: `Demo ${spec.name} ${tag}`,
+            group: 'ACCOUNTING',
+            remote_id: `DEMO_${spec.remote}_${tag}`,
+          })
+        : await fieldsService.create(ex, tenant, { name: spec.name, group: 'ACCOUNTING', remote_id: spec.remote });
       const n = index === DEMO_FIELDS.length - 1 ? left : Math.round(valueCount * spec.share);
       left -= n;
       const values: FieldValueDto[] = [];
@@ -70,6 +109,7 @@ export async function seed(db: Db, args: string[], out: (line: string) => void):
       byStatus[d.reviewStatus] = (byStatus[d.reviewStatus] ?? 0) + 1;
     }
     await db.write((ex) => ingestService.importRecords(ex, tenant, drafts));
+    progress(done + drafts.length);
   }
 
   // A bulk load leaves PostgreSQL without statistics until autovacuum (if on) catches up.

@@ -6,6 +6,10 @@ import * as m0003 from './migrations/0003_accounting.js';
 import * as m0004 from './migrations/0004_line_items_as_answered.js';
 import * as m0005 from './migrations/0005_record_details.js';
 import * as m0006 from './migrations/0006_review_workflow.js';
+import * as m0007 from './migrations/0007_console_users.js';
+import * as m0008 from './migrations/0008_record_fields.js';
+import * as m0009 from './migrations/0009_integrations.js';
+import * as m0010 from './migrations/0010_webhooks.js';
 
 /**
  * The numbered migrations, in order. Imported statically so that the same list serves the compiled
@@ -18,6 +22,10 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004_line_items_as_answered': m0004,
   '0005_record_details': m0005,
   '0006_review_workflow': m0006,
+  '0007_console_users': m0007,
+  '0008_record_fields': m0008,
+  '0009_integrations': m0009,
+  '0010_webhooks': m0010,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

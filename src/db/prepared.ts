@@ -13,9 +13,9 @@ interface Compiled {
 export type Param<P> = <K extends keyof P & string>(name: K) => RawBuilder<P[K]>;
 
 /**
- * A query of the hot path, built and compiled once per dialect and then run with new values. Building and
- * compiling a Kysely query cost more than running it on SQLite (docs/performance.md). Answers the rows, or for
- * a write without RETURNING numAffectedRows (RETURNING made a one-row SQLite UPDATE three times slower).
+ * A query of the hot path, built and compiled once per dialect and then run with new values: building and
+ * compiling a Kysely query costs more than running it on SQLite. Answers the rows, or for a write without
+ * RETURNING numAffectedRows (RETURNING is a large part of a one-row SQLite UPDATE's cost: docs/performance.md).
  *
  * `preparedQuery<{ id: string }>()((ex, param) => ex.selectFrom('t').where('id', '=', param('id')))`: `param`
  * stands for a value in comparisons, insert values and the like (a bound parameter whose value names it), never

@@ -1,12 +1,26 @@
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import { IsSchema, Type, type TSchema } from 'typebox';
 import type { Db } from '../db/database.js';
 import { errors, type AppError } from '../errors.js';
 import { authService, GrantCache, type AuthContext } from '../modules/auth/auth.service.js';
 import { isRecord } from '../lib/guards.js';
+import type { SessionGate } from './console.js';
 import { errorResponses, IdempotencyKey } from './schemas.js';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * onRequest hook of an operator's route (metrics, the sandbox's controls): only `Authorization: Bearer <token>`
+ * passes, compared in constant time; anything else is 401.
+ */
+export function operatorToken(token: string): onRequestHookHandler {
+  const expected = Buffer.from(`Bearer ${token}`);
+  return (request, _reply, done) => {
+    const given = Buffer.from(request.headers.authorization ?? '');
+    done(given.length === expected.length && timingSafeEqual(given, expected) ? undefined : errors.missingToken());
+  };
+}
 
 /** The authenticated caller; only on routes that declare scopes (the hook has run). */
 export function authOf(request: FastifyRequest): AuthContext {
@@ -31,7 +45,7 @@ export function completeRouteSchema(route: RouteOptions): void {
   const shared = errorResponses(400, 401, 403, 429, 500, 503);
   for (const [status, body] of Object.entries(shared)) response[status] ??= body;
 
-  if (methodsOf(route).some((m) => WRITE_METHODS.has(m))) {
+  if (methodsOf(route).some((m) => WRITE_METHODS.has(m)) && route.config?.idempotency !== 'refused') {
     const mode = route.config?.idempotency ?? 'optional';
     const given = isRecord(schema.headers) && isRecord(schema.headers.properties) ? schema.headers.properties : {};
     const properties: Record<string, TSchema> = {};
@@ -45,24 +59,38 @@ export function completeRouteSchema(route: RouteOptions): void {
 
 function bearerToken(header: string | undefined): string | null | AppError {
   if (header === undefined || header.trim() === '') return null;
+  if (/^Basic\b/i.test(header)) return errors.basicNotAccepted();
   const match = /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header);
   if (!match) return /^Bearer\b/i.test(header) ? errors.invalidToken() : null;
   return match[1]!;
 }
 
-/** onRequest: authenticates the bearer token and checks the route's scopes before anything else runs. */
-export function registerAuthentication(app: FastifyInstance, db: Db): void {
+/**
+ * onRequest: authenticates the caller and checks the route's scopes before anything else runs. The caller is
+ * a bearer token's API client or, for a request without Authorization, the console user its session cookie
+ * signs in (the role's scopes, the same check). A session's writes must also carry its CSRF token.
+ */
+export function registerAuthentication(app: FastifyInstance, db: Db, sessions: SessionGate): void {
   app.decorateRequest('auth', null);
   const grants = new GrantCache();
   app.addHook('onRequest', async (request) => {
     const scopes = request.routeOptions.config.scopes;
     if (!scopes) return;
     const token = bearerToken(request.headers.authorization);
-    if (token === null) throw errors.missingToken();
-    if (typeof token !== 'string') throw token;
-    const auth = await authService.authenticate(db.direct, token, grants);
-    if (!auth) throw errors.invalidToken();
-    if (!scopes.some((scope) => auth.scopes.has(scope))) throw errors.insufficientScope(scopes);
+    if (typeof token !== 'string' && token !== null) throw token;
+    const auth =
+      token === null ? await sessions.caller(request) : await authService.authenticate(db.direct, token, grants);
+    if (!auth) throw token === null ? errors.missingToken() : errors.invalidToken();
+    if (!scopes.some((scope) => auth.scopes.has(scope))) {
+      throw auth.role ? errors.roleForbidden(auth.role, scopes) : errors.insufficientScope(scopes);
+    }
     request.auth = auth;
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.auth?.role !== undefined && WRITE_METHODS.has(request.method)) {
+      sessions.csrf.call(app, request, reply, done);
+      return;
+    }
+    done();
   });
 }

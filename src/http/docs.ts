@@ -7,7 +7,10 @@ import { SCOPES } from '../modules/auth/scopes.js';
  * /openapi.json is generated from the route schemas (OpenAPI 3.1); /docs serves Swagger UI from the
  * installed package, so it works offline.
  */
-export async function registerDocs(app: FastifyInstance): Promise<void> {
+export async function registerDocs(
+  app: FastifyInstance,
+  extra: { webhooks?: Record<string, unknown> } = {},
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -19,6 +22,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
           'Authenticate with OAuth 2.0 client credentials at POST /oauth2/token and send `Authorization: Bearer <token>`. ' +
           'Any one of the scopes listed for an operation suffices. Errors: {error_code, message, details, request_id}.',
       },
+      ...(extra.webhooks ? { webhooks: extra.webhooks } : {}),
       components: {
         securitySchemes: {
           OAuth2: {

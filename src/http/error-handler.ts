@@ -41,6 +41,9 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
       return errors.invalidField('', 'is required: send a JSON body');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return errors.invalidField('', 'is not valid JSON');
+    case 'FST_CSRF_MISSING_SECRET':
+    case 'FST_CSRF_INVALID_TOKEN':
+      return errors.csrfTokenInvalid();
     default:
       break;
   }
@@ -84,5 +87,28 @@ export function registerErrorHandling(app: FastifyInstance): void {
     else request.log.info({ error_code: appError.code }, appError.message);
     return sendError(reply, appError);
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, errors.routeNotFound(request.method, request.url)));
+  // A known path asked with a method it does not serve is 405 with Allow, not 404: the routes' paths as patterns.
+  const routes: { pattern: RegExp; methods: string[] }[] = [];
+  app.addHook('onRoute', (route) => {
+    // Hidden routes (the console's pages, /docs) are not the API: their paths answer 404 for other methods.
+    if (isRecord(route.schema) && route.schema.hide === true) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const pattern = new RegExp(
+      `^${route.url
+        .split('/')
+        .map((part) =>
+          part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        )
+        .join('/')}$`,
+    );
+    routes.push({ pattern, methods });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods))].sort();
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      return sendError(reply, errors.methodNotAllowed(request.method, path, allowed));
+    }
+    return sendError(reply, errors.routeNotFound(request.method, request.url));
+  });
 }

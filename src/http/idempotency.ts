@@ -1,19 +1,34 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Executor } from '../db/database.js';
-import { idempotencyService, requestHash, type IdempotencyKeyIds } from '../modules/idempotency/idempotency.service.js';
+import { errors } from '../errors.js';
+import {
+  idempotencyService,
+  KeysInFlight,
+  requestHash,
+  type Answer,
+  type IdempotencyKeyIds,
+  type Outcome,
+} from '../modules/idempotency/idempotency.service.js';
+import { errorBody, toAppError } from './error-handler.js';
 
 /**
- * The Idempotency-Key glue of the request (the rules are the idempotency module's): the key is claimed in
- * preHandler, after authentication and schema validation, so rejected requests store nothing; the answer is
- * stored in the handler's transaction (`writeTransaction`), or in onSend for an answer given outside it.
+ * The Idempotency-Key glue of the request (the rules are the idempotency module's): in preHandler, after
+ * authentication and schema validation (so rejected requests store nothing), the stored answer is replayed or the
+ * request is let through under the key; `writeTransaction` claims the key in the work's own transaction and
+ * stores the answer there; onSend stores an answer given outside it.
  */
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface IdempotencyClaim {
-  key: string;
-  lockToken: string;
-  /** claimed → the handler may write; stored → result written; replayed → answer came from the store. */
-  state: 'claimed' | 'stored' | 'replayed';
+  ids: IdempotencyKeyIds;
+  hash: string;
+  /**
+   * running → the request runs under the key (nothing stored yet); stored → its answer is stored; released → it
+   * failed, or another request holds the key: nothing is stored, nor will be; replayed → answered from the store.
+   */
+  state: 'running' | 'stored' | 'released' | 'replayed';
+  /** Ends the request's hold on the key in this process (idempotent). */
+  leave(): void;
 }
 
 function idsOf(request: FastifyRequest, key: string): IdempotencyKeyIds | null {
@@ -21,68 +36,82 @@ function idsOf(request: FastifyRequest, key: string): IdempotencyKeyIds | null {
   return { account_id: request.auth.accountId, client_id: request.auth.clientId, idempotency_key: key };
 }
 
-export function registerIdempotency(app: FastifyInstance, db: Db, lockMicros: number): void {
+export function registerIdempotency(app: FastifyInstance, db: Db): void {
   app.decorateRequest('idempotency', null);
+  const inFlight = new KeysInFlight();
 
   // Reads (most requests) pass through without a promise: the hook only starts async work for a keyed write.
   app.addHook('preHandler', (request, reply, done) => {
     const key = request.headers['idempotency-key'];
     const ids = typeof key === 'string' ? idsOf(request, key) : null;
     if (!ids || !request.routeOptions.config.scopes || !WRITES.has(request.method)) return done();
+    if (request.routeOptions.config.idempotency === 'refused') return done(errors.idempotencyKeyRefused());
     // A replayed answer has been sent: the chain stops there (no done()).
-    claimKey(request, reply, ids).then(() => {
+    enter(request, reply, ids).then(() => {
       if (!reply.sent) done();
     }, done);
   });
 
-  async function claimKey(request: FastifyRequest, reply: FastifyReply, ids: IdempotencyKeyIds): Promise<void> {
+  async function enter(request: FastifyRequest, reply: FastifyReply, ids: IdempotencyKeyIds): Promise<void> {
     const hash = requestHash(request.method, request.url, request.body);
-    const outcome = await idempotencyService.claim(db, ids, hash, lockMicros);
-    const key = ids.idempotency_key;
-    if (outcome.kind === 'claimed') {
-      request.idempotency = { key, lockToken: outcome.lockToken, state: 'claimed' };
+    // A request of this process runs under the key: refused at once, before any trip to the database.
+    inFlight.check(ids, hash);
+    const stored = await idempotencyService.storedAnswer(db, ids, hash);
+    if (stored) {
+      request.idempotency = { ids, hash, state: 'replayed', leave: () => {} };
+      void reply
+        .code(stored.status)
+        .header('idempotent-replayed', 'true')
+        .type('application/json; charset=utf-8')
+        .send(stored.body);
       return;
     }
-    request.idempotency = { key, lockToken: outcome.lockToken, state: 'replayed' };
-    void reply
-      .code(outcome.status)
-      .header('idempotent-replayed', 'true')
-      .type('application/json; charset=utf-8')
-      .send(outcome.body);
+    const leave = inFlight.enter(ids, hash);
+    request.idempotency = { ids, hash, state: 'running', leave };
+    // Whatever becomes of the request (a client gone early included), its hold on the key ends with the response.
+    reply.raw.once('close', leave);
   }
 
   app.addHook('onSend', (request, reply, payload, done) => {
     const claim = request.idempotency;
-    const ids = claim ? idsOf(request, claim.key) : null;
-    if (!claim || claim.state !== 'claimed' || !ids) return done(null, payload);
-    storeAnswer(request, reply, claim, ids, payload).then(() => done(null, payload), done);
+    if (!claim || claim.state !== 'running') {
+      claim?.leave();
+      return done(null, payload);
+    }
+    storeAnswer(request, reply, claim, payload).then(() => done(null, payload), done);
   });
 
+  /** An answer given outside writeTransaction: a business error is stored (a 5xx is not: the key stays free). */
   async function storeAnswer(
     request: FastifyRequest,
     reply: FastifyReply,
     claim: IdempotencyClaim,
-    ids: IdempotencyKeyIds,
     payload: unknown,
   ): Promise<void> {
     try {
       if (reply.statusCode >= 500) {
-        await idempotencyService.release(db, ids, claim.lockToken);
-      } else {
-        if (reply.statusCode < 300) request.log.warn('idempotent write answered outside writeTransaction');
-        await idempotencyService.storeAnswer(db, ids, claim.lockToken, reply.statusCode, String(payload ?? ''));
+        claim.state = 'released';
+        return;
       }
-      claim.state = 'stored';
+      if (reply.statusCode < 300) request.log.warn('idempotent write answered outside writeTransaction');
+      const answer = { status: reply.statusCode, body: String(payload ?? '') };
+      const stored = await idempotencyService.storeAnswer(db, claim.ids, claim.hash, answer);
+      claim.state = stored ? 'stored' : 'released';
     } catch (error) {
-      // The database failed after the answer was decided: the lock expires and the key can be retried.
+      // The database failed after the answer was decided: nothing is stored, and the key can be retried.
+      claim.state = 'released';
       request.log.error({ err: error }, 'could not store the idempotency result');
+    } finally {
+      claim.leave();
     }
   }
 }
 
 /**
- * Runs a write in one transaction and, when the request carries an Idempotency-Key, stores the answer in
- * that same transaction. Returns the body to send (status 200 unless given).
+ * Runs a write in one transaction and, when the request carries an Idempotency-Key, claims the key in that
+ * transaction and stores the answer there: the change and its answer commit together, or neither does. A
+ * business error (4xx) undoes the work and is stored as the key's answer; the error is thrown on after the
+ * commit, for the error handler to send. Returns the body to send (status 200 unless given).
  */
 export async function writeTransaction<T>(
   db: Db,
@@ -91,18 +120,35 @@ export async function writeTransaction<T>(
   work: (ex: Executor) => Promise<T>,
   status = 200,
 ): Promise<T> {
-  const claim = request.idempotency;
-  const ids = claim?.state === 'claimed' ? idsOf(request, claim.key) : null;
-  const body = await db.write(async (ex) => {
-    const body = await work(ex);
-    if (claim && ids) {
-      reply.code(status);
-      await idempotencyService.storeInTransaction(ex, ids, claim.lockToken, status, String(reply.serialize(body)));
-    }
+  const claim = request.idempotency?.state === 'running' ? request.idempotency : null;
+  if (!claim) {
+    const body = await db.write(work);
+    reply.code(status);
     return body;
-  });
-  // Only once committed: if the commit fails, onSend still sees the claim and releases or records it.
-  if (claim && ids) claim.state = 'stored';
+  }
+  const answers = {
+    value(body: T): Answer {
+      reply.code(status);
+      return { status, body: String(reply.serialize(body)) };
+    },
+    // Rendered as the error handler will send it: the same status and body.
+    error(error: unknown): Answer | null {
+      const appError = toAppError(error, request);
+      if (appError.status >= 500) return null;
+      reply.code(appError.status);
+      return { status: appError.status, body: String(reply.serialize(errorBody(appError, request.id))) };
+    },
+  };
+  let outcome: Outcome<T>;
+  try {
+    outcome = await db.write((ex) => idempotencyService.runClaimed(ex, claim.ids, claim.hash, work, answers));
+  } catch (error) {
+    // Rolled back: a failure (5xx), or another request holds the key (409). Neither is stored.
+    claim.state = 'released';
+    throw error;
+  }
+  claim.state = 'stored';
+  if (!outcome.ok) throw outcome.error;
   reply.code(status);
-  return body;
+  return outcome.value;
 }

@@ -9,8 +9,11 @@ declare module 'fastify' {
      * check, the 401/403 answers and the OpenAPI security requirements all come from it. Absent: public.
      */
     scopes?: readonly Scope[];
-    /** Idempotency-Key on an authenticated POST/PUT/DELETE: honoured when sent, or required. */
-    idempotency?: 'required' | 'optional';
+    /**
+     * Idempotency-Key on an authenticated POST/PUT/DELETE: honoured when sent, or required; or refused, for an
+     * answer that must never be stored (it holds a secret shown once).
+     */
+    idempotency?: 'required' | 'optional' | 'refused';
   }
   interface FastifyRequest {
     auth: AuthContext | null;

@@ -1,9 +1,20 @@
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import { Type, type TSchema } from 'typebox';
+
+// Plain `enum` rather than a union of literals: ajv reports it as "must be one of: ...", and the response
+// serializer writes it without trying each branch.
+export const oneOf = <const T extends readonly string[]>(values: T, description?: string) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...(description === undefined ? {} : { description }) });
 
 /** The body of every 4xx/5xx answer (CONVENTIONS.md, "Errors"). */
 export const ErrorResponse = Type.Object(
   {
-    error_code: Type.String({ description: 'Machine-readable error code', examples: ['INVALID_REQUEST'] }),
+    error_code: Type.Unsafe<ErrorCode>({
+      type: 'string',
+      enum: [...ERROR_CODES],
+      description: 'Machine-readable error code',
+      examples: ['INVALID_REQUEST'],
+    }),
     message: Type.String({ description: 'Human-readable error message' }),
     details: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
       description: 'Additional error context: for INVALID_REQUEST, `errors` lists every problem as {path, message}',

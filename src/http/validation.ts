@@ -130,10 +130,17 @@ export function toProblems(errors: ErrorObject[], part: string | undefined): Val
         path = `${path}/${escapePointer(String(params.missingProperty))}`;
         message = 'is required';
         break;
-      case 'additionalProperties':
-        path = `${path}/${escapePointer(String(params.additionalProperty))}`;
+      case 'additionalProperties': {
+        const name = String(params.additionalProperty);
+        path = `${path}/${escapePointer(name)}`;
         message = 'is not allowed';
+        // `remote_id` for `remote_id[]`, `ids[]` for `ids`: name the one that is.
+        const known =
+          isRecord(error.parentSchema) && isRecord(error.parentSchema.properties) ? error.parentSchema.properties : {};
+        const near = name.endsWith('[]') ? name.slice(0, -2) : `${name}[]`;
+        if (Object.prototype.hasOwnProperty.call(known, near)) message = `is not allowed; did you mean ${near}?`;
         break;
+      }
       case 'enum':
         message = `must be one of: ${Array.isArray(params.allowedValues) ? params.allowedValues.join(', ') : ''}`;
         break;

@@ -7,8 +7,8 @@ let lastRandom: Uint8Array = new Uint8Array(10);
 
 /** 128 bits → 26 base32 characters, most significant first (the first character carries 3 bits). */
 export function encode(bytes: Uint8Array): string {
-  // Two leading zero bits make 130 = 26 × 5. Bits are taken five at a time from a small accumulator
-  // (BigInt arithmetic was ten times slower per id: docs/performance.md).
+  // Two leading zero bits make 130 = 26 × 5. Bits are taken five at a time from a small accumulator, not with
+  // BigInt arithmetic, which costs far more per id (docs/performance.md).
   let out = '';
   let acc = 0;
   let bits = 2;

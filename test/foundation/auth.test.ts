@@ -26,6 +26,11 @@ describeEachDialect(
         expect(res.json()).toEqual(unauthorized);
         expect(res.headers['www-authenticate']).toBe('Bearer realm="svc"');
         expect(res.headers['x-request-id']).toBe(res.json().request_id);
+        expect(res.json().message).toBe(
+          authorization?.startsWith('Basic')
+            ? 'HTTP Basic credentials are not accepted here: get a token at POST /oauth2/token (client credentials) and send it as Authorization: Bearer <token>.'
+            : 'Authentication credentials are missing.',
+        );
       }
     });
 

@@ -53,4 +53,43 @@ describeEachDialect('the built server (dist/server.js)', (t) => {
       await server.exited;
     }
   });
+
+  it('logs one JSON line per request as it completes: route, status, time taken, who asked, the request id', async () => {
+    const api = await t.ctx.as(['fields.read']);
+    const server = await startServer({ DATABASE_URL: t.ctx.database.url, RATE_LIMIT_MAX: '0' });
+    let answer: Response;
+    try {
+      answer = await fetch(`${server.url}/v1/fields/fld_missing?x=1`, {
+        headers: { authorization: `Bearer ${api.token}` },
+      });
+      expect(answer.status).toBe(404);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    const { stdout } = await server.exited;
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const requests = lines.filter((l) => l.msg === 'request');
+    expect(requests).toEqual([
+      {
+        level: 30,
+        time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        pid: expect.any(Number),
+        hostname: expect.any(String),
+        reqId: answer.headers.get('x-request-id'),
+        method: 'GET',
+        route: '/v1/fields/:id',
+        path: '/v1/fields/fld_missing',
+        status: 404,
+        ms: expect.any(Number),
+        account_id: api.accountId,
+        actor: `client:${api.clientId}`,
+        msg: 'request',
+      },
+    ]);
+    // Fastify's own "incoming request" / "request completed" pair is off.
+    expect(lines.filter((l) => /incoming request|request completed/.test(l.msg))).toEqual([]);
+  });
 });

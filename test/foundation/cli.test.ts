@@ -1,9 +1,14 @@
+import path from 'node:path';
 import { expect, it } from 'vitest';
 import { createTestDatabase } from '../support/databases.js';
 import { describeEachDialect } from '../support/context.js';
-import { svc } from '../support/processes.js';
+import { spawn } from 'node:child_process';
+import { collect, ROOT, svc, tempDir } from '../support/processes.js';
 
 const USAGE_START = 'Usage: svc <command>';
+/** What every command that opens the database says first on stderr. */
+const databaseLine = (url: string) =>
+  `svc: database ${url.startsWith('postgres') ? url : `sqlite:${path.resolve(url.replace(/^sqlite:/, ''))}`}\n`;
 
 describeEachDialect('the svc CLI', (t) => {
   const env = () => ({ DATABASE_URL: t.ctx.database.url });
@@ -14,7 +19,7 @@ describeEachDialect('the svc CLI', (t) => {
       ['clients', 'create', '--account', account, '--scopes', 'fields.read fields.write'],
       env(),
     );
-    expect([created.code, created.stderr]).toEqual([0, '']);
+    expect([created.code, created.stderr]).toEqual([0, databaseLine(env().DATABASE_URL)]);
     const creds = JSON.parse(created.stdout);
     expect(creds).toEqual({
       client_id: expect.stringMatching(/^cli_[0-9a-z]{26}$/),
@@ -103,17 +108,72 @@ describeEachDialect('the svc CLI', (t) => {
     for (const [args, message] of cases) {
       const result = await svc(args, env());
       expect({ args, code: result.code, stdout: result.stdout }).toEqual({ args, code: 2, stdout: '' });
-      expect(result.stderr.startsWith(message)).toBe(true);
-      expect(result.stderr).toContain(USAGE_START);
+      // The one problem, and where help is: not the whole usage.
+      const lines = result.stderr.split('\n').filter((l) => !l.startsWith('svc: database '));
+      expect(lines[0]!.startsWith(message)).toBe(true);
+      const pointer =
+        args[0] === 'launch' ? 'svc --help' : args[1] === 'fly' ? 'svc clients --help' : 'svc clients create --help';
+      expect(lines.slice(1)).toEqual([`Run '${pointer}' for usage.`, '']);
+      expect(result.stderr).not.toContain(USAGE_START);
     }
     expect(await t.ctx.db.direct.selectFrom('oauth_clients').select('client_id').execute()).toEqual(before);
+  });
+
+  it('prints help for every command and subcommand on --help, with defaults, and exits 0', async () => {
+    const cases: [string[], string[]][] = [
+      [
+        ['--help'],
+        [USAGE_START, 'svc clients create', 'svc users create', 'svc seed', 'svc poll', 'default: data/svc.sqlite'],
+      ],
+      [
+        ['help', 'clients'],
+        ['svc clients create', 'svc clients list', 'svc clients revoke'],
+      ],
+      [
+        ['clients', 'create', '--help'],
+        ['svc clients create --account', '--scopes    space- or comma-separated'],
+      ],
+      [
+        ['users', '--help'],
+        ['svc users create', 'svc users reset-password'],
+      ],
+      [
+        ['seed', '-h'],
+        ['--records         records to write (default 1000)', '--into-existing'],
+      ],
+      [['poll', '--help'], ['--interval    seconds between polls when not --once (default 3600)']],
+      [['report', '--help'], ['--in   where results come from (default -: standard input)']],
+      [['migrate', '--help'], ['svc migrate']],
+    ];
+    for (const [args, texts] of cases) {
+      const result = await svc(args, env());
+      expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: '' });
+      for (const text of texts) expect(result.stdout, args.join(' ')).toContain(text);
+    }
+    const bare = await svc([], env());
+    expect([bare.code, bare.stdout]).toEqual([2, '']);
+    expect(bare.stderr).toContain(USAGE_START);
+  });
+
+  it('finds the same default database from any folder, and names the database it opens', async () => {
+    const elsewhere = tempDir('svc-cwd-');
+    const script = `import('${path.join(ROOT, 'dist/config.js')}').then((m) => console.log(m.loadConfig({}).database.path))`;
+    const printed = await collect(spawn(process.execPath, ['-e', script], { cwd: elsewhere }));
+    expect(printed.stdout.trim()).toBe(path.join(ROOT, 'data', 'svc.sqlite'));
+    const listed = await svc(['clients', 'list', '--account', 'nobody'], env());
+    expect([listed.code, listed.stdout, listed.stderr]).toEqual([0, '', databaseLine(env().DATABASE_URL)]);
+    if (t.dialect === 'postgres') {
+      const withPassword = env().DATABASE_URL.replace('postgres://postgres@', 'postgres://postgres:hunter2@');
+      const masked = await svc(['clients', 'list', '--account', 'nobody'], { DATABASE_URL: withPassword });
+      expect(masked.stderr).toBe(`svc: database ${withPassword.replace('hunter2', '***')}\n`);
+    }
   });
 
   it('migrates a new database once, then has nothing to apply', async () => {
     const fresh = await createTestDatabase(t.dialect);
     try {
       const first = await svc(['migrate'], { DATABASE_URL: fresh.url });
-      expect([first.code, first.stderr]).toEqual([0, '']);
+      expect([first.code, first.stderr]).toEqual([0, databaseLine(fresh.url)]);
       const applied: string[] = JSON.parse(first.stdout).applied;
       expect(applied[0]).toBe('0001_foundation');
       expect(applied).toEqual([...applied].sort());

@@ -1,6 +1,7 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { runNode } from '../support/processes.js';
+import { ROOT, runNode } from '../support/processes.js';
 
 describe('configuration', () => {
   it('reports every problem at once in one ConfigError', () => {
@@ -34,18 +35,34 @@ describe('configuration', () => {
     expect(config).toEqual({
       host: '127.0.0.1',
       port: 8080,
-      database: { dialect: 'sqlite', path: 'data/svc.sqlite' },
+      database: { dialect: 'sqlite', path: path.join(ROOT, 'data', 'svc.sqlite') },
       logLevel: 'info',
       tokenTtlSeconds: 3600,
       rateLimitMax: 1000,
       rateLimitWindowSeconds: 60,
       tokenRateLimitMax: 60,
+      signInRateLimitMax: 30,
+      trustProxy: false,
       redisUrl: null,
       bodyLimitBytes: 5 * 1024 * 1024,
       requestTimeoutMs: 30_000,
       databasePoolSize: 10,
+      sessionIdleMinutes: 30,
+      sessionAbsoluteHours: 12,
+      consoleDir: path.join(ROOT, 'console', 'dist'),
+      publicUrl: 'http://127.0.0.1:8080',
+      metricsToken: null,
+      webhookAllowPrivateTargets: false,
+      sandbox: false,
+      sandboxAdminToken: null,
     });
     expect(Object.isFrozen(config)).toBe(true);
+    expect(loadConfig({ HOST: '::1', PORT: '9000' }).publicUrl).toBe('http://[::1]:9000');
+    expect(loadConfig({ PUBLIC_URL: 'https://svc.example.com/' }).publicUrl).toBe('https://svc.example.com');
+    expect(() => loadConfig({ PUBLIC_URL: 'svc.example.com' })).toThrow(/PUBLIC_URL: must start with http/);
+    expect(() => loadConfig({ SESSION_IDLE_MINUTES: '900', SESSION_ABSOLUTE_HOURS: '2' })).toThrow(
+      /SESSION_IDLE_MINUTES: must not be longer than SESSION_ABSOLUTE_HOURS/,
+    );
   });
 
   it('makes the server exit non-zero with one message naming every problem', async () => {

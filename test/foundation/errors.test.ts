@@ -64,6 +64,41 @@ describeEachDialect(
       }
     });
 
+    it('names the parameter meant when one differs from an allowed one by its brackets', async () => {
+      const api = await t.ctx.as(['field_values.read', 'fields.write', 'accounting.record.read']);
+      const fieldId = await api.newField();
+      const values = await api.get(`/v1/fields/${fieldId}/values`, { remote_id: 'x' });
+      expect(values.status).toBe(400);
+      expect(values.body.details.errors).toEqual([
+        { path: '/query/remote_id', message: 'is not allowed; did you mean remote_id[]?' },
+      ]);
+      const records = await api.get('/v3/accounting/records', { 'ids[]': 'accr_x' });
+      expect(records.body.details.errors).toEqual([
+        { path: '/query/ids[]', message: 'is not allowed; did you mean ids?' },
+      ]);
+    });
+
+    it('answers 405 with Allow for a known path asked with a method it does not serve; / leads to /docs', async () => {
+      const cases: [string, string, string[]][] = [
+        ['PATCH', '/v1/fields', ['GET', 'HEAD', 'POST']],
+        ['DELETE', '/v3/accounting/records/accr_x', ['GET', 'HEAD']],
+        ['PUT', '/internal/v1/accounting/records/accr_x/coding', ['POST']],
+        ['POST', '/healthz', ['GET', 'HEAD']],
+      ];
+      for (const [method, url, allowed] of cases) {
+        const res = await t.ctx.app.inject({ method: method as 'POST', url });
+        expect({ url, status: res.statusCode }).toEqual({ url, status: 405 });
+        expect(res.headers.allow).toBe(allowed.join(', '));
+        expect(res.json()).toEqual({
+          ...shape('METHOD_NOT_ALLOWED'),
+          message: `${url} does not take ${method}; it takes ${allowed.join(', ')}.`,
+          details: { allowed_methods: allowed },
+        });
+      }
+      const root = await t.ctx.app.inject({ method: 'GET', url: '/' });
+      expect([root.statusCode, root.headers.location]).toEqual([302, '/docs']);
+    });
+
     it('answers 415 for text and form bodies, 400 for malformed or empty JSON', async () => {
       const api = await t.ctx.as(['fields.write']);
       const send = (payload: string, type: string) =>

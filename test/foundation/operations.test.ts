@@ -27,6 +27,40 @@ describeEachDialect('operations endpoints', (t) => {
     expect(res.body).toContain('# TYPE svc_http_request_duration_seconds histogram');
   });
 
+  it('keeps /metrics for the bearer of METRICS_TOKEN when the operator sets one', async () => {
+    const token = 'metrics-token-0123456789';
+    const guarded = await t.ctx.secondApp({ METRICS_TOKEN: token });
+    for (const authorization of [undefined, 'Bearer wrong-token-0123456789', `Bearer ${token}x`]) {
+      const res = await guarded.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: authorization ? { authorization } : {},
+      });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().error_code).toBe('UNAUTHORIZED');
+    }
+    const ok = await guarded.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.body).toContain('# TYPE svc_http_requests_total counter');
+  });
+
+  it('describes every operation and every parameter in the OpenAPI document', async () => {
+    const doc = (await get('/openapi.json')).json();
+    const missing: string[] = [];
+    for (const [path, operations] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(operations)) {
+        if (!op.summary) missing.push(`${method} ${path}: summary`);
+        if (!op.description) missing.push(`${method} ${path}: description`);
+        for (const p of op.parameters ?? []) {
+          if (!p.description && !p.schema?.description) missing.push(`${method} ${path}: ${p.in} ${p.name}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+    const query = doc.paths['/v3/accounting/records'].get.parameters.find((p: any) => p.name === 'review_status');
+    expect(query.schema.description ?? query.description).toContain('card and reimbursement records only');
+  });
+
   it('publishes a valid OpenAPI 3.1 document with one security requirement per scope', async () => {
     const res = await get('/openapi.json');
     expect(res.statusCode).toBe(200);

@@ -4,7 +4,7 @@ import { isoToMicros } from '../../src/lib/clock.js';
 import { ADMIN, EXPORT_RESULTS as EXPORT, INGEST, item } from '../support/accounting.js';
 import { expectErrorShape } from '../support/expect.js';
 import { valuesUrl } from '../support/field-values.js';
-import { describeServed, report, type HttpResponse } from '../support/reliability.js';
+import { describeServed, HttpApi, report, type HttpResponse } from '../support/reliability.js';
 import { storedRecordRows, storedValues } from '../support/stored.js';
 
 const N = 50;
@@ -27,6 +27,8 @@ const tally = (responses: HttpResponse[]) => {
 /** 50 requests at once against a real `node dist/server.js` over HTTP; the stored state decides. */
 describeServed(`${N}-way races over HTTP`, (t) => {
   let base: string;
+  /** A second server process over the same database, as another node. */
+  let otherBase: string;
   let requests = 0;
   const newApi = () => t.served.client(base, ADMIN);
   const all = (send: (i: number) => Promise<HttpResponse>) => {
@@ -36,6 +38,7 @@ describeServed(`${N}-way races over HTTP`, (t) => {
 
   beforeAll(async () => {
     base = (await t.served.start()).url;
+    otherBase = (await t.served.start()).url;
   });
   afterAll(() => {
     report(`races [${t.dialect}]`, { concurrent: N, requests });
@@ -64,6 +67,61 @@ describeServed(`${N}-way races over HTTP`, (t) => {
     expect(ingested.every((r) => r.status === 200 || r.body.error_code === 'IDEMPOTENCY_KEY_IN_USE')).toBe(true);
     const records = await storedRecordRows(t.served, api.accountId);
     expect(records.map((r) => r.source_id).sort()).toEqual(['once-1', 'once-2']);
+  });
+
+  it('runs one write for 50 requests under one key sent to two server processes at once', async () => {
+    const api = await newApi();
+    const elsewhere = new HttpApi(otherBase, api.token, api.accountId, api.clientId);
+    const fieldId = await api.newField({ name: 'race' });
+    const key = randomUUID();
+    const body = { items: Array.from({ length: 10 }, (_, i) => ({ value: `v${i}`, remote_id: `r${i}` })) };
+    const responses = await all((i) =>
+      (i % 2 ? elsewhere : api).post(valuesUrl(fieldId), body, { 'idempotency-key': key }),
+    );
+    const firsts = responses.filter((r) => r.status === 200 && !r.headers['idempotent-replayed']);
+    expect(tally(firsts)).toEqual({ '200': 1 });
+    for (const r of responses) {
+      if (r.status === 409) expectErrorShape(r, 'IDEMPOTENCY_KEY_IN_USE');
+      else expect({ status: r.status, body: r.body }).toEqual({ status: 200, body: firsts[0]!.body });
+    }
+    const stored = await storedValues(t.served, api.accountId, fieldId);
+    expect(stored.map((v) => v.remote_id).sort()).toEqual(body.items.map((i) => i.remote_id).sort());
+    // Both processes replay it now.
+    for (const client of [api, elsewhere]) {
+      const again = await client.post(valuesUrl(fieldId), body, { 'idempotency-key': key });
+      expect([again.status, again.headers['idempotent-replayed'], again.body]).toEqual([200, 'true', firsts[0]!.body]);
+    }
+  });
+
+  it('refuses the key on another process while its first request runs (PostgreSQL: at once), and runs it once', async () => {
+    const api = await newApi();
+    const elsewhere = new HttpApi(otherBase, api.token, api.accountId, api.clientId);
+    const key = { 'idempotency-key': randomUUID() };
+    const body = { items: Array.from({ length: 1000 }, (_, i) => item(record(`held-${i}`))) };
+    let firstAt = 0;
+    const first = api.post(INGEST, body, key).then((r) => {
+      firstAt = performance.now();
+      return r;
+    });
+    expect(await t.served.writeUnderWay()).toBe(true);
+    const second = await elsewhere.post(INGEST, body, key);
+    const secondAt = performance.now();
+    const done = await first;
+    expect([done.status, done.headers['idempotent-replayed']]).toEqual([200, undefined]);
+    if (t.dialect === 'postgres' || second.status !== 200) {
+      expect(second.status).toBe(409);
+      expectErrorShape(second, 'IDEMPOTENCY_KEY_IN_USE');
+    } else {
+      // SQLite: the first may commit before the other process looks the key up; it then replays, never runs.
+      expect([second.headers['idempotent-replayed'], second.body]).toEqual(['true', done.body]);
+    }
+    // PostgreSQL tries the claim's lock and does not wait for it; on SQLite the other process waits for the write
+    // lock (one writer at a time), then finds the answer stored.
+    if (t.dialect === 'postgres') expect(secondAt).toBeLessThan(firstAt);
+    expect(await storedRecordRows(t.served, api.accountId)).toHaveLength(1000);
+    const replay = await elsewhere.post(INGEST, body, key);
+    expect([replay.status, replay.headers['idempotent-replayed']]).toEqual([200, 'true']);
+    expect(replay.body).toEqual(done.body);
   });
 
   it('lets exactly one of 50 export results for one record win; the others get 422 ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT', async () => {

@@ -16,6 +16,9 @@ const SPEC_SCOPES = [
   'GET /v3/accounting/records/{record_id} accounting.record.read accounting.record.write',
   'GET /v3/accounting/records accounting.record.read accounting.record.write',
   'POST /v3/accounting/records/export-results accounting.record.write',
+  'POST /v3/accounting/integration accounting.integration.write',
+  'POST /v3/accounting/integration/{integration_id}/disconnect accounting.integration.write',
+  'POST /v3/accounting/integration/{integration_id}/reactivate accounting.integration.write',
   'POST /internal/v1/accounting/records accounting.record.admin',
   'POST /internal/v1/accounting/records/{record_id}/review-status accounting.record.admin',
 ];

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import type { Scope } from '../../src/modules/auth/scopes.js';
 import { ADMIN, RECORDS } from '../support/accounting.js';
 import { ISO_MICROS, VALUE_ID } from '../support/expect.js';
 import { rowShape } from '../support/field-values.js';
@@ -11,6 +12,9 @@ import { describeLive, type LiveServer } from './live-server.js';
 const CLIENT_ENTRY = path.join(ROOT, 'client/src/index.ts');
 /** What the examples' clients may do: what a README reader's integration would be given. */
 const SCOPES = ['fields.read', 'fields.write', 'field_values.write', 'accounting.record.write'] as const;
+/** What the review example's client may do: what an accountant's tool would be given. */
+const REVIEW_SCOPES = ['accounting.record.review', 'fields.read'] as const;
+const usd = (amount: number) => ({ amount, currency: 'USD' });
 
 /** The ```ts blocks of the client's README, each with the `## ` heading it stands under. */
 function examples(): { heading: string; code: string }[] {
@@ -29,8 +33,8 @@ function examples(): { heading: string; code: string }[] {
  * example under `heading` run as a program of its own by it: `node --import tsx`, with SVC_URL, SVC_CLIENT_ID
  * and SVC_CLIENT_SECRET in the child's environment alone. The example must exit 0; its output is answered.
  */
-async function reader(live: LiveServer) {
-  const creds = await live.credentials(SCOPES);
+async function reader(live: LiveServer, scopes: readonly Scope[] = SCOPES) {
+  const creds = await live.credentials(scopes);
   const admin = await live.ctx.as([...ADMIN], creds.accountId);
   const run = async (heading: string): Promise<string> => {
     const found = examples().filter((b) => b.heading === heading);
@@ -53,6 +57,8 @@ describeLive('client README examples', (s) => {
       'Connect',
       'Custom fields and values',
       'Accounting records and export results',
+      'Review workflow',
+      'Errors and large batches',
     ]);
   });
 
@@ -120,5 +126,63 @@ describeLive('client README examples', (s) => {
     for (const untouched of [second, preparing]) {
       expect((await admin.get(`${RECORDS}/${untouched.id}`)).body).toEqual(untouched);
     }
+  });
+
+  it('Review workflow: codes the uncoded records under review, approves them in one move, and prints a history', async () => {
+    const { admin, run } = await reader(s.live, REVIEW_SCOPES);
+    const gl = await admin.newCoding('GL Account', [
+      { value: '6000 Travel', remote_id: 'GL-6000' },
+      { value: '7500 Other G&A', remote_id: 'GL-7500' },
+    ]);
+    const other = [{ field_id: gl.field.svc_id, svc_id: gl.values[1].svc_id }];
+    const [a, b, preparing, coded] = await admin.newRecords([
+      { review_status: 'REVIEW' },
+      { review_status: 'REVIEW', lines: [{ amount: usd(100) }, { amount: usd(71.75) }] },
+      {},
+      { review_status: 'REVIEW', lines: [{ amount: usd(171.75), field_values: other }] },
+    ]);
+    const printed = (await run('Review workflow')).split('\n');
+
+    expect(printed).toEqual([
+      `${a.id} READY_FOR_EXPORT 3`,
+      `${b.id} READY_FOR_EXPORT 3`,
+      '1 INGESTED',
+      '2 CODED',
+      '3 MOVED',
+      '',
+    ]);
+    const travel = {
+      svc_field_id: gl.field.svc_id,
+      remote_field_id: null,
+      svc_field_value_id: gl.values[0].svc_id,
+      remote_field_value_id: 'GL-6000',
+      field_name: 'GL Account',
+      field_value_name: '6000 Travel',
+      type: 'IDENTIFIER',
+    };
+    for (const record of [a, b]) {
+      const now = (await admin.get(`${RECORDS}/${record.id}`, { single_entry: 'true' })).body;
+      expect([now.review_status, now.version]).toEqual(['READY_FOR_EXPORT', 3]);
+      expect(now.line_items.map((l: any) => l.accounting_field_values)).toEqual(now.line_items.map(() => [travel]));
+    }
+    // Out of the queue: not under review, or coded already.
+    for (const untouched of [preparing, coded]) {
+      expect((await admin.get(`${RECORDS}/${untouched.id}`)).body).toEqual(untouched);
+    }
+  });
+
+  it('Errors and large batches: narrows a 404 by class, and finishes a 2500-value import after a refused chunk', async () => {
+    const { admin, run } = await reader(s.live);
+    const printed = (await run('Errors and large batches')).split('\n');
+    expect(printed).toEqual([
+      expect.stringMatching(/^NOT_FOUND req_[A-Za-z0-9_-]{16}$/),
+      '0:applied 1:failed 2:not_sent',
+      '2500',
+      '',
+    ]);
+    const [chart] = (await admin.get('/v1/fields')).body.items;
+    const values = await storedValues(s.live.ctx, admin.accountId, chart.svc_id);
+    expect(values).toHaveLength(2500);
+    expect(new Set(values.map((v: any) => v.remote_id)).size).toBe(2500);
   });
 });

@@ -66,6 +66,13 @@ describeLive('SDK: the review workflow', (s) => {
       ['REVIEW', 1, usd(20)],
     ]);
     const lineId = record!.line_items[0]!.id;
+    // The reference record's members, typed: the source status, the billing amount, a line's amortization.
+    const members: [AccountingRecord['status'], AccountingRecord['billing_amount'], null] = [
+      record!.status,
+      record!.billing_amount,
+      record!.line_items[1]!.amortization,
+    ];
+    expect(members).toEqual(['SUBMITTED', usd(100), null]);
 
     const ref = { field_id: field.svc_id, svc_id: values[0]!.svc_id };
     const body = { version: 1, lines: [{ line_id: lineId, field_values: [ref] }] };
@@ -80,6 +87,7 @@ describeLive('SDK: the review workflow', (s) => {
         remote_field_value_id: 'GL-6010',
         field_name: 'GL Account',
         field_value_name: '6010 Meals',
+        type: 'IDENTIFIER',
       },
     ]);
     // The same key replays the answer instead of applying the coding again at a stale version.

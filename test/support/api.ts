@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { expect } from 'vitest';
-import { INGEST, item, reviewUrl, type Item } from './accounting.js';
+import { EXPORT_RESULTS, INGEST, item, reviewUrl, type Item } from './accounting.js';
 import { valuesUrl } from './field-values.js';
 
 export interface Response<T = any> {
@@ -108,6 +108,14 @@ export abstract class ApiClient<Extra extends object = object> {
   /** A record already READY_FOR_EXPORT. */
   async readyRecord(overrides: Item = {}): Promise<any> {
     return this.newRecord({ review_status: 'READY_FOR_EXPORT', ...overrides });
+  }
+
+  /** A record EXPORTED (accounting.record.write): made READY_FOR_EXPORT, then reported exported. As created. */
+  async exportedRecord(overrides: Item = {}): Promise<any> {
+    const record = await this.readyRecord(overrides);
+    const res = await this.post(EXPORT_RESULTS, { results: [{ accounting_record_id: record.id, success: {} }] });
+    expect(res.status, res.text).toBe(200);
+    return record;
   }
 
   /** Moves a record along `path` of review states (accounting.record.admin); answers the last answer. */

@@ -55,7 +55,13 @@ async function appFor(config: Config, db: Db, options: ContextOptions = {}): Pro
 }
 
 function testConfig(env: Record<string, string>, url: string): Config {
-  return loadConfig({ RATE_LIMIT_MAX: '0', TOKEN_RATE_LIMIT_MAX: '0', ...env, DATABASE_URL: url });
+  return loadConfig({
+    RATE_LIMIT_MAX: '0',
+    TOKEN_RATE_LIMIT_MAX: '0',
+    SIGN_IN_RATE_LIMIT_MAX: '0',
+    ...env,
+    DATABASE_URL: url,
+  });
 }
 
 export async function createTestContext(

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ADMIN } from './accounting.js';
 import type { Api } from './api.js';
 import type { TestContext } from './context.js';
+import { disconnectUrl, INTEGRATION, newVendor } from './integrations.js';
 import { routeScopes, type RouteScopes } from './routes.js';
 
 /** Every authenticated operation of the app's OpenAPI document: a new route joins every loop by itself. */
@@ -15,12 +16,26 @@ export const routeName = (r: { method: string; path: string }) => `${r.method} $
 /** Objects of one account, made through the API, that other tests aim at. */
 export interface Estate {
   api: Api;
+  /** A second API client of the account, for the operations on clients (revoking the first would end the test). */
+  spareClientId: string;
   fieldId: string;
   value: { svc_id: string; remote_id: string; value_id: string };
   recordId: string;
   /** Records under review, one for each editing operation (each changes its record's version). */
   editable: { coding: EditableRecord; split: EditableRecord; merge: EditableRecord };
-  cursors: { fields: string; values: string; records: string; search: string };
+  cursors: {
+    fields: string;
+    values: string;
+    records: string;
+    search: string;
+    integrations: string;
+    webhooks: string;
+    events: string;
+  };
+  /** The ACTIVE one of the account's two integrations (the other DISABLED), with its vendor and vendor account. */
+  integration: { id: string; vendor: string; vendorAccountId: string };
+  /** The first of the account's two webhook endpoints, and an event of a type it takes. */
+  webhook: { id: string; eventId: string };
 }
 
 interface EditableRecord {
@@ -29,7 +44,14 @@ interface EditableRecord {
 }
 
 export async function newEstate(ctx: TestContext): Promise<Estate> {
-  const api = await ctx.as([...ADMIN]);
+  const api = await ctx.as([
+    ...ADMIN,
+    'account.admin',
+    'accounting.integration.write',
+    'webhooks.write',
+    'events.read',
+  ]);
+  const spare = await ctx.newClient(['fields.read'], api.accountId);
   const fieldId = await api.newField({ name: 'One' });
   await api.newField({ name: 'Two' });
   const [value] = await api.newValues(fieldId, [
@@ -57,6 +79,25 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
     id: r.id,
     lineIds: r.line_items.slice(0, 2).map((l: any) => l.id),
   }));
+  // Two integrations (the first disconnected), so that their list has a second page.
+  const vendor = await newVendor(ctx.db);
+  const integrationIds: string[] = [];
+  for (const vendorAccountId of ['past', 'current']) {
+    const made = await api.post(INTEGRATION, { vendor, vendor_account_id: vendorAccountId });
+    if (made.status !== 200) throw new Error(`estate integration: ${made.text}`);
+    integrationIds.push(made.body.integration_id);
+    if (vendorAccountId === 'past') await api.post(disconnectUrl(made.body.integration_id), undefined);
+  }
+  // Two webhook endpoints (so that their list has a second page), with https targets no test sends to.
+  const webhookIds: string[] = [];
+  for (const path of ['one', 'two']) {
+    const made = await api.post('/v1/webhooks', {
+      url: `https://erp.example.com/${path}`,
+      event_types: ['accounting_record.ready_for_export'],
+    });
+    if (made.status !== 200) throw new Error(`estate webhook: ${made.text}`);
+    webhookIds.push(made.body.id);
+  }
   const cursor = async (url: string, query: Record<string, string>) => {
     const res = await api.get(url, { limit: '1', ...query });
     if (!res.body.next_cursor) throw new Error(`no cursor from ${url}: ${res.text}`);
@@ -64,6 +105,7 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
   };
   return {
     api,
+    spareClientId: spare.client_id,
     fieldId,
     value,
     recordId: records[0].id,
@@ -73,6 +115,16 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
       values: await cursor(`/v1/fields/${fieldId}/values`, {}),
       records: await cursor('/v3/accounting/records', {}),
       search: await cursor('/internal/v1/accounting/records', {}),
+      integrations: await cursor('/internal/v1/integrations', {}),
+      webhooks: await cursor('/v1/webhooks', {}),
+      events: await cursor('/v1/events', {}),
+    },
+    integration: { id: integrationIds[1]!, vendor, vendorAccountId: 'current' },
+    webhook: {
+      id: webhookIds[0]!,
+      eventId: (await api.get('/v1/events', { limit: '100' })).body.items.find(
+        (event: any) => event.type === 'accounting_record.ready_for_export',
+      ).id,
     },
   };
 }
@@ -92,6 +144,9 @@ export function pathOf(route: RouteScopes, e: Estate): string {
     svc_id: e.value.svc_id,
     record_id: edited?.id ?? e.recordId,
     line_id: e.editable.split.lineIds[0]!,
+    client_id: e.spareClientId,
+    integration_id: e.integration.id,
+    webhook_id: e.webhook.id,
   };
   return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     if (!(name in ids)) throw new Error(`no object for path parameter {${name}} of ${route.path}: add it to pathOf`);
@@ -179,13 +234,45 @@ export function requestsOf(
       return [{}, { query: { cursor: e.cursors.search } }];
     case 'GET /internal/v1/fields/{field_id}/values/search':
       return [{ query: { q: 'Sales' } }];
+    case 'POST /internal/v1/clients':
+      // A scope the estate's client holds: a client grants only scopes it has.
+      return [{ body: { scopes: ['fields.write'] } }];
+    case 'POST /v3/accounting/integration':
+      // The ACTIVE integration's vendor and vendor account: the reference's idempotent create answers it (200).
+      return [{ body: { vendor: e.integration.vendor, vendor_account_id: e.integration.vendorAccountId } }];
+    case 'GET /internal/v1/integrations':
+      return [{}, { query: { cursor: e.cursors.integrations } }];
+    case 'POST /v1/webhooks':
+      return [{ body: { url: 'https://erp.example.com/mine', event_types: ['field_values.changed'] } }];
+    case 'GET /v1/webhooks':
+      return [{}, { query: { cursor: e.cursors.webhooks } }];
+    case 'GET /v1/events':
+      return [{}, { query: { cursor: e.cursors.events } }];
+    case 'PUT /v1/webhooks/{webhook_id}':
+      return [{ body: { url: 'https://attacker.example.com/', status: 'DISABLED' } }];
+    case 'POST /v1/webhooks/{webhook_id}/secret/rotate':
+      return [{ body: { previous_expires_in_seconds: 60 } }];
+    case 'POST /v1/webhooks/{webhook_id}/redeliver':
+      return [{ body: { event_id: e.webhook.eventId } }, { body: { since: '2000-01-01T00:00:00Z' } }];
+    case 'GET /v1/webhooks/{webhook_id}/attempts':
+      return [{ query: { event_id: e.webhook.eventId } }];
     default:
       return [{}];
   }
 }
 
 /** Operations that take no id, batch item or cursor: nothing in them can name another account's object. */
-export const NAMES_NOTHING = new Set(['POST /v1/fields', 'GET /internal/v1/accounting/required-coding']);
+export const NAMES_NOTHING = new Set([
+  'POST /v1/fields',
+  'GET /internal/v1/accounting/required-coding',
+  'GET /internal/v1/accounting/overview',
+  'POST /internal/v1/clients',
+  'POST /v3/accounting/integration',
+  'POST /v1/webhooks',
+]);
+
+/** Writes that refuse an Idempotency-Key (their answer holds a secret that is never stored). */
+export const REFUSES_IDEMPOTENCY_KEY = new Set(['POST /internal/v1/clients']);
 
 /** Write routes whose OpenAPI operation takes a body but that `requestsOf` does not know. */
 export function bodiesMissing(table: RouteScopes[], e: Estate): string[] {
@@ -198,6 +285,7 @@ export async function send(
   e: Estate,
   req: { body?: unknown; query?: Record<string, string | string[]> },
 ) {
-  const headers: Record<string, string> = route.method === 'GET' ? {} : { 'idempotency-key': randomUUID() };
+  const keyed = route.method !== 'GET' && !REFUSES_IDEMPOTENCY_KEY.has(routeName(route));
+  const headers: Record<string, string> = keyed ? { 'idempotency-key': randomUUID() } : {};
   return api.request(route.method, pathOf(route, e), { body: req.body, query: req.query, headers });
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../src/db/database.js';
 import type { HttpApi } from './reliability.js';
 
-export type OpKind = 'create' | 'update' | 'delete' | 'ingest' | 'export' | 'reopen' | 'code' | 'approve';
+export type OpKind =
+  'create' | 'update' | 'delete' | 'ingest' | 'export' | 'fail' | 'reopen' | 'code' | 'split' | 'merge' | 'approve';
 
 export interface Op {
   kind: OpKind;
@@ -15,23 +16,37 @@ export interface Op {
   text: string;
 }
 
-/** What the model knows of a record: its review state and version, its export reference and its coding. */
+/** An economic line as the model knows it: its id, amount in cents, and the remote_id of its value (null: uncoded). */
+interface ModelLine {
+  id: string;
+  cents: number;
+  coded: string | null;
+}
+
+/** What the model knows of a record: its review state and version, its last export report and its economic lines. */
 interface ModelRecord {
   id: string;
   status: 'READY_FOR_EXPORT' | 'EXPORTED' | 'REVIEW';
   version: number;
+  /** The reference of the last export reported a success; the message of the last one reported a failure. */
   reference: string | null;
-  /** The economic line, and the remote_id of the value it is coded with (null: uncoded). */
-  line: string;
-  coded: string | null;
+  failure: string | null;
+  lines: ModelLine[];
 }
+
+const usd = (cents: number) => ({ amount: cents / 100, currency: 'USD' });
+const centsOf = (money: { amount: number }) => Math.round(money.amount * 100);
+/** Every record of the workload books its economic side as DEBIT lines (card expenses and bill expenses). */
+const economicLines = <L extends { id: string; type: string }>(lineItems: L[]): L[] =>
+  lineItems.filter((l) => l.type === 'DEBIT');
 
 /**
  * One client's stream of batch writes over entities that only it touches, so that its model of the stored
- * state is exact: values by remote_id → text, records by source_id → state, version, export reference and
- * coding. Records go round the review cycle: ingested READY_FOR_EXPORT, exported, re-opened to REVIEW (a bulk
- * move), coded, approved (a bulk move) and exported again. Every op is tagged uniquely (texts, source ids,
- * references, the versions it produces), so whether it is in the database can be read back.
+ * state is exact: values by remote_id → text, records by source_id → state, version, last export report and
+ * economic lines (ids, amounts, coding). Records go round the review cycle: ingested READY_FOR_EXPORT with one
+ * or two lines, reported exported (or failed, back to REVIEW), re-opened to REVIEW (a bulk move), coded, split
+ * and merged, approved (a bulk move) and exported again. Every op is tagged uniquely (texts, source ids,
+ * references, error messages, the versions it produces), so whether it is in the database can be read back.
  */
 export class Workload {
   readonly values = new Map<string, string>();
@@ -52,105 +67,147 @@ export class Workload {
     return shuffled.slice(0, 1 + Math.floor(this.random() * Math.min(max, shuffled.length)));
   }
 
+  private inState(status: ModelRecord['status'], where: (r: ModelRecord) => boolean = () => true): string[] {
+    return [...this.records].filter(([, r]) => r.status === status && where(r)).map(([s]) => s);
+  }
+
   next(): Op {
     const tag = `${this.name}-${++this.n}`;
     const key = randomUUID();
     const values = `/v1/fields/${this.fieldId}/values`;
-    const inState = (status: ModelRecord['status']) =>
-      [...this.records].filter(([, r]) => r.status === status).map(([s]) => s);
-    const ready = inState('READY_FOR_EXPORT');
-    const roll = this.random();
-    const moves = '/internal/v1/accounting/records/review-status';
+    const record = (s: string) => this.records.get(s)!;
+    const edit = (kind: OpKind, target: string, path: string, body: object, text = tag): Op => ({
+      kind,
+      method: 'POST',
+      path: `/internal/v1/accounting/records/${record(target).id}/${path}`,
+      key,
+      targets: [target],
+      text,
+      body: { version: record(target).version, ...body },
+    });
     const bulk = (kind: OpKind, to: string, targets: string[]): Op => ({
       kind,
       method: 'POST',
-      path: moves,
+      path: '/internal/v1/accounting/records/review-status',
       key,
       targets,
       text: tag,
       body: {
         review_status: to,
-        records: targets.map((s) => ({ id: this.records.get(s)!.id, version: this.records.get(s)!.version })),
+        records: targets.map((s) => ({ id: record(s).id, version: record(s).version })),
       },
     });
-    if (roll < 0.06 && inState('EXPORTED').length > 0)
-      return bulk('reopen', 'REVIEW', this.pick(inState('EXPORTED'), 10));
-    if (roll < 0.16 && inState('REVIEW').length > 0) {
-      const target = this.pick(inState('REVIEW'), 1)[0]!;
-      const record = this.records.get(target)!;
-      const remote = this.pick([...this.values.keys(), ''], 1)[0]!;
-      return {
-        kind: 'code',
-        method: 'POST',
-        path: `/internal/v1/accounting/records/${record.id}/coding`,
-        key,
-        targets: [target],
-        text: remote,
-        body: {
-          version: record.version,
-          lines: [
-            {
-              line_id: record.line,
-              field_values: remote === '' ? [] : [{ field_remote_id: this.fieldRemoteId, remote_id: remote }],
-            },
-          ],
+    const report = (kind: OpKind, targets: string[]): Op => ({
+      kind,
+      method: 'POST',
+      path: '/v3/accounting/records/export-results',
+      key,
+      targets,
+      text: tag,
+      body: {
+        results: targets.map((s) => ({
+          accounting_record_id: record(s).id,
+          ...(kind === 'export' ? { success: { reference_id: tag } } : { failure: { error_message: tag } }),
+        })),
+      },
+    });
+    const inReview = this.inState('REVIEW');
+    // A line of at least 2 cents splits into two parts of at least 1; four lines are enough to merge.
+    const halvable = (l: ModelLine) => l.cents >= 2;
+    const splittable = this.inState('REVIEW', (r) => r.lines.length < 4 && r.lines.some(halvable));
+    const mergeable = this.inState('REVIEW', (r) => r.lines.length >= 2);
+    const ready = this.inState('READY_FOR_EXPORT');
+    const exported = this.inState('EXPORTED');
+
+    // Each kind has its own share of the rolls: the bands follow one another over [0, 1), so a kind never takes
+    // another's share. A kind that cannot run now (nothing in the state it needs) leaves its roll to the next
+    // band that can; what is left creates values.
+    const kinds: { share: number; can: boolean; op: () => Op }[] = [
+      { share: 0.05, can: exported.length > 0, op: () => bulk('reopen', 'REVIEW', this.pick(exported, 10)) },
+      {
+        share: 0.07,
+        can: inReview.length > 0,
+        op: () => {
+          const target = this.pick(inReview, 1)[0]!;
+          const line = this.pick(record(target).lines, 1)[0]!;
+          const remote = this.pick([...this.values.keys(), ''], 1)[0]!;
+          const field_values = remote === '' ? [] : [{ field_remote_id: this.fieldRemoteId, remote_id: remote }];
+          return edit('code', target, 'coding', { lines: [{ line_id: line.id, field_values }] }, remote);
         },
-      };
-    }
-    if (roll < 0.22 && inState('REVIEW').length > 0)
-      return bulk('approve', 'READY_FOR_EXPORT', this.pick(inState('REVIEW'), 10));
-    if (roll < 0.15 && this.values.size > 0) {
-      const targets = this.pick([...this.values.keys()], 10);
-      return {
-        kind: 'delete',
-        method: 'DELETE',
-        path: values,
-        key,
-        targets,
-        text: tag,
-        body: { items: targets.map((remote_id) => ({ remote_id })) },
-      };
-    }
-    if (roll < 0.35 && this.values.size > 0) {
-      const targets = this.pick([...this.values.keys()], 20);
-      const body = { items: targets.map((remote_id) => ({ remote_id, data: { value: `${tag}` } })) };
-      return { kind: 'update', method: 'PUT', path: values, key, targets, text: tag, body };
-    }
-    if (roll < 0.5 && ready.length > 0) {
-      const targets = this.pick(ready, 5);
-      const results = targets.map((s) => ({
-        accounting_record_id: this.records.get(s)!.id,
-        success: { reference_id: tag },
-      }));
-      return {
-        kind: 'export',
-        method: 'POST',
-        path: '/v3/accounting/records/export-results',
-        key,
-        targets,
-        text: tag,
-        body: { results },
-      };
-    }
-    if (roll < 0.72) {
-      const count = 1 + Math.floor(this.random() * 20);
-      const targets = Array.from({ length: count }, (_, i) => `${tag}-${i}`);
-      const items = targets.map((source_id, i) => ({
-        type: i % 2 ? 'BILL_EXPENSE' : 'CARD_EXPENSE_POST',
-        amount: { amount: 10 + i + 0.25, currency: 'USD' },
-        posted_at: '2026-06-11T09:09:05.840865Z',
-        source_id,
-        review_status: 'READY_FOR_EXPORT',
-      }));
-      return {
-        kind: 'ingest',
-        method: 'POST',
-        path: '/internal/v1/accounting/records',
-        key,
-        targets,
-        text: tag,
-        body: { items },
-      };
+      },
+      {
+        share: 0.05,
+        can: splittable.length > 0,
+        op: () => {
+          const target = this.pick(splittable, 1)[0]!;
+          const line = this.pick(record(target).lines.filter(halvable), 1)[0]!;
+          const first = Math.floor(line.cents / 2);
+          const parts = [{ amount: usd(first) }, { amount: usd(line.cents - first) }];
+          return edit('split', target, `lines/${line.id}/split`, { parts }, line.id);
+        },
+      },
+      {
+        share: 0.06,
+        can: mergeable.length > 0,
+        op: () => {
+          const target = this.pick(mergeable, 1)[0]!;
+          const lines = [...record(target).lines].sort(() => this.random() - 0.5).slice(0, 2);
+          return edit('merge', target, 'lines/merge', { line_ids: lines.map((l) => l.id) });
+        },
+      },
+      {
+        share: 0.06,
+        can: inReview.length > 0,
+        op: () => bulk('approve', 'READY_FOR_EXPORT', this.pick(inReview, 10)),
+      },
+      { share: 0.03, can: ready.length > 0, op: () => report('fail', this.pick(ready, 3)) },
+      {
+        share: 0.07,
+        can: this.values.size > 0,
+        op: () => {
+          const targets = this.pick([...this.values.keys()], 10);
+          const body = { items: targets.map((remote_id) => ({ remote_id })) };
+          return { kind: 'delete', method: 'DELETE', path: values, key, targets, text: tag, body };
+        },
+      },
+      {
+        share: 0.13,
+        can: this.values.size > 0,
+        op: () => {
+          const targets = this.pick([...this.values.keys()], 20);
+          const body = { items: targets.map((remote_id) => ({ remote_id, data: { value: tag } })) };
+          return { kind: 'update', method: 'PUT', path: values, key, targets, text: tag, body };
+        },
+      },
+      { share: 0.12, can: ready.length > 0, op: () => report('export', this.pick(ready, 5)) },
+      {
+        share: 0.18,
+        can: true,
+        op: () => {
+          const count = 1 + Math.floor(this.random() * 20);
+          const targets = Array.from({ length: count }, (_, i) => `${tag}-${i}`);
+          const items = targets.map((source_id, i) => {
+            const cents = 1025 + 100 * i;
+            return {
+              type: i % 2 ? 'BILL_EXPENSE' : 'CARD_EXPENSE_POST',
+              amount: usd(cents),
+              posted_at: '2026-06-11T09:09:05.840865Z',
+              source_id,
+              review_status: 'READY_FOR_EXPORT',
+              // Every third record comes with two economic lines, so that there are lines to merge at once.
+              ...(i % 3 === 0 ? { lines: [{ amount: usd(1000) }, { amount: usd(cents - 1000) }] } : {}),
+            };
+          });
+          const path = '/internal/v1/accounting/records';
+          return { kind: 'ingest', method: 'POST', path, key, targets, text: tag, body: { items } };
+        },
+      },
+    ];
+    const roll = this.random();
+    let band = 0;
+    for (const kind of kinds) {
+      band += kind.share;
+      if (roll < band && kind.can) return kind.op();
     }
     const count = 1 + Math.floor(this.random() * 50);
     const targets = Array.from({ length: count }, (_, i) => `${tag}-${i}`);
@@ -164,23 +221,52 @@ export class Workload {
       if (op.kind === 'create' || op.kind === 'update') this.values.set(target, op.text);
       else if (op.kind === 'delete') this.values.delete(target);
       else if (op.kind === 'ingest') {
-        const line = body.items[i].line_items[0].id;
+        const item = op.body.items[i];
+        const amounts: number[] = item.lines
+          ? item.lines.map((l: { amount: { amount: number } }) => centsOf(l.amount))
+          : [centsOf(item.amount)];
         this.records.set(target, {
           id: body.items[i].id,
           status: 'READY_FOR_EXPORT',
           version: 1,
           reference: null,
-          line,
-          coded: null,
+          failure: null,
+          lines: economicLines(body.items[i].line_items).map((l, k) => ({ id: l.id, cents: amounts[k]!, coded: null })),
         });
       } else {
         const record = this.records.get(target)!;
         record.version++;
-        if (op.kind === 'export') Object.assign(record, { status: 'EXPORTED', reference: op.text });
+        if (op.kind === 'export') Object.assign(record, { status: 'EXPORTED', reference: op.text, failure: null });
+        else if (op.kind === 'fail') Object.assign(record, { status: 'REVIEW', reference: null, failure: op.text });
         else if (op.kind === 'reopen') record.status = 'REVIEW';
         else if (op.kind === 'approve') record.status = 'READY_FOR_EXPORT';
-        else Object.assign(record, { coded: op.text === '' ? null : op.text });
+        else this.applyEdit(op, record, economicLines(body.record.line_items));
       }
+    }
+  }
+
+  /** A coding, split or merge: the lines the model expects, with the ids of new lines taken from the answer. */
+  private applyEdit(op: Op, record: ModelRecord, answered: { id: string }[]): void {
+    const lines = record.lines;
+    if (op.kind === 'code') {
+      const { line_id } = op.body.lines[0];
+      lines.find((l) => l.id === line_id)!.coded = op.text === '' ? null : op.text;
+    } else if (op.kind === 'split') {
+      // The parts take the line's place and, given no field_values, its coding.
+      const at = lines.findIndex((l) => l.id === op.text);
+      const parts = op.body.parts.map((p: { amount: { amount: number } }, k: number) => ({
+        id: answered[at + k]!.id,
+        cents: centsOf(p.amount),
+        coded: lines[at]!.coded,
+      }));
+      lines.splice(at, 1, ...parts);
+    } else {
+      // The merged line takes the place of the first of them, their sum, and the coding they share.
+      const merged = lines.filter((l) => op.body.line_ids.includes(l.id));
+      const at = lines.indexOf(merged[0]!);
+      const coded = merged.every((l) => l.coded === merged[0]!.coded) ? merged[0]!.coded : null;
+      const line = { id: answered[at]!.id, cents: merged.reduce((sum, l) => sum + l.cents, 0), coded };
+      record.lines = lines.flatMap((l) => (l === merged[0] ? [line] : merged.includes(l) ? [] : [l]));
     }
   }
 
@@ -188,7 +274,7 @@ export class Workload {
   async applied(db: Db, op: Op): Promise<number> {
     const k = db.direct;
     const account = this.api.accountId;
-    if (op.kind === 'reopen' || op.kind === 'approve' || op.kind === 'code') {
+    if (['reopen', 'approve', 'code', 'split', 'merge'].includes(op.kind)) {
       // The op's records at the version it would produce (each op bumps each of its records by one).
       const wanted = new Map(op.targets.map((s) => [this.records.get(s)!.id, this.records.get(s)!.version + 1]));
       const rows = await k
@@ -199,7 +285,7 @@ export class Workload {
         .execute();
       return rows.filter((r) => Number(r.version) === wanted.get(r.id)).length;
     }
-    if (op.kind === 'ingest' || op.kind === 'export') {
+    if (op.kind === 'ingest' || op.kind === 'export' || op.kind === 'fail') {
       const rows = await k
         .selectFrom('accounting_records')
         .select(['source_id', 'last_export_json'])
@@ -207,8 +293,12 @@ export class Workload {
         .where('source_id', 'in', op.targets)
         .execute();
       if (op.kind === 'ingest') return rows.length;
-      return rows.filter((r) => r.last_export_json !== null && JSON.parse(r.last_export_json).reference_id === op.text)
-        .length;
+      const reported = (json: string | null) => {
+        if (json === null) return false;
+        const last = JSON.parse(json);
+        return op.kind === 'export' ? last.reference_id === op.text : last.error_message === op.text;
+      };
+      return rows.filter((r) => reported(r.last_export_json)).length;
     }
     const rows = await k
       .selectFrom('field_values')
@@ -238,23 +328,35 @@ export class Workload {
       .select(['r.id', 'r.source_id', 'r.review_status', 'r.version', 'r.last_export_json', 'd.line_items_json'])
       .where('r.account_id', '=', this.api.accountId)
       .execute();
-    const codedWith = (json: string) => {
-      const codings = JSON.parse(json)[0].accounting_field_values as { remote_field_value_id: string }[];
-      return codings.length === 0 ? null : codings[0]!.remote_field_value_id;
+    type StoredLine = {
+      id: string;
+      type: string;
+      amount: { amount: number };
+      accounting_field_values: { remote_field_value_id: string }[];
     };
+    const linesOf = (json: string) =>
+      economicLines(JSON.parse(json) as StoredLine[]).map((l) => ({
+        id: l.id,
+        cents: centsOf(l.amount),
+        coded: l.accounting_field_values[0]?.remote_field_value_id ?? null,
+      }));
     return {
       values: Object.fromEntries(values.map((v) => [v.remote_id, v.value])),
       records: Object.fromEntries(
-        records.map((r) => [
-          r.source_id,
-          {
-            id: r.id,
-            status: r.review_status,
-            version: Number(r.version),
-            reference: r.last_export_json ? JSON.parse(r.last_export_json).reference_id : null,
-            coded: codedWith(r.line_items_json),
-          },
-        ]),
+        records.map((r) => {
+          const last = r.last_export_json ? JSON.parse(r.last_export_json) : null;
+          return [
+            r.source_id,
+            {
+              id: r.id,
+              status: r.review_status,
+              version: Number(r.version),
+              reference: last?.reference_id ?? null,
+              failure: last?.error_message ?? null,
+              lines: linesOf(r.line_items_json),
+            },
+          ];
+        }),
       ),
     };
   }
@@ -263,12 +365,7 @@ export class Workload {
   expected() {
     return {
       values: Object.fromEntries(this.values),
-      records: Object.fromEntries(
-        [...this.records].map(([s, r]) => [
-          s,
-          { id: r.id, status: r.status, version: r.version, reference: r.reference, coded: r.coded },
-        ]),
-      ),
+      records: Object.fromEntries([...this.records].map(([s, r]) => [s, structuredClone(r)])),
     };
   }
 }

@@ -1,6 +1,8 @@
+import SqliteDatabase from 'better-sqlite3';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.js';
-import type { Db, DialectName } from '../../src/db/database.js';
+import type { Db, DialectName, Executor } from '../../src/db/database.js';
 import { openDatabase } from '../../src/db/open.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { authService } from '../../src/modules/auth/auth.service.js';
@@ -85,6 +87,7 @@ export async function fetchToken(base: string, creds: { client_id: string; clien
  */
 export class ServedDatabase {
   readonly servers = new Set<RunningServer>();
+  private probe: SqliteDatabase.Database | undefined;
   private constructor(
     readonly dialect: DialectName,
     readonly database: TestDatabase,
@@ -111,6 +114,44 @@ export class ServedDatabase {
     return new HttpApi(base, await fetchToken(base, creds), creds.account_id, creds.client_id);
   }
 
+  /**
+   * True while some server holds a write transaction open on the database. SQLite: the write lock is taken
+   * (a BEGIN IMMEDIATE of our own fails at once). PostgreSQL: a client backend of the database has been in a
+   * transaction for over 10 ms (one-statement transactions are left out).
+   */
+  async writing(): Promise<boolean> {
+    const target = loadConfig({ DATABASE_URL: this.database.url }).database;
+    if (target.dialect === 'sqlite') {
+      this.probe ??= new SqliteDatabase(target.path, { timeout: 0 });
+      try {
+        this.probe.exec('begin immediate');
+        this.probe.exec('rollback');
+        return false;
+      } catch (error) {
+        if (error instanceof SqliteDatabase.SqliteError && error.code.startsWith('SQLITE_BUSY')) return true;
+        throw error;
+      }
+    }
+    const { rows } = await sql<{ n: number | string }>`
+      select count(*) as n from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'
+        and xact_start < clock_timestamp() - interval '10 milliseconds'`.execute(this.db.direct);
+    return Number(rows[0]?.n ?? 0) > 0;
+  }
+
+  /** Resolves once a write transaction has been open for a while (seen twice, 15 ms apart); false after `ms`. */
+  async writeUnderWay(ms = 10_000): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      if (await this.writing()) {
+        await sleep(15);
+        if (await this.writing()) return true;
+      }
+      await sleep(2);
+    }
+    return false;
+  }
+
   async stopServers(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const running = [...this.servers];
     for (const server of running) server.child.kill(signal);
@@ -119,6 +160,7 @@ export class ServedDatabase {
 
   async close(): Promise<void> {
     await this.stopServers();
+    this.probe?.close();
     await this.db.close().catch(() => {});
     await this.database.drop();
   }
@@ -153,14 +195,27 @@ export function describeServed(
  * its records, versions below 1, a DONE idempotency key without its answer.
  */
 export async function integrityProblems(db: Db): Promise<string[]> {
+  // From one snapshot: on PostgreSQL a killed server's last COMMIT may still land while the checks read.
+  return db.read((k) => problemsIn(k));
+}
+
+async function problemsIn(k: Executor): Promise<string[]> {
   const problems: string[] = [];
-  const k = db.direct;
-  if (db.dialect === 'sqlite') {
-    const check = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(k);
-    if (check.rows.map((r) => r.integrity_check).join() !== 'ok')
-      problems.push(`integrity_check: ${JSON.stringify(check.rows)}`);
-    const fk = await sql`pragma foreign_key_check`.execute(k);
-    if (fk.rows.length > 0) problems.push(`foreign_key_check: ${JSON.stringify(fk.rows)}`);
+  if (k.dialect === 'sqlite') {
+    // On a connection of its own: FTS5's check reads the index through the structure its connection cached last,
+    // and on a long-lived connection reports the segments that other processes' writes have merged away since
+    // as corruption (a new connection finds the same file sound).
+    const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(k);
+    const fresh = new SqliteDatabase(rows[0]!.file, { timeout: 0 });
+    try {
+      const check = fresh.pragma('integrity_check') as { integrity_check: string }[];
+      if (check.map((r) => r.integrity_check).join() !== 'ok')
+        problems.push(`integrity_check: ${JSON.stringify(check)}`);
+      const fk = fresh.pragma('foreign_key_check') as unknown[];
+      if (fk.length > 0) problems.push(`foreign_key_check: ${JSON.stringify(fk)}`);
+    } finally {
+      fresh.close();
+    }
   }
   const orphans = await k
     .selectFrom('field_values as v')
@@ -248,6 +303,11 @@ const BUSINESS_TABLES = [
   'account_record_clocks',
   'accounting_record_events',
   'account_required_fields',
+  'integrations',
+  'account_events',
+  'webhook_endpoints',
+  'webhook_deliveries',
+  'webhook_attempts',
 ] as const;
 
 /** Every business row of `accountIds` (all tables, sorted), for "nothing changed" comparisons. */
@@ -268,4 +328,4 @@ export function report(name: string, figures: Record<string, number | string>): 
   process.stdout.write(`[reliability] ${name}: ${text}\n`);
 }
 
-export { setTimeout as sleep } from 'node:timers/promises';
+export { sleep };

@@ -9,6 +9,7 @@ import { AccountingRecordShape } from '../../src/modules/accounting/accounting.s
 import type { ShownRecordRow } from '../../src/modules/accounting/accounting.tables.js';
 import { lineItemsOf, RECORD_TYPES, sourceTypeOf } from '../../src/modules/accounting/ledger.js';
 import { REVIEW_STATUSES } from '../../src/modules/accounting/lifecycle.js';
+import { SOURCE_STATUSES } from '../../src/modules/accounting/source-status.js';
 import { FieldValueShape, type ShownValueRow } from '../../src/modules/field-values/field-values.schemas.js';
 import { FieldShape } from '../../src/modules/fields/fields.schemas.js';
 import type { FieldsTable } from '../../src/modules/fields/fields.tables.js';
@@ -43,6 +44,7 @@ describe('the accounting record shape', () => {
     remote_field_value_id: maybe(text),
     field_name: text,
     field_value_name: text,
+    type: fc.constant('IDENTIFIER' as const),
   });
   const user = fc.record({
     id: text,
@@ -51,6 +53,7 @@ describe('the accounting record shape', () => {
     last_name: text,
     role: fc.constantFrom('EMPLOYEE', 'BOOKKEEPER'),
     status: fc.constantFrom('ACTIVE', 'DISABLED'),
+    account_id: text,
   });
   const vendor = fc.record({ id: text, name: text, email: maybe(text), website: maybe(text) });
   const receipt = fc.record({ id: text, download_uris: fc.array(text, { maxLength: 2 }) });
@@ -65,6 +68,9 @@ describe('the accounting record shape', () => {
       amount_minor: minor,
       original_currency: maybe(currency),
       original_amount_minor: minor,
+      billing_currency: maybe(currency),
+      billing_amount_minor: minor,
+      status: fc.constantFrom(...SOURCE_STATUSES),
       posted_at: micros,
       erp_posting_date: micros,
       due_at: maybe(micros),
@@ -76,6 +82,7 @@ describe('the accounting record shape', () => {
           type: fc.constantFrom('DEBIT' as const, 'CREDIT' as const),
           amount: minor,
           original_amount: maybe(minor),
+          billing_amount: maybe(minor),
           memo: maybe(text),
           accounting_field_values: fc.array(coding, { maxLength: 3 }),
         }),
@@ -99,7 +106,9 @@ describe('the accounting record shape', () => {
     .map(({ lines, last_export, ...r }) => ({
       ...r,
       source_type: sourceTypeOf(r.type),
-      line_items_json: JSON.stringify(lineItemsOf(lines, r.currency, r.original_currency)),
+      line_items_json: JSON.stringify(
+        lineItemsOf(lines, r.currency, r.original_currency, r.billing_currency ?? r.currency),
+      ),
       last_export_json: last_export === null ? null : JSON.stringify(last_export),
     }));
 

@@ -5,8 +5,9 @@ const DETAILS = ['line_items_json', 'user_json', 'vendor_json', 'receipts_json']
 const refs = (columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(c)));
 
 /**
- * Moves a record's details (line items, user, vendor, receipts: written once at ingestion, never changed) out of
- * accounting_records into accounting_record_details, one row per record with the same key. A report of export
+ * Moves a record's details (line items, user, vendor, receipts: written at ingestion; since the review workflow
+ * of 0006, coding rewrites the line items) out of accounting_records into accounting_record_details, one row per
+ * record with the same key. A report of export
  * results rewrote each record's whole ~2 kB row, and SQLite's WAL carried about a 4 kB page per record; the row
  * it rewrites is now ~200 bytes (docs/performance.md). Every instance of the service must be stopped before it
  * runs: an older build reads and writes the details in accounting_records.
@@ -70,9 +71,8 @@ async function createDetails(db: Kysely<any>, options: { foreignKey: boolean }):
     );
   }
   if (dialectOf(db) === 'postgres') {
-    // A details row is ~1.4 kB on average and up to ~2 kB, so a fifth of them crossed PostgreSQL's 2 kB threshold
-    // and were compressed in place, to be decompressed on every page of a poll. Kept plain: polls of 100,000
-    // records ran 6-12% faster (three A/B pairs) for a table 24% larger.
+    // A details row over PostgreSQL's 2 kB threshold would be compressed in place and decompressed on every page
+    // of a poll: kept plain, at the cost of a larger table (docs/performance.md has the figures).
     table = table.modifyEnd(sql`with (toast_tuple_target = 8160)`);
   }
   await table.execute();

@@ -17,3 +17,19 @@ export function dialectOf(db: Kysely<unknown>): 'sqlite' | 'postgres' {
 export function keyText(db: Kysely<unknown>): RawBuilder<unknown> {
   return dialectOf(db) === 'postgres' ? sql`text collate "C"` : sql`text`;
 }
+
+/**
+ * A migration's `up`, all or nothing on both dialects: Kysely runs PostgreSQL migrations in a transaction, and
+ * SQLite's without one, so on SQLite the work gets its own (BEGIN IMMEDIATE).
+ */
+export function allOrNothing(migrate: (db: Kysely<any>) => Promise<void>): (db: Kysely<any>) => Promise<void> {
+  return async (db) => {
+    if (dialectOf(db) === 'postgres') await migrate(db);
+    else await db.transaction().execute(migrate);
+  };
+}
+
+/** A migration's `down`: svc migrations are forward-only. */
+export async function forwardOnly(): Promise<void> {
+  throw new Error('svc migrations are forward-only');
+}

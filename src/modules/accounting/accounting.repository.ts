@@ -100,7 +100,15 @@ export const SHOWN_ROW_COLUMNS = [
   'r.version',
   'r.updated_at',
 ] as const;
-export const DETAIL_COLUMNS = ['d.line_items_json', 'd.user_json', 'd.vendor_json', 'd.receipts_json'] as const;
+export const DETAIL_COLUMNS = [
+  'd.line_items_json',
+  'd.user_json',
+  'd.vendor_json',
+  'd.receipts_json',
+  'd.status',
+  'd.billing_currency',
+  'd.billing_amount_minor',
+] as const;
 
 /** One record's export result, as a SQLite statement compiled once and run per record (applyExportResults). */
 const exportOne = preparedQuery<{
@@ -124,9 +132,9 @@ const exportOne = preparedQuery<{
 );
 
 /**
- * SQLite: one compiled statement run per record, each a primary-key probe (a few times faster than one
- * UPDATE ... FROM (VALUES ...) per 500: docs/performance.md). PostgreSQL: one statement per 500, as each
- * statement is a round trip to the server.
+ * SQLite: one compiled statement run per record, each a primary-key probe (in process a statement is a call,
+ * not a round trip, and these cost less than one UPDATE ... FROM (VALUES ...) per 500: docs/performance.md).
+ * PostgreSQL: one statement per 500, as each statement is a round trip to the server.
  */
 const applyExportResultsBy: ByDialect<
   (ex: Executor, accountId: string, updates: readonly ExportUpdate[]) => Promise<number>
@@ -171,7 +179,16 @@ export const accountingRepository = {
     for (const chunk of chunks(records, INSERT_CHUNK)) {
       const rows: AccountingRecordsTable[] = [];
       const details: Database['accounting_record_details'][] = [];
-      for (const { line_items_json, user_json, vendor_json, receipts_json, ...row } of chunk) {
+      for (const {
+        line_items_json,
+        user_json,
+        vendor_json,
+        receipts_json,
+        status,
+        billing_currency,
+        billing_amount_minor,
+        ...row
+      } of chunk) {
         rows.push(row);
         details.push({
           account_id: row.account_id,
@@ -180,6 +197,9 @@ export const accountingRepository = {
           user_json,
           vendor_json,
           receipts_json,
+          status,
+          billing_currency,
+          billing_amount_minor,
         });
       }
       await db.insertInto('accounting_records').values(rows).execute();
@@ -252,6 +272,22 @@ export const accountingRepository = {
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  },
+
+  /**
+   * Deletes every record of the account with its details, history, counts and required coding (a sandbox
+   * reset). The record clock stays, so that updated_at keeps growing past what pollers have seen.
+   */
+  async purgeAccount(db: Executor, accountId: string): Promise<void> {
+    for (const table of [
+      'accounting_record_events',
+      'accounting_record_details',
+      'accounting_records',
+      'account_record_counts',
+      'account_required_fields',
+    ] as const) {
+      await db.deleteFrom(table).where('account_id', '=', accountId).execute();
+    }
   },
 
   /** Applies count changes; runs in the record-writing transaction, under the account's clock lock. */

@@ -15,6 +15,7 @@ import {
   SingleEntryQuery,
 } from './accounting.schemas.js';
 import { internalAccountingRoutes } from './internal.routes.js';
+import { overviewRoutes } from './overview.routes.js';
 import { reviewRoutes } from './review.routes.js';
 
 const tags = ['Accounting Records'];
@@ -28,6 +29,8 @@ export function accountingRoutes(db: Db): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'getAccountingRecord',
           summary: 'Get accounting record by ID',
+          description:
+            "One record of the caller's account with its lines (double entry; single_entry=true leaves out the balancing lines), user, vendor, receipts, version and last export result; another account's record or an unknown id → 404.",
           tags,
           params: RecordIdParams,
           querystring: SingleEntryQuery,
@@ -58,7 +61,7 @@ export function accountingRoutes(db: Db): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        // Pages of up to 500 records are the polling hot path: written as text directly (recordJson), not
+        // Pages of up to 500 records are the polling hot path: written as text (AccountingRecordShape.toJson), not
         // through the schema serializer; the schema above still documents the answer.
         const page = await accountingService.query(db, authOf(request), request.query);
         return sendJsonText(reply, page);
@@ -87,5 +90,6 @@ export function accountingRoutes(db: Db): FastifyPluginAsyncTypebox {
 
     await app.register(internalAccountingRoutes(db));
     await app.register(reviewRoutes(db));
+    await app.register(overviewRoutes(db));
   };
 }

@@ -1,11 +1,10 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { oneOf } from '../../http/schemas.js';
 import { RECORD_TYPES, SOURCE_TYPES } from './ledger.js';
 import { REVIEW_STATUSES } from './lifecycle.js';
+import { SOURCE_STATUSES } from './source-status.js';
 
-// Plain `enum` rather than a union of literals: ajv reports it as "must be one of: ...", and the response
-// serializer writes it without trying each branch.
-export const oneOf = <const T extends readonly string[]>(values: T, description: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
+export { oneOf };
 
 /**
  * Nullable for responses: `type: [t, 'null']` is serialized with a typeof check, where a union makes
@@ -19,6 +18,10 @@ export const Text = (max = 255, description?: string) => Type.String({ minLength
 export const RecordTypeSchema = oneOf(RECORD_TYPES, 'The kind of activity the record books');
 export const ReviewStatusSchema = oneOf(REVIEW_STATUSES, 'Review stage of the record');
 export const SourceTypeSchema = oneOf(SOURCE_TYPES, 'The system the record comes from; maps from type');
+export const SourceStatusSchema = oneOf(
+  SOURCE_STATUSES,
+  'State of the source activity (the expense, bill or money movement) at ingestion; not the review state',
+);
 
 const USER_ROLES = [
   'ACCOUNT_ADMIN',

@@ -10,7 +10,8 @@ import {
   userProperties,
   vendorProperties,
 } from './accounting.schema-parts.js';
-import { INITIAL_STATUSES } from './lifecycle.js';
+import { INITIAL_STATUSES, REVIEW_STATUSES } from './lifecycle.js';
+import { SOURCE_STATUSES } from './source-status.js';
 
 export { AccountingRecord, AccountingRecordShape, type AccountingRecordDto } from './record.shape.js';
 
@@ -61,9 +62,16 @@ export const RecordQuery = Type.Object(
     ),
     cursor: Type.Optional(Cursor),
     limit: Type.Optional(Limit(500)),
-    review_status: Type.Optional(ReviewStatusSchema),
+    review_status: Type.Optional(
+      oneOf(
+        REVIEW_STATUSES,
+        'Records in this review stage. Without source_type it matches card and reimbursement records only: bills are polled by source_type=BILL and updated_at[gt]',
+      ),
+    ),
     source_type: Type.Optional(SourceTypeSchema),
-    single_entry: Type.Optional(Type.Boolean({ default: false })),
+    single_entry: Type.Optional(
+      Type.Boolean({ default: false, description: 'true: only the economic-impact lines, without the balancing ones' }),
+    ),
     'updated_at[gt]': Bound('Exclusive lower bound'),
     'updated_at[gte]': Bound('Inclusive lower bound'),
     'updated_at[lt]': Bound('Exclusive upper bound'),
@@ -132,6 +140,13 @@ const LineInput = Type.Object(
     field_values: Type.Optional(
       Type.Array(Type.Object({ field_id: Text(), svc_id: Text() }, { additionalProperties: false }), { maxItems: 50 }),
     ),
+    // Refused rather than dropped: a schedule sent must not vanish. A one-branch union, for the message's sake.
+    amortization: Type.Optional(
+      Type.Union([Type.Null()], {
+        description: 'null or absent: svc takes no amortization schedules yet',
+        errorMessage: 'must be null: amortization schedules are not supported yet',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -143,6 +158,17 @@ export const IngestItem = Type.Object(
     posted_at: Timestamp,
     source_id: Type.Optional(Nullable(Text())),
     original_amount: Type.Optional(Nullable(MoneyInput)),
+    billing_amount: Type.Optional(
+      Type.Union([MoneyInput, Type.Null()], {
+        description: "What the card holder's billing currency was charged (any currency); default: amount",
+      }),
+    ),
+    status: Type.Optional(
+      oneOf(
+        SOURCE_STATUSES,
+        "State of the source activity, one its type allows (docs/accounting.md); default: the type's",
+      ),
+    ),
     erp_posting_date: Type.Optional(Nullable(Timestamp)),
     due_at: Type.Optional(Nullable(Timestamp)),
     invoice_number: Type.Optional(Nullable(Text())),

@@ -29,6 +29,16 @@ function duplicatesOf(ids: readonly string[]): string[] {
 }
 
 export const accountingService = {
+  /** Deletes every record of the account (sandbox reset); the record clock keeps going. */
+  async purgeAccount(ex: Executor, tenant: Tenant): Promise<void> {
+    await accountingRepository.purgeAccount(ex, tenant.accountId);
+  },
+
+  /** How many records the account has (the counts kept with every change). */
+  async recordCount(ex: Executor, tenant: Tenant): Promise<number> {
+    return accountingRepository.count(ex, tenant.accountId, {});
+  },
+
   async get(db: Executor, tenant: Tenant, id: string, singleEntry: boolean): Promise<AccountingRecordDto> {
     const row = await accountingRepository.find(db, tenant.accountId, id);
     if (!row) throw notFound(id);

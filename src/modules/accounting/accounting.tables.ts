@@ -1,5 +1,6 @@
 import type { RecordType, SourceType } from './ledger.js';
 import type { ReviewStatus } from './lifecycle.js';
+import type { SourceStatus } from './source-status.js';
 
 /**
  * One row per record: what changes often (review status, version, updated_at, the last export result) and what
@@ -38,15 +39,24 @@ export interface AccountingRecordsTable {
   user_email: string | null;
 }
 
-/** A record's immutable details, one row per record (same key), as JSON text in the answer's form. */
+/**
+ * A record's details, one row per record (same key): what the source system gave at ingestion, which never
+ * changes (JSON text in the answer's form), and the line items, which coding, split and merge rewrite.
+ */
 export interface AccountingRecordDetailsTable {
   account_id: string;
   id: string;
-  /** StoredLineItem[] */
+  /** LineItem[] */
   line_items_json: string;
+  /** The user as given, with the record's account_id last. */
   user_json: string | null;
   vendor_json: string | null;
   receipts_json: string | null;
+  /** The state of the source activity at ingestion (source-status.ts). */
+  status: SourceStatus;
+  /** What the billing currency was charged, in its minor units; both null when that is the amount itself. */
+  billing_currency: string | null;
+  billing_amount_minor: number | null;
 }
 
 /** A whole record as stored: its row and its details. */
@@ -89,7 +99,7 @@ export interface LastExportResult {
   reported_at: number;
 }
 
-/** The per-account record clock: the greatest updated_at handed out (see record-clock.ts). */
+/** The per-account record clock: the greatest updated_at handed out (see record-clock.repository.ts). */
 export interface AccountRecordClocksTable {
   account_id: string;
   last_updated_at: number;

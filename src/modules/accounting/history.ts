@@ -5,6 +5,8 @@ import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
 import { pageOf } from '../../lib/pagination.js';
 import type { AuthContext, Caller } from '../auth/auth.service.js';
+import { eventsService, type NewAccountEvent } from '../webhooks/events.service.js';
+import { isRecord } from '../../lib/guards.js';
 import { accountingRepository } from './accounting.repository.js';
 import { historyRepository } from './history.repository.js';
 import type { RecordEventType } from './lifecycle.js';
@@ -28,7 +30,45 @@ export interface RecordEvent {
   changes: object;
 }
 
-/** Writes the events of one change (or one batch of changes) by `caller`, in the caller's transaction. */
+/**
+ * The account event (webhooks and the event feed) a record event announces, if any: became ready for export,
+ * exported, export failed, re-opened after export. Seeded history (IMPORTED) announces nothing: it is not a
+ * change happening now.
+ */
+function accountEventOf(e: RecordEvent): NewAccountEvent | null {
+  const record = { recordId: e.recordId, version: e.version, occurredAt: e.occurredAt };
+  const changes: unknown = e.changes;
+  if (!isRecord(changes)) return null;
+  switch (e.type) {
+    case 'INGESTED':
+      return changes.review_status === 'READY_FOR_EXPORT'
+        ? { type: 'accounting_record.ready_for_export', ...record }
+        : null;
+    case 'MOVED': {
+      const move = changes.review_status;
+      if (!isRecord(move)) return null;
+      if (move.to === 'READY_FOR_EXPORT') return { type: 'accounting_record.ready_for_export', ...record };
+      if (move.from === 'EXPORTED') return { type: 'accounting_record.reopened', ...record };
+      return null;
+    }
+    case 'EXPORT_SUCCEEDED':
+      return { type: 'accounting_record.exported', ...record };
+    case 'EXPORT_FAILED':
+      return {
+        type: 'accounting_record.export_failed',
+        ...record,
+        errorMessage: typeof changes.error_message === 'string' ? changes.error_message : '',
+      };
+    default:
+      return null;
+  }
+}
+
+/**
+ * Writes the events of one change (or one batch of changes) by `caller`, in the caller's transaction, and the
+ * account events they announce (every change of a record comes through here, so none is missed). Called last in
+ * the transaction: the account's event counter stays locked until the commit.
+ */
 export async function recordEvents(ex: Executor, caller: Caller, events: readonly RecordEvent[]): Promise<void> {
   await historyRepository.insertMany(
     ex,
@@ -43,6 +83,11 @@ export async function recordEvents(ex: Executor, caller: Caller, events: readonl
       occurred_at: e.occurredAt,
       changes_json: JSON.stringify(e.changes),
     })),
+  );
+  await eventsService.emit(
+    ex,
+    caller,
+    events.map(accountEventOf).filter((e) => e !== null),
   );
 }
 

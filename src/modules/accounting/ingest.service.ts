@@ -20,11 +20,14 @@ import { recordEvents } from './history.js';
 import { formatMoney, sortableAmount, toMinor, type Money } from './money.js';
 import { requiredCoding } from './required-coding.js';
 import { recordClock } from './record-clock.repository.js';
+import { defaultSourceStatus, SOURCE_STATUSES_BY_TYPE, type SourceStatus } from './source-status.js';
 
 interface CheckedItem {
   item: IngestItemInput;
   amount: number;
   originalAmount: number | null;
+  /** Minor units of the billing currency; null when the billing amount is the amount itself. */
+  billingAmount: number | null;
   lines: { amount: number; memo: string | null; refs: { field_id: string; svc_id: string }[] }[];
 }
 
@@ -39,14 +42,29 @@ function minorOf(money: Money, path: string, problems: ValidationProblem[]): num
   return null;
 }
 
-/** Money rules the schema cannot express: currency table, decimals, lines summing to the record's amount. */
+/** The billing amount given, in minor units; null when none is given or it is the amount itself. */
+function billingOf(item: IngestItemInput, amount: number | null, path: string, problems: ValidationProblem[]) {
+  if (!item.billing_amount) return null;
+  const billing = minorOf(item.billing_amount, `${path}/billing_amount`, problems);
+  return billing === amount && item.billing_amount.currency === item.amount.currency ? null : billing;
+}
+
+/**
+ * Rules the schema cannot express: money (currency table, decimals, lines summing to the record's amount) and
+ * the source status the type's activity may be in.
+ */
 function checkItem(item: IngestItemInput, path: string, problems: ValidationProblem[]): CheckedItem {
   const amount = minorOf(item.amount, `${path}/amount`, problems);
   const originalAmount = item.original_amount
     ? minorOf(item.original_amount, `${path}/original_amount`, problems)
     : null;
-  if (!item.lines)
-    return { item, amount: amount ?? 0, originalAmount, lines: [{ amount: amount ?? 0, memo: null, refs: [] }] };
+  const billingAmount = billingOf(item, amount, path, problems);
+  const statuses = SOURCE_STATUSES_BY_TYPE[item.type];
+  if (item.status && !statuses.includes(item.status)) {
+    problems.push({ path: `${path}/status`, message: `must be one of: ${statuses.join(', ')} for ${item.type}` });
+  }
+  const checked = { item, amount: amount ?? 0, originalAmount, billingAmount };
+  if (!item.lines) return { ...checked, lines: [{ amount: amount ?? 0, memo: null, refs: [] }] };
   const given = item.lines;
   const lines = given.map((line, j) => {
     const at = `${path}/lines/${j}`;
@@ -75,7 +93,7 @@ function checkItem(item: IngestItemInput, path: string, problems: ValidationProb
       });
     }
   }
-  return { item, amount: amount ?? 0, originalAmount, lines };
+  return { ...checked, lines };
 }
 
 /** A line's coding as a record keeps it (names included: a record shows the coding it was booked with). */
@@ -86,6 +104,7 @@ export const codingOf = (coding: Coding): AccountingFieldValue => ({
   remote_field_value_id: coding.remote_id,
   field_name: coding.field_name,
   field_value_name: coding.value,
+  type: 'IDENTIFIER',
 });
 
 const json = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
@@ -99,6 +118,11 @@ export interface RecordDraft {
   amountMinor: number;
   originalCurrency: string | null;
   originalAmountMinor: number | null;
+  /** Both null when the billing amount is the amount itself (no conversion). */
+  billingCurrency: string | null;
+  billingAmountMinor: number | null;
+  /** The state of the source activity (source-status.ts). */
+  status: SourceStatus;
   postedAt: number;
   erpPostingDate: number;
   dueAt: number | null;
@@ -145,14 +169,19 @@ async function insertDrafts(
       memo: d.memo,
       line_items_json: JSON.stringify(
         lineItemsOf(
-          buildLineItems(d.type, d.amountMinor, d.originalAmountMinor, d.lines),
+          buildLineItems(d.type, d.amountMinor, d.originalAmountMinor, d.billingAmountMinor ?? d.amountMinor, d.lines),
           d.currency,
           d.originalCurrency,
+          d.billingCurrency ?? d.currency,
         ),
       ),
-      user_json: json(d.user),
+      // A record's user is a user of its account.
+      user_json: d.user === null ? null : JSON.stringify({ ...d.user, account_id: caller.accountId }),
       vendor_json: json(d.vendor),
       receipts_json: json(d.receipts),
+      status: d.status,
+      billing_currency: d.billingAmountMinor === null ? null : d.billingCurrency,
+      billing_amount_minor: d.billingCurrency === null ? null : d.billingAmountMinor,
       last_export_json: d.lastExport === null ? null : JSON.stringify({ ...d.lastExport, reported_at: time }),
       version: d.version,
       created_at: time,
@@ -199,7 +228,7 @@ export const ingestService = {
     const codings = await fieldValuesService.resolveCodings(ex, caller, wanted);
     const byValue = new Map(codings.map((coding) => [`${coding.field_id}/${coding.svc_id}`, coding]));
 
-    const drafts = checked.map(({ item, amount, originalAmount, lines }): RecordDraft => {
+    const drafts = checked.map(({ item, amount, originalAmount, billingAmount, lines }): RecordDraft => {
       const postedAt = isoToMicros(item.posted_at)!;
       return {
         type: item.type,
@@ -209,6 +238,9 @@ export const ingestService = {
         amountMinor: amount,
         originalCurrency: item.original_amount ? item.original_amount.currency : null,
         originalAmountMinor: originalAmount,
+        billingCurrency: billingAmount === null ? null : item.billing_amount!.currency,
+        billingAmountMinor: billingAmount,
+        status: item.status ?? defaultSourceStatus(item.type),
         postedAt,
         erpPostingDate: item.erp_posting_date ? isoToMicros(item.erp_posting_date)! : postedAt,
         dueAt: item.due_at ? isoToMicros(item.due_at)! : null,

@@ -155,6 +155,13 @@ export const sourceTypeOf = (type: RecordType): SourceType => LEDGER[type].sourc
 export const economicSideOf = (type: RecordType): Side => LEDGER[type].economic;
 const opposite = (side: Side): Side => (side === 'DEBIT' ? 'CREDIT' : 'DEBIT');
 
+/**
+ * How a coding identifies its value: IDENTIFIER, a value of the field's list, named by its ids (svc and remote).
+ * The only kind svc has; a field whose values are typed in rather than picked would need another.
+ */
+export const CODING_TYPES = ['IDENTIFIER'] as const;
+export type CodingType = (typeof CODING_TYPES)[number];
+
 /** A coding of a line: one custom field value, resolved when the record is written. */
 export interface AccountingFieldValue {
   svc_field_id: string;
@@ -163,6 +170,7 @@ export interface AccountingFieldValue {
   remote_field_value_id: string | null;
   field_name: string;
   field_value_name: string;
+  type: CodingType;
 }
 
 /** A line item as the ledger computes it: amounts in integer minor units. */
@@ -171,6 +179,8 @@ export interface LedgerLine {
   type: Side;
   amount: number;
   original_amount: number | null;
+  /** In the record's billing currency; null on the balancing line, which has none (as in the reference). */
+  billing_amount: number | null;
   memo: string | null;
   accounting_field_values: AccountingFieldValue[];
 }
@@ -184,27 +194,26 @@ export interface EconomicLine {
 /**
  * The record's line items: the economic lines as given (their amounts sum to `amount`), then one balancing
  * line on the other side for the whole amount, so debits and credits each sum to the record's amount.
- * Original amounts are split over the economic lines in proportion to their amounts.
+ * Original and billing amounts are split over the economic lines in proportion to their amounts; the balancing
+ * line carries the whole original amount and no billing amount.
  */
 export function buildLineItems(
   type: RecordType,
   amount: number,
   originalAmount: number | null,
+  billingAmount: number,
   lines: readonly EconomicLine[],
 ): LedgerLine[] {
   const side = economicSideOf(type);
-  const originals =
-    originalAmount === null
-      ? null
-      : allocate(
-          originalAmount,
-          lines.map((l) => l.amount),
-        );
+  const weights = lines.map((l) => l.amount);
+  const originals = originalAmount === null ? null : allocate(originalAmount, weights);
+  const billings = allocate(billingAmount, weights);
   const economic = lines.map((line, i): LedgerLine => ({
     id: newId('accrli'),
     type: side,
     amount: line.amount,
     original_amount: originals ? originals[i]! : null,
+    billing_amount: billings[i]!,
     memo: line.memo,
     accounting_field_values: line.fieldValues,
   }));
@@ -213,6 +222,7 @@ export function buildLineItems(
     type: opposite(side),
     amount,
     original_amount: originalAmount,
+    billing_amount: null,
     memo: null,
     accounting_field_values: [],
   };
@@ -228,8 +238,12 @@ export interface LineItem {
   type: Side;
   amount: Money;
   original_amount: Money | null;
+  /** Economic lines only: the balancing line has no billing amount (as in the reference record). */
+  billing_amount?: Money;
   memo: string | null;
   accounting_field_values: AccountingFieldValue[];
+  /** Always null: svc takes no amortization schedules (docs/accounting.md). */
+  amortization: null;
 }
 
 /** The stored (and answered) form of computed lines. */
@@ -237,6 +251,7 @@ export function lineItemsOf(
   lines: readonly LedgerLine[],
   currency: string,
   originalCurrency: string | null,
+  billingCurrency: string,
 ): LineItem[] {
   return lines.map((line) => ({
     id: line.id,
@@ -246,8 +261,10 @@ export function lineItemsOf(
       line.original_amount === null || originalCurrency === null
         ? null
         : fromMinor(line.original_amount, originalCurrency),
+    ...(line.billing_amount === null ? {} : { billing_amount: fromMinor(line.billing_amount, billingCurrency) }),
     memo: line.memo,
     accounting_field_values: line.accounting_field_values,
+    amortization: null,
   }));
 }
 

@@ -7,21 +7,24 @@ import {
   OrNull,
   RecordTypeSchema,
   ReviewStatusSchema,
+  SourceStatusSchema,
   SourceTypeSchema,
   userProperties,
   vendorProperties,
 } from './accounting.schema-parts.js';
 import type { LastExportResult, ShownRecordRow } from './accounting.tables.js';
-import { economicLines, type LineItem } from './ledger.js';
+import { CODING_TYPES, economicLines, type LineItem } from './ledger.js';
 import { fromMinor } from './money.js';
 
-export const MoneySchema = Type.Object(
-  {
-    amount: Type.Number({ description: 'In major units, e.g. 171.75' }),
-    currency: Type.String({ description: 'ISO 4217 code' }),
-  },
-  { title: 'Amount' },
-);
+const Money = (description?: string) =>
+  Type.Object(
+    {
+      amount: Type.Number({ description: 'In major units, e.g. 171.75' }),
+      currency: Type.String({ description: 'ISO 4217 code' }),
+    },
+    { title: 'Amount', ...(description === undefined ? {} : { description }) },
+  );
+export const MoneySchema = Money();
 
 const AccountingFieldValueSchema = Type.Object(
   {
@@ -31,6 +34,10 @@ const AccountingFieldValueSchema = Type.Object(
     remote_field_value_id: OrNull(Type.String()),
     field_name: Type.String(),
     field_value_name: Type.String(),
+    type: oneOf(
+      CODING_TYPES,
+      "How the coding identifies its value: IDENTIFIER, a value of the field's list named by its ids",
+    ),
   },
   { title: 'AccountingFieldValue' },
 );
@@ -41,14 +48,21 @@ const LineItemSchema = Type.Object(
     type: oneOf(['DEBIT', 'CREDIT'], 'Side of the entry'),
     amount: MoneySchema,
     original_amount: OrNull(MoneySchema),
+    billing_amount: Type.Optional(
+      Money("The line's part of the record's billing_amount; economic lines only (the balancing line has none)"),
+    ),
     memo: OrNull(Type.String()),
     accounting_field_values: Type.Array(AccountingFieldValueSchema),
+    amortization: Type.Null({ description: 'Always null: svc takes no amortization schedules' }),
   },
   { title: 'AccountingRecordLineItem', description: 'Amounts are always positive.' },
 );
 
 const UserSchema = Type.Object(
-  userProperties(() => Type.String()),
+  {
+    ...userProperties(() => Type.String()),
+    account_id: Type.String({ description: "The account the user belongs to: the record's own" }),
+  },
   { title: 'User' },
 );
 const VendorSchema = Type.Object(
@@ -102,10 +116,22 @@ export const AccountingRecordShape = defineShape<ShownRecordRow, { singleEntry: 
       (row) =>
         row.original_currency === null ? 'null' : money(Number(row.original_amount_minor), row.original_currency),
     ),
+    billing_amount: record.computed(
+      Money("What the card holder's billing currency was charged; amount when there was no conversion"),
+      (row) =>
+        row.billing_currency === null
+          ? fromMinor(Number(row.amount_minor), row.currency)
+          : fromMinor(Number(row.billing_amount_minor), row.billing_currency),
+      (row) =>
+        row.billing_currency === null
+          ? money(Number(row.amount_minor), row.currency)
+          : money(Number(row.billing_amount_minor), row.billing_currency),
+    ),
     type: record.text('type', RecordTypeSchema),
     source_type: record.text('source_type', SourceTypeSchema),
     source_id: record.nullableText('source_id', OrNull(Type.String())),
     review_status: record.text('review_status', ReviewStatusSchema),
+    status: record.text('status', SourceStatusSchema),
     posted_at: record.time('posted_at', Timestamp),
     erp_posting_date: record.time('erp_posting_date', Timestamp),
     due_at: record.nullableTime('due_at', OrNull(Timestamp)),

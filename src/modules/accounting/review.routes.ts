@@ -25,6 +25,7 @@ import {
 } from './review.schemas.js';
 import { reviewService } from './review.service.js';
 import { searchService } from './search.service.js';
+import { splitMergeService } from './split-merge.service.js';
 
 const tags = ['Internal: review workflow'];
 const REVIEW = ['accounting.record.review', 'accounting.record.admin'] as const;
@@ -73,7 +74,13 @@ export function reviewRoutes(db: Db): FastifyPluginAsyncTypebox {
       },
       async (request, reply) =>
         writeTransaction(db, request, reply, (ex) =>
-          codingService.splitLine(ex, authOf(request), request.params.record_id, request.params.line_id, request.body),
+          splitMergeService.splitLine(
+            ex,
+            authOf(request),
+            request.params.record_id,
+            request.params.line_id,
+            request.body,
+          ),
         ),
     );
 
@@ -93,7 +100,7 @@ export function reviewRoutes(db: Db): FastifyPluginAsyncTypebox {
       },
       async (request, reply) =>
         writeTransaction(db, request, reply, (ex) =>
-          codingService.mergeLines(ex, authOf(request), request.params.record_id, request.body),
+          splitMergeService.mergeLines(ex, authOf(request), request.params.record_id, request.body),
         ),
     );
 
@@ -157,6 +164,8 @@ export function reviewRoutes(db: Db): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'getRequiredCoding',
           summary: 'Fields every economic line must be coded with before READY_FOR_EXPORT',
+          description:
+            "The account's required coding: a move to READY_FOR_EXPORT of a record with an economic line lacking one of these fields answers 422 CODING_REQUIRED naming the record and lines. Empty: nothing is required.",
           tags,
           response: { 200: RequiredFieldsResponse },
         },

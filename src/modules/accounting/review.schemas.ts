@@ -184,7 +184,9 @@ export const RecordSearchQuery = Type.Object(
     has_export_failure: Type.Optional(Type.Boolean({ description: 'true: the last export report was a failure' })),
     uncoded: Type.Optional(Type.Boolean({ description: 'true: at least one economic line carries no coding' })),
     sort: Type.Optional(oneOf(SORTS, 'Order of the results (- for descending); ties by id. Default updated_at')),
-    single_entry: Type.Optional(Type.Boolean({ default: false })),
+    single_entry: Type.Optional(
+      Type.Boolean({ default: false, description: 'true: only the economic-impact lines, without the balancing ones' }),
+    ),
     cursor: Type.Optional(Cursor),
     limit: Type.Optional(Limit(500)),
   },

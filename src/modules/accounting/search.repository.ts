@@ -33,7 +33,8 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const contains = (column: 'r.vendor_name' | 'r.user_email', text: string) =>
   sql<SqlBool>`lower(${sql.ref(column)}) like lower(${`%${likeLiteral(text)}%`}) escape '\\'`;
 // last_export_json is written by JSON.stringify with `status` first (accounting.service.ts).
-const FAILED = '{"status":"FAILURE"%';
+export const LAST_EXPORT_FAILED = '{"status":"FAILURE"%';
+const FAILED = LAST_EXPORT_FAILED;
 
 export const searchRepository = {
   /**

@@ -50,6 +50,15 @@ export const authRepository = {
       .execute();
   },
 
+  async cursorKeyOf(ex: Executor, accountId: string): Promise<string | undefined> {
+    const row = await ex
+      .selectFrom('accounts')
+      .select('cursor_key')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return row?.cursor_key;
+  },
+
   async insertClient(db: Executor, client: OauthClientsTable): Promise<void> {
     await db.insertInto('oauth_clients').values(client).execute();
   },

@@ -6,6 +6,9 @@ import { microsToIso, nowMicros } from '../../lib/clock.js';
 import { authRepository } from './auth.repository.js';
 import { splitScopes, type Scope } from './scopes.js';
 
+export type { Scope } from './scopes.js';
+export { ALL_SCOPES } from './scopes.js';
+
 /** The account a piece of work acts in: every service call is scoped to one. */
 export interface Tenant {
   readonly accountId: string;
@@ -28,6 +31,8 @@ export interface AuthContext extends Caller {
   scopes: ReadonlySet<string>;
   /** Seals this account's pagination cursors (lib/cursor.ts). */
   cursorKey: Buffer;
+  /** A console user's role (their scopes come from it); absent for an API client. */
+  role?: string;
 }
 
 export interface ClientCredentials {
@@ -130,6 +135,18 @@ export const authService = {
     await authRepository.ensureAccount(ex, accountId, randomBytes(32).toString('base64'), now);
   },
 
+  /** The key that seals an account's cursors; null when there is no such account. */
+  async cursorKeyOf(ex: Executor, accountId: string): Promise<Buffer | null> {
+    const key = await authRepository.cursorKeyOf(ex, accountId);
+    return key === undefined ? null : Buffer.from(key, 'base64');
+  },
+
+  /** Whether the client exists and is not revoked. */
+  async isActiveClient(ex: Executor, clientId: string): Promise<boolean> {
+    const client = await authRepository.findClient(ex, clientId);
+    return client !== undefined && client.revoked_at === null;
+  },
+
   /** The clients of one account, or of all. */
   async listClients(db: Db, accountId: string | null): Promise<ClientListing[]> {
     const rows = await authRepository.listClients(db.direct, accountId);
@@ -144,13 +161,18 @@ export const authService = {
 
   /** Revokes the client and deletes its tokens (they stop working at once); NOT_FOUND unless it is active. */
   async revokeClient(db: Db, clientId: string): Promise<void> {
-    const revoked = await db.write(async (ex) => {
-      const client = await authRepository.findClient(ex, clientId);
-      if (!client || client.revoked_at !== null) return false;
-      await authRepository.revokeClient(ex, client.account_id, clientId, nowMicros());
-      return true;
-    });
-    if (!revoked) throw errors.notFound(`Active client ${clientId}`, { client_id: clientId });
+    await db.write((ex) => authService.revokeClientIn(ex, clientId));
+  },
+
+  /**
+   * revokeClient in the caller's transaction; with `accountId`, only a client of that account (another account's
+   * is NOT_FOUND, as an unknown one).
+   */
+  async revokeClientIn(ex: Executor, clientId: string, accountId?: string): Promise<void> {
+    const client = await authRepository.findClient(ex, clientId);
+    const active = client && client.revoked_at === null && (accountId === undefined || client.account_id === accountId);
+    if (!active) throw errors.notFound(`Active client ${clientId}`, { client_id: clientId });
+    await authRepository.revokeClient(ex, client.account_id, clientId, nowMicros());
   },
 
   /** Deletes every token past its expiry (maintenance); returns how many. */

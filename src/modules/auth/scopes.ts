@@ -6,8 +6,14 @@ export const SCOPES = {
   'field_values.write': 'View and manage custom field values',
   'accounting.record.read': 'View accounting records',
   'accounting.record.write': 'View accounting records and report export results',
+  'accounting.integration.read': 'View accounting integration',
+  'accounting.integration.write': 'View and manage accounting integration',
   'accounting.record.review': 'Internal: code accounting records, move them through review, read their history',
   'accounting.record.admin': 'Internal: create accounting records, move them through review, set required coding',
+  'account.admin': "Internal: manage the account's API clients (create, list, revoke)",
+  'webhooks.read': "View the account's webhook endpoints and their delivery log; read the event feed",
+  'webhooks.write': 'View and manage webhook endpoints: create, change, disable, delete, rotate secrets, redeliver',
+  'events.read': "Read the account's event feed",
 } as const;
 
 export type Scope = keyof typeof SCOPES;

@@ -125,12 +125,14 @@ export function fieldValuesRoutes(db: Db): FastifyPluginAsyncTypebox {
     app.get(
       '/internal/v1/fields/:field_id/values/search',
       {
-        config: { scopes: ['field_values.read', 'field_values.write', 'accounting.record.review'] },
+        config: {
+          scopes: ['field_values.read', 'field_values.write', 'accounting.record.review', 'accounting.record.admin'],
+        },
         schema: {
           operationId: 'searchFieldValues',
           summary: "Search a field's values (coding pickers)",
           description:
-            'Values whose value starts with the text first, then those whose value or remote_id contains it; each group in creation order. Three characters and more are served by a trigram index; shorter text matches the start of the value only. Disabled values only when asked.',
+            'Values whose value starts with the text first, in order of their lower-cased value; then those whose value or remote_id contains it, in creation order. Three characters and more are served by a trigram index; shorter text matches the start of the value only. Disabled values only when asked.',
           tags: ['Internal: review workflow'],
           params: FieldValueParams,
           querystring: FieldValueSearchQuery,
@@ -152,6 +154,7 @@ export function fieldValuesRoutes(db: Db): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'getFieldValueById',
           summary: 'Get a field value',
+          description: "One value of a field of the caller's account, by its svc_id; unknown field or value → 404.",
           tags,
           params: FieldValueIdParams,
           response: { 200: FieldValue, ...errorResponses(404) },

@@ -5,9 +5,9 @@ import { FieldValueShape, type FieldValueDto } from './field-values.schemas.js';
 import { valueSearchRepository as repo } from './field-values.search.repository.js';
 
 /**
- * Search over a field's values for the coding pickers: values that start with the text first, then those that
- * contain it (in value or remote_id), each group in creation order, case-insensitive, disabled values included
- * only when asked (they cannot code a line).
+ * Search over a field's values for the coding pickers: values that start with the text first (in order of their
+ * lower-cased value), then those that contain it in value or remote_id (in creation order), case-insensitive,
+ * disabled values included only when asked (they cannot code a line).
  */
 export const valueSearchService = {
   async searchValues(

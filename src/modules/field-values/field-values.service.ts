@@ -7,6 +7,7 @@ import type { AuthContext, Tenant } from '../auth/auth.service.js';
 import { codingsService } from './field-values.codings.js';
 import { valueSearchService } from './field-values.search.js';
 import { fieldsService } from '../fields/fields.service.js';
+import { eventsService } from '../webhooks/events.service.js';
 import {
   addressLists,
   addressOf,
@@ -88,6 +89,8 @@ export const fieldValuesService = {
       );
       conflictError(after);
     }
+    const svcIds = rows.map((r) => r.svc_id);
+    await eventsService.emit(db, tenant, [{ type: 'field_values.changed', fieldId, operation: 'CREATED', svcIds }]);
     return { items: rows.map((row) => answer(row)) };
   },
 
@@ -162,6 +165,7 @@ export const fieldValuesService = {
     // A value deleted by a concurrent request between the lookup and the update: the batch fails whole.
     const gone = addresses.flatMap((a, i) => (byId.has(svcIds[i]!) ? [] : [{ index: i, [a.key]: a.id }]));
     if (gone.length > 0) throw notFound(fieldId, gone);
+    await eventsService.emit(db, tenant, [{ type: 'field_values.changed', fieldId, operation: 'UPDATED', svcIds }]);
     return { items: svcIds.map((id) => answer(byId.get(id)!)) };
   },
 
@@ -171,7 +175,8 @@ export const fieldValuesService = {
     rejectRepeatedAddresses(addresses);
     await fieldsService.require(db, tenant, fieldId);
     const deleted = await repo.deleteAddressed(db, tenant.accountId, fieldId, addressLists(addresses));
-    resolveAddresses(fieldId, addresses, deleted);
+    const svcIds = resolveAddresses(fieldId, addresses, deleted);
+    await eventsService.emit(db, tenant, [{ type: 'field_values.changed', fieldId, operation: 'DELETED', svcIds }]);
     return {};
   },
 };

@@ -47,6 +47,16 @@ export const fieldsRepository = {
       .execute();
   },
 
+  /** How many fields the account has. */
+  async count(ex: Executor, accountId: string): Promise<number> {
+    const row = await ex
+      .selectFrom('fields')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
   /** Keyset page in creation order (identifiers sort by creation time); fetches limit + 1 rows. */
   async list(
     db: Executor,
@@ -86,6 +96,12 @@ export const fieldsRepository = {
       .where('svc_id', '=', fieldId)
       .returningAll()
       .executeTakeFirst();
+  },
+
+  /** Every field of the account (and, through the foreign key, their values); how many. */
+  async deleteAll(db: Executor, accountId: string): Promise<number> {
+    const result = await db.deleteFrom('fields').where('account_id', '=', accountId).executeTakeFirst();
+    return Number(result.numDeletedRows);
   },
 
   async delete(db: Executor, accountId: string, fieldId: string): Promise<boolean> {

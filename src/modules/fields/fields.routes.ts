@@ -48,6 +48,8 @@ export function fieldsRoutes(db: Db): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'createField',
           summary: 'Create a custom field',
+          description:
+            "A new field (a chart of accounts, departments, classes…) of the caller's account, answered with its svc_id. Needs an Idempotency-Key: a retry with the same key and body answers the first answer again.",
           tags,
           body: FieldCreateBody,
           response: { 200: Field },
@@ -64,6 +66,8 @@ export function fieldsRoutes(db: Db): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'getFieldById',
           summary: 'Get a custom field',
+          description:
+            "One field of the caller's account by its svc_id; another account's field or an unknown id → 404.",
           tags,
           params: FieldIdParams,
           response: { 200: Field, ...errorResponses(404) },
@@ -99,6 +103,8 @@ export function fieldsRoutes(db: Db): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'deleteField',
           summary: 'Delete a custom field and its values',
+          description:
+            "Deletes the field and every value of it, at once; records keep the codings they were booked with. Unknown or another account's field → 404.",
           tags,
           params: FieldIdParams,
           response: { 200: Empty, ...errorResponses(404) },

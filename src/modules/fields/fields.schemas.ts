@@ -40,7 +40,14 @@ export const FieldCreateBody = Type.Object(
     name: Name,
     group: FieldGroupSchema,
     remote_id: Type.Optional(Nullable(RemoteId)),
-    integration_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+    // The reference takes an integration's id here. svc has no integrations yet, so an id could name nothing: it
+    // is refused rather than dropped (a one-branch union, for the message's sake). null is "no integration".
+    integration_id: Type.Optional(
+      Type.Union([Type.Null()], {
+        description: 'null or absent: svc has no integrations yet, so a field cannot be created for one',
+        errorMessage: 'must be null: svc has no integrations yet, so a field cannot be created for one',
+      }),
+    ),
     is_disabled: Type.Optional(Nullable(Type.Boolean())),
   },
   { additionalProperties: false, title: 'FieldCreateBody' },

@@ -23,7 +23,7 @@ export const fieldsService = {
       name: input.name,
       field_group: input.group,
       remote_id: input.remote_id ?? null,
-      integration_id: input.integration_id ?? null,
+      integration_id: null, // none exists yet: the create body refuses any other value
       is_disabled: input.is_disabled ? 1 : 0,
       created_at: now,
       updated_at: now,
@@ -59,6 +59,11 @@ export const fieldsService = {
     return fieldRowToField(await this.require(db, tenant, fieldId));
   },
 
+  /** How many fields the account has. */
+  async count(ex: Executor, tenant: Tenant): Promise<number> {
+    return fieldsRepository.count(ex, tenant.accountId);
+  },
+
   async list(
     db: Executor,
     auth: AuthContext,
@@ -87,6 +92,11 @@ export const fieldsService = {
     const row = await fieldsRepository.update(db, tenant.accountId, fieldId, changes, nowMicros());
     if (!row) throw errors.notFound(`Field ${fieldId}`, { field_id: fieldId });
     return fieldRowToField(row);
+  },
+
+  /** Deletes every field of the account and their values (sandbox reset). */
+  async deleteAll(db: Executor, tenant: Tenant): Promise<number> {
+    return fieldsRepository.deleteAll(db, tenant.accountId);
   },
 
   /** Deletes the field and, through the foreign key, its values. */

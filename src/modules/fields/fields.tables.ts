@@ -6,6 +6,7 @@ export interface FieldsTable {
   name: string;
   field_group: FieldGroup;
   remote_id: string | null;
+  /** Always written null: svc has no integrations yet (the create body refuses an id). */
   integration_id: string | null;
   is_disabled: number;
   created_at: number;

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Db, Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { canonicalJson } from '../../lib/canonical-json.js';
@@ -7,25 +7,30 @@ import { idempotencyRepository as repo, type IdempotencyKeyIds } from './idempot
 
 /**
  * Idempotency-Key (Stripe's semantics, status codes of the IETF draft), the rules; src/http/idempotency.ts
- * calls them from the request's hooks.
+ * calls them from the request's hooks and from `writeTransaction`.
  *
- * 1. After authentication and validation the key is claimed with an IN_FLIGHT row, committed at once. A DONE
- *    row for the same request is replayed; a different request under the key → 422; an IN_FLIGHT row whose lock
- *    is live → 409.
- * 2. The handler's transaction stores the answer in the same transaction as the change, guarded by the claim's
- *    lock token: a request never commits a change without its result.
- * 3. Any other answer of a claimed request (a business error) is stored as DONE; a 5xx releases the claim so
- *    the client can retry.
- * A request that dies mid-way leaves an IN_FLIGHT row whose lock expires after the lock time; the key can then
- * be claimed again, and the lock token makes sure only one of two claimants commits.
+ * 1. After authentication and validation the stored answer under the key is looked up: the same request's is
+ *    replayed, another request's → 422. A request of this process running under the key → 409 at once
+ *    (`KeysInFlight`).
+ * 2. The claim lives in the write transaction that does the work (`runClaimed`): on PostgreSQL an advisory lock
+ *    of that transaction, taken without waiting (held elsewhere → 409); on SQLite the write lock itself. The
+ *    answer is stored in that same transaction, business errors (4xx) included after their work is undone; any
+ *    other failure rolls everything back and stores nothing.
+ * Nothing of a claim is written before the work: a commit, a rollback or the death of the process (its
+ * connection) releases it, so a retry after a crash runs at once, and a request holds its key as long as it runs.
  */
 export const RETENTION_MICROS = 24 * 3600 * 1_000_000;
 
 export type { IdempotencyKeyIds };
 
-/** What claiming a key led to: this request may run, or the stored answer of the first one is replayed. */
-export type ClaimOutcome =
-  { kind: 'claimed'; lockToken: string } | { kind: 'replay'; lockToken: string; status: number; body: string };
+/** An answer as sent, and stored for replays. */
+export interface Answer {
+  status: number;
+  body: string;
+}
+
+/** What a claimed piece of work led to. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 export function requestHash(method: string, url: string, body: unknown): string {
   return createHash('sha256')
@@ -33,61 +38,109 @@ export function requestHash(method: string, url: string, body: unknown): string 
     .digest('hex');
 }
 
+const keyOf = (ids: IdempotencyKeyIds) => `${ids.account_id}\0${ids.client_id}\0${ids.idempotency_key}`;
+
+/**
+ * The keys that requests of this process are running under, from their look-up to their answer, with the hash
+ * of each request: a second request under one of them is refused at once (409, or 422 for another request),
+ * without a trip to the database (on SQLite it would otherwise wait for the write lock).
+ */
+export class KeysInFlight {
+  readonly #running = new Map<string, { hash: string }>();
+
+  /** Refuses the request when another request of this process runs under its key. */
+  check(ids: IdempotencyKeyIds, hash: string): void {
+    const running = this.#running.get(keyOf(ids));
+    if (running) throw running.hash === hash ? errors.idempotencyKeyInUse() : errors.idempotencyKeyReused();
+  }
+
+  /** Enters the key (refused as `check` does); returns how to leave it (idempotent). */
+  enter(ids: IdempotencyKeyIds, hash: string): () => void {
+    this.check(ids, hash);
+    const key = keyOf(ids);
+    const entry = { hash };
+    this.#running.set(key, entry);
+    return () => {
+      if (this.#running.get(key) === entry) this.#running.delete(key);
+    };
+  }
+}
+
 export const idempotencyService = {
-  /** Claims the key for this request (hash), or finds the answer to replay; 409 while another request runs. */
-  async claim(db: Db, ids: IdempotencyKeyIds, hash: string, lockMicros: number): Promise<ClaimOutcome> {
-    const lockToken = randomUUID();
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const now = nowMicros();
-      const claimed = await repo.claim(db.direct, {
-        ...ids,
-        request_hash: hash,
-        lock_token: lockToken,
-        locked_until: now + lockMicros,
-        created_at: now,
-        expires_at: now + RETENTION_MICROS,
-      });
-      if (claimed) return { kind: 'claimed', lockToken };
-      const existing = await repo.find(db.direct, ids);
-      if (!existing) continue; // deleted in between: claim again
-      if (existing.expires_at <= now) {
-        await repo.deleteExpired(db.direct, ids, now);
-        continue;
-      }
-      if (existing.request_hash !== hash) throw errors.idempotencyKeyReused();
-      if (existing.state === 'DONE') {
-        return {
-          kind: 'replay',
-          lockToken: existing.lock_token,
-          status: existing.response_status ?? 200,
-          body: existing.response_body ?? '{}',
-        };
-      }
-      if (existing.locked_until > now) throw errors.idempotencyKeyInUse();
-      // The first request died holding the key: take it over (only one taker wins the lock token).
-      if (await repo.takeOver(db.direct, ids, existing.lock_token, lockToken, now + lockMicros)) {
-        return { kind: 'claimed', lockToken };
-      }
-    }
-    throw errors.idempotencyKeyInUse();
+  /**
+   * The answer stored under the key for this request (hash), to replay; null when the key is free. 422 when it
+   * answered another request.
+   */
+  async storedAnswer(db: Db, ids: IdempotencyKeyIds, hash: string): Promise<Answer | null> {
+    const row = await repo.find(db.direct, ids);
+    if (!row || row.expires_at <= nowMicros()) return null;
+    if (row.request_hash !== hash) throw errors.idempotencyKeyReused();
+    // IN_FLIGHT: the claim row of an earlier version (claims are no longer written). Its request may still be
+    // running there; the answer this request stores replaces the row, and that version's guarded write then fails.
+    if (row.state !== 'DONE') return null;
+    return { status: row.response_status ?? 200, body: row.response_body ?? '{}' };
   },
 
   /**
-   * Stores the answer in the caller's transaction (the one that made the change). 409 when another request took
-   * the key over after this one's lock expired: it, not this one, may write.
+   * Runs `work` in the write transaction `ex` under the key's claim and stores its answer in that transaction.
+   * 409 when another request holds the key, or has answered under it since the look-up. A business error
+   * (`answers.error` gives its answer) undoes the work and stores the answer; a failure without one (5xx) is
+   * thrown, so the transaction rolls back with nothing stored and the key free.
    */
-  async storeInTransaction(ex: Executor, ids: IdempotencyKeyIds, lockToken: string, status: number, body: string) {
-    if (!(await repo.complete(ex, ids, lockToken, status, body))) throw errors.idempotencyKeyInUse();
+  async runClaimed<T>(
+    ex: Executor,
+    ids: IdempotencyKeyIds,
+    hash: string,
+    work: (ex: Executor) => Promise<T>,
+    answers: { value(value: T): Answer; error(error: unknown): Answer | null },
+  ): Promise<Outcome<T>> {
+    if (!(await repo.claim[ex.dialect](ex, ids, nowMicros()))) throw errors.idempotencyKeyInUse();
+    await repo.savepoint(ex);
+    let outcome: Outcome<T>;
+    try {
+      outcome = { ok: true, value: await work(ex) };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    let answer: Answer;
+    if (outcome.ok) {
+      answer = answers.value(outcome.value);
+    } else {
+      const refusal = answers.error(outcome.error);
+      if (!refusal) throw outcome.error;
+      await repo.undoWork(ex);
+      answer = refusal;
+    }
+    const now = nowMicros();
+    const stored = await repo.store(ex, {
+      ...ids,
+      request_hash: hash,
+      response_status: answer.status,
+      response_body: answer.body,
+      created_at: now,
+      expires_at: now + RETENTION_MICROS,
+    });
+    if (!stored) throw errors.idempotencyKeyInUse();
+    return outcome;
   },
 
-  /** Stores an answer given outside a write transaction (a business error): a retry replays it. */
-  async storeAnswer(db: Db, ids: IdempotencyKeyIds, lockToken: string, status: number, body: string): Promise<void> {
-    await repo.complete(db.direct, ids, lockToken, status, body);
-  },
-
-  /** Releases the key after a failure (5xx), so that the client can retry at once. */
-  async release(db: Db, ids: IdempotencyKeyIds, lockToken: string): Promise<void> {
-    await repo.release(db.direct, ids, lockToken);
+  /**
+   * Stores an answer given outside a write transaction (an operation that writes on its own), in a transaction
+   * of its own under the claim. false when another request holds or answered the key: its answer stands.
+   */
+  async storeAnswer(db: Db, ids: IdempotencyKeyIds, hash: string, answer: Answer): Promise<boolean> {
+    return db.write(async (ex) => {
+      const now = nowMicros();
+      if (!(await repo.claim[ex.dialect](ex, ids, now))) return false;
+      return repo.store(ex, {
+        ...ids,
+        request_hash: hash,
+        response_status: answer.status,
+        response_body: answer.body,
+        created_at: now,
+        expires_at: now + RETENTION_MICROS,
+      });
+    });
   },
 
   /** Deletes every key past its retention (maintenance); returns how many. */

@@ -4,9 +4,12 @@ export interface IdempotencyKeysTable {
   idempotency_key: string;
   /** sha256 of method, path and canonical JSON body */
   request_hash: string;
-  /** IN_FLIGHT while the first request runs, DONE once its response is stored. */
+  /**
+   * DONE: the answer is stored. IN_FLIGHT rows were the claims of earlier versions, written before the work;
+   * claims now live in the work's transaction (idempotency.service.ts) and such a row is written over.
+   */
   state: 'IN_FLIGHT' | 'DONE';
-  /** An IN_FLIGHT row whose lock has expired belongs to a request that died; it may be taken over. */
+  /** The lock of an IN_FLIGHT claim row of an earlier version; 0 and '' in rows written now. */
   locked_until: number;
   lock_token: string;
   response_status: number | null;

@@ -2,16 +2,29 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../../db/database.js';
 import { errors } from '../../errors.js';
+import { operatorToken } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { Metrics } from './metrics.js';
 
 const Status = Type.Object({ status: Type.String() });
 
-export function systemRoutes(db: Db, metrics: Metrics) {
+/** `metricsToken`: when set, /metrics answers only requests that send it as a bearer token. */
+export function systemRoutes(db: Db, metrics: Metrics, metricsToken: string | null) {
   return async function plugin(app: FastifyInstance): Promise<void> {
+    // The service's front door: its API reference.
+    app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
+
     app.get(
       '/healthz',
-      { schema: { summary: 'Liveness: the process serves requests', tags: ['Operations'], response: { 200: Status } } },
+      {
+        schema: {
+          summary: 'Liveness: the process serves requests',
+          description:
+            'Answers 200 {"status":"ok"} as long as the process serves HTTP; it does not touch the database.',
+          tags: ['Operations'],
+          response: { 200: Status },
+        },
+      },
       async () => ({ status: 'ok' }),
     );
 
@@ -20,6 +33,8 @@ export function systemRoutes(db: Db, metrics: Metrics) {
       {
         schema: {
           summary: 'Readiness: the database answers',
+          description:
+            'Answers 200 {"status":"ready"} when the database answers (on SQLite: its file reads and the write lock can be taken), 503 SERVICE_UNAVAILABLE otherwise.',
           tags: ['Operations'],
           response: { 200: Status, ...errorResponses(503) },
         },
@@ -37,14 +52,17 @@ export function systemRoutes(db: Db, metrics: Metrics) {
     app.get(
       '/metrics',
       {
+        ...(metricsToken === null ? {} : { onRequest: operatorToken(metricsToken) }),
         schema: {
           summary: 'Prometheus metrics',
+          description:
+            'Open to whoever reaches the port unless the operator sets METRICS_TOKEN: then only a request with `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise).',
           tags: ['Operations'],
           produces: ['text/plain'],
-          response: { 200: Type.String() },
+          response: { 200: Type.String(), ...errorResponses(401) },
         },
       },
-      async (_request, reply) => {
+      async (request, reply) => {
         reply.type(metrics.registry.contentType);
         return metrics.registry.metrics();
       },

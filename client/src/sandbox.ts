@@ -1,0 +1,103 @@
+import type { RequestOptions, Transport } from './transport.js';
+
+/**
+ * The sandbox's controls (docs/sandbox.md), on a server started with SANDBOX=true only (elsewhere every one is
+ * 404). They take the sandbox operator's token, not an API client's: `new SvcClient({ baseUrl, token:
+ * SANDBOX_ADMIN_TOKEN }).sandbox`. Types written by hand: the server's OpenAPI document lists these operations
+ * only in sandbox mode, so the generated types.ts does not have them.
+ */
+
+export type SandboxScenario =
+  'empty' | 'review-states' | 'month-of-card-spend' | 'export-failures' | 'chart-of-accounts-10k';
+
+export interface SandboxAccountCreateRequest {
+  /** Default `empty`. */
+  scenario?: SandboxScenario;
+  /** 0 to 2^32 − 1: the same seed makes the same data (default: any, named in the answer). */
+  seed?: number;
+}
+
+export interface SandboxAccount {
+  account_id: string;
+  /** A client of the account with every scope: use these as `new SvcClient({ baseUrl, clientId, clientSecret })`. */
+  client_id: string;
+  client_secret: string;
+  scopes: string[];
+  scenario: {
+    name: SandboxScenario;
+    seed: number;
+    fields: { svc_id: string; name: string; remote_id: string | null; values: number }[];
+    records: number;
+  };
+}
+
+export interface SandboxAccountReset {
+  account_id: string;
+  scenario: SandboxAccount['scenario'];
+}
+
+export type SandboxFaultKind = '429' | '500' | '503' | 'delay' | 'drop_after_commit';
+
+export interface SandboxFaultRequest {
+  kind: SandboxFaultKind;
+  /** The client's next N requests (default 1)… */
+  count?: number;
+  /** …or each of its requests with this probability, until cleared. */
+  fraction?: number;
+  /** delay: how long each affected request waits (default 1000). */
+  delay_ms?: number;
+  /** 429 and 503: the Retry-After seconds (default 1). */
+  retry_after?: number;
+}
+
+export interface SandboxFault {
+  client_id: string;
+  kind: SandboxFaultKind;
+  count: number | null;
+  fraction: number | null;
+  delay_ms: number;
+  retry_after: number;
+}
+
+const enc = encodeURIComponent;
+
+/**
+ * `client.sandbox`. Nothing here is retried: a lost answer to createAccount would make a second account, and
+ * these operations take no Idempotency-Key.
+ */
+export function sandboxApi(http: Transport) {
+  return {
+    /** A new account with a client of every scope and its credentials, seeded with the scenario. */
+    createAccount: (input: SandboxAccountCreateRequest = {}, options?: RequestOptions) =>
+      http.request<SandboxAccount>({ method: 'POST', path: '/sandbox/v1/accounts', body: input, options }),
+    /** Revokes the account's clients (their tokens stop at once). */
+    deleteAccount: (accountId: string, options?: RequestOptions) =>
+      http.request<Record<string, never>>({
+        method: 'DELETE',
+        path: `/sandbox/v1/accounts/${enc(accountId)}`,
+        options,
+      }),
+    /** Empties the account and lays the scenario into it (default empty); its clients and credentials stay. */
+    resetAccount: (accountId: string, input: SandboxAccountCreateRequest = {}, options?: RequestOptions) =>
+      http.request<SandboxAccountReset>({
+        method: 'POST',
+        path: `/sandbox/v1/accounts/${enc(accountId)}/reset`,
+        body: input,
+        options,
+      }),
+    /** Makes that client's next requests fail as asked; replaces its fault; other clients are not affected. */
+    setFault: (clientId: string, fault: SandboxFaultRequest, options?: RequestOptions) =>
+      http.request<SandboxFault>({
+        method: 'POST',
+        path: `/sandbox/v1/clients/${enc(clientId)}/faults`,
+        body: fault,
+        options,
+      }),
+    clearFault: (clientId: string, options?: RequestOptions) =>
+      http.request<Record<string, never>>({
+        method: 'DELETE',
+        path: `/sandbox/v1/clients/${enc(clientId)}/faults`,
+        options,
+      }),
+  };
+}

@@ -1,0 +1,55 @@
+import type { ReactNode } from 'react';
+import { Link, useRoute } from 'wouter';
+import { SignOutButton } from '../features/auth/components/SignOutButton';
+import { useCurrentUser } from '../features/auth/session-context';
+import { humanize } from '../lib/format';
+
+function NavLink({ href, pattern, children }: { href: string; pattern: string; children: ReactNode }) {
+  const [active] = useRoute(pattern);
+  return (
+    <Link href={href} className="nav-link" aria-current={active ? 'page' : undefined}>
+      {children}
+    </Link>
+  );
+}
+
+/** The frame of every signed-in page: a skip link, the header (navigation, who is signed in, sign out), the page. */
+export function Layout({ children }: { children: ReactNode }) {
+  const user = useCurrentUser();
+  return (
+    <>
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
+      <header className="app-header">
+        <Link href="/" className="brand">
+          svc console
+        </Link>
+        <nav aria-label="Main">
+          <ul className="nav-list">
+            <li>
+              <NavLink href="/" pattern="/">
+                Overview
+              </NavLink>
+            </li>
+            <li>
+              <NavLink href="/queue" pattern="/queue">
+                Review queue
+              </NavLink>
+            </li>
+          </ul>
+        </nav>
+        <div className="header-user">
+          <span>
+            <span className="visually-hidden">Signed in as </span>
+            {user.email} <span className="role">({humanize(user.role)})</span>
+          </span>
+          <SignOutButton />
+        </div>
+      </header>
+      <main className="page" id="content" tabIndex={-1}>
+        {children}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,35 @@
+import { shownError } from '../../../lib/errors';
+
+/** Someone else changed the record since it was read: nothing was saved; reload to see their change. */
+export function VersionConflictNotice({
+  error,
+  detail,
+  reloading,
+  onReload,
+}: {
+  error: unknown;
+  /** The service's words for this record ("The record is at version 3, not 2."), when the answer is a bulk one. */
+  detail?: string;
+  reloading: boolean;
+  onReload: () => void;
+}) {
+  const shown = shownError(error);
+  return (
+    <div className="notice notice-error" role="alert">
+      <p className="notice-title">Someone else changed this record since you opened it.</p>
+      <p>Nothing was saved. Reload the record to see its current version; changes you had not saved will be lost.</p>
+      <p className="notice-meta">
+        {detail ?? shown.message}
+        {shown.requestId && (
+          <>
+            {' '}
+            Request id: <code>{shown.requestId}</code>
+          </>
+        )}
+      </p>
+      <button type="button" className="button-primary" disabled={reloading} onClick={onReload}>
+        {reloading ? 'Reloading…' : 'Reload'}
+      </button>
+    </div>
+  );
+}

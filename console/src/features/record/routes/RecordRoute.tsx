@@ -1,0 +1,180 @@
+import { SvcApiError } from '@svc/client';
+import { useCallback, useState } from 'react';
+import { useHistoryState } from 'wouter/use-browser-location';
+import { ErrorMessage } from '../../../components/ErrorMessage';
+import { Loading } from '../../../components/Loading';
+import { PageHeading } from '../../../components/PageHeading';
+import { describeMissingLines, isApiError, recordProblems } from '../../../lib/errors';
+import { formatMoney } from '../../../lib/format';
+import { REVIEW_STATUS_LABELS, recordTitle } from '../../../lib/labels';
+import { readQueueContext } from '../../../lib/queue-context';
+import { canReview, useCurrentUser } from '../../auth/session-context';
+import { useMoveRecord, useRecord, useRequiredCoding, useSaveCoding, type RecordViews } from '../api/record';
+import { CodingSection } from '../components/CodingSection';
+import { LastExportResult } from '../components/LastExportResult';
+import { LineItemsTable } from '../components/LineItemsTable';
+import { RecordHeader } from '../components/RecordHeader';
+import { RecordHistory } from '../components/RecordHistory';
+import { RecordNavigation } from '../components/RecordNavigation';
+import { RequiredCodingWarnings } from '../components/RequiredCodingWarnings';
+import { ReviewActions } from '../components/ReviewActions';
+import { VersionConflictNotice } from '../components/VersionConflictNotice';
+
+function RecordPage({ id, views, onReload }: { id: string; views: RecordViews; onReload: () => Promise<unknown> }) {
+  const { record, singleEntry } = views;
+  const user = useCurrentUser();
+  const mayReview = canReview(user);
+  const required = useRequiredCoding();
+  const save = useSaveCoding(id);
+  const move = useMoveRecord(id);
+  const [dirty, setDirty] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [generation, setGeneration] = useState(0);
+  const [reloading, setReloading] = useState(false);
+  const onDirtyChange = useCallback((d: boolean) => setDirty(d), []);
+
+  const conflict = [save.error, move.error].find((e) => isApiError(e, 'VERSION_CONFLICT')) ?? null;
+  const saveError = save.error && !conflict ? save.error : null;
+  const moveError = move.error && !conflict ? move.error : null;
+  // The move's answer names this record's reason (details.errors): the words to show.
+  const moveProblem = moveError ? recordProblems(moveError).get(id) : undefined;
+  const missing = moveProblem?.lines?.length ? describeMissingLines(moveProblem.lines) : '';
+
+  // The current version first, then a fresh form over it (the edits are dropped) and the notice gone.
+  const reload = async () => {
+    setReloading(true);
+    try {
+      await onReload();
+    } finally {
+      setGeneration((g) => g + 1);
+      save.reset();
+      move.reset();
+      setNotice(null);
+      setReloading(false);
+    }
+  };
+
+  return (
+    <>
+      <PageHeading title={`${recordTitle(record)}, ${formatMoney(record.amount)}`} />
+      <RecordHeader record={record} />
+
+      {conflict && (
+        <VersionConflictNotice
+          error={conflict}
+          detail={recordProblems(conflict).get(id)?.message}
+          reloading={reloading}
+          onReload={() => void reload()}
+        />
+      )}
+      {notice && (
+        <p className="notice notice-success" role="status">
+          {notice}
+        </p>
+      )}
+
+      {mayReview && (
+        <section aria-labelledby="record-review" className="card">
+          <h2 id="record-review">Review</h2>
+          <ReviewActions
+            record={record}
+            busy={move.isPending || save.isPending}
+            blockedBy={dirty ? 'Save or discard the coding changes first.' : null}
+            onMove={(to) => {
+              setNotice(null);
+              save.reset();
+              move.mutate(
+                { review_status: to, version: record.version },
+                {
+                  onSuccess: (moved) =>
+                    setNotice(
+                      `${to === 'READY_FOR_EXPORT' ? 'Approved' : 'Moved'}: the record is now ${REVIEW_STATUS_LABELS[moved.review_status]} (version ${moved.version}).`,
+                    ),
+                },
+              );
+            }}
+          />
+          {moveError && (
+            <ErrorMessage
+              title={missing ? `The record cannot be approved yet: ${missing}.` : 'The record was not moved.'}
+              error={moveError}
+              message={moveProblem?.message}
+            />
+          )}
+        </section>
+      )}
+
+      <section aria-labelledby="record-export" className="card">
+        <h2 id="record-export">Last export</h2>
+        <LastExportResult result={record.last_export_result} />
+      </section>
+
+      <section aria-labelledby="record-coding" className="card">
+        <h2 id="record-coding">Coding</h2>
+        {required.isError && (
+          <ErrorMessage title="The account's required coding could not be loaded." error={required.error} />
+        )}
+        {required.data && <RequiredCodingWarnings singleEntry={singleEntry} required={required.data.items} />}
+        {saveError && <ErrorMessage title="The coding was not saved." error={saveError} />}
+        <CodingSection
+          views={views}
+          generation={generation}
+          mayReview={mayReview}
+          saving={save.isPending}
+          onDirtyChange={onDirtyChange}
+          onSave={(input) => {
+            setNotice(null);
+            move.reset();
+            save.mutate(input, {
+              onSuccess: (answer) => {
+                setGeneration((g) => g + 1);
+                setNotice(`Coding saved: the record is now at version ${answer.record.version}.`);
+              },
+            });
+          }}
+        />
+      </section>
+
+      <section aria-labelledby="record-lines" className="card">
+        <h2 id="record-lines">Line items</h2>
+        <LineItemsTable record={record} singleEntry={singleEntry} />
+      </section>
+
+      <section aria-labelledby="record-history" className="card">
+        <h2 id="record-history">History</h2>
+        <RecordHistory id={id} views={views} currentUserId={user.user_id} />
+      </section>
+    </>
+  );
+}
+
+export function RecordRoute({ id }: { id: string }) {
+  const record = useRecord(id);
+  const queue = readQueueContext(useHistoryState());
+  return (
+    <>
+      <RecordNavigation id={id} queue={queue} />
+      {record.isPending && (
+        <>
+          <PageHeading title="Record" />
+          <Loading label="Loading the record…" />
+        </>
+      )}
+      {record.isError && (
+        <>
+          <PageHeading title="Record" />
+          {record.error instanceof SvcApiError && record.error.status === 404 ? (
+            <ErrorMessage title={`There is no record ${id} in your account.`} error={record.error} />
+          ) : (
+            <ErrorMessage title="The record could not be loaded." error={record.error}>
+              <button type="button" onClick={() => void record.refetch()}>
+                Try again
+              </button>
+            </ErrorMessage>
+          )}
+        </>
+      )}
+      {record.data && <RecordPage id={id} views={record.data} onReload={() => record.refetch()} />}
+    </>
+  );
+}

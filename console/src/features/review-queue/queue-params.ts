@@ -1,0 +1,134 @@
+import type { RecordSearchQuery } from '@svc/client';
+import { isReviewStatus, isSourceType, type ReviewStatus, type SourceType } from '../../lib/labels';
+
+/** The queue's filters as the URL carries them (dates are UTC days, YYYY-MM-DD; "to" is inclusive). */
+export interface QueueFilters {
+  review_status: ReviewStatus | null;
+  source_type: SourceType | null;
+  posted_from: string;
+  posted_to: string;
+  amount_min: string;
+  amount_max: string;
+  vendor: string;
+  user: string;
+  uncoded: boolean;
+  has_export_failure: boolean;
+}
+
+export const SORTS = ['updated_at', '-updated_at', 'posted_at', '-posted_at', 'amount', '-amount'] as const;
+export type QueueSort = (typeof SORTS)[number];
+export type SortColumn = 'updated_at' | 'posted_at' | 'amount';
+
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+const DEFAULT_PAGE_SIZE = 25;
+
+export interface QueueView {
+  filters: QueueFilters;
+  sort: QueueSort;
+  limit: number;
+}
+
+export const NO_FILTERS: QueueFilters = {
+  review_status: null,
+  source_type: null,
+  posted_from: '',
+  posted_to: '',
+  amount_min: '',
+  amount_max: '',
+  vendor: '',
+  user: '',
+  uncoded: false,
+  has_export_failure: false,
+};
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const isDay = (value: string) => DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+const isAmount = (value: string) => value.trim() !== '' && Number.isFinite(Number(value));
+
+function isSort(value: string | null): value is QueueSort {
+  return value !== null && (SORTS as readonly string[]).includes(value);
+}
+
+/** The view a URL's query names; anything unknown or malformed is left out. */
+export function parseQueueView(search: string): QueueView {
+  const params = new URLSearchParams(search);
+  const text = (name: string) => params.get(name)?.trim() ?? '';
+  const day = (name: string) => (isDay(text(name)) ? text(name) : '');
+  const amount = (name: string) => (isAmount(text(name)) ? text(name) : '');
+  const status = params.get('review_status');
+  const source = params.get('source_type');
+  const sort = params.get('sort');
+  const limit = Number(params.get('limit'));
+  return {
+    filters: {
+      review_status: isReviewStatus(status) ? status : null,
+      source_type: isSourceType(source) ? source : null,
+      posted_from: day('posted_from'),
+      posted_to: day('posted_to'),
+      amount_min: amount('amount_min'),
+      amount_max: amount('amount_max'),
+      vendor: text('vendor'),
+      user: text('user'),
+      uncoded: params.get('uncoded') === 'true',
+      has_export_failure: params.get('has_export_failure') === 'true',
+    },
+    sort: isSort(sort) ? sort : 'updated_at',
+    limit: (PAGE_SIZES as readonly number[]).includes(limit) ? limit : DEFAULT_PAGE_SIZE,
+  };
+}
+
+/** The URL query of a view (without "?"); defaults are left out. */
+export function queueSearchString(view: QueueView): string {
+  const params = new URLSearchParams();
+  const f = view.filters;
+  if (f.review_status) params.set('review_status', f.review_status);
+  if (f.source_type) params.set('source_type', f.source_type);
+  for (const name of ['posted_from', 'posted_to', 'amount_min', 'amount_max', 'vendor', 'user'] as const) {
+    if (f[name].trim()) params.set(name, f[name].trim());
+  }
+  if (f.uncoded) params.set('uncoded', 'true');
+  if (f.has_export_failure) params.set('has_export_failure', 'true');
+  if (view.sort !== 'updated_at') params.set('sort', view.sort);
+  if (view.limit !== DEFAULT_PAGE_SIZE) params.set('limit', String(view.limit));
+  return params.toString();
+}
+
+function nextDay(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/** The search request of a view's page (the service checks every value again). */
+export function searchQuery(view: QueueView, cursor: string | undefined): RecordSearchQuery {
+  const f = view.filters;
+  const query: RecordSearchQuery = { sort: view.sort, limit: view.limit };
+  if (f.review_status) query.review_status = f.review_status;
+  if (f.source_type) query.source_type = f.source_type;
+  if (f.posted_from) query['posted_at[gte]'] = `${f.posted_from}T00:00:00Z`;
+  if (f.posted_to) query['posted_at[lt]'] = `${nextDay(f.posted_to)}T00:00:00Z`;
+  if (f.amount_min) query['amount[gte]'] = Number(f.amount_min);
+  if (f.amount_max) query['amount[lte]'] = Number(f.amount_max);
+  if (f.vendor) query.vendor = f.vendor;
+  if (f.user) query.user = f.user;
+  if (f.uncoded) query.uncoded = true;
+  if (f.has_export_failure) query.has_export_failure = true;
+  if (cursor) query.cursor = cursor;
+  return query;
+}
+
+export function hasFilters(filters: QueueFilters): boolean {
+  return JSON.stringify(filters) !== JSON.stringify(NO_FILTERS);
+}
+
+/** The sort a click on a column's header asks for: ascending first, then the other way. */
+export function nextSort(current: QueueSort, column: SortColumn): QueueSort {
+  if (current === column) return `-${column}`;
+  return column;
+}
+
+export function sortDirection(current: QueueSort, column: SortColumn): 'ascending' | 'descending' | null {
+  if (current === column) return 'ascending';
+  if (current === `-${column}`) return 'descending';
+  return null;
+}

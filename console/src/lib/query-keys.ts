@@ -1,0 +1,14 @@
+/**
+ * Query keys shared by features: what a change must refresh. Every record query starts with 'records', so a
+ * move or a coding invalidates them all (and the overview's counts) at once.
+ */
+export const queryKeys = {
+  overview: ['overview'] as const,
+  records: ['records'] as const,
+  search: (query: object) => ['records', 'search', query] as const,
+  record: (id: string) => ['records', 'detail', id] as const,
+  history: (id: string) => ['records', 'history', id] as const,
+  requiredCoding: ['required-coding'] as const,
+  fields: ['fields'] as const,
+  fieldValues: (fieldId: string, text: string) => ['field-values', fieldId, text] as const,
+};

@@ -1,0 +1,104 @@
+import { ALL_SCOPES } from '../modules/auth/scopes.js';
+import { ROLES } from '../modules/users/roles.js';
+
+/**
+ * Every command's help, by its words ("clients create"). `svc <words> --help` prints the most specific entry;
+ * a usage error names the one problem and points at it.
+ */
+const HELP: Record<string, string> = {
+  'clients create': `svc clients create --account <account_id> --scopes "<scope> <scope> ..."
+    Creates an API client (and the account if new); prints its credentials as JSON. The secret is shown once.
+    --account   the account, 1 to 64 letters, digits, "_", "-", "." (required)
+    --scopes    space- or comma-separated, at least one of: ${ALL_SCOPES.join(', ')} (required)`,
+  'clients list': `svc clients list [--account <account_id>]
+    The clients (of one account, or of all) as JSON lines; never their secrets.`,
+  'clients revoke': `svc clients revoke <client_id>
+    Revokes the client; its tokens stop working at once.`,
+  'users create': `svc users create --account <account_id> --email <email> --role <${ROLES.join('|')}>
+    Creates a console user (and the account if new) and prints a one-time link (72 hours) where they set their
+    first password. No password is ever given on the command line. Links are made with PUBLIC_URL
+    (default http://HOST:PORT).`,
+  'users list': `svc users list [--account <account_id>]
+    Console users as JSON lines: id, account, email, role, status (INVITED, ACTIVE, DISABLED).`,
+  'users disable': `svc users disable <user_id>
+    Ends the user's sessions at once and refuses their sign-in.`,
+  'users reset-password': `svc users reset-password <user_id>
+    The old password stops working and every session ends; prints a new one-time link (re-enables a disabled
+    user).`,
+  'vendors create': `svc vendors create --vendor <vendor_id> [--name <name>]
+    Creates an ERP vendor id: what a partner sends as "vendor" to create an integration (POST
+    /v3/accounting/integration); prints it as JSON.
+    --vendor   1 to 64 letters, digits, "_", "-", "." (not first), compared exactly (required)
+    --name     who the vendor is, for people (default: the vendor id)`,
+  'vendors list': `svc vendors list
+    Every vendor as JSON lines: vendor, name, status (ACTIVE, DISABLED), created_at, disabled_at.`,
+  'vendors disable': `svc vendors disable <vendor_id>
+    No integration can be created or reactivated with the vendor any more (400); its active integrations stay
+    active (an account disconnects its own).`,
+  'vendors enable': `svc vendors enable <vendor_id>
+    Undoes disable.`,
+  'webhooks list': `svc webhooks list --account <account_id>
+    The account's webhook endpoints as JSON lines: id, url, event types, status and, when DISABLED, why. Never
+    their secrets (GET /v1/webhooks/{id}/secret). Endpoints are made through the API (POST /v1/webhooks).`,
+  'webhooks disable': `svc webhooks disable <webhook_id> --account <account_id>
+    Stops deliveries to the endpoint (they wait); the reason names svc webhooks.`,
+  'webhooks enable': `svc webhooks enable <webhook_id> --account <account_id>
+    Resumes deliveries, the waiting ones at once; events of the disabled time are not sent unless redelivered
+    (POST /v1/webhooks/{id}/redeliver {since}).`,
+  poll: `svc poll --checkpoint <file> [--out <file>|-] [--once | --interval <seconds>] [--page-size N]
+    Polls records to export (card and reimbursement: READY_FOR_EXPORT; bills: source_type=BILL) as NDJSON,
+    resuming from the checkpoint: a restart neither misses nor repeats a record.
+    --out         where records go (default -: standard output)
+    --interval    seconds between polls when not --once (default 3600)
+    --page-size   records per request, 1 to 500 (default 500)
+    Connection: --url --client-id --client-secret (or --token), or SVC_URL SVC_CLIENT_ID SVC_CLIENT_SECRET
+    SVC_TOKEN.`,
+  report: `svc report [--in <file>|-]
+    Posts export results (NDJSON lines {accounting_record_id, success|failure}) in batches with idempotency keys.
+    --in   where results come from (default -: standard input)
+    Connection: as for svc poll.`,
+  seed: `svc seed --account <account_id> [--records N] [--values N] [--into-existing]
+    Writes realistic demo data: fields with values and accounting records of every type and state. Shows its
+    progress on stderr when run at a terminal.
+    --records         records to write (default 1000)
+    --values          field values to write over the demo fields (default 100)
+    --into-existing   an account that has data is refused unless given; then the demo fields are new fields
+                      named "Demo …" beside the account's own, never one of them`,
+  migrate: `svc migrate
+    Applies the database migrations (the server also does so at start).`,
+};
+
+const DATABASE_NOTE = `The commands that open the database use DATABASE_URL as the server does (default: data/svc.sqlite in the
+package's folder, wherever the command is run from) and name it on stderr.`;
+
+function group(prefix: string): string[] {
+  return Object.entries(HELP)
+    .filter(([words]) => words === prefix || words.startsWith(`${prefix} `))
+    .map(([, text]) => `  ${text.replaceAll('\n', '\n  ')}`);
+}
+
+/** The whole usage: every command. */
+export const USAGE = `Usage: svc <command> [--help]
+
+${Object.values(HELP)
+  .map((text) => `  ${text.replaceAll('\n', '\n  ')}`)
+  .join('\n')}
+
+${DATABASE_NOTE}`;
+
+/** Help for the words given (`["clients", "create"]`): the command's own, its group's, or the whole usage. */
+export function helpFor(words: readonly string[]): string {
+  const [command, sub] = words;
+  if (command && sub && HELP[`${command} ${sub}`])
+    return `Usage:\n  ${HELP[`${command} ${sub}`]!.replaceAll('\n', '\n  ')}`;
+  if (command && group(command).length > 0) return `Usage:\n${group(command).join('\n')}`;
+  return USAGE;
+}
+
+/** Where `--help` for a mistaken call is: the command (and subcommand) that were recognised. */
+export function helpPointer(words: readonly string[]): string {
+  const [command, sub] = words;
+  if (command && sub && HELP[`${command} ${sub}`]) return `svc ${command} ${sub} --help`;
+  if (command && group(command).length > 0) return `svc ${command} --help`;
+  return 'svc --help';
+}

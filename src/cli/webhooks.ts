@@ -1,0 +1,55 @@
+import { parseArgs } from 'node:util';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { isAppError } from '../errors.js';
+import { webhooksService } from '../modules/webhooks/webhooks.service.js';
+import { CliUsageError, parseAccount } from './usage.js';
+
+type Out = (line: string) => void;
+
+/** `svc webhooks …`: the operator's view of an account's webhook endpoints (the API is `/v1/webhooks`). */
+export async function webhooks(
+  args: string[],
+  out: Out,
+  withDb: <T>(work: (db: Db, config: Config) => Promise<T>) => Promise<T>,
+): Promise<void> {
+  const [sub, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { account: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const tenant = { accountId: parseAccount(values.account), actor: { type: 'system' as const, id: 'svc webhooks' } };
+  if (sub === 'list') {
+    if (positionals.length > 0) throw new CliUsageError('webhooks list takes no webhook id');
+    for (const endpoint of await withDb((db) => webhooksService.listAll(db.direct, tenant)))
+      out(JSON.stringify(endpoint));
+    return;
+  }
+  if (sub === 'disable' || sub === 'enable') {
+    if (positionals.length !== 1) throw new CliUsageError('give exactly one webhook id');
+    const status = sub === 'disable' ? 'DISABLED' : 'ENABLED';
+    try {
+      const changed = await withDb((db, config) =>
+        db.write((ex) =>
+          webhooksService.update(
+            ex,
+            tenant,
+            positionals[0]!,
+            { status },
+            {
+              allowPrivate: config.webhookAllowPrivateTargets,
+            },
+          ),
+        ),
+      );
+      out(JSON.stringify(changed));
+    } catch (error) {
+      if (isAppError(error) && error.status < 500) throw new CliUsageError(error.message);
+      throw error;
+    }
+    return;
+  }
+  throw new CliUsageError(`unknown command: webhooks ${sub ?? ''}`.trim());
+}

@@ -1,0 +1,118 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Db } from '../../db/database.js';
+import { errors } from '../../errors.js';
+import { authOf } from '../../http/auth.js';
+import { writeTransaction } from '../../http/idempotency.js';
+import { errorResponses, Nullable, oneOf, Timestamp } from '../../http/schemas.js';
+import { authService } from './auth.service.js';
+import { ALL_SCOPES } from './scopes.js';
+
+const tags = ['Internal: API clients'];
+const ScopeSchema = oneOf(ALL_SCOPES, 'An OAuth scope');
+
+const ApiClient = Type.Object(
+  {
+    client_id: Type.String(),
+    account_id: Type.String(),
+    scopes: Type.Array(Type.String()),
+    created_at: Timestamp,
+    revoked_at: Nullable(Timestamp),
+  },
+  { title: 'ApiClient' },
+);
+
+const NewClientBody = Type.Object(
+  {
+    scopes: Type.Array(ScopeSchema, {
+      minItems: 1,
+      maxItems: ALL_SCOPES.length,
+      uniqueItems: true,
+      description: 'What the client may do; any one listed scope of an operation suffices',
+    }),
+  },
+  { additionalProperties: false, title: 'ApiClientCreateRequest' },
+);
+
+const NewClientResponse = Type.Object(
+  {
+    client_id: Type.String(),
+    client_secret: Type.String({ description: 'Shown in this answer only: svc keeps its hash alone' }),
+    account_id: Type.String(),
+    scopes: Type.Array(Type.String()),
+  },
+  { title: 'ApiClientCredentials' },
+);
+
+const ClientParams = Type.Object(
+  { client_id: Type.String({ minLength: 1, maxLength: 255, description: 'The client to revoke (cli_…)' }) },
+  { additionalProperties: false },
+);
+
+/** The account's API clients (scope account.admin): `svc clients` for the account's own admins, over the API. */
+export function clientsRoutes(db: Db): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/internal/v1/clients',
+      {
+        config: { scopes: ['account.admin'] },
+        schema: {
+          operationId: 'listApiClients',
+          summary: "The account's API clients, revoked ones included",
+          description:
+            "Every API client of the caller's account, in creation order, with its scopes and when it was revoked (null while active); never a secret.",
+          tags,
+          response: { 200: Type.Object({ items: Type.Array(ApiClient) }, { title: 'ApiClientList' }) },
+        },
+      },
+      async (request) => ({ items: await authService.listClients(db, authOf(request).accountId) }),
+    );
+
+    app.post(
+      '/internal/v1/clients',
+      {
+        config: { scopes: ['account.admin'], idempotency: 'refused' },
+        schema: {
+          operationId: 'createApiClient',
+          summary: 'A new API client of the account; its secret is in this answer and nowhere else',
+          description:
+            'Takes no Idempotency-Key (400): an idempotent replay would have to store the secret. A retry after a lost answer makes a second client; revoke the one whose secret you do not have.',
+          tags,
+          body: NewClientBody,
+          response: { 200: NewClientResponse },
+        },
+      },
+      async (request, reply) => {
+        const caller = authOf(request);
+        const scopes = request.body.scopes;
+        // No escalation: a caller grants only scopes it holds itself.
+        const beyond = scopes.filter((scope) => !caller.scopes.has(scope));
+        if (beyond.length > 0) throw errors.scopesNotHeld(beyond);
+        // The answer holds the secret: no cache may keep it.
+        void reply.header('cache-control', 'no-store');
+        return authService.createClient(db, caller.accountId, scopes);
+      },
+    );
+
+    app.delete(
+      '/internal/v1/clients/:client_id',
+      {
+        config: { scopes: ['account.admin'] },
+        schema: {
+          operationId: 'revokeApiClient',
+          summary: 'Revoke an API client: its tokens stop working at once',
+          description:
+            "Revokes the client and deletes its tokens: the next request with one of them answers 401. Another account's client, an unknown one or one already revoked → 404.",
+          tags,
+          params: ClientParams,
+          response: { 200: Type.Object({}), ...errorResponses(404) },
+        },
+      },
+      async (request, reply) =>
+        writeTransaction(db, request, reply, async (ex) => {
+          await authService.revokeClientIn(ex, request.params.client_id, authOf(request).accountId);
+          return {};
+        }),
+    );
+  };
+}

@@ -1,0 +1,145 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Db } from '../../db/database.js';
+import { errors } from '../../errors.js';
+import { operatorToken } from '../../http/auth.js';
+import { errorResponses } from '../../http/schemas.js';
+import type { FaultBook, FaultState } from './faults.service.js';
+import { sandboxService } from './sandbox.service.js';
+import {
+  AccountParams,
+  ClientParams,
+  Fault,
+  FaultBody,
+  NewAccountBody,
+  ResetAnswer,
+  SandboxAccount,
+  tags,
+} from './sandbox.schemas.js';
+
+const faultOf = (state: FaultState) => ({
+  client_id: state.clientId,
+  kind: state.kind,
+  count: state.count,
+  fraction: state.fraction,
+  delay_ms: state.delayMs,
+  retry_after: state.retryAfter,
+});
+
+const operatorOnly =
+  'Sandbox servers only (SANDBOX=true; absent elsewhere). Authorization: Bearer <SANDBOX_ADMIN_TOKEN>, the sandbox operator’s token, not an API client’s.';
+
+/**
+ * The sandbox's controls (docs/sandbox.md), registered only when SANDBOX=true. They answer the operator's token
+ * alone (SANDBOX_ADMIN_TOKEN): whoever holds it makes accounts on this server, so it is not an API client's
+ * token, and no client can reach these routes with its own.
+ */
+export function sandboxRoutes(db: Db, adminToken: string, faults: FaultBook): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.addHook('onRequest', operatorToken(adminToken));
+
+    app.post(
+      '/sandbox/v1/accounts',
+      {
+        schema: {
+          operationId: 'createSandboxAccount',
+          summary: 'A new sandbox account with a client, its credentials, and a scenario’s data, in one call',
+          description: `${operatorOnly} The client holds every scope; its secret is in this answer alone. Without a scenario, the account is empty.`,
+          tags,
+          body: NewAccountBody,
+          response: { 200: SandboxAccount, ...errorResponses(401) },
+        },
+      },
+      async (request) => sandboxService.createAccount(db, request.body.scenario ?? 'empty', request.body.seed),
+    );
+
+    app.delete(
+      '/sandbox/v1/accounts/:account_id',
+      {
+        schema: {
+          operationId: 'deleteSandboxAccount',
+          summary: 'Close a sandbox account: its clients are revoked, their tokens stop working at once',
+          description: `${operatorOnly} An account without an active client (unknown, or closed already) → 404.`,
+          tags,
+          params: AccountParams,
+          response: { 200: Type.Object({}), ...errorResponses(401, 404) },
+        },
+      },
+      async (request) => {
+        await sandboxService.deleteAccount(db, faults, request.params.account_id);
+        return {};
+      },
+    );
+
+    app.post(
+      '/sandbox/v1/accounts/:account_id/reset',
+      {
+        schema: {
+          operationId: 'resetSandboxAccount',
+          summary: 'Empty a sandbox account and lay a scenario into it; its clients and credentials stay',
+          description: `${operatorOnly} Its records (with their history), fields and values are deleted, then the scenario (default empty) is written. Events already in its feed stay. An account without an active client → 404.`,
+          tags,
+          params: AccountParams,
+          body: NewAccountBody,
+          response: { 200: ResetAnswer, ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (request) => ({
+        account_id: request.params.account_id,
+        scenario: await sandboxService.resetAccount(
+          db,
+          request.params.account_id,
+          request.body.scenario ?? 'empty',
+          request.body.seed,
+        ),
+      }),
+    );
+
+    app.post(
+      '/sandbox/v1/clients/:client_id/faults',
+      {
+        schema: {
+          operationId: 'setSandboxFault',
+          summary: 'Make the next requests of one client fail, or slow, or lose their answer',
+          description: `${operatorOnly} Replaces the client's fault; other clients are not affected. A counted fault ends when used up; a fraction lasts until cleared.`,
+          tags,
+          params: ClientParams,
+          body: FaultBody,
+          response: { 200: Fault, ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (request) => {
+        const { kind, count, fraction, delay_ms, retry_after } = request.body;
+        if (count !== undefined && fraction !== undefined) {
+          throw errors.invalidField('/fraction', 'give count or fraction, not both');
+        }
+        const state = await sandboxService.setFault(db, faults, request.params.client_id, {
+          kind,
+          count: fraction === undefined ? (count ?? 1) : null,
+          fraction: fraction ?? null,
+          delayMs: delay_ms ?? 1000,
+          retryAfter: retry_after ?? 1,
+        });
+        return faultOf(state);
+      },
+    );
+
+    app.delete(
+      '/sandbox/v1/clients/:client_id/faults',
+      {
+        schema: {
+          operationId: 'clearSandboxFault',
+          summary: 'Clear the client’s fault: its requests run normally again',
+          description: operatorOnly,
+          tags,
+          params: ClientParams,
+          response: { 200: Type.Object({}), ...errorResponses(401, 404) },
+        },
+      },
+      async (request) => {
+        await sandboxService.clearFault(db, faults, request.params.client_id);
+        return {};
+      },
+    );
+  };
+}

@@ -1,0 +1,106 @@
+import { Type } from 'typebox';
+import { FAULT_KINDS } from './faults.service.js';
+import { SCENARIO_NAMES, SCENARIOS } from './scenarios.service.js';
+
+export const tags = ['Sandbox'];
+
+const ScenarioName = Type.Unsafe<(typeof SCENARIO_NAMES)[number]>({
+  type: 'string',
+  enum: [...SCENARIO_NAMES],
+  description: `A named data set (docs/sandbox.md): ${SCENARIO_NAMES.map((n) => `\`${n}\`: ${SCENARIOS[n]}`).join(' ')}`,
+});
+
+export const NewAccountBody = Type.Object(
+  {
+    scenario: Type.Optional(ScenarioName),
+    seed: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 4294967295,
+        description: 'The same seed makes the same data (default: any)',
+      }),
+    ),
+  },
+  { additionalProperties: false, title: 'SandboxAccountCreateRequest' },
+);
+
+const ScenarioSummary = Type.Object(
+  {
+    name: Type.String(),
+    seed: Type.Integer(),
+    fields: Type.Array(
+      Type.Object({
+        svc_id: Type.String(),
+        name: Type.String(),
+        remote_id: Type.Union([Type.String(), Type.Null()]),
+        values: Type.Integer(),
+      }),
+    ),
+    records: Type.Integer(),
+  },
+  { title: 'SandboxScenarioSummary' },
+);
+
+export const SandboxAccount = Type.Object(
+  {
+    account_id: Type.String(),
+    client_id: Type.String(),
+    client_secret: Type.String({ description: 'Shown in this answer only' }),
+    scopes: Type.Array(Type.String()),
+    scenario: ScenarioSummary,
+  },
+  { title: 'SandboxAccount' },
+);
+
+export const ResetAnswer = Type.Object(
+  { account_id: Type.String(), scenario: ScenarioSummary },
+  { title: 'SandboxAccountReset' },
+);
+
+export const AccountParams = Type.Object(
+  { account_id: Type.String({ minLength: 1, maxLength: 64, description: 'The sandbox account (sbx_…)' }) },
+  { additionalProperties: false },
+);
+
+export const ClientParams = Type.Object(
+  { client_id: Type.String({ minLength: 1, maxLength: 255, description: 'The client whose requests fail (cli_…)' }) },
+  { additionalProperties: false },
+);
+
+export const FaultBody = Type.Object(
+  {
+    kind: Type.Unsafe<(typeof FAULT_KINDS)[number]>({
+      type: 'string',
+      enum: [...FAULT_KINDS],
+      description:
+        '"429" (RATE_LIMITED with Retry-After), "500", "503" (with Retry-After), "delay" (the request runs after delay_ms), "drop_after_commit" (the request runs and commits, then the connection is closed without an answer)',
+    }),
+    count: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'The next N requests (default 1)' }),
+    ),
+    fraction: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: 1,
+        description: 'Instead of count: each request with this probability, until cleared',
+      }),
+    ),
+    delay_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: 60_000, description: 'delay: default 1000' })),
+    retry_after: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 3600, description: '429 and 503: Retry-After seconds (default 1)' }),
+    ),
+  },
+  { additionalProperties: false, title: 'SandboxFaultRequest' },
+);
+
+export const Fault = Type.Object(
+  {
+    client_id: Type.String(),
+    kind: Type.String(),
+    count: Type.Union([Type.Integer(), Type.Null()], { description: 'Requests still to be affected' }),
+    fraction: Type.Union([Type.Number(), Type.Null()]),
+    delay_ms: Type.Integer(),
+    retry_after: Type.Integer(),
+  },
+  { title: 'SandboxFault' },
+);

@@ -1,0 +1,175 @@
+import type { Executor } from '../../db/database.js';
+import type { UserPasswordLinksTable, UserSessionsTable, UsersTable } from './users.tables.js';
+
+/** A session with the user it belongs to, as one lookup reads them. */
+export interface SessionWithUser extends UserSessionsTable {
+  email: string;
+  role: string;
+  disabled_at: number | null;
+  /** The user's password was reset and no new one is set yet: no session of theirs stands. */
+  password_reset: number | boolean;
+}
+
+export const usersRepository = {
+  async insert(ex: Executor, user: UsersTable): Promise<void> {
+    await ex.insertInto('users').values(user).execute();
+  },
+
+  async findByEmail(ex: Executor, email: string): Promise<UsersTable | undefined> {
+    return ex.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  },
+
+  async find(ex: Executor, accountId: string, userId: string): Promise<UsersTable | undefined> {
+    return ex
+      .selectFrom('users')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  },
+
+  async findById(ex: Executor, userId: string): Promise<UsersTable | undefined> {
+    return ex.selectFrom('users').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  },
+
+  async list(ex: Executor, accountId: string | null): Promise<UsersTable[]> {
+    let query = ex.selectFrom('users').selectAll().orderBy('account_id').orderBy('email');
+    if (accountId !== null) query = query.where('account_id', '=', accountId);
+    return query.execute();
+  },
+
+  async update(
+    ex: Executor,
+    accountId: string,
+    userId: string,
+    changes: Partial<Omit<UsersTable, 'account_id' | 'user_id' | 'created_at'>>,
+  ): Promise<void> {
+    await ex
+      .updateTable('users')
+      .set(changes)
+      .where('account_id', '=', accountId)
+      .where('user_id', '=', userId)
+      .execute();
+  },
+
+  /** Updates the user only while their password hash is `passwordHash`; answers whether it did. */
+  async updateIfPassword(
+    ex: Executor,
+    user: { account_id: string; user_id: string },
+    passwordHash: string,
+    changes: Partial<Omit<UsersTable, 'account_id' | 'user_id' | 'created_at'>>,
+  ): Promise<boolean> {
+    const result = await ex
+      .updateTable('users')
+      .set(changes)
+      .where('account_id', '=', user.account_id)
+      .where('user_id', '=', user.user_id)
+      .where('password_hash', '=', passwordHash)
+      .where('disabled_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  /**
+   * Counts a sign-in attempt unless the user is locked out; answers the count after it, or null when locked.
+   * One statement, so concurrent attempts all count and none slips past a lockout set meanwhile.
+   */
+  async countAttempt(ex: Executor, accountId: string, userId: string, now: number): Promise<number | null> {
+    const row = await ex
+      .updateTable('users')
+      .set((eb) => ({ failed_sign_ins: eb('failed_sign_ins', '+', 1), updated_at: now }))
+      .where('account_id', '=', accountId)
+      .where('user_id', '=', userId)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+      .returning('failed_sign_ins')
+      .executeTakeFirst();
+    return row?.failed_sign_ins ?? null;
+  },
+
+  // ---- sessions ----------------------------------------------------------------------------------------------
+
+  async upsertSession(ex: Executor, session: UserSessionsTable): Promise<void> {
+    await ex
+      .insertInto('user_sessions')
+      .values(session)
+      .onConflict((oc) =>
+        oc.column('session_hash').doUpdateSet({ data_json: session.data_json, last_seen_at: session.last_seen_at }),
+      )
+      .execute();
+  },
+
+  async findSession(ex: Executor, sessionHash: string): Promise<SessionWithUser | undefined> {
+    return ex
+      .selectFrom('user_sessions as s')
+      .innerJoin('users as u', (j) => j.onRef('u.account_id', '=', 's.account_id').onRef('u.user_id', '=', 's.user_id'))
+      .selectAll('s')
+      .select(['u.email', 'u.role', 'u.disabled_at', (eb) => eb('u.password_hash', 'is', null).as('password_reset')])
+      .where('s.session_hash', '=', sessionHash)
+      .executeTakeFirst();
+  },
+
+  async touchSession(ex: Executor, sessionHash: string, now: number): Promise<void> {
+    await ex.updateTable('user_sessions').set({ last_seen_at: now }).where('session_hash', '=', sessionHash).execute();
+  },
+
+  async deleteSession(ex: Executor, sessionHash: string): Promise<void> {
+    await ex.deleteFrom('user_sessions').where('session_hash', '=', sessionHash).execute();
+  },
+
+  async deleteSessionsOf(ex: Executor, accountId: string, userId: string): Promise<void> {
+    await ex.deleteFrom('user_sessions').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
+  },
+
+  async deleteEndedSessions(ex: Executor, now: number, idleSince: number): Promise<number> {
+    const result = await ex
+      .deleteFrom('user_sessions')
+      .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<', idleSince)]))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
+  // ---- password links ----------------------------------------------------------------------------------------
+
+  async insertPasswordLink(ex: Executor, link: UserPasswordLinksTable): Promise<void> {
+    await ex.insertInto('user_password_links').values(link).execute();
+  },
+
+  async findPasswordLink(ex: Executor, linkHash: string): Promise<UserPasswordLinksTable | undefined> {
+    return ex.selectFrom('user_password_links').selectAll().where('link_hash', '=', linkHash).executeTakeFirst();
+  },
+
+  /** Takes the link (deletes it) and answers it: a link works once, however many requests race for it. */
+  async takePasswordLink(ex: Executor, linkHash: string): Promise<UserPasswordLinksTable | undefined> {
+    return ex.deleteFrom('user_password_links').where('link_hash', '=', linkHash).returningAll().executeTakeFirst();
+  },
+
+  async deleteExpiredPasswordLinks(ex: Executor, now: number): Promise<number> {
+    const result = await ex.deleteFrom('user_password_links').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
+  async deletePasswordLinksOf(ex: Executor, accountId: string, userId: string): Promise<void> {
+    await ex
+      .deleteFrom('user_password_links')
+      .where('account_id', '=', accountId)
+      .where('user_id', '=', userId)
+      .execute();
+  },
+
+  // ---- service secrets ---------------------------------------------------------------------------------------
+
+  /** The named secret: the stored one, or `candidate` stored now (the first process to start wins). */
+  async secret(ex: Executor, name: string, candidate: string, now: number): Promise<string> {
+    await ex
+      .insertInto('service_secrets')
+      .values({ name, value: candidate, created_at: now })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    const row = await ex
+      .selectFrom('service_secrets')
+      .select('value')
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow();
+    return row.value;
+  },
+};

@@ -1,0 +1,53 @@
+export interface UsersTable {
+  account_id: string;
+  user_id: string;
+  /** lower-cased; unique across the service */
+  email: string;
+  role: string;
+  /** argon2id (PHC string); null until the user sets a first password through a one-time link */
+  password_hash: string | null;
+  /** failed sign-ins since the last successful one */
+  failed_sign_ins: number;
+  /** microseconds; sign-in refused until then */
+  locked_until: number | null;
+  created_at: number;
+  updated_at: number;
+  disabled_at: number | null;
+}
+
+export interface UserSessionsTable {
+  /** sha256 of the session id, hex: the cookie holds the id, the database never does */
+  session_hash: string;
+  account_id: string;
+  user_id: string;
+  /** the session's data as @fastify/session keeps it (the cookie's options, the CSRF secret) */
+  data_json: string;
+  created_at: number;
+  last_seen_at: number;
+  /** absolute expiry (microseconds): no activity extends a session past it */
+  expires_at: number;
+}
+
+export interface UserPasswordLinksTable {
+  /** sha256 of the link's token, hex */
+  link_hash: string;
+  account_id: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
+declare module '../../db/database.js' {
+  interface Database {
+    users: UsersTable;
+    user_sessions: UserSessionsTable;
+    user_password_links: UserPasswordLinksTable;
+    service_secrets: ServiceSecretsTable;
+  }
+}

@@ -1,0 +1,101 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type { AccountEventsTable } from './webhooks.tables.js';
+
+/** 6 columns × 500 rows: far below both dialects' bound-parameter limits. */
+const INSERT_CHUNK = 500;
+
+export const eventsRepository = {
+  /**
+   * Hands out `count` consecutive seqs of the account's events and answers the first. The counter's row stays
+   * locked until the caller's transaction ends (PostgreSQL: the upsert's row lock; SQLite: the write
+   * transaction), so the account's events commit in seq order and a reader never sees a seq before a smaller one.
+   */
+  /** The account's last event seq (0 before its first event). */
+  async lastSeq(ex: Executor, accountId: string): Promise<number> {
+    const row = await ex
+      .selectFrom('account_event_counters')
+      .select('last_seq')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return row ? Number(row.last_seq) : 0;
+  },
+
+  async reserve(ex: Executor, accountId: string, count: number): Promise<number> {
+    const row = await ex
+      .insertInto('account_event_counters')
+      .values({ account_id: accountId, last_seq: count })
+      .onConflict((oc) =>
+        oc.column('account_id').doUpdateSet({ last_seq: sql<number>`account_event_counters.last_seq + ${count}` }),
+      )
+      .returning('last_seq')
+      .executeTakeFirstOrThrow();
+    return Number(row.last_seq) - count + 1;
+  },
+
+  async insertMany(ex: Executor, rows: readonly AccountEventsTable[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await ex
+        .insertInto('account_events')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .execute();
+    }
+  },
+
+  /** The account's events after `afterSeq`, in seq order; fetches limit + 1. */
+  async page(ex: Executor, accountId: string, afterSeq: number, limit: number): Promise<AccountEventsTable[]> {
+    return ex
+      .selectFrom('account_events')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit + 1)
+      .execute();
+  },
+
+  async find(ex: Executor, accountId: string, eventId: string): Promise<AccountEventsTable | undefined> {
+    return ex
+      .selectFrom('account_events')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('event_id', '=', eventId)
+      .executeTakeFirst();
+  },
+
+  /** The account's events of `types` that occurred at or after `since`, after `afterSeq`, in seq order. */
+  async since(
+    ex: Executor,
+    accountId: string,
+    since: number,
+    types: readonly string[],
+    afterSeq: number,
+    limit: number,
+  ): Promise<{ event_id: string; seq: number }[]> {
+    return ex
+      .selectFrom('account_events')
+      .select(['event_id', 'seq'])
+      .where('account_id', '=', accountId)
+      .where('occurred_at', '>=', since)
+      .where('seq', '>', afterSeq)
+      .where('type', 'in', [...types])
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+  },
+
+  /** Deletes the events that occurred before `before` (every account); answers how many. */
+  async deleteBefore(ex: Executor, before: number): Promise<number> {
+    let deleted = 0;
+    const accounts = await ex.selectFrom('account_event_counters').select('account_id').execute();
+    for (const { account_id } of accounts) {
+      const result = await ex
+        .deleteFrom('account_events')
+        .where('account_id', '=', account_id)
+        .where('occurred_at', '<', before)
+        .executeTakeFirst();
+      deleted += Number(result.numDeletedRows);
+    }
+    return deleted;
+  },
+};

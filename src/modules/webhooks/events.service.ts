@@ -1,0 +1,156 @@
+import type { Executor } from '../../db/database.js';
+import { errors } from '../../errors.js';
+import { microsToIso, nowMicros } from '../../lib/clock.js';
+import { openCursor, sealCursor } from '../../lib/cursor.js';
+import { newId } from '../../lib/ids.js';
+import { pageOf } from '../../lib/pagination.js';
+import type { AuthContext, Tenant } from '../auth/auth.service.js';
+import { eventsRepository as repo } from './events.repository.js';
+import type { AccountEventsTable } from './webhooks.tables.js';
+
+/**
+ * The account's events (docs/webhooks.md): written by the services whose changes they announce, in the same
+ * transaction (a transactional outbox), read as the event feed and delivered to webhook endpoints.
+ */
+
+/** Brex's own name for "ready for export", offered beside svc's catalogue in Brex's form (docs/webhooks.md). */
+export const COMPAT_READY_FOR_EXPORT = 'ACCOUNTING_RECORD_READY_FOR_EXPORT';
+
+/** Every event type, with what it announces. */
+export const EVENT_TYPES = {
+  'accounting_record.ready_for_export': 'A record became READY_FOR_EXPORT (ingested so, or moved there)',
+  'accounting_record.exported': 'A successful export result moved a record to EXPORTED',
+  'accounting_record.export_failed': 'A failed export result moved a record back to REVIEW (data.error_message)',
+  'accounting_record.reopened': 'An EXPORTED record was moved back to REVIEW for correction',
+  'field_values.changed': "One batch created, updated or deleted values of a field (the batch's summary)",
+  'integration.connected': 'An integration became ACTIVE (created or reactivated)',
+  'integration.disconnected': 'An integration was disconnected',
+  [COMPAT_READY_FOR_EXPORT]:
+    "Records became READY_FOR_EXPORT, in Brex's form: {event_type, accounting_record_ids, company_id}, one event per change (a bulk move: every record of it)",
+} as const;
+export type AccountEventType = keyof typeof EVENT_TYPES;
+export function isEventType(value: string): value is AccountEventType {
+  return Object.prototype.hasOwnProperty.call(EVENT_TYPES, value);
+}
+export const EVENT_TYPE_NAMES: readonly AccountEventType[] = Object.keys(EVENT_TYPES).filter(isEventType);
+
+type RecordEventType =
+  | 'accounting_record.ready_for_export'
+  | 'accounting_record.exported'
+  | 'accounting_record.reopened'
+  | 'accounting_record.export_failed';
+
+/** An event to write, as the services that announce changes give it. */
+export type NewAccountEvent = { occurredAt?: number } & (
+  | { type: Exclude<RecordEventType, 'accounting_record.export_failed'>; recordId: string; version: number }
+  | { type: 'accounting_record.export_failed'; recordId: string; version: number; errorMessage: string }
+  | {
+      type: 'field_values.changed';
+      fieldId: string;
+      operation: 'CREATED' | 'UPDATED' | 'DELETED';
+      svcIds: readonly string[];
+    }
+  | { type: 'integration.connected' | 'integration.disconnected'; integrationId: string }
+);
+
+/** Brex's event lists the records of one change; more than this many are split over several events. */
+const COMPAT_IDS_PER_EVENT = 1000;
+
+function dataOf(event: NewAccountEvent): object {
+  switch (event.type) {
+    case 'accounting_record.export_failed':
+      return {
+        object: 'accounting_record',
+        id: event.recordId,
+        version: event.version,
+        error_message: event.errorMessage,
+      };
+    case 'field_values.changed':
+      return {
+        object: 'field',
+        id: event.fieldId,
+        operation: event.operation,
+        count: event.svcIds.length,
+        svc_ids: event.svcIds,
+      };
+    case 'integration.connected':
+    case 'integration.disconnected':
+      return { object: 'integration', id: event.integrationId };
+    default:
+      return { object: 'accounting_record', id: event.recordId, version: event.version };
+  }
+}
+
+/** An event as the feed answers it and as webhooks carry it (but the compatible form: see deliveryBody). */
+export function eventJson(row: AccountEventsTable): string {
+  return `{"id":${JSON.stringify(row.event_id)},"type":${JSON.stringify(row.type)},"timestamp":"${microsToIso(Number(row.occurred_at))}","account_id":${JSON.stringify(row.account_id)},"data":${row.data_json}}`;
+}
+
+/** The body a webhook delivers: the event, or for ACCOUNTING_RECORD_READY_FOR_EXPORT Brex's own body (its data). */
+export function deliveryBody(row: AccountEventsTable): string {
+  return row.type === COMPAT_READY_FOR_EXPORT ? row.data_json : eventJson(row);
+}
+
+export const eventsService = {
+  /**
+   * Writes `events` of the account in the caller's transaction: they commit with the change they announce, or
+   * not at all. Records that became ready for export are also announced in Brex's form, one event for all of
+   * them. Take no lock after calling this: the account's event counter stays locked until the commit.
+   */
+  async emit(ex: Executor, tenant: Tenant, events: readonly NewAccountEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const now = nowMicros();
+    const drafts: { type: AccountEventType; occurredAt: number; data: object }[] = events.map((e) => ({
+      type: e.type,
+      occurredAt: e.occurredAt ?? now,
+      data: dataOf(e),
+    }));
+    const ready = events.flatMap((e) =>
+      e.type === 'accounting_record.ready_for_export'
+        ? [{ recordId: e.recordId, occurredAt: e.occurredAt ?? now }]
+        : [],
+    );
+    for (let i = 0; i < ready.length; i += COMPAT_IDS_PER_EVENT) {
+      const chunk = ready.slice(i, i + COMPAT_IDS_PER_EVENT);
+      drafts.push({
+        type: COMPAT_READY_FOR_EXPORT,
+        occurredAt: Math.max(...chunk.map((e) => e.occurredAt)),
+        data: {
+          event_type: COMPAT_READY_FOR_EXPORT,
+          accounting_record_ids: chunk.map((e) => e.recordId),
+          company_id: tenant.accountId,
+        },
+      });
+    }
+    const first = await repo.reserve(ex, tenant.accountId, drafts.length);
+    await repo.insertMany(
+      ex,
+      drafts.map((d, i) => ({
+        account_id: tenant.accountId,
+        seq: first + i,
+        event_id: newId('evt'),
+        type: d.type,
+        occurred_at: d.occurredAt,
+        data_json: JSON.stringify(d.data),
+      })),
+    );
+  },
+
+  /**
+   * The account's events after the cursor, in commit order, as the page's JSON text. The feed has no end:
+   * `next_cursor` is always given (where to ask next, also when nothing new came), and `has_more` says whether
+   * more events are there already. Without a cursor: from the oldest event kept.
+   */
+  async feed(ex: Executor, auth: AuthContext, query: { cursor?: string; limit: number }): Promise<string> {
+    let after = 0;
+    if (query.cursor) {
+      const [seq] = openCursor(auth.cursorKey, 'account_events', {}, query.cursor);
+      if (typeof seq !== 'number') throw errors.invalidCursor();
+      after = seq;
+    }
+    const page = pageOf(await repo.page(ex, auth.accountId, after, query.limit), query.limit);
+    const last = page.items.at(-1);
+    const next = sealCursor(auth.cursorKey, 'account_events', {}, [last ? Number(last.seq) : after]);
+    return `{"items":[${page.items.map(eventJson).join(',')}],"next_cursor":${JSON.stringify(next)},"has_more":${page.hasMore}}`;
+  },
+};

@@ -1,0 +1,131 @@
+import type { Updateable } from 'kysely';
+import type { Executor } from '../../db/database.js';
+import type {
+  DeliveryStatus,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+} from './webhooks.tables.js';
+
+/** 11 columns × 500 rows: far below both dialects' bound-parameter limits. */
+const INSERT_CHUNK = 500;
+
+/** Endpoints, and what the API reads and changes of their deliveries and attempts. */
+export const webhooksRepository = {
+  async insert(ex: Executor, row: WebhookEndpointsTable): Promise<void> {
+    await ex.insertInto('webhook_endpoints').values(row).execute();
+  },
+
+  async find(ex: Executor, accountId: string, endpointId: string): Promise<WebhookEndpointsTable | undefined> {
+    return ex
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('endpoint_id', '=', endpointId)
+      .executeTakeFirst();
+  },
+
+  /** The account's endpoints in creation order (ids sort by creation), after `afterId`; fetches limit + 1. */
+  async list(ex: Executor, accountId: string, afterId: string | undefined, limit: number) {
+    let query = ex.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId);
+    if (afterId !== undefined) query = query.where('endpoint_id', '>', afterId);
+    return query
+      .orderBy('endpoint_id')
+      .limit(limit + 1)
+      .execute();
+  },
+
+  async update(
+    ex: Executor,
+    accountId: string,
+    endpointId: string,
+    changes: Updateable<WebhookEndpointsTable>,
+  ): Promise<WebhookEndpointsTable | undefined> {
+    return ex
+      .updateTable('webhook_endpoints')
+      .set(changes)
+      .where('account_id', '=', accountId)
+      .where('endpoint_id', '=', endpointId)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  /** Deletes the endpoint, its deliveries and its log (foreign keys cascade); false when it was not there. */
+  async delete(ex: Executor, accountId: string, endpointId: string): Promise<boolean> {
+    const result = await ex
+      .deleteFrom('webhook_endpoints')
+      .where('account_id', '=', accountId)
+      .where('endpoint_id', '=', endpointId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+
+  /** Moves the endpoint's deliveries from one waiting state to the other (disable: PENDING → PAUSED, and back). */
+  async setWaiting(
+    ex: Executor,
+    accountId: string,
+    endpointId: string,
+    from: DeliveryStatus,
+    to: DeliveryStatus,
+    now: number,
+  ): Promise<void> {
+    await ex
+      .updateTable('webhook_deliveries')
+      .set({ status: to, next_attempt_at: now, lease_token: null, updated_at: now })
+      .where('account_id', '=', accountId)
+      .where('endpoint_id', '=', endpointId)
+      .where('status', '=', from)
+      .execute();
+  },
+
+  /** New deliveries; those the endpoint already has for the event are left alone. */
+  async insertDeliveries(ex: Executor, rows: readonly WebhookDeliveriesTable[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await ex
+        .insertInto('webhook_deliveries')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) => oc.columns(['account_id', 'endpoint_id', 'event_id']).doNothing())
+        .execute();
+    }
+  },
+
+  /** Deliveries made afresh: new ones, or the endpoint's existing ones for the events reset to be due now. */
+  async redeliver(ex: Executor, rows: readonly WebhookDeliveriesTable[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await ex
+        .insertInto('webhook_deliveries')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'endpoint_id', 'event_id']).doUpdateSet((eb) => ({
+            status: eb.ref('excluded.status'),
+            attempts: 0,
+            next_attempt_at: eb.ref('excluded.next_attempt_at'),
+            retry_from: eb.ref('excluded.retry_from'),
+            lease_token: null,
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        )
+        .execute();
+    }
+  },
+
+  /** The endpoint's attempts, newest first, of one event or all, before `beforeId`; fetches limit + 1. */
+  async attempts(
+    ex: Executor,
+    accountId: string,
+    endpointId: string,
+    filter: { eventId?: string; beforeId?: string; limit: number },
+  ): Promise<WebhookAttemptsTable[]> {
+    let query = ex
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('endpoint_id', '=', endpointId);
+    if (filter.eventId !== undefined) query = query.where('event_id', '=', filter.eventId);
+    if (filter.beforeId !== undefined) query = query.where('attempt_id', '<', filter.beforeId);
+    return query
+      .orderBy('attempt_id', 'desc')
+      .limit(filter.limit + 1)
+      .execute();
+  },
+};

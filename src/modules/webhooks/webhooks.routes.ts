@@ -1,0 +1,238 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Db } from '../../db/database.js';
+import { authOf } from '../../http/auth.js';
+import { writeTransaction } from '../../http/idempotency.js';
+import { sendJsonText } from '../../http/json-text.js';
+import { errorResponses } from '../../http/schemas.js';
+import { EventFeedPage, EventFeedQuery } from './events.schemas.js';
+import { eventsService } from './events.service.js';
+import { webhooksService, type TargetRules } from './webhooks.service.js';
+import {
+  AttemptsQuery,
+  Empty,
+  RedeliverAnswer,
+  RedeliverBody,
+  RotateSecretBody,
+  WebhookAttemptPage,
+  WebhookEndpoint,
+  WebhookEndpointCreateBody,
+  WebhookEndpointCreated,
+  WebhookEndpointPage,
+  WebhookEndpointUpdateBody,
+  WebhookIdParams,
+  WebhookListQuery,
+  WebhookSecrets,
+} from './webhooks.schemas.js';
+
+const tags = ['Webhooks'];
+const READ = ['webhooks.read', 'webhooks.write'] as const;
+const WRITE = ['webhooks.write'] as const;
+
+/** Webhook endpoints (`/v1/webhooks`) and the event feed (`/v1/events`): docs/webhooks.md. */
+export function webhooksRoutes(db: Db, rules: TargetRules): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/v1/events',
+      {
+        config: { scopes: ['events.read', ...READ] },
+        schema: {
+          operationId: 'listEvents',
+          summary: "The account's events after a cursor",
+          description:
+            'The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_more says more is there already.',
+          tags: ['Events'],
+          querystring: EventFeedQuery,
+          response: { 200: EventFeedPage },
+        },
+      },
+      async (request, reply) =>
+        sendJsonText(
+          reply,
+          await eventsService.feed(db.direct, authOf(request), {
+            cursor: request.query.cursor,
+            limit: request.query.limit ?? 100,
+          }),
+        ),
+    );
+
+    app.post(
+      '/v1/webhooks',
+      {
+        config: { scopes: WRITE },
+        schema: {
+          operationId: 'createWebhookEndpoint',
+          summary: 'Create a webhook endpoint',
+          description:
+            'The endpoint is sent the events of its types that happen from now on, signed per Standard Webhooks with the secret answered here (also at GET …/secret).',
+          tags,
+          body: WebhookEndpointCreateBody,
+          response: { 200: WebhookEndpointCreated, ...errorResponses(400) },
+        },
+      },
+      async (request, reply) =>
+        writeTransaction(db, request, reply, (ex) => webhooksService.create(ex, authOf(request), request.body, rules)),
+    );
+
+    app.get(
+      '/v1/webhooks',
+      {
+        config: { scopes: READ },
+        schema: {
+          operationId: 'listWebhookEndpoints',
+          summary: 'List webhook endpoints',
+          description: "The account's endpoints in creation order, a page at a time.",
+          tags,
+          querystring: WebhookListQuery,
+          response: { 200: WebhookEndpointPage },
+        },
+      },
+      async (request) =>
+        webhooksService.list(db.direct, authOf(request), {
+          cursor: request.query.cursor,
+          limit: request.query.limit ?? 100,
+        }),
+    );
+
+    app.get(
+      '/v1/webhooks/:webhook_id',
+      {
+        config: { scopes: READ },
+        schema: {
+          operationId: 'getWebhookEndpoint',
+          summary: 'Get a webhook endpoint',
+          description: 'With its status and, when DISABLED, why.',
+          tags,
+          params: WebhookIdParams,
+          response: { 200: WebhookEndpoint, ...errorResponses(404) },
+        },
+      },
+      async (request) => webhooksService.get(db.direct, authOf(request), request.params.webhook_id),
+    );
+
+    app.put(
+      '/v1/webhooks/:webhook_id',
+      {
+        config: { scopes: WRITE },
+        schema: {
+          operationId: 'updateWebhookEndpoint',
+          summary: 'Update, disable or enable a webhook endpoint',
+          description:
+            'Absent members unchanged. status DISABLED pauses its deliveries (the reason names who disabled it); ENABLED resumes them at once and takes the events that come next (redeliver since for those in between). A new url is checked as at create.',
+          tags,
+          params: WebhookIdParams,
+          body: WebhookEndpointUpdateBody,
+          response: { 200: WebhookEndpoint, ...errorResponses(400, 404) },
+        },
+      },
+      async (request, reply) =>
+        writeTransaction(db, request, reply, (ex) =>
+          webhooksService.update(ex, authOf(request), request.params.webhook_id, request.body, rules),
+        ),
+    );
+
+    app.delete(
+      '/v1/webhooks/:webhook_id',
+      {
+        config: { scopes: WRITE },
+        schema: {
+          operationId: 'deleteWebhookEndpoint',
+          summary: 'Delete a webhook endpoint',
+          description: 'With its pending deliveries and its delivery log; the events stay in the feed.',
+          tags,
+          params: WebhookIdParams,
+          response: { 200: Empty, ...errorResponses(404) },
+        },
+      },
+      async (request, reply) =>
+        writeTransaction(db, request, reply, (ex) =>
+          webhooksService.delete(ex, authOf(request), request.params.webhook_id),
+        ),
+    );
+
+    app.get(
+      '/v1/webhooks/:webhook_id/secret',
+      {
+        config: { scopes: WRITE },
+        schema: {
+          operationId: 'getWebhookSecret',
+          summary: "A webhook endpoint's signing secrets",
+          description: 'The current secret, and during a rotation the previous one with when it stops signing.',
+          tags,
+          params: WebhookIdParams,
+          response: { 200: WebhookSecrets, ...errorResponses(404) },
+        },
+      },
+      async (request) => webhooksService.secrets(db.direct, authOf(request), request.params.webhook_id),
+    );
+
+    app.post(
+      '/v1/webhooks/:webhook_id/secret/rotate',
+      {
+        config: { scopes: WRITE },
+        schema: {
+          operationId: 'rotateWebhookSecret',
+          summary: "Rotate a webhook endpoint's secret",
+          description:
+            'A new secret signs from now on; the old one signs beside it (two signatures per delivery) for previous_expires_in_seconds, so receivers switch without a failed delivery.',
+          tags,
+          params: WebhookIdParams,
+          body: RotateSecretBody,
+          response: { 200: WebhookSecrets, ...errorResponses(404) },
+        },
+      },
+      async (request, reply) =>
+        writeTransaction(db, request, reply, (ex) =>
+          webhooksService.rotate(
+            ex,
+            authOf(request),
+            request.params.webhook_id,
+            request.body.previous_expires_in_seconds ?? 86_400,
+          ),
+        ),
+    );
+
+    app.get(
+      '/v1/webhooks/:webhook_id/attempts',
+      {
+        config: { scopes: READ },
+        schema: {
+          operationId: 'listWebhookAttempts',
+          summary: "A webhook endpoint's delivery log",
+          description:
+            'Every attempt, newest first: when, the status answered, latency, the first bytes of the answer, and what went wrong. event_id: the attempts of one event.',
+          tags,
+          params: WebhookIdParams,
+          querystring: AttemptsQuery,
+          response: { 200: WebhookAttemptPage, ...errorResponses(404) },
+        },
+      },
+      async (request) =>
+        webhooksService.attempts(db.direct, authOf(request), request.params.webhook_id, {
+          eventId: request.query.event_id,
+          cursor: request.query.cursor,
+          limit: request.query.limit ?? 100,
+        }),
+    );
+
+    app.post(
+      '/v1/webhooks/:webhook_id/redeliver',
+      {
+        config: { scopes: WRITE },
+        schema: {
+          operationId: 'redeliverWebhookEvents',
+          summary: 'Redeliver one event, or every event since a time',
+          description:
+            '{event_id}: that event (of a type the endpoint takes); {since}: every event of its types that occurred since. Delivered again with the same webhook-id, with a fresh retry schedule.',
+          tags,
+          params: WebhookIdParams,
+          body: RedeliverBody,
+          response: { 200: RedeliverAnswer, ...errorResponses(400, 404) },
+        },
+      },
+      async (request, reply) =>
+        writeTransaction(db, request, reply, (ex) =>
+          webhooksService.redeliver(ex, authOf(request), request.params.webhook_id, request.body),
+        ),
+    );
+  };
+}

@@ -1,0 +1,308 @@
+import type { Db, Executor } from '../../db/database.js';
+import { errors } from '../../errors.js';
+import { isoToMicros, microsToIso, nowMicros } from '../../lib/clock.js';
+import { openCursor, sealCursor } from '../../lib/cursor.js';
+import { newId } from '../../lib/ids.js';
+import { pageOf } from '../../lib/pagination.js';
+import type { AuthContext, Caller, Tenant } from '../auth/auth.service.js';
+import { deliveriesRepository } from './deliveries.repository.js';
+import { eventsRepository } from './events.repository.js';
+import { isEventType, type AccountEventType } from './events.service.js';
+import { webhooksRepository as repo } from './webhooks.repository.js';
+import type {
+  Redeliver,
+  WebhookAttemptDto,
+  WebhookEndpointCreate,
+  WebhookEndpointDto,
+  WebhookEndpointUpdate,
+} from './webhooks.schemas.js';
+import { newSecret } from './webhooks.signing.js';
+import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookAttemptsTable } from './webhooks.tables.js';
+import { targetProblem, type TargetRules } from './webhooks.targets.js';
+
+export type { TargetRules } from './webhooks.targets.js';
+
+const REDELIVER_CHUNK = 500;
+
+const notFound = (id: string) => errors.notFound(`Webhook endpoint ${id}`, { webhook_id: id });
+
+export function eventTypesOf(row: WebhookEndpointsTable): AccountEventType[] {
+  const parsed: unknown = JSON.parse(row.event_types_json);
+  return Array.isArray(parsed)
+    ? parsed.filter((t): t is AccountEventType => typeof t === 'string' && isEventType(t))
+    : [];
+}
+
+function endpointDto(row: WebhookEndpointsTable): WebhookEndpointDto {
+  return {
+    id: row.endpoint_id,
+    url: row.url,
+    description: row.description,
+    event_types: eventTypesOf(row),
+    status: row.status,
+    disabled_reason: row.disabled_reason,
+    disabled_at: row.disabled_at === null ? null : microsToIso(Number(row.disabled_at)),
+    created_at: microsToIso(Number(row.created_at)),
+    updated_at: microsToIso(Number(row.updated_at)),
+  };
+}
+
+function attemptDto(row: WebhookAttemptsTable): WebhookAttemptDto {
+  return {
+    id: row.attempt_id,
+    event_id: row.event_id,
+    attempted_at: microsToIso(Number(row.attempted_at)),
+    status_code: row.status_code,
+    succeeded: row.succeeded === 1,
+    latency_ms: row.latency_ms,
+    response_excerpt: row.response_excerpt,
+    error: row.error,
+  };
+}
+
+function checkUrl(url: string, rules: TargetRules): void {
+  const problem = targetProblem(url, rules);
+  if (problem) throw errors.invalidField('/url', problem);
+}
+
+/** The secrets deliveries are signed with now: the current one, and the previous one until it expires. */
+export function validSecrets(
+  row: Pick<WebhookEndpointsTable, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>,
+  now: number,
+): { secret: string; expiresAt: number | null }[] {
+  const secrets: { secret: string; expiresAt: number | null }[] = [{ secret: row.secret, expiresAt: null }];
+  if (row.previous_secret !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now) {
+    secrets.push({ secret: row.previous_secret, expiresAt: Number(row.previous_secret_expires_at) });
+  }
+  return secrets;
+}
+
+const lastSeq = (ex: Executor, accountId: string) => eventsRepository.lastSeq(ex, accountId);
+
+/** How long events, and the delivery log of settled deliveries, are kept. */
+const RETENTION = 30 * 24 * 3_600_000_000;
+
+/** The account's webhook endpoints (docs/webhooks.md); every write runs in its caller's transaction. */
+export const webhooksService = {
+  /**
+   * Deletes events, attempts and settled deliveries older than the retention (the maintenance sweep, every ten
+   * minutes; indexed by time, so each pass reads only what it deletes).
+   */
+  async deleteExpired(db: Db, now: number): Promise<number> {
+    const before = now - RETENTION;
+    const events = await db.write((ex) => eventsRepository.deleteBefore(ex, before));
+    return events + (await db.write((ex) => deliveriesRepository.sweep(ex, before)));
+  },
+
+  /** A new ENABLED endpoint, sent the events that come after it; answered once with its secret. */
+  async create(
+    ex: Executor,
+    tenant: Tenant,
+    input: WebhookEndpointCreate,
+    rules: TargetRules,
+  ): Promise<WebhookEndpointDto & { secret: string }> {
+    checkUrl(input.url, rules);
+    const now = nowMicros();
+    const row: WebhookEndpointsTable = {
+      account_id: tenant.accountId,
+      endpoint_id: newId('whk'),
+      url: input.url,
+      description: input.description ?? null,
+      event_types_json: JSON.stringify(input.event_types),
+      status: 'ENABLED',
+      disabled_reason: null,
+      disabled_at: null,
+      secret: newSecret(),
+      previous_secret: null,
+      previous_secret_expires_at: null,
+      fanned_seq: await lastSeq(ex, tenant.accountId),
+      failing_since: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await repo.insert(ex, row);
+    return { ...endpointDto(row), secret: row.secret };
+  },
+
+  /** Every endpoint of the account, for the operator (`svc webhooks list`). */
+  async listAll(ex: Executor, tenant: Tenant): Promise<WebhookEndpointDto[]> {
+    return (await repo.list(ex, tenant.accountId, undefined, 100_000)).map(endpointDto);
+  },
+
+  async get(ex: Executor, tenant: Tenant, endpointId: string): Promise<WebhookEndpointDto> {
+    const row = await repo.find(ex, tenant.accountId, endpointId);
+    if (!row) throw notFound(endpointId);
+    return endpointDto(row);
+  },
+
+  async list(
+    ex: Executor,
+    auth: AuthContext,
+    query: { cursor?: string; limit: number },
+  ): Promise<{ items: WebhookEndpointDto[]; next_cursor: string | null }> {
+    const afterId = query.cursor ? String(openCursor(auth.cursorKey, 'webhooks', {}, query.cursor)[0]) : undefined;
+    const page = pageOf(await repo.list(ex, auth.accountId, afterId, query.limit), query.limit);
+    const last = page.items.at(-1);
+    return {
+      items: page.items.map(endpointDto),
+      next_cursor: page.hasMore && last ? sealCursor(auth.cursorKey, 'webhooks', {}, [last.endpoint_id]) : null,
+    };
+  },
+
+  /**
+   * Absent members unchanged. DISABLED: its waiting deliveries pause, and the reason names who disabled it.
+   * ENABLED (from DISABLED): the paused deliveries are due at once, and the endpoint takes the events from now on.
+   */
+  async update(
+    ex: Executor,
+    caller: Caller,
+    endpointId: string,
+    input: WebhookEndpointUpdate,
+    rules: TargetRules,
+  ): Promise<WebhookEndpointDto> {
+    if (input.url !== undefined) checkUrl(input.url, rules);
+    const row = await repo.find(ex, caller.accountId, endpointId);
+    if (!row) throw notFound(endpointId);
+    const now = nowMicros();
+    const changes: Partial<WebhookEndpointsTable> = { updated_at: now };
+    if (input.url !== undefined) changes.url = input.url;
+    if (input.event_types !== undefined) changes.event_types_json = JSON.stringify(input.event_types);
+    if (input.description !== undefined) changes.description = input.description;
+    if (input.status === 'DISABLED' && row.status === 'ENABLED') {
+      Object.assign(changes, {
+        status: 'DISABLED',
+        disabled_at: now,
+        disabled_reason: `Disabled by ${caller.actor.type} ${caller.actor.id}.`,
+      });
+      await repo.setWaiting(ex, caller.accountId, endpointId, 'PENDING', 'PAUSED', now);
+    } else if (input.status === 'ENABLED' && row.status === 'DISABLED') {
+      Object.assign(changes, {
+        status: 'ENABLED',
+        disabled_at: null,
+        disabled_reason: null,
+        failing_since: null,
+        fanned_seq: await lastSeq(ex, caller.accountId),
+      });
+      await repo.setWaiting(ex, caller.accountId, endpointId, 'PAUSED', 'PENDING', now);
+    }
+    const updated = await repo.update(ex, caller.accountId, endpointId, changes);
+    if (!updated) throw notFound(endpointId);
+    return endpointDto(updated);
+  },
+
+  /** Deletes the endpoint with its deliveries and log; the events stay in the feed. */
+  async delete(ex: Executor, tenant: Tenant, endpointId: string): Promise<Record<string, never>> {
+    if (!(await repo.delete(ex, tenant.accountId, endpointId))) throw notFound(endpointId);
+    return {};
+  },
+
+  async secrets(ex: Executor, tenant: Tenant, endpointId: string) {
+    const row = await repo.find(ex, tenant.accountId, endpointId);
+    if (!row) throw notFound(endpointId);
+    return secretsDto(row, nowMicros());
+  },
+
+  /** A new current secret; the old one still signs (beside it) for `previousExpiresIn` seconds. */
+  async rotate(ex: Executor, tenant: Tenant, endpointId: string, previousExpiresIn: number) {
+    const row = await repo.find(ex, tenant.accountId, endpointId);
+    if (!row) throw notFound(endpointId);
+    const now = nowMicros();
+    const updated = await repo.update(ex, tenant.accountId, endpointId, {
+      secret: newSecret(),
+      previous_secret: previousExpiresIn > 0 ? row.secret : null,
+      previous_secret_expires_at: previousExpiresIn > 0 ? now + previousExpiresIn * 1_000_000 : null,
+      updated_at: now,
+    });
+    if (!updated) throw notFound(endpointId);
+    return secretsDto(updated, now);
+  },
+
+  /** The endpoint's delivery log, newest attempt first, of one event or all. */
+  async attempts(
+    ex: Executor,
+    auth: AuthContext,
+    endpointId: string,
+    query: { eventId?: string; cursor?: string; limit: number },
+  ): Promise<{ items: WebhookAttemptDto[]; next_cursor: string | null }> {
+    if (!(await repo.find(ex, auth.accountId, endpointId))) throw notFound(endpointId);
+    const binding = { endpoint_id: endpointId, event_id: query.eventId ?? null };
+    const beforeId = query.cursor
+      ? String(openCursor(auth.cursorKey, 'webhook_attempts', binding, query.cursor)[0])
+      : undefined;
+    const rows = await repo.attempts(ex, auth.accountId, endpointId, {
+      eventId: query.eventId,
+      beforeId,
+      limit: query.limit,
+    });
+    const page = pageOf(rows, query.limit);
+    const last = page.items.at(-1);
+    return {
+      items: page.items.map(attemptDto),
+      next_cursor:
+        page.hasMore && last ? sealCursor(auth.cursorKey, 'webhook_attempts', binding, [last.attempt_id]) : null,
+    };
+  },
+
+  /**
+   * Queues events for the endpoint again, due now, with the same ids (a read of the event table): one event (of
+   * a type the endpoint takes), or every event of its types since a time. A disabled endpoint gets them when
+   * enabled.
+   */
+  async redeliver(
+    ex: Executor,
+    tenant: Tenant,
+    endpointId: string,
+    input: Redeliver,
+  ): Promise<{ redelivered: number }> {
+    const endpoint = await repo.find(ex, tenant.accountId, endpointId);
+    if (!endpoint) throw notFound(endpointId);
+    const types = eventTypesOf(endpoint);
+    const now = nowMicros();
+    const delivery = (eventId: string): WebhookDeliveriesTable => ({
+      account_id: tenant.accountId,
+      delivery_id: newId('whd'),
+      endpoint_id: endpointId,
+      event_id: eventId,
+      status: endpoint.status === 'ENABLED' ? 'PENDING' : 'PAUSED',
+      attempts: 0,
+      next_attempt_at: now,
+      retry_from: now,
+      lease_token: null,
+      created_at: now,
+      updated_at: now,
+    });
+    if ('event_id' in input) {
+      const event = await eventsRepository.find(ex, tenant.accountId, input.event_id);
+      if (!event) throw errors.notFound(`Event ${input.event_id}`, { event_id: input.event_id });
+      if (!types.some((t) => t === event.type)) {
+        throw errors.invalidField('/event_id', `is a ${event.type} event, which the endpoint does not take`);
+      }
+      await repo.redeliver(ex, [delivery(event.event_id)]);
+      return { redelivered: 1 };
+    }
+    const since = isoToMicros(input.since);
+    if (since === null) throw errors.invalidField('/since', 'must be an RFC 3339 time with a zone');
+    let after = 0;
+    let count = 0;
+    for (;;) {
+      const events = await eventsRepository.since(ex, tenant.accountId, since, types, after, REDELIVER_CHUNK);
+      if (events.length === 0) break;
+      await repo.redeliver(
+        ex,
+        events.map((e) => delivery(e.event_id)),
+      );
+      count += events.length;
+      after = Number(events.at(-1)!.seq);
+    }
+    return { redelivered: count };
+  },
+};
+
+function secretsDto(row: WebhookEndpointsTable, now: number) {
+  return {
+    secrets: validSecrets(row, now).map((s) => ({
+      secret: s.secret,
+      expires_at: s.expiresAt === null ? null : microsToIso(s.expiresAt),
+    })),
+  };
+}

@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { SvcClient } from '../../client/src/index.js';
+import { loadConfig } from '../../src/config.js';
+import type { Db, DialectName } from '../../src/db/database.js';
+import { openDatabase } from '../../src/db/open.js';
+import { authService } from '../../src/modules/auth/auth.service.js';
+import type { Scope } from '../../src/modules/auth/scopes.js';
+import { createTestDatabase, type TestDatabase } from './databases.js';
+import { ROOT, startServer, type RunningServer } from './processes.js';
+
+/** Debian's Chromium (`apt-get install chromium`); never a downloaded browser. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const PHONE = { width: 390, height: 844 } as const;
+
+const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'console');
+
+/** Headless Chromium as CI runs it. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** Everything an API client of these tests may do: create fields, values and records, report exports. */
+export const API_SCOPES: readonly Scope[] = [
+  'fields.read',
+  'fields.write',
+  'field_values.read',
+  'field_values.write',
+  'accounting.record.read',
+  'accounting.record.write',
+  'accounting.record.review',
+  'accounting.record.admin',
+];
+
+/**
+ * The built server (`node dist/server.js`, serving console/dist at /console) on a fresh database, and the same
+ * database opened in the test process to create console users, as `svc users create` does.
+ */
+export interface ConsoleServer {
+  url: string;
+  dialect: DialectName;
+  db: Db;
+  /** An SDK client of a new API client of the account (an integration, seen from outside). */
+  apiClient(accountId: string, scopes?: readonly Scope[]): Promise<SvcClient>;
+  close(): Promise<void>;
+}
+
+export async function startConsoleServer(dialect: DialectName): Promise<ConsoleServer> {
+  const database: TestDatabase = await createTestDatabase(dialect);
+  let server: RunningServer | null = null;
+  let db: Db | null = null;
+  const close = async () => {
+    server?.child.kill('SIGTERM');
+    if (server) await server.exited;
+    await db?.close().catch(() => {});
+    await database.drop();
+  };
+  try {
+    // The server migrates at start; the test process opens the database only after that.
+    server = await startServer({ DATABASE_URL: database.url, RATE_LIMIT_MAX: '0', TOKEN_RATE_LIMIT_MAX: '0' });
+    db = openDatabase(loadConfig({ DATABASE_URL: database.url }).database, { poolSize: 2 });
+    const opened = db;
+    const url = server.url;
+    return {
+      url,
+      dialect,
+      db: opened,
+      async apiClient(accountId, scopes = API_SCOPES) {
+        const creds = await authService.createClient(opened, accountId, [...scopes]);
+        return new SvcClient({ baseUrl: url, clientId: creds.client_id, clientSecret: creds.client_secret });
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+let axeSource: string | null = null;
+
+/**
+ * axe-core on the page as it is: no violation of impact serious or critical. The page's CSP forbids inline
+ * scripts, so axe is evaluated through the DevTools protocol (page.evaluate of its source), which CSP does not
+ * govern; the page itself is left as the console serves it.
+ */
+export async function expectNoSeriousAxeViolations(page: Page, screen: string): Promise<void> {
+  axeSource ??= fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  const loaded = await page.evaluate(() => 'axe' in window);
+  if (!loaded) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as any).axe;
+    const results = await axe.run(document, { resultTypes: ['violations'] });
+    return results.violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n: any) => n.target.join(' ')).slice(0, 5),
+    }));
+  });
+  const serious = violations.filter(
+    (v: { impact: string | null }) => v.impact === 'serious' || v.impact === 'critical',
+  );
+  expect(serious, `axe on ${screen}`).toEqual([]);
+}
+
+/** The page never scrolls sideways: wide tables scroll inside their own region. */
+export async function expectNoHorizontalOverflow(page: Page, screen: string): Promise<void> {
+  const widths = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
+  expect(widths.scroll, `${screen}: page width ${widths.scroll} > viewport ${widths.client}`).toBeLessThanOrEqual(
+    widths.client,
+  );
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * One screen as the suite checks every screen: axe at 1280 px and at 390 px, no sideways page scroll at either,
+ * and a screenshot of each (test-artifacts/console/<screen>-<dialect>.png, and …-phone-<dialect>.png).
+ */
+export async function checkScreen(page: Page, screen: string, dialect: DialectName): Promise<void> {
+  await expectNoSeriousAxeViolations(page, `${screen} at ${DESKTOP.width} px`);
+  await expectNoHorizontalOverflow(page, `${screen} at ${DESKTOP.width} px`);
+  await screenshot(page, `${screen}-${dialect}`);
+  await page.setViewportSize(PHONE);
+  try {
+    await expectNoHorizontalOverflow(page, `${screen} at ${PHONE.width} px`);
+    await expectNoSeriousAxeViolations(page, `${screen} at ${PHONE.width} px`);
+    await screenshot(page, `${screen}-phone-${dialect}`);
+  } finally {
+    await page.setViewportSize(DESKTOP);
+  }
+}
+
+/** Signs in through the console's form; lands where the console sends a signed-in user. */
+export async function signInThroughForm(page: Page, user: { email: string; password: string }): Promise<void> {
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}

@@ -1,0 +1,94 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { onTestFinished } from 'vitest';
+import type { Db } from '../../src/db/database.js';
+import { nowMicros } from '../../src/lib/clock.js';
+import {
+  createDispatcher,
+  type Dispatcher,
+  type DispatcherOptions,
+} from '../../src/modules/webhooks/webhooks.dispatcher.js';
+
+export const WEBHOOKS = '/v1/webhooks';
+export const EVENTS = '/v1/events';
+export const webhookUrl = (id: string) => `${WEBHOOKS}/${id}`;
+export const EVENT_ID = /^evt_[0-9a-z]{26}$/;
+export const WEBHOOK_ID = /^whk_[0-9a-z]{26}$/;
+export const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
+
+/** How the receiver answers one request. */
+export type Behaviour = 'ok' | 'fail' | 'hang' | 'drop' | 'redirect' | 'accepted';
+
+export interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  behaviour: Behaviour;
+}
+
+/**
+ * A webhook receiver: a real HTTP server on 127.0.0.1 that answers each request as planned (then 200), and keeps
+ * what it received. Closed when the test finishes.
+ */
+export async function startReceiver(): Promise<{
+  url: string;
+  received: Received[];
+  plan(behaviours: Behaviour[]): void;
+}> {
+  const received: Received[] = [];
+  const planned: Behaviour[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const behaviour = planned.shift() ?? 'ok';
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), behaviour });
+      switch (behaviour) {
+        case 'ok':
+          res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
+          return;
+        case 'accepted':
+          res.writeHead(204).end();
+          return;
+        case 'fail':
+          res.writeHead(500, { 'content-type': 'text/plain' }).end('boom: the receiver failed');
+          return;
+        case 'redirect':
+          res.writeHead(302, { location: `${url}/elsewhere` }).end();
+          return;
+        case 'drop':
+          req.socket.destroy();
+          return;
+        case 'hang':
+          return; // never answers: the dispatcher's timeout ends it
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { url, received, plan: (behaviours) => planned.push(...behaviours) };
+}
+
+/** A dispatcher over the test's database whose clock the test moves (`advance(seconds)`). */
+export function testDispatcher(
+  db: Db,
+  options: Partial<DispatcherOptions> = {},
+): Dispatcher & { advance(seconds: number): void } {
+  let offset = 0;
+  const dispatcher = createDispatcher({
+    db,
+    allowPrivateTargets: true,
+    now: () => nowMicros() + offset,
+    random: () => 0.5,
+    // Long enough that a busy machine's slow 200 is not a timeout; the test that plans a hang passes its own.
+    timeoutMs: 5000,
+    ...options,
+  });
+  return { ...dispatcher, advance: (seconds) => (offset += seconds * 1_000_000) };
+}
