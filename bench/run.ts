@@ -122,7 +122,8 @@ async function main(): Promise<void> {
   add({ name: 'floor: bare Fastify GET', unit: 'req/s', ...rate(floorLoad) });
 
   const db = await database();
-  const env = { DATABASE_URL: db.url, RATE_LIMIT_MAX: '0', TOKEN_RATE_LIMIT_MAX: '0', LOG_LEVEL: 'warn' };
+  // One process: the figures (and the RSS read from the child) are one server's.
+  const env = { DATABASE_URL: db.url, RATE_LIMIT_MAX: '0', TOKEN_RATE_LIMIT_MAX: '0', LOG_LEVEL: 'warn', WORKERS: '1' };
   try {
     const raw = await rawInsertRate(db.url, quick ? 20 : 200);
     add({ name: 'floor: raw database insert of values, 1000 per transaction', unit: 'values/s', throughput: raw });

@@ -28,13 +28,15 @@ import { accountingRoutes } from './modules/accounting/accounting.routes.js';
 import { integrationsRoutes } from './modules/integrations/integrations.routes.js';
 import { AccountEvent, CompatReadyForExport, webhooksDocument } from './modules/webhooks/events.schemas.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
-import { registerMetrics } from './modules/system/metrics.js';
+import { registerMetrics, type MetricsScope } from './modules/system/metrics.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 
 export interface AppDeps {
   db: Db;
   /** Rate-limit counters: in memory by default, Redis when REDIS_URL is set (server.ts decides). */
   rateLimitStore?: RateLimitStore;
+  /** In a cluster worker: /metrics answers for every worker (server.ts decides). */
+  metricsScope?: MetricsScope;
   /** false silences request logs (tests); otherwise JSON logs at config.logLevel. */
   logger?: boolean;
 }
@@ -92,7 +94,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     done();
   });
   registerBodyTimeout(app, config.requestTimeoutMs);
-  const metrics = registerMetrics(app);
+  const metrics = registerMetrics(app, deps.metricsScope);
   app.addHook('onRoute', completeRouteSchema);
 
   await registerDocs(app, { webhooks: webhooksDocument() });

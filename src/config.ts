@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isOneOf } from './lib/guards.js';
@@ -24,6 +25,8 @@ export interface Config {
   readonly bodyLimitBytes: number;
   readonly requestTimeoutMs: number;
   readonly databasePoolSize: number;
+  /** Server processes on this machine, one port (src/cluster.ts); 1 runs the service in this process alone. */
+  readonly workers: number;
   /** Console sessions end after this long without a request, and this long after sign-in whatever happens. */
   readonly sessionIdleMinutes: number;
   readonly sessionAbsoluteHours: number;
@@ -162,6 +165,11 @@ export function loadConfig(env: Env): Config {
     problems.push('SANDBOX_ADMIN_TOKEN: must be set, at least 16 characters, when SANDBOX=true');
   }
 
+  // PostgreSQL: every core. SQLite, and a sandbox (whose faults live in one process's memory): one process.
+  const postgres = typeof database !== 'string' && database.dialect === 'postgres';
+  const workers = int('WORKERS', postgres && !sandbox ? os.availableParallelism() : 1, 1, 256);
+  if (sandbox && workers > 1) problems.push('WORKERS: must be 1 with SANDBOX=true (its faults live in one process)');
+
   if (problems.length > 0 || typeof database === 'string' || !isOneOf(LOG_LEVELS, logLevelRaw)) {
     throw new ConfigError(problems);
   }
@@ -181,6 +189,7 @@ export function loadConfig(env: Env): Config {
     bodyLimitBytes,
     requestTimeoutMs,
     databasePoolSize,
+    workers,
     sessionIdleMinutes,
     sessionAbsoluteHours,
     consoleDir,

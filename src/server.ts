@@ -1,12 +1,18 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { runPrimary } from './cluster.js';
+import { clusterMetrics, primaryRateLimitStore, workerSlot } from './cluster-worker.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/open.js';
 import { migrateToLatest } from './db/migrate.js';
 import { redisStore } from './http/rate-limit.js';
 import { startMaintenance } from './maintenance.js';
 import { createDispatcher } from './modules/webhooks/webhooks.dispatcher.js';
 
-/** Entry point: loadConfig → openDatabase → migrate → buildApp → listen; drains on SIGTERM/SIGINT. */
+/**
+ * Entry point: loadConfig, then either this process serves (WORKERS=1, or a worker of the cluster), or it is the
+ * primary of WORKERS workers on one port (src/cluster.ts), which migrates once and forks them.
+ */
 async function main(): Promise<void> {
   let config;
   try {
@@ -18,23 +24,46 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  if (cluster.isPrimary && config.workers > 1) {
+    await runPrimary(config, async () => {
+      const db = openDatabase(config.database, { poolSize: 1 });
+      try {
+        await migrateToLatest(db);
+      } finally {
+        await db.close();
+      }
+    });
+    return;
+  }
+  await serve(config);
+}
 
+/** openDatabase → migrate (unless the primary did) → buildApp → listen; drains on SIGTERM/SIGINT. */
+async function serve(config: Config): Promise<void> {
+  const worker = cluster.isWorker;
   const db = openDatabase(config.database, { poolSize: config.databasePoolSize });
-  await migrateToLatest(db);
+  if (!worker) await migrateToLatest(db);
   const app = await buildApp(config, {
     db,
-    rateLimitStore: config.redisUrl ? redisStore(config.redisUrl) : undefined,
+    // Without Redis the workers of one machine still share one budget per client: the primary counts.
+    rateLimitStore: config.redisUrl ? redisStore(config.redisUrl) : worker ? primaryRateLimitStore() : undefined,
+    metricsScope: worker ? clusterMetrics : undefined,
   });
-  const maintenance = startMaintenance(db, app.log, config.sessionIdleMinutes * 60_000_000);
+  // Background work runs in one worker per machine: every copy would be safe (expired rows are deleted by
+  // idempotent statements, statistics refreshes skip a table another node is vacuuming, webhook deliveries are
+  // claimed under leases), but N copies would poll the database N times and hold N more connections.
+  const background = !worker || workerSlot() === 0;
+  const maintenance = background
+    ? startMaintenance(db, app.log, config.sessionIdleMinutes * 60_000_000)
+    : { stop: () => {} };
   // Webhook delivery has its own connections on PostgreSQL, so that it never takes the requests' (SQLite: one
   // connection per process, whose write lock it shares with them).
-  const deliveryDb = config.database.dialect === 'postgres' ? openDatabase(config.database, { poolSize: 2 }) : db;
-  const dispatcher = createDispatcher({
-    db: deliveryDb,
-    allowPrivateTargets: config.webhookAllowPrivateTargets,
-    log: app.log,
-  });
-  dispatcher.start();
+  const deliveryDb =
+    background && config.database.dialect === 'postgres' ? openDatabase(config.database, { poolSize: 2 }) : db;
+  const dispatcher = background
+    ? createDispatcher({ db: deliveryDb, allowPrivateTargets: config.webhookAllowPrivateTargets, log: app.log })
+    : null;
+  dispatcher?.start();
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -45,7 +74,7 @@ async function main(): Promise<void> {
     try {
       // Deliveries under way finish (or time out) before the database closes; an unfinished one is attempted
       // again when its lease runs out.
-      await dispatcher.stop();
+      await dispatcher?.stop();
       if (deliveryDb !== db) await deliveryDb.close();
       await app.close();
       await db.close();

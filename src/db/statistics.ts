@@ -20,7 +20,8 @@ export async function refreshStatistics(db: Db): Promise<string[]> {
     db.direct,
   );
   const tables = stale.rows.map((r) => r.relname);
-  // VACUUM cannot run inside a transaction; through the pool each statement runs on its own.
-  for (const table of tables) await sql`vacuum (analyze) ${sql.table(table)}`.execute(db.direct);
+  // VACUUM cannot run inside a transaction; through the pool each statement runs on its own. Every node runs this
+  // (WORKERS: one worker of each): a table another node is vacuuming is skipped, not waited for.
+  for (const table of tables) await sql`vacuum (analyze, skip_locked) ${sql.table(table)}`.execute(db.direct);
   return tables;
 }

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
@@ -30,6 +31,19 @@ describe('configuration', () => {
     expect((error as Error).message.split('\n')).toHaveLength(7);
   });
 
+  it('runs one worker per core on PostgreSQL and one on SQLite or in a sandbox unless WORKERS says otherwise', () => {
+    const pg = { DATABASE_URL: 'postgres://localhost/svc' };
+    expect(loadConfig(pg).workers).toBe(os.availableParallelism());
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ ...pg, WORKERS: '3' }).workers).toBe(3);
+    expect(loadConfig({ WORKERS: '4' }).workers).toBe(4);
+    const sandbox = { ...pg, SANDBOX: 'true', SANDBOX_ADMIN_TOKEN: 'sandbox-token-0123456789' };
+    expect(loadConfig(sandbox).workers).toBe(1);
+    expect(() => loadConfig({ ...sandbox, WORKERS: '2' })).toThrow(/WORKERS: must be 1 with SANDBOX=true/);
+    expect(() => loadConfig({ WORKERS: '0' })).toThrow(/WORKERS: must be from 1 to 256 \(got 0\)/);
+    expect(() => loadConfig({ WORKERS: 'all' })).toThrow(/WORKERS: must be a whole number from 1 to 256/);
+  });
+
   it('returns a frozen config with the documented defaults', () => {
     const config = loadConfig({});
     expect(config).toEqual({
@@ -47,6 +61,7 @@ describe('configuration', () => {
       bodyLimitBytes: 5 * 1024 * 1024,
       requestTimeoutMs: 30_000,
       databasePoolSize: 10,
+      workers: 1,
       sessionIdleMinutes: 30,
       sessionAbsoluteHours: 12,
       consoleDir: path.join(ROOT, 'console', 'dist'),

@@ -15,9 +15,10 @@ export interface Exited {
 }
 
 /** Environment for a child: the parent's, minus settings that would leak into the child, plus `env`. */
-function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
-  for (const name of ['DATABASE_URL', 'PORT', 'HOST', 'REDIS_URL', 'LOG_LEVEL', 'RATE_LIMIT_MAX']) delete base[name];
+  for (const name of ['DATABASE_URL', 'PORT', 'HOST', 'REDIS_URL', 'LOG_LEVEL', 'RATE_LIMIT_MAX', 'WORKERS'])
+    delete base[name];
   return { ...base, ...env };
 }
 
@@ -61,7 +62,8 @@ export interface RunningServer {
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/server.js')], {
     cwd: ROOT,
-    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }),
+    // One process unless a test asks for more: SIGKILL and the "address" line then concern the server itself.
+    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WORKERS: '1', ...env }),
   });
   const exited = collect(child);
   const url = await new Promise<string>((resolve, reject) => {

@@ -3,10 +3,18 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 
 export interface Metrics {
   registry: Registry;
+  /** What /metrics answers: this process's metrics, or in a cluster worker the whole set's. */
+  text(): Promise<string>;
 }
 
+/**
+ * How a process that is one of several reports: given its own registry, the text of the set (src/cluster-worker.ts:
+ * the cluster's primary aggregates every worker's, with prom-client's AggregatorRegistry).
+ */
+export type MetricsScope = (local: Registry) => () => Promise<string>;
+
 /** Request counts and latencies per route template and status, plus the process's default metrics. */
-export function registerMetrics(app: FastifyInstance): Metrics {
+export function registerMetrics(app: FastifyInstance, scope?: MetricsScope): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -28,5 +36,5 @@ export function registerMetrics(app: FastifyInstance): Metrics {
     duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     done();
   });
-  return { registry };
+  return { registry, text: scope ? scope(registry) : () => registry.metrics() };
 }

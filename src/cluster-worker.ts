@@ -1,0 +1,123 @@
+import cluster from 'node:cluster';
+import { AggregatorRegistry, type Registry } from 'prom-client';
+import type { RateLimitStore } from './http/rate-limit.js';
+
+/**
+ * The worker's side of src/cluster.ts: questions to the primary over the cluster's IPC channel, answered by
+ * what the primary keeps for the whole set (the aggregated metrics, the rate-limit counters without Redis).
+ */
+
+export type Question = { what: 'metrics' } | { what: 'rate-limit'; key: string; windowSeconds: number };
+export interface Ask {
+  svc: 'ask';
+  id: number;
+  question: Question;
+}
+export type Answer = { svc: 'answer'; id: number; value: unknown } | { svc: 'answer'; id: number; error: string };
+
+const ASK_TIMEOUT_MS = 5000;
+
+export const isClusterWorker = (): boolean => cluster.isWorker;
+
+/** This worker's place in the set (0 .. WORKERS-1; a replacement takes the place of the worker it replaces). */
+export function workerSlot(): number {
+  return Number(process.env.SVC_WORKER_SLOT ?? '0');
+}
+
+const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+let lastId = 0;
+let listening = false;
+
+function isAnswer(message: unknown): message is Answer {
+  return typeof message === 'object' && message !== null && 'svc' in message && message.svc === 'answer';
+}
+
+/** A worker's question (the primary's side of the channel). */
+export function isAsk(message: unknown): message is Ask {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    'svc' in message &&
+    message.svc === 'ask' &&
+    'id' in message &&
+    typeof message.id === 'number' &&
+    'question' in message &&
+    typeof message.question === 'object' &&
+    message.question !== null
+  );
+}
+
+function ask(question: Question): Promise<unknown> {
+  if (!listening) {
+    listening = true;
+    process.on('message', (message: unknown) => {
+      if (!isAnswer(message)) return;
+      const pending = waiting.get(message.id);
+      waiting.delete(message.id);
+      if ('error' in message) pending?.reject(new Error(message.error));
+      else pending?.resolve(message.value);
+    });
+  }
+  const id = ++lastId;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      waiting.delete(id);
+      reject(new Error(`the cluster's primary did not answer (${question.what})`));
+    }, ASK_TIMEOUT_MS);
+    timer.unref();
+    waiting.set(id, {
+      resolve: (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      reject: (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    });
+    const message: Ask = { svc: 'ask', id, question };
+    const failed = (error: Error | null) => {
+      if (error === null) return;
+      waiting.delete(id);
+      clearTimeout(timer);
+      reject(error);
+    };
+    if (process.send) process.send(message, undefined, {}, failed);
+    else failed(new Error('no channel to the cluster primary'));
+  });
+}
+
+/**
+ * Registers `local` as this worker's share of the set's metrics (prom-client's AggregatorRegistry answers the
+ * primary's requests for it) and returns the text of the whole set, which the primary aggregates.
+ */
+export function clusterMetrics(local: Registry): () => Promise<string> {
+  AggregatorRegistry.setRegistries([local]);
+  new AggregatorRegistry(); // installs the worker's listener for the primary's requests
+  return async () => {
+    const text = await ask({ what: 'metrics' });
+    if (typeof text !== 'string') throw new Error('the cluster primary sent no metrics');
+    return text;
+  };
+}
+
+/** Without Redis: the counters live in the primary, so the set of workers spends one budget per client. */
+export function primaryRateLimitStore(): RateLimitStore {
+  return {
+    async hit(key, windowSeconds) {
+      const value = await ask({ what: 'rate-limit', key, windowSeconds });
+      if (
+        typeof value !== 'object' ||
+        value === null ||
+        !('count' in value) ||
+        !('resetSeconds' in value) ||
+        typeof value.count !== 'number' ||
+        typeof value.resetSeconds !== 'number'
+      ) {
+        throw new Error('the cluster primary sent no rate-limit count');
+      }
+      return { count: value.count, resetSeconds: value.resetSeconds };
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,144 @@
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { expect, it, onTestFinished } from 'vitest';
+import { startCluster, type ClusterServer } from '../support/cluster.js';
+import { describeServed, report, sleep } from '../support/reliability.js';
+import { storedFields } from '../support/stored.js';
+
+const METRICS_TOKEN = 'metrics-token-0123456789';
+
+/** A GET on a connection of its own (so that the primary hands each to the next worker). */
+async function get(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers: { connection: 'close', ...headers } });
+  return { status: res.status, text: await res.text() };
+}
+
+/** The sum of a counter's series whose labels contain `labels`, from Prometheus text. */
+function counter(text: string, name: string, labels: string): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith(`${name}{`) && line.includes(labels)) sum += Number(line.split(' ').at(-1));
+  }
+  return sum;
+}
+
+/** The pids of the worker processes that logged a completed request to `url`. */
+const servingPids = (server: ClusterServer, url: string, from: number) =>
+  new Set(
+    [
+      ...server
+        .output()
+        .slice(from)
+        .matchAll(/"pid":(\d+)[^\n]*"route":"([^"]+)"/g),
+    ]
+      .filter((m) => m[2] === url)
+      .map((m) => Number(m[1])),
+  );
+
+/** A POST whose body is sent in two parts, so that it stays in flight in between. */
+function slowPost(url: string, headers: Record<string, string>, body: string) {
+  const req = http.request(url, {
+    method: 'POST',
+    agent: false,
+    headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+  });
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+  });
+  const half = Math.floor(body.length / 2);
+  req.write(body.slice(0, half));
+  return { answer, finish: () => req.end(body.slice(half)) };
+}
+
+/** WORKERS=2: `node dist/server.js` as the primary of two workers on one port. */
+describeServed('WORKERS: one port, every core', (t) => {
+  it('serves from both workers on one port, replaces a killed worker, aggregates /metrics and drains on SIGTERM', async () => {
+    const server = await startCluster({ DATABASE_URL: t.served.database.url, METRICS_TOKEN, RATE_LIMIT_MAX: '0' });
+    onTestFinished(() => {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    });
+    const first = server.workerPids();
+    expect(first).toHaveLength(2);
+    expect(first.every((pid) => pid !== server.child.pid)).toBe(true);
+
+    // One port, both workers: connections are handed round-robin.
+    let mark = server.output().length;
+    for (let i = 0; i < 20; i++) expect((await get(`${server.url}/healthz`)).status).toBe(200);
+    await sleep(100); // the request log line follows the answer
+    expect(servingPids(server, '/healthz', mark)).toEqual(new Set(first));
+
+    // /metrics: the set's counts, not one worker's; METRICS_TOKEN still guards it.
+    expect((await get(`${server.url}/metrics`)).status).toBe(401);
+    const auth = { authorization: `Bearer ${METRICS_TOKEN}` };
+    const metrics = await get(`${server.url}/metrics`, auth);
+    expect(metrics.status).toBe(200);
+    expect(counter(metrics.text, 'svc_http_requests_total', 'route="/healthz",status="200"')).toBe(20);
+    expect(metrics.text).toMatch(/^svc_cluster_workers 2$/m);
+
+    // A worker killed: the other serves meanwhile, the primary starts a replacement in its slot.
+    mark = server.output().length;
+    process.kill(first[1]!, 'SIGKILL');
+    await server.waitFor(/worker died; starting another/, mark);
+    const during = await Promise.all(Array.from({ length: 10 }, () => get(`${server.url}/healthz`)));
+    expect(during.map((r) => r.status)).toEqual(Array(10).fill(200));
+    await server.waitFor(/"worker":1,"worker_pid":\d+,"msg":"worker listening"/, mark);
+    const replaced = server.workerPids();
+    expect(replaced[0]).toBe(first[0]);
+    expect(replaced[1]).not.toBe(first[1]);
+    mark = server.output().length;
+    for (let i = 0; i < 10; i++) expect((await get(`${server.url}/healthz`)).status).toBe(200);
+    await sleep(100);
+    expect(servingPids(server, '/healthz', mark)).toEqual(new Set(replaced));
+    const after = (await get(`${server.url}/metrics`, auth)).text;
+    expect(after).toMatch(/^svc_cluster_worker_restarts_total 1$/m);
+
+    // SIGTERM: every worker drains; the request in flight is answered before the set exits 0.
+    const api = await t.served.client(server.url, ['fields.write']);
+    const inFlight = slowPost(
+      `${server.url}/v1/fields`,
+      { authorization: `Bearer ${api.token}`, 'idempotency-key': randomUUID() },
+      JSON.stringify({ name: `Drained ${'x'.repeat(200)}`, group: 'USER' }),
+    );
+    await sleep(150);
+    mark = server.output().length;
+    server.child.kill('SIGTERM');
+    await server.waitFor(/draining every worker/, mark);
+    await sleep(300);
+    expect(server.child.exitCode).toBeNull(); // still draining the request
+    inFlight.finish();
+    const answer = await inFlight.answer;
+    expect(answer.status).toBe(200);
+    const exit = await server.exited;
+    expect([exit.code, exit.signal]).toEqual([0, null]);
+    expect(
+      server
+        .output()
+        .slice(mark)
+        .match(/draining in-flight requests, then exiting/g),
+    ).toHaveLength(2);
+    expect(await storedFields(t.served, api.accountId)).toHaveLength(1);
+    report(`cluster [${t.dialect}]`, { workers: 2, requests: 41, restarts: 1, drained: 1 });
+  });
+
+  it('counts one rate-limit budget per client across the workers without Redis', async () => {
+    const server = await startCluster({ DATABASE_URL: t.served.database.url, RATE_LIMIT_MAX: '6' });
+    onTestFinished(() => {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    });
+    const api = await t.served.client(server.url, ['fields.read']);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await fetch(`${server.url}/v1/fields`, {
+        headers: { authorization: `Bearer ${api.token}`, connection: 'close' },
+      });
+      await res.text();
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
+  });
+});
