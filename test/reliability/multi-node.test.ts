@@ -1,0 +1,328 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { authService } from '../../src/modules/auth/auth.service.js';
+import { ADMIN, INGEST, item, RECORDS, reviewUrl } from '../support/accounting.js';
+import { freePort, haproxyInstalled, startHaproxy, type Balancer } from '../support/cluster.js';
+import { valuesUrl } from '../support/field-values.js';
+import type { RunningServer } from '../support/processes.js';
+import {
+  describeServed,
+  HttpApi,
+  integrityProblems,
+  report,
+  sleep,
+  type HttpResponse,
+} from '../support/reliability.js';
+import { storedRecordRows, storedValues } from '../support/stored.js';
+
+/**
+ * Three svc nodes (`node dist/server.js`, one process each) on one PostgreSQL database and one Redis, behind
+ * HAProxy with deploy/haproxy.cfg, as docs/operations.md describes.
+ */
+const RUN_MS = 12_000;
+const TOKEN_LIMIT = 20;
+const N = 50;
+const NEXT: Record<string, string[]> = {
+  PREPARE: ['REVIEW'],
+  REVIEW: ['READY_FOR_EXPORT', 'PREPARE'],
+  READY_FOR_EXPORT: ['REVIEW'],
+  EXPORTED: ['REVIEW'],
+};
+/** Token requests of this run's clients come from an address of their own (a token budget is per address). */
+const CLIENTS_ADDRESS = `198.51.100.${1 + (randomBytes(1)[0]! % 250)}`;
+
+async function token(base: string, creds: { client_id: string; client_secret: string }, address = CLIENTS_ADDRESS) {
+  const res = await fetch(`${base}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: creds.client_id,
+      client_secret: creds.client_secret,
+    }),
+  });
+  return res;
+}
+
+async function accessToken(res: Response): Promise<string> {
+  if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
+  const body: unknown = await res.json();
+  if (typeof body !== 'object' || body === null || !('access_token' in body) || typeof body.access_token !== 'string')
+    throw new Error('no access_token');
+  return body.access_token;
+}
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
+
+class Node {
+  server: RunningServer | null = null;
+  constructor(
+    readonly port: number,
+    readonly start: (port: number) => Promise<RunningServer>,
+  ) {}
+  get url() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+  async up() {
+    this.server = await this.start(this.port);
+  }
+  async kill() {
+    const server = this.server;
+    this.server = null;
+    server?.child.kill('SIGKILL');
+    await server?.exited;
+  }
+}
+
+/** What the clients met on the way: HAProxy's own answers (no X-Request-Id), svc's 5xx, keys in use. */
+const met = { lost: 0, inUse: 0, svc503: 0, svcOther5xx: [] as string[], retriedKeys: 0, replayed: 0 };
+
+/**
+ * Sends until svc answers with something other than 503 or 409 IDEMPOTENCY_KEY_IN_USE: a request cut by a dying
+ * node (a network error, or HAProxy's 502/503 without svc's X-Request-Id) is sent again, with its key.
+ */
+async function untilAnswered(send: () => Promise<HttpResponse>, keyed = true): Promise<HttpResponse> {
+  const deadline = Date.now() + 30_000;
+  let retried = false;
+  for (;;) {
+    if (Date.now() > deadline) throw new Error('no answer within 30 s');
+    const res = await send().catch(() => null);
+    if (res === null || res.headers['x-request-id'] === undefined) met.lost++;
+    else if (res.status === 409 && res.body?.error_code === 'IDEMPOTENCY_KEY_IN_USE') met.inUse++;
+    else if (res.status === 503) met.svc503++;
+    else if (res.status >= 500) met.svcOther5xx.push(`${res.status} ${res.text.slice(0, 200)}`);
+    else {
+      if (keyed && retried) met.retriedKeys++;
+      if (res.headers['idempotent-replayed'] === 'true') met.replayed++;
+      return res;
+    }
+    retried = true;
+    await sleep(50);
+  }
+}
+
+// CI installs HAProxy (.ci/run) and must run this suite; elsewhere it is skipped when HAProxy is absent.
+const describeBalanced: typeof describeServed =
+  haproxyInstalled() || process.env.CI
+    ? describeServed
+    : (name) => describe.skip(`${name} (HAProxy is not installed)`, () => it('runs with HAProxy', () => {}));
+
+describeBalanced(
+  'three nodes behind HAProxy',
+  (t) => {
+    let nodes: Node[];
+    let lb: Balancer;
+    const accountId = `acct_multi_${randomBytes(4).toString('hex')}`;
+    /** A client of the account through the balancer. */
+    const client = async (base: string) => {
+      const creds = await authService.createClient(t.served.db, accountId, [...ADMIN, 'accounting.record.read']);
+      const res = await token(base, creds);
+      return new HttpApi(base, await accessToken(res), creds.account_id, creds.client_id);
+    };
+
+    beforeAll(async () => {
+      const env = {
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        TRUST_PROXY: 'true',
+        TOKEN_RATE_LIMIT_MAX: String(TOKEN_LIMIT),
+        // A window of its own per run keeps this run's Redis counters apart from earlier ones.
+        RATE_LIMIT_WINDOW_SECONDS: String(86_000 + (randomBytes(1)[0]! % 200)),
+        RATE_LIMIT_MAX: '100000',
+        WORKERS: '1',
+      };
+      const ports = [await freePort(), await freePort(), await freePort()];
+      nodes = ports.map((port) => new Node(port, (p) => t.served.start({ ...env, PORT: String(p) })));
+      await Promise.all(nodes.map((n) => n.up()));
+      lb = await startHaproxy([`127.0.0.1:${ports[0]}`, `127.0.0.1:${ports[1]}`, `127.0.0.1:${ports[2]}`]);
+      return () => lb.stop();
+    });
+
+    it(`runs one write for ${N} requests under one key sent to three nodes at once`, async () => {
+      const api = await client(lb.url);
+      const field = await api.post('/v1/fields', { name: 'race', group: 'USER' }, { 'idempotency-key': randomUUID() });
+      expect(field.status).toBe(200);
+      const key = randomUUID();
+      const body = { items: Array.from({ length: 10 }, (_, i) => ({ value: `v${i}` })) };
+      const at = nodes.map((n) => new HttpApi(n.url, api.token, api.accountId, api.clientId));
+      const responses = await Promise.all(
+        Array.from({ length: N }, (_, i) =>
+          at[i % 3]!.post(valuesUrl(field.body.svc_id), body, { 'idempotency-key': key }),
+        ),
+      );
+      const firsts = responses.filter((r) => r.status === 200 && r.headers['idempotent-replayed'] !== 'true');
+      expect(firsts).toHaveLength(1);
+      for (const r of responses) {
+        if (r.status === 409) expect(r.body.error_code).toBe('IDEMPOTENCY_KEY_IN_USE');
+        else expect({ status: r.status, body: r.body }).toEqual({ status: 200, body: firsts[0]!.body });
+      }
+      expect(await storedValues(t.served, api.accountId, field.body.svc_id)).toHaveLength(10);
+      report('multi-node race', {
+        nodes: 3,
+        requests: N,
+        ran: firsts.length,
+        replayed: responses.filter((r) => r.headers['idempotent-replayed'] === 'true').length,
+        in_use: responses.filter((r) => r.status === 409).length,
+      });
+    });
+
+    it('loses no acknowledged write, runs every retried key once and misses no change while nodes are SIGKILLed', async () => {
+      const until = Date.now() + RUN_MS;
+      const values = new Map<string, string[]>(); // field → acknowledged value texts
+      const records = new Map<string, string>(); // acknowledged record id → source_id
+      const counts = { batches: 0, ingests: 0, moves: 0, polls: 0, kills: 0 };
+
+      const valueWriter = async (w: number) => {
+        const api = await client(lb.url);
+        const field = await untilAnswered(() =>
+          api.post(
+            '/v1/fields',
+            { name: `writer ${w}`, group: 'USER' },
+            { 'idempotency-key': `field-${w}-${accountId}` },
+          ),
+        );
+        expect(field.status).toBe(200);
+        const acknowledged: string[] = [];
+        values.set(field.body.svc_id, acknowledged);
+        for (let n = 0; Date.now() < until; n++) {
+          // No remote_id: a batch run twice would be stored twice, not refused.
+          const items = Array.from({ length: 1 + (n % 5) }, (_, i) => ({ value: `w${w}-${n}-${i}` }));
+          const key = randomUUID();
+          const res = await untilAnswered(() =>
+            api.post(valuesUrl(field.body.svc_id), { items }, { 'idempotency-key': key }),
+          );
+          expect(res.status).toBe(200);
+          acknowledged.push(...items.map((i) => i.value));
+          counts.batches++;
+        }
+      };
+      const ingester = async () => {
+        const api = await client(lb.url);
+        for (let n = 0; Date.now() < until; n++) {
+          const items = Array.from({ length: 1 + (n % 3) }, (_, i) =>
+            item({
+              source_id: `src-${n}-${i}`,
+              type: pick(['CARD_EXPENSE_POST', 'BILL_EXPENSE', 'REIMBURSEMENT_EXPENSE_POST']),
+              review_status: pick(['PREPARE', 'REVIEW', 'READY_FOR_EXPORT']),
+            }),
+          );
+          const key = randomUUID();
+          const res = await untilAnswered(() => api.post(INGEST, { items }, { 'idempotency-key': key }));
+          expect(res.status).toBe(200);
+          for (const r of res.body.items) records.set(r.id, r.source_id);
+          counts.ingests++;
+        }
+      };
+      const mover = async () => {
+        const api = await client(lb.url);
+        while (Date.now() < until) {
+          if (records.size === 0) {
+            await sleep(20);
+            continue;
+          }
+          const id = pick([...records.keys()]);
+          const current = await untilAnswered(() => api.get(`${RECORDS}/${id}`), false);
+          expect(current.status).toBe(200);
+          const key = randomUUID();
+          const body = { review_status: pick(NEXT[current.body.review_status]!), version: current.body.version };
+          const res = await untilAnswered(() => api.post(reviewUrl(id), body, { 'idempotency-key': key }));
+          expect([200, 409]).toContain(res.status);
+          if (res.status === 409) expect(['VERSION_CONFLICT', 'INVALID_TRANSITION']).toContain(res.body.error_code);
+          counts.moves++;
+        }
+      };
+
+      // The poller, as an integration follows the spec: updated_at[gt] the greatest seen, then next_cursor.
+      const poller = await client(lb.url);
+      const seen = new Map<string, number>();
+      const twice: string[] = [];
+      let last = '1970-01-01T00:00:00.000000Z';
+      const pollRound = async (): Promise<number> => {
+        const since = last;
+        let cursor: string | undefined;
+        let got = 0;
+        do {
+          const query = { 'updated_at[gt]': since, limit: '50', ...(cursor ? { cursor } : {}) };
+          const res = await untilAnswered(() => poller.get(RECORDS, query), false);
+          expect(res.status).toBe(200);
+          counts.polls++;
+          for (const record of res.body.items) {
+            const before = seen.get(record.id);
+            if (before !== undefined && record.version <= before) twice.push(`${record.id}@${record.version}`);
+            if (record.updated_at <= last) twice.push(`${record.id} behind ${last}`);
+            seen.set(record.id, record.version);
+            last = record.updated_at;
+            got++;
+          }
+          cursor = res.body.next_cursor ?? undefined;
+        } while (cursor);
+        return got;
+      };
+      const polling = async () => {
+        while (Date.now() < until) if ((await pollRound()) === 0) await sleep(50);
+      };
+
+      // A node is SIGKILLed every 0.4-1 s and started again 0.1-0.4 s later (its start takes about a second), so
+      // that one or two of the three are often down; never all three.
+      const chaos = async () => {
+        const restarts: Promise<void>[] = [];
+        while (Date.now() < until - 1500) {
+          await sleep(400 + Math.random() * 600);
+          const up = nodes.filter((n) => n.server !== null);
+          if (up.length < 2) continue;
+          const node = pick(up);
+          await node.kill();
+          counts.kills++;
+          restarts.push(sleep(100 + Math.random() * 300).then(() => node.up()));
+        }
+        await Promise.all(restarts);
+      };
+
+      await Promise.all([valueWriter(1), valueWriter(2), ingester(), mover(), polling(), chaos()]);
+      while ((await pollRound()) > 0);
+
+      // Every acknowledged value stored, and each batch once (a batch run twice would be there twice).
+      for (const [fieldId, acknowledged] of values) {
+        const stored = (await storedValues(t.served, accountId, fieldId)).map((v) => v.value);
+        expect(stored.sort()).toEqual([...acknowledged].sort());
+      }
+      const rows = await storedRecordRows(t.served, accountId);
+      expect(rows.map((r) => r.id).sort()).toEqual([...records.keys()].sort());
+      expect(new Set(rows.map((r) => r.source_id)).size).toBe(rows.length);
+      // The poller holds every record at its final version, and never saw a version twice.
+      expect(twice).toEqual([]);
+      expect(rows.filter((r) => seen.get(r.id) !== Number(r.version)).map((r) => r.id)).toEqual([]);
+      expect(await integrityProblems(t.served.db)).toEqual([]);
+      expect(met.svcOther5xx).toEqual([]);
+      expect(counts.kills).toBeGreaterThanOrEqual(6);
+      expect(counts.moves).toBeGreaterThan(0);
+      report('multi-node chaos', {
+        kills: counts.kills,
+        value_batches: counts.batches,
+        ingestions: counts.ingests,
+        review_moves: counts.moves,
+        poll_pages: counts.polls,
+        records: rows.length,
+        lost_answers: met.lost,
+        retried_keys: met.retriedKeys,
+        replayed: met.replayed,
+        in_use_409: met.inUse,
+        svc_503: met.svc503,
+      });
+    });
+
+    it('spends one rate-limit budget across the nodes (Redis)', async () => {
+      await Promise.all(nodes.filter((n) => n.server === null).map((n) => n.up()));
+      const creds = await authService.createClient(t.served.db, accountId, ['fields.read']);
+      // One client address (X-Forwarded-For, trusted with TRUST_PROXY) asking each node in turn.
+      const address = `203.0.113.${1 + (randomBytes(1)[0]! % 250)}`;
+      const statuses: number[] = [];
+      for (let i = 0; i < TOKEN_LIMIT + 6; i++) {
+        const res = await token(nodes[i % 3]!.url, creds, address);
+        await res.text();
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([...Array(TOKEN_LIMIT).fill(200), ...Array(6).fill(429)]);
+    });
+  },
+  { only: 'postgres' },
+);
