@@ -1,4 +1,6 @@
+import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
+import { Loading } from '../components/Loading';
 import { RequireSession } from '../features/auth/components/RequireSession';
 import { SetPasswordRoute } from '../features/auth/routes/SetPasswordRoute';
 import { SignInRoute } from '../features/auth/routes/SignInRoute';
@@ -8,6 +10,16 @@ import { ReviewQueueRoute } from '../features/review-queue/routes/ReviewQueueRou
 import { Layout } from './Layout';
 import { NotFoundRoute } from './NotFoundRoute';
 
+// Screens few users open on most days load when first opened (the CSV reader with the fields screen): the first
+// load stays small.
+const FieldsRoute = lazy(() =>
+  import('../features/fields/routes/FieldsRoute').then((m) => ({ default: m.FieldsRoute })),
+);
+const FieldRoute = lazy(() => import('../features/fields/routes/FieldRoute').then((m) => ({ default: m.FieldRoute })));
+const ApiClientsRoute = lazy(() =>
+  import('../features/api-clients/routes/ApiClientsRoute').then((m) => ({ default: m.ApiClientsRoute })),
+);
+
 export function AppRoutes() {
   return (
     <Switch>
@@ -16,12 +28,17 @@ export function AppRoutes() {
       <Route>
         <RequireSession>
           <Layout>
-            <Switch>
-              <Route path="/" component={OverviewRoute} />
-              <Route path="/queue" component={ReviewQueueRoute} />
-              <Route path="/records/:id">{(params) => <RecordRoute key={params.id} id={params.id} />}</Route>
-              <Route component={NotFoundRoute} />
-            </Switch>
+            <Suspense fallback={<Loading label="Loading the page…" />}>
+              <Switch>
+                <Route path="/" component={OverviewRoute} />
+                <Route path="/queue" component={ReviewQueueRoute} />
+                <Route path="/records/:id">{(params) => <RecordRoute key={params.id} id={params.id} />}</Route>
+                <Route path="/fields" component={FieldsRoute} />
+                <Route path="/fields/:id">{(params) => <FieldRoute key={params.id} id={params.id} />}</Route>
+                <Route path="/api-clients" component={ApiClientsRoute} />
+                <Route component={NotFoundRoute} />
+              </Switch>
+            </Suspense>
           </Layout>
         </RequireSession>
       </Route>

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link, useRoute } from 'wouter';
 import { SignOutButton } from '../features/auth/components/SignOutButton';
-import { useCurrentUser } from '../features/auth/session-context';
+import { canManageClients, useCurrentUser } from '../features/auth/session-context';
 import { humanize } from '../lib/format';
 
 function NavLink({ href, pattern, children }: { href: string; pattern: string; children: ReactNode }) {
@@ -37,6 +37,18 @@ export function Layout({ children }: { children: ReactNode }) {
                 Review queue
               </NavLink>
             </li>
+            <li>
+              <NavLink href="/fields" pattern="/fields/*?">
+                Fields
+              </NavLink>
+            </li>
+            {canManageClients(user) && (
+              <li>
+                <NavLink href="/api-clients" pattern="/api-clients">
+                  API clients
+                </NavLink>
+              </li>
+            )}
           </ul>
         </nav>
         <div className="header-user">

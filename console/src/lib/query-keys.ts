@@ -11,4 +11,11 @@ export const queryKeys = {
   requiredCoding: ['required-coding'] as const,
   fields: ['fields'] as const,
   fieldValues: (fieldId: string, text: string) => ['field-values', fieldId, text] as const,
+  /** Every field (the fields screen; `fields` above holds the ones that can code a line). */
+  allFields: ['fields', 'all'] as const,
+  /** Every query of one field's values: what a change to its values must refresh. */
+  valuesOf: (fieldId: string) => ['field-values', fieldId] as const,
+  valuePage: (fieldId: string, cursor: string | null) => ['field-values', fieldId, { page: cursor }] as const,
+  valueSearch: (fieldId: string, text: string) => ['field-values', fieldId, { search: text }] as const,
+  apiClients: ['api-clients'] as const,
 };

@@ -17,3 +17,18 @@ export function useCurrentUser(): ConsoleUser {
 export function canReview(user: ConsoleUser): boolean {
   return user.role === 'ACCOUNT_ADMIN' || user.role === 'BOOKKEEPER';
 }
+
+/** Whether the role may add, rename, disable and enable field values (field_values.write). */
+export function canEditValues(user: ConsoleUser): boolean {
+  return user.role === 'ACCOUNT_ADMIN' || user.role === 'BOOKKEEPER';
+}
+
+/** Whether the role may create, change and delete fields, and delete values (fields.write). */
+export function canManageFields(user: ConsoleUser): boolean {
+  return user.role === 'ACCOUNT_ADMIN';
+}
+
+/** Whether the role may create, list and revoke the account's API clients (account.admin). */
+export function canManageClients(user: ConsoleUser): boolean {
+  return user.role === 'ACCOUNT_ADMIN';
+}

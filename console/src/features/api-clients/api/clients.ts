@@ -1,0 +1,32 @@
+import type { ApiClientCreateRequest } from '@svc/client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { client } from '../../../lib/client';
+import { queryKeys } from '../../../lib/query-keys';
+
+/** The account's API clients, revoked ones included, in creation order. */
+export function useApiClients() {
+  return useQuery({
+    queryKey: queryKeys.apiClients,
+    queryFn: ({ signal }) => client.clients.list({ signal }),
+  });
+}
+
+/** A new client; its secret is in this answer only (the SDK does not retry it: a replay would make another). */
+export function useCreateApiClient() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ApiClientCreateRequest) => client.clients.create(input),
+    // The answer holds the secret: dropped from the cache as soon as the form that asked is gone.
+    gcTime: 0,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiClients }),
+  });
+}
+
+/** Revokes a client: its tokens stop working at once. */
+export function useRevokeApiClient() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (clientId: string) => client.clients.revoke(clientId),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiClients }),
+  });
+}

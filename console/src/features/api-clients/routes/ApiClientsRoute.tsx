@@ -1,0 +1,76 @@
+import type { ApiClientCredentials } from '@svc/client';
+import { useState } from 'react';
+import { EmptyState } from '../../../components/EmptyState';
+import { ErrorMessage } from '../../../components/ErrorMessage';
+import { Loading } from '../../../components/Loading';
+import { PageHeading } from '../../../components/PageHeading';
+import { canManageClients, useCurrentUser } from '../../auth/session-context';
+import { useApiClients } from '../api/clients';
+import { ClientsTable } from '../components/ClientsTable';
+import { NewClientForm } from '../components/NewClientForm';
+import { NewClientSecret } from '../components/NewClientSecret';
+
+function ClientsScreen() {
+  const clients = useApiClients();
+  // The secret lives in this state only, until Done (or leaving the page).
+  const [created, setCreated] = useState<ApiClientCredentials | null>(null);
+  const [revoked, setRevoked] = useState<string | null>(null);
+
+  return (
+    <>
+      {created ? (
+        <NewClientSecret credentials={created} onDone={() => setCreated(null)} />
+      ) : (
+        <NewClientForm
+          onCreated={(credentials) => {
+            setRevoked(null);
+            setCreated(credentials);
+          }}
+        />
+      )}
+      <section aria-labelledby="clients-title">
+        <h2 id="clients-title">Clients of the account</h2>
+        {revoked && (
+          <p className="notice notice-success" role="status">
+            {revoked} is revoked: its tokens no longer work.
+          </p>
+        )}
+        {clients.isPending && <Loading label="Loading API clients…" />}
+        {clients.isError && (
+          <ErrorMessage title="The API clients could not be loaded." error={clients.error}>
+            <button type="button" onClick={() => void clients.refetch()}>
+              Try again
+            </button>
+          </ErrorMessage>
+        )}
+        {clients.data && clients.data.items.length === 0 && (
+          <EmptyState title="The account has no API clients yet.">
+            <p>Create one above for each integration.</p>
+          </EmptyState>
+        )}
+        {clients.data && clients.data.items.length > 0 && (
+          <ClientsTable clients={clients.data.items} onRevoked={setRevoked} />
+        )}
+      </section>
+    </>
+  );
+}
+
+/** The account's API clients (account admins): create one (its secret shown once), list them, revoke one. */
+export function ApiClientsRoute() {
+  const user = useCurrentUser();
+  return (
+    <>
+      <PageHeading title="API clients" />
+      <p className="hint">
+        An API client is how an integration signs in: it exchanges its id and secret for a token at{' '}
+        <code>/oauth2/token</code>.
+      </p>
+      {canManageClients(user) ? (
+        <ClientsScreen />
+      ) : (
+        <p className="notice notice-info">Only an account admin manages the account&rsquo;s API clients.</p>
+      )}
+    </>
+  );
+}
