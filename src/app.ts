@@ -20,6 +20,7 @@ import { FieldValue } from './modules/field-values/field-values.schemas.js';
 import { Field } from './modules/fields/fields.schemas.js';
 import { buildLazySerializer } from './http/serialization.js';
 import { registerNulGuard, validatorCompiler } from './http/validation.js';
+import { authorizationRoutes } from './modules/auth/authorization.routes.js';
 import { clientsRoutes } from './modules/auth/clients.routes.js';
 import { tokenRoutes } from './modules/auth/token.routes.js';
 import { fieldsRoutes } from './modules/fields/fields.routes.js';
@@ -122,6 +123,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     ),
   );
   await app.register(clientsRoutes(db));
+  await app.register(authorizationRoutes(db, config.publicUrl));
   await app.register(fieldsRoutes(db));
   await app.register(fieldValuesRoutes(db));
   await app.register(accountingRoutes(db));

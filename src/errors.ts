@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'ACTIVE_INTEGRATION_EXISTS',
   'VENDOR_ACCOUNT_ID_MISMATCH',
   'INTEGRATION_NOT_ACTIVE',
+  'INVALID_AUTHORIZATION_REQUEST',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
 ] as const;
@@ -283,6 +284,18 @@ export const errors = {
         existing_vendor_account_id: existing.vendor_account_id,
         requested_vendor_account_id: requested,
       },
+    ),
+  /**
+   * An OAuth authorization request the consent screen cannot show (RFC 6749 §4.1.2.1): `redirect_to` is where the
+   * app expects the error (null when the client or redirect URI is not valid: then nothing may be redirected).
+   */
+  invalidAuthorizationRequest: (message: string, oauthError: string, redirectTo: string | null) =>
+    new AppError('INVALID_AUTHORIZATION_REQUEST', 400, message, { error: oauthError, redirect_to: redirectTo }),
+  consentNeedsUser: () =>
+    new AppError(
+      'FORBIDDEN',
+      403,
+      'Only a person signed in to the console (an account admin) may connect a partner app, not an API client.',
     ),
   integrationNotActive: (integrationId: string, status: string) =>
     new AppError('INTEGRATION_NOT_ACTIVE', 409, 'Cannot disconnect integration. Integration is not active.', {

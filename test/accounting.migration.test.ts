@@ -10,6 +10,7 @@ const DETAILS = ['line_items_json', 'user_json', 'vendor_json', 'receipts_json']
 const RECORD_FIELDS = '0008_record_fields';
 const INTEGRATIONS = '0009_integrations';
 const WEBHOOKS = '0010_webhooks';
+const OAUTH_APPS = '0011_oauth_apps';
 const LATER = [
   '0004_line_items_as_answered',
   '0005_record_details',
@@ -18,6 +19,7 @@ const LATER = [
   RECORD_FIELDS,
   INTEGRATIONS,
   WEBHOOKS,
+  OAUTH_APPS,
 ];
 const REVIEW_COLUMNS = ['amount_sort', 'uncoded_lines', 'vendor_name', 'user_email'];
 const RECORD_FIELD_COLUMNS = ['status', 'billing_currency', 'billing_amount_minor'];
@@ -64,8 +66,22 @@ async function undoIntegrations(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
 }
 
+/** Undoes migration 0011 (partner apps, authorization codes, refresh tokens). */
+async function undoOauthApps(db: Kysely<any>) {
+  for (const table of ['refresh_tokens', 'oauth_codes', 'oauth_apps'])
+    await sql`drop table ${sql.ref(table)}`.execute(db);
+  await sql`drop index access_tokens_family_idx`.execute(db);
+  await db.schema.alterTable('access_tokens').dropColumn('family_id').execute();
+  for (const index of ['oauth_clients_app_idx', 'oauth_clients_one_connection_idx'])
+    await sql`drop index ${sql.ref(index)}`.execute(db);
+  for (const column of ['app_id', 'granted_by'])
+    await db.schema.alterTable('oauth_clients').dropColumn(column).execute();
+  await sql`delete from kysely_migration where name = ${OAUTH_APPS}`.execute(db);
+}
+
 /** Undoes migration 0010 (account events and webhooks). */
 async function undoWebhooks(db: Kysely<any>) {
+  await undoOauthApps(db);
   for (const table of [
     'webhook_attempts',
     'webhook_deliveries',
@@ -79,7 +95,7 @@ async function undoWebhooks(db: Kysely<any>) {
 }
 
 /**
- * Undoes migrations 0010, 0009, 0008 and 0007 (console users and sessions; its index on record events goes with 0006's
+ * Undoes migrations 0011, 0010, 0009, 0008 and 0007 (console users and sessions; its index on record events goes with 0006's
  * table).
  */
 async function backTo0006(db: Kysely<any>) {
@@ -299,7 +315,7 @@ describeEachDialect("accounting: migration 0008 (the reference record's fields)"
     expect(old.some((r) => r.line_items_json.includes('billing_amount'))).toBe(false);
     expect(old.some((r) => r.user_json?.includes('account_id'))).toBe(false);
 
-    expect(await migrateToLatest(t.ctx.db)).toEqual([RECORD_FIELDS, INTEGRATIONS, WEBHOOKS]);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([RECORD_FIELDS, INTEGRATIONS, WEBHOOKS, OAUTH_APPS]);
     expect((await api.get(RECORDS, { limit: '50' })).text).toBe(page);
     expect((await api.get(RECORDS, { limit: '50', single_entry: 'true' })).text).toBe(singles);
     expect(await storedRecords(t.ctx, api.accountId)).toEqual(stored);
@@ -312,7 +328,7 @@ describeEachDialect('migration 0009 (vendors and integrations)', (t) => {
     const api = await t.ctx.as(['accounting.integration.write']);
     await undoWebhooks(db);
     await undoIntegrations(db);
-    expect(await migrateToLatest(t.ctx.db)).toEqual([INTEGRATIONS, WEBHOOKS]);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([INTEGRATIONS, WEBHOOKS, OAUTH_APPS]);
 
     await db.insertInto('vendors').values({ vendor_id: 'ERP_M', name: 'M', created_at: 1, updated_at: 1 }).execute();
     const row = (integration_id: string, status: string) => ({
@@ -348,7 +364,7 @@ describeEachDialect('migration 0010 (account events and webhooks)', (t) => {
     const db = t.ctx.db.direct as Kysely<any>;
     const api = await t.ctx.as(['webhooks.write']);
     await undoWebhooks(db);
-    expect(await migrateToLatest(t.ctx.db)).toEqual([WEBHOOKS]);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([WEBHOOKS, OAUTH_APPS]);
     const made = await api.post('/v1/webhooks', {
       url: 'https://erp.example.com/hook',
       event_types: ['field_values.changed'],

@@ -12,6 +12,24 @@ type XOR<T, U> = (T | U) extends object ? (Without<T, U> & U) | (Without<U, T> &
 type OneOf<T extends any[]> = T extends [infer Only] ? Only : T extends [infer A, infer B, ...infer Rest] ? OneOf<[XOR<A, B>, ...Rest]> : never;
 
 export interface paths {
+  "/.well-known/oauth-authorization-server": {
+    /**
+     * OAuth 2.0 authorization server metadata (RFC 8414)
+     * @description The endpoints, grant types, PKCE method, client authentication methods and the scopes a partner app may ask for; `issuer` is PUBLIC_URL.
+     */
+    get: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+  };
   "/auth/password": {
     /**
      * Set a password with a one-time link
@@ -146,6 +164,20 @@ export interface paths {
      */
     delete: operations["revokeApiClient"];
   };
+  "/internal/v1/connected-apps": {
+    /**
+     * The partner apps connected to the account (ours, not the reference's)
+     * @description Each connected app once, with the scopes its admins granted (all approvals together), when and by whom it was first connected. Revoked apps are not listed.
+     */
+    get: operations["listConnectedApps"];
+  };
+  "/internal/v1/connected-apps/{app_id}": {
+    /**
+     * Revoke a partner app's connection: its tokens stop working at once
+     * @description Its access tokens answer 401 on their next request, its refresh tokens and unused codes are spent. An app not connected to the account → 404. Connecting it again needs a new authorization.
+     */
+    delete: operations["revokeConnectedApp"];
+  };
   "/internal/v1/fields/{field_id}/values/search": {
     /**
      * Search a field's values (coding pickers)
@@ -159,6 +191,18 @@ export interface paths {
      * @description Not an operation of the reference API: svc's own, for the console and for partners. Every integration of the caller's account, ACTIVE and DISABLED, in creation order, with when its status last changed.
      */
     get: operations["listIntegrations"];
+  };
+  "/internal/v1/oauth/consent": {
+    /**
+     * What the consent screen shows for a partner app's authorization request
+     * @description The authorization request's parameters, as /oauth2/authorize received them. Valid: the app, the scopes in words. Not valid: 400 INVALID_AUTHORIZATION_REQUEST with `details.error` (the OAuth error code) and `details.redirect_to` (where to send the browser, or null when the client or redirect URI is not valid). Account admins signed in to the console only.
+     */
+    get: operations["describeConsent"];
+    /**
+     * Approve or deny a partner app's authorization request
+     * @description Approve: connects the app to the account (once; a later approval adds scopes) and answers the redirect with a single-use code valid 120 seconds, bound to the app, the redirect URI and the PKCE challenge. Deny: the redirect carries error=access_denied. Errors as for the description.
+     */
+    post: operations["decideConsent"];
   };
   "/metrics": {
     /**
@@ -182,31 +226,79 @@ export interface paths {
       };
     };
   };
+  "/oauth2/authorize": {
+    /**
+     * Authorization endpoint (OAuth 2.0 authorization code with PKCE)
+     * @description Sends the browser to the console's consent screen, where an account admin (signed in) approves or denies the app's request; the answer goes to the app's redirect URI: `code`, `state` and `iss` (RFC 9207), or `error`. A request without a valid client_id and redirect_uri is shown to the user, never redirected.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Must be `code`. */
+          response_type?: string;
+          /** @description The partner app's id (app_…). */
+          client_id?: string;
+          /** @description One of the redirect URIs registered for the app, exactly. */
+          redirect_uri?: string;
+          /** @description Space-separated scopes the app asks for (scopes of the public API only). */
+          scope?: string;
+          /** @description Returned unchanged with the answer. */
+          state?: string;
+          /** @description PKCE: BASE64URL(SHA256(code_verifier)), 43 characters. */
+          code_challenge?: string;
+          /** @description Must be `S256`. */
+          code_challenge_method?: string;
+        };
+      };
+      responses: {
+        /** @description To /console/oauth/authorize with the same query. */
+        302: {
+          content: never;
+        };
+      };
+    };
+  };
   "/oauth2/token": {
     /**
-     * Issue an access token (OAuth 2.0 client credentials)
-     * @description Authenticate with HTTP Basic (client_id:client_secret) or with `client_id` and `client_secret` in the body. Form-encoded or JSON. Tokens live TOKEN_TTL_SECONDS (default 3600).
+     * Issue an access token (OAuth 2.0)
+     * @description An API client: `client_credentials`, authenticated with HTTP Basic (client_id:client_secret) or with `client_id` and `client_secret` in the body. A partner app: `authorization_code` (with the code, the redirect_uri and the PKCE code_verifier) and `refresh_token` (rotated: each answer carries the next one; a replayed refresh token revokes its family); a confidential app authenticates as an API client does, a public app sends its client_id alone. Form-encoded or JSON. Access tokens live TOKEN_TTL_SECONDS (default 3600), refresh tokens 30 days, codes 120 seconds.
      */
     post: {
       requestBody: {
         content: {
           "application/json": {
-            /** @description With client_secret, instead of HTTP Basic. */
+            /** @description With client_secret, instead of HTTP Basic; alone for a public partner app. */
             client_id?: string;
             client_secret?: string;
-            /** @description Must be `client_credentials`. */
+            /** @description authorization_code: the code the redirect carried. */
+            code?: string;
+            /** @description authorization_code: the PKCE verifier (RFC 7636). */
+            code_verifier?: string;
+            /** @description `client_credentials` (an API client), `authorization_code` or `refresh_token` (a partner app). */
             grant_type?: string;
-            /** @description Space-separated scopes, a subset of the client's, to narrow the token. */
+            /** @description authorization_code: the redirect_uri of the authorization request, exactly. */
+            redirect_uri?: string;
+            /** @description refresh_token: the latest refresh token. */
+            refresh_token?: string;
+            /** @description Space-separated scopes, a subset of the client's (or of the refresh token's), to narrow the token. */
             scope?: string;
             [key: string]: unknown;
           };
           "application/x-www-form-urlencoded": {
-            /** @description With client_secret, instead of HTTP Basic. */
+            /** @description With client_secret, instead of HTTP Basic; alone for a public partner app. */
             client_id?: string;
             client_secret?: string;
-            /** @description Must be `client_credentials`. */
+            /** @description authorization_code: the code the redirect carried. */
+            code?: string;
+            /** @description authorization_code: the PKCE verifier (RFC 7636). */
+            code_verifier?: string;
+            /** @description `client_credentials` (an API client), `authorization_code` or `refresh_token` (a partner app). */
             grant_type?: string;
-            /** @description Space-separated scopes, a subset of the client's, to narrow the token. */
+            /** @description authorization_code: the redirect_uri of the authorization request, exactly. */
+            redirect_uri?: string;
+            /** @description refresh_token: the latest refresh token. */
+            refresh_token?: string;
+            /** @description Space-separated scopes, a subset of the client's (or of the refresh token's), to narrow the token. */
             scope?: string;
             [key: string]: unknown;
           };
@@ -220,6 +312,8 @@ export interface paths {
               access_token: string;
               /** @description Seconds until the token expires. */
               expires_in: number;
+              /** @description Partner apps (authorization_code, refresh_token): the next refresh token. Each is good for one use; using one twice revokes every token of its family. */
+              refresh_token?: string;
               /** @description The granted scopes, space-separated. */
               scope: string;
               /** @enum {string} */
@@ -232,7 +326,7 @@ export interface paths {
           content: {
             "application/json": {
               /** @enum {string} */
-              error: "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_scope" | "unsupported_grant_type" | "temporarily_unavailable" | "server_error";
+              error: "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_scope" | "unauthorized_client" | "unsupported_grant_type" | "temporarily_unavailable" | "server_error";
               error_description: string;
             };
           };
@@ -242,7 +336,7 @@ export interface paths {
           content: {
             "application/json": {
               /** @enum {string} */
-              error: "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_scope" | "unsupported_grant_type" | "temporarily_unavailable" | "server_error";
+              error: "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_scope" | "unauthorized_client" | "unsupported_grant_type" | "temporarily_unavailable" | "server_error";
               error_description: string;
             };
           };
@@ -252,7 +346,7 @@ export interface paths {
           content: {
             "application/json": {
               /** @enum {string} */
-              error: "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_scope" | "unsupported_grant_type" | "temporarily_unavailable" | "server_error";
+              error: "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_scope" | "unauthorized_client" | "unsupported_grant_type" | "temporarily_unavailable" | "server_error";
               error_description: string;
             };
           };
@@ -262,7 +356,7 @@ export interface paths {
           content: {
             "application/json": {
               /** @enum {string} */
-              error: "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_scope" | "unsupported_grant_type" | "temporarily_unavailable" | "server_error";
+              error: "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_scope" | "unauthorized_client" | "unsupported_grant_type" | "temporarily_unavailable" | "server_error";
               error_description: string;
             };
           };
@@ -272,7 +366,7 @@ export interface paths {
           content: {
             "application/json": {
               /** @enum {string} */
-              error: "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_scope" | "unsupported_grant_type" | "temporarily_unavailable" | "server_error";
+              error: "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_scope" | "unauthorized_client" | "unsupported_grant_type" | "temporarily_unavailable" | "server_error";
               error_description: string;
             };
           };
@@ -830,7 +924,7 @@ export interface components {
        * @description Machine-readable error code
        * @enum {string}
        */
-      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "INVALID_AUTHORIZATION_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
       /** @description Human-readable error message */
       message: string;
       /** @description The X-Request-Id of the request */
@@ -2556,6 +2650,143 @@ export interface operations {
     };
   };
   /**
+   * The partner apps connected to the account (ours, not the reference's)
+   * @description Each connected app once, with the scopes its admins granted (all approvals together), when and by whom it was first connected. Revoked apps are not listed.
+   */
+  listConnectedApps: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            items: ({
+                app_id: string;
+                /** Format: date-time */
+                connected_at: string;
+                connected_by: string | null;
+                name: string;
+                scopes: string[];
+              })[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Revoke a partner app's connection: its tokens stop working at once
+   * @description Its access tokens answer 401 on their next request, its refresh tokens and unused codes are spent. An app not connected to the account → 404. Connecting it again needs a new authorization.
+   */
+  revokeConnectedApp: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The connected app (app_…) */
+        app_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
    * Search a field's values (coding pickers)
    * @description Values whose value starts with the text first, in order of their lower-cased value; then those whose value or remote_id contains it, in creation order. Three characters and more are served by a trigram index; shorter text matches the start of the value only. Disabled values only when asked.
    */
@@ -2672,6 +2903,161 @@ export interface operations {
                 vendor_account_id: string;
               })[];
             next_cursor: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * What the consent screen shows for a partner app's authorization request
+   * @description The authorization request's parameters, as /oauth2/authorize received them. Valid: the app, the scopes in words. Not valid: 400 INVALID_AUTHORIZATION_REQUEST with `details.error` (the OAuth error code) and `details.redirect_to` (where to send the browser, or null when the client or redirect URI is not valid). Account admins signed in to the console only.
+   */
+  describeConsent: {
+    parameters: {
+      query?: {
+        /** @description Must be `code`. */
+        response_type?: string;
+        /** @description The partner app's id (app_…). */
+        client_id?: string;
+        /** @description One of the redirect URIs registered for the app, exactly. */
+        redirect_uri?: string;
+        /** @description Space-separated scopes the app asks for (scopes of the public API only). */
+        scope?: string;
+        /** @description Returned unchanged with the answer. */
+        state?: string;
+        /** @description PKCE: BASE64URL(SHA256(code_verifier)), 43 characters. */
+        code_challenge?: string;
+        /** @description Must be `S256`. */
+        code_challenge_method?: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            account_id: string;
+            app: {
+              app_id: string;
+              name: string;
+            };
+            redirect_uri: string;
+            scopes: {
+                description: string;
+                scope: string;
+              }[];
+            state: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Approve or deny a partner app's authorization request
+   * @description Approve: connects the app to the account (once; a later approval adds scopes) and answers the redirect with a single-use code valid 120 seconds, bound to the app, the redirect URI and the PKCE challenge. Deny: the redirect carries error=access_denied. Errors as for the description.
+   */
+  decideConsent: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description true: connect the app and answer a code; false: access_denied. */
+          approve: boolean;
+          /** @description The partner app's id (app_…). */
+          client_id?: string;
+          /** @description PKCE: BASE64URL(SHA256(code_verifier)), 43 characters. */
+          code_challenge?: string;
+          /** @description Must be `S256`. */
+          code_challenge_method?: string;
+          /** @description One of the redirect URIs registered for the app, exactly. */
+          redirect_uri?: string;
+          /** @description Must be `code`. */
+          response_type?: string;
+          /** @description Space-separated scopes the app asks for (scopes of the public API only). */
+          scope?: string;
+          /** @description Returned unchanged with the answer. */
+          state?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Where the browser goes next: the app's redirect URI, with the answer. */
+            redirect_to: string;
           };
         };
       };

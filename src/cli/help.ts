@@ -37,6 +37,19 @@ const HELP: Record<string, string> = {
     active (an account disconnects its own).`,
   'vendors enable': `svc vendors enable <vendor_id>
     Undoes disable.`,
+  'apps create': `svc apps create --name <name> --redirect-uri <uri> [--redirect-uri <uri> ...] [--public]
+    Registers a partner app (an OAuth client of the authorization code flow, PKCE required) that account admins
+    may connect in the console; prints it as JSON with its client_secret, shown once (none with --public: a
+    browser or native app that keeps no secret).
+    --redirect-uri   where the answer goes, matched exactly: https, or http on 127.0.0.1, [::1], localhost`,
+  'apps list': `svc apps list
+    Every partner app as JSON lines: app_id, name, client_type, redirect_uris, status; never secrets.`,
+  'apps disable': `svc apps disable <app_id>
+    No new authorization; every token of the app, in every account, stops working at once.`,
+  'apps enable': `svc apps enable <app_id>
+    Undoes disable for new authorizations (the spent tokens stay spent).`,
+  'apps rotate-secret': `svc apps rotate-secret <app_id>
+    A new client_secret for a confidential app, shown once; the old one stops working at once.`,
   'webhooks list': `svc webhooks list --account <account_id>
     The account's webhook endpoints as JSON lines: id, url, event types, status and, when DISABLED, why. Never
     their secrets (GET /v1/webhooks/{id}/secret). Endpoints are made through the API (POST /v1/webhooks).`,

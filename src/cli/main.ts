@@ -12,6 +12,7 @@ import { CliUsageError, parseAccount, parseScopeList } from './usage.js';
 import { helpFor, helpPointer, USAGE } from './help.js';
 import { users } from './users.js';
 import { vendors } from './vendors.js';
+import { apps } from './apps.js';
 import { webhooks } from './webhooks.js';
 
 type Out = (line: string) => void;
@@ -108,6 +109,9 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
         return 0;
       case 'vendors':
         await vendors(args, out, withDb);
+        return 0;
+      case 'apps':
+        await apps(args, out, withDb);
         return 0;
       case 'webhooks':
         await webhooks(args, out, withDb);

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { SCOPES } from '../modules/auth/scopes.js';
+import { PARTNER_SCOPES, SCOPES } from '../modules/auth/scopes.js';
 
 /**
  * /openapi.json is generated from the route schemas (OpenAPI 3.1); /docs serves Swagger UI from the
@@ -19,7 +19,7 @@ export async function registerDocs(
         version: '1.0.0',
         description:
           'Custom fields and their values, and accounting records with their review lifecycle and export results. ' +
-          'Authenticate with OAuth 2.0 client credentials at POST /oauth2/token and send `Authorization: Bearer <token>`. ' +
+          'Authenticate with OAuth 2.0 at POST /oauth2/token (client credentials, or authorization code for a partner app) and send `Authorization: Bearer <token>`. ' +
           'Any one of the scopes listed for an operation suffices. Errors: {error_code, message, details, request_id}.',
       },
       ...(extra.webhooks ? { webhooks: extra.webhooks } : {}),
@@ -27,8 +27,17 @@ export async function registerDocs(
         securitySchemes: {
           OAuth2: {
             type: 'oauth2',
-            description: 'OAuth 2.0 client credentials',
-            flows: { clientCredentials: { tokenUrl: '/oauth2/token', scopes: { ...SCOPES } } },
+            description:
+              'OAuth 2.0: client credentials for an API client of one account; authorization code with PKCE (S256) and rotating refresh tokens for a partner app an account admin connects (docs/integration.md). Metadata: /.well-known/oauth-authorization-server.',
+            flows: {
+              clientCredentials: { tokenUrl: '/oauth2/token', scopes: { ...SCOPES } },
+              authorizationCode: {
+                authorizationUrl: '/oauth2/authorize',
+                tokenUrl: '/oauth2/token',
+                refreshUrl: '/oauth2/token',
+                scopes: Object.fromEntries(PARTNER_SCOPES.map((scope) => [scope, SCOPES[scope]])),
+              },
+            },
           },
         },
       },

@@ -8,3 +8,9 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function isOneOf<const T extends string>(choices: readonly T[], value: unknown): value is T {
   return typeof value === 'string' && (choices as readonly string[]).includes(value);
 }
+
+/** A JSON array of strings (as stored), or [] for anything else. */
+export function stringsOf(json: string): string[] {
+  const value: unknown = JSON.parse(json);
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}

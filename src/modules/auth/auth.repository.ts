@@ -68,7 +68,12 @@ export const authRepository = {
   },
 
   async listClients(db: Executor, accountId: string | null): Promise<OauthClientsTable[]> {
-    let query = db.selectFrom('oauth_clients').selectAll().orderBy('account_id').orderBy('client_id');
+    let query = db
+      .selectFrom('oauth_clients')
+      .selectAll()
+      .where('app_id', 'is', null)
+      .orderBy('account_id')
+      .orderBy('client_id');
     if (accountId !== null) query = query.where('account_id', '=', accountId);
     return query.execute();
   },
@@ -97,6 +102,7 @@ export const authRepository = {
       scopes: string;
       created_at: number;
       expires_at: number;
+      family_id: string | null;
     },
   ): Promise<void> {
     await db.insertInto('access_tokens').values(token).execute();

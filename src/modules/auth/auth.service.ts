@@ -4,6 +4,8 @@ import { errors } from '../../errors.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { microsToIso, nowMicros } from '../../lib/clock.js';
 import { authRepository } from './auth.repository.js';
+import { grantsRepository } from './grants.repository.js';
+import type { OauthClientsTable } from './auth.tables.js';
 import { splitScopes, type Scope } from './scopes.js';
 
 export type { Scope } from './scopes.js';
@@ -45,7 +47,13 @@ export interface ClientCredentials {
 /** Thrown by the token endpoint; rendered in the OAuth error shape, not the API's. */
 export class OAuthError extends Error {
   constructor(
-    readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'invalid_scope' | 'unsupported_grant_type',
+    readonly error:
+      | 'invalid_request'
+      | 'invalid_client'
+      | 'invalid_grant'
+      | 'invalid_scope'
+      | 'unauthorized_client'
+      | 'unsupported_grant_type',
     readonly description: string,
     readonly status: 400 | 401 = 400,
   ) {
@@ -72,7 +80,7 @@ export interface ClientListing {
  */
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
-function sameHash(a: string, b: string): boolean {
+export function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');
   const y = Buffer.from(b, 'hex');
   return x.length === y.length && timingSafeEqual(x, y);
@@ -124,6 +132,8 @@ export const authService = {
         scopes: scopes.join(' '),
         created_at: now,
         revoked_at: null,
+        app_id: null,
+        granted_by: null,
       });
     });
     return { client_id: clientId, client_secret: clientSecret, account_id: accountId, scopes: [...scopes] };
@@ -147,7 +157,7 @@ export const authService = {
     return client !== undefined && client.revoked_at === null;
   },
 
-  /** The clients of one account, or of all. */
+  /** The API clients of one account, or of all (not partner apps' connections). */
   async listClients(db: Db, accountId: string | null): Promise<ClientListing[]> {
     const rows = await authRepository.listClients(db.direct, accountId);
     return rows.map((row) => ({
@@ -170,14 +180,30 @@ export const authService = {
    */
   async revokeClientIn(ex: Executor, clientId: string, accountId?: string): Promise<void> {
     const client = await authRepository.findClient(ex, clientId);
-    const active = client && client.revoked_at === null && (accountId === undefined || client.account_id === accountId);
+    // A partner app's connection is not an API client: it is revoked as a connected app.
+    const active =
+      client &&
+      client.revoked_at === null &&
+      client.app_id === null &&
+      (accountId === undefined || client.account_id === accountId);
     if (!active) throw errors.notFound(`Active client ${clientId}`, { client_id: clientId });
     await authRepository.revokeClient(ex, client.account_id, clientId, nowMicros());
   },
 
-  /** Deletes every token past its expiry (maintenance); returns how many. */
+  /** Deletes every access token, authorization code and refresh token past its expiry (maintenance); how many. */
   async deleteExpiredTokens(db: Db, now = nowMicros()): Promise<number> {
-    return authRepository.deleteExpiredTokens(db.direct, now);
+    const access = await authRepository.deleteExpiredTokens(db.direct, now);
+    return access + (await grantsRepository.deleteExpired(db.direct, now));
+  },
+
+  /** An API client by its id and secret (not a partner app's connection); invalid_client otherwise. */
+  async authenticateClient(ex: Executor, clientId: string, clientSecret: string): Promise<OauthClientsTable> {
+    const client = await authRepository.findClient(ex, clientId);
+    const usable = client && client.revoked_at === null && client.app_id === null;
+    if (!usable || !sameHash(client.secret_hash, hashSecret(clientSecret))) {
+      throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
+    }
+    return client;
   },
 
   /** Client credentials grant (RFC 6749 §4.4). */
@@ -188,10 +214,7 @@ export const authService = {
     requestedScope: string | undefined,
     ttlSeconds: number,
   ): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number; scope: string }> {
-    const client = await authRepository.findClient(db, clientId);
-    if (!client || client.revoked_at !== null || !sameHash(client.secret_hash, hashSecret(clientSecret))) {
-      throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
-    }
+    const client = await authService.authenticateClient(db, clientId, clientSecret);
     const granted = splitScopes(client.scopes);
     let scopes = granted;
     if (requestedScope !== undefined) {
@@ -212,6 +235,7 @@ export const authService = {
       scopes: scopes.join(' '),
       created_at: now,
       expires_at: now + ttlSeconds * 1_000_000,
+      family_id: null,
     });
     return { access_token: token, token_type: 'Bearer', expires_in: ttlSeconds, scope: scopes.join(' ') };
   },

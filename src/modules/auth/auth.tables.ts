@@ -14,6 +14,55 @@ export interface OauthClientsTable {
   scopes: string;
   created_at: number;
   revoked_at: number | null;
+  /** A partner app's connection to the account (made at consent): the app; null for an API client. */
+  app_id: string | null;
+  /** The console user who connected the app; null for an API client. */
+  granted_by: string | null;
+}
+
+/** A partner app the operator registered (`svc apps create`): the OAuth client of the authorization code flow. */
+export interface OauthAppsTable {
+  app_id: string;
+  name: string;
+  client_type: 'confidential' | 'public';
+  /** sha256 of the secret, hex; null for a public client (PKCE alone) */
+  secret_hash: string | null;
+  /** JSON array of the exact redirect URIs */
+  redirect_uris_json: string;
+  created_at: number;
+  updated_at: number;
+  disabled_at: number | null;
+}
+
+/** An authorization code (RFC 6749 §4.1.2): single-use, short-lived, bound to connection, redirect URI, verifier. */
+export interface OauthCodesTable {
+  account_id: string;
+  code_hash: string;
+  /** the connection (oauth_clients row) the code was issued to */
+  client_id: string;
+  app_id: string;
+  redirect_uri: string;
+  /** PKCE S256 challenge (RFC 7636) */
+  code_challenge: string;
+  scopes: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  /** the refresh family its exchange started */
+  family_id: string | null;
+}
+
+/** A refresh token: rotated on use; a used one is kept until it expires, to recognise its replay. */
+export interface RefreshTokensTable {
+  account_id: string;
+  token_hash: string;
+  family_id: string;
+  client_id: string;
+  app_id: string;
+  scopes: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface AccessTokensTable {
@@ -24,6 +73,8 @@ export interface AccessTokensTable {
   scopes: string;
   created_at: number;
   expires_at: number;
+  /** the refresh family that issued it (authorization code); null for client credentials */
+  family_id: string | null;
 }
 
 // The module's tables, joined into the service's Database (db/database.ts) by declaration merging: db/ imports
@@ -33,5 +84,8 @@ declare module '../../db/database.js' {
     accounts: AccountsTable;
     oauth_clients: OauthClientsTable;
     access_tokens: AccessTokensTable;
+    oauth_apps: OauthAppsTable;
+    oauth_codes: OauthCodesTable;
+    refresh_tokens: RefreshTokensTable;
   }
 }

@@ -31,3 +31,13 @@ export function splitScopes(text: string): string[] {
     .map((s) => s.trim())
     .filter((s) => s !== '');
 }
+
+/** Scopes of the service's own operations (the console's, an operator's): never granted to a partner app. */
+export const INTERNAL_SCOPES: readonly Scope[] = [
+  'accounting.record.review',
+  'accounting.record.admin',
+  'account.admin',
+];
+
+/** What a partner app may be granted through the authorization code flow: every scope of the public API. */
+export const PARTNER_SCOPES: readonly Scope[] = ALL_SCOPES.filter((scope) => !INTERNAL_SCOPES.includes(scope));

@@ -5,17 +5,35 @@ import type { Db } from '../../db/database.js';
 import type { Limiter } from '../../http/rate-limit.js';
 import { toAppError } from '../../http/error-handler.js';
 import { textProblems } from '../../http/validation.js';
-import { isRecord } from '../../lib/guards.js';
+import { isOneOf, isRecord } from '../../lib/guards.js';
 import { authService, OAuthError } from './auth.service.js';
+import { grantsService } from './grants.service.js';
+
+const GRANT_TYPES = ['client_credentials', 'authorization_code', 'refresh_token'] as const;
 
 const TokenRequest = Type.Object(
   {
-    grant_type: Type.Optional(Type.String({ description: 'Must be `client_credentials`.' })),
-    scope: Type.Optional(
-      Type.String({ description: "Space-separated scopes, a subset of the client's, to narrow the token." }),
+    grant_type: Type.Optional(
+      Type.String({
+        description: '`client_credentials` (an API client), `authorization_code` or `refresh_token` (a partner app).',
+      }),
     ),
-    client_id: Type.Optional(Type.String({ description: 'With client_secret, instead of HTTP Basic.' })),
+    scope: Type.Optional(
+      Type.String({
+        description:
+          "Space-separated scopes, a subset of the client's (or of the refresh token's), to narrow the token.",
+      }),
+    ),
+    client_id: Type.Optional(
+      Type.String({ description: 'With client_secret, instead of HTTP Basic; alone for a public partner app.' }),
+    ),
     client_secret: Type.Optional(Type.String()),
+    code: Type.Optional(Type.String({ description: 'authorization_code: the code the redirect carried.' })),
+    redirect_uri: Type.Optional(
+      Type.String({ description: 'authorization_code: the redirect_uri of the authorization request, exactly.' }),
+    ),
+    code_verifier: Type.Optional(Type.String({ description: 'authorization_code: the PKCE verifier (RFC 7636).' })),
+    refresh_token: Type.Optional(Type.String({ description: 'refresh_token: the latest refresh token.' })),
   },
   { additionalProperties: true },
 );
@@ -25,6 +43,12 @@ const TokenResponse = Type.Object({
   token_type: Type.Literal('Bearer'),
   expires_in: Type.Integer({ description: 'Seconds until the token expires.' }),
   scope: Type.String({ description: 'The granted scopes, space-separated.' }),
+  refresh_token: Type.Optional(
+    Type.String({
+      description:
+        'Partner apps (authorization_code, refresh_token): the next refresh token. Each is good for one use; using one twice revokes every token of its family.',
+    }),
+  ),
 });
 
 const OAuthErrorResponse = Type.Object(
@@ -35,6 +59,7 @@ const OAuthErrorResponse = Type.Object(
         'invalid_client',
         'invalid_grant',
         'invalid_scope',
+        'unauthorized_client',
         'unsupported_grant_type',
         'temporarily_unavailable',
         'server_error',
@@ -117,9 +142,9 @@ export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter) {
       '/oauth2/token',
       {
         schema: {
-          summary: 'Issue an access token (OAuth 2.0 client credentials)',
+          summary: 'Issue an access token (OAuth 2.0)',
           description:
-            'Authenticate with HTTP Basic (client_id:client_secret) or with `client_id` and `client_secret` in the body. Form-encoded or JSON. Tokens live TOKEN_TTL_SECONDS (default 3600).',
+            'An API client: `client_credentials`, authenticated with HTTP Basic (client_id:client_secret) or with `client_id` and `client_secret` in the body. A partner app: `authorization_code` (with the code, the redirect_uri and the PKCE code_verifier) and `refresh_token` (rotated: each answer carries the next one; a replayed refresh token revokes its family); a confidential app authenticates as an API client does, a public app sends its client_id alone. Form-encoded or JSON. Access tokens live TOKEN_TTL_SECONDS (default 3600), refresh tokens 30 days, codes 120 seconds.',
           tags: ['OAuth 2.0'],
           consumes: ['application/x-www-form-urlencoded', 'application/json'],
           body: TokenRequest,
@@ -146,16 +171,46 @@ export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter) {
         if (body.grant_type === undefined || body.grant_type === '') {
           throw new OAuthError('invalid_request', 'grant_type is required.');
         }
-        if (body.grant_type !== 'client_credentials') {
-          throw new OAuthError('unsupported_grant_type', 'Only grant_type=client_credentials is supported.');
+        const grantType = body.grant_type;
+        if (!isOneOf(GRANT_TYPES, grantType)) {
+          throw new OAuthError(
+            'unsupported_grant_type',
+            'grant_type must be client_credentials, authorization_code or refresh_token.',
+          );
         }
-        if (!id || !secret) throw new OAuthError('invalid_client', 'Client credentials are missing.', 401);
+        if (!id) throw new OAuthError('invalid_client', 'Client credentials are missing.', 401);
         // No client id or secret holds U+0000 or a lone surrogate; PostgreSQL cannot even compare such text
         // (a 500 before), so they are refused as unknown credentials before any lookup.
-        if (textProblems(id).length > 0 || textProblems(secret).length > 0)
+        if (textProblems(id).length > 0 || (secret !== undefined && textProblems(secret).length > 0))
           throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
         const scope = typeof body.scope === 'string' ? body.scope : undefined;
-        const token = await authService.issueToken(db.direct, id, secret, scope, ttlSeconds);
+        const field = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : undefined);
+        const appRow = id.startsWith('app_') ? await grantsService.findApp(db.direct, id) : undefined;
+        let token;
+        if (grantType === 'client_credentials') {
+          if (appRow) {
+            throw new OAuthError('unauthorized_client', 'A partner app uses authorization_code and refresh_token.');
+          }
+          if (!secret) throw new OAuthError('invalid_client', 'Client credentials are missing.', 401);
+          token = await authService.issueToken(db.direct, id, secret, scope, ttlSeconds);
+        } else {
+          if (!appRow) {
+            // An API client (or nobody) asks for a partner app's grant: authenticate it first, then refuse.
+            if (!secret) throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
+            await authService.authenticateClient(db.direct, id, secret);
+            throw new OAuthError('unauthorized_client', 'Only a partner app may use this grant type.');
+          }
+          const app = grantsService.authenticateApp(appRow, secret);
+          token =
+            grantType === 'authorization_code'
+              ? await grantsService.exchangeCode(
+                  db,
+                  app,
+                  { code: field('code'), redirect_uri: field('redirect_uri'), code_verifier: field('code_verifier') },
+                  ttlSeconds,
+                )
+              : await grantsService.refresh(db, app, { refresh_token: field('refresh_token'), scope }, ttlSeconds);
+        }
         return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(token);
       },
     );
