@@ -5,6 +5,7 @@ import { clusterMetrics, primaryRateLimitStore, workerSlot } from './cluster-wor
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/open.js';
 import { migrateToLatest } from './db/migrate.js';
+import { migrationsPending } from './db/migration-state.js';
 import { redisStore } from './http/rate-limit.js';
 import { startMaintenance } from './maintenance.js';
 import { createDispatcher } from './modules/webhooks/webhooks.dispatcher.js';
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
     await runPrimary(config, async () => {
       const db = openDatabase(config.database, { poolSize: 1 });
       try {
-        await migrateToLatest(db);
+        if (await migrationsPending(db)) await migrateToLatest(db);
       } finally {
         await db.close();
       }
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
 async function serve(config: Config): Promise<void> {
   const worker = cluster.isWorker;
   const db = openDatabase(config.database, { poolSize: config.databasePoolSize });
-  if (!worker) await migrateToLatest(db);
+  if (!worker && (await migrationsPending(db))) await migrateToLatest(db);
   const app = await buildApp(config, {
     db,
     // Without Redis the workers of one machine still share one budget per client: the primary counts.

@@ -1,7 +1,11 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { expect, it, onTestFinished } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { migrationsPending } from '../../src/db/migration-state.js';
+import { openDatabase } from '../../src/db/open.js';
 import { startCluster, type ClusterServer } from '../support/cluster.js';
+import { createTestDatabase } from '../support/databases.js';
 import { describeServed, report, sleep } from '../support/reliability.js';
 import { storedFields } from '../support/stored.js';
 
@@ -140,5 +144,17 @@ describeServed('WORKERS: one port, every core', (t) => {
       statuses.push(res.status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
+  });
+
+  it('starts without the migrator (and its session lock) when no migration is pending', async () => {
+    expect(await migrationsPending(t.served.db)).toBe(false);
+    const fresh = await createTestDatabase(t.dialect);
+    const db = openDatabase(loadConfig({ DATABASE_URL: fresh.url }).database, { poolSize: 1 });
+    try {
+      expect(await migrationsPending(db)).toBe(true);
+    } finally {
+      await db.close();
+      await fresh.drop();
+    }
   });
 });
