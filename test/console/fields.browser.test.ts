@@ -444,6 +444,20 @@ eachDialectWith(
       }
     });
 
+    it("says in words, with the request id, that a field is not the account's", async () => {
+      const elsewhere = await (
+        await server().apiClient(newAccountId())
+      ).fields.create({ name: 'Theirs', group: 'USER' });
+      const answered = page.waitForResponse((res) => res.url().endsWith(`/v1/fields/${elsewhere.svc_id}`));
+      await page.goto(`${base()}/fields/${elsewhere.svc_id}`);
+      const answer = await (await answered).json();
+      expect(answer.error_code).toBe('NOT_FOUND');
+      await eventually(() => textOf(page.getByRole('alert'))).toBe(
+        `There is no field ${elsewhere.svc_id} in your account.\n${answer.message}\nRequest id: ${answer.request_id}\nAll fields`,
+      );
+      await checkScreen(page, 'field-not-found', dialect);
+    });
+
     it('lets a bookkeeper add and change values but not delete them (fields.write), as the server enforces', async () => {
       const bookkeeper = await newUser(server().db, 'BOOKKEEPER', accountId);
       const own = await browser.newContext({ viewport: DESKTOP });

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
-import { Route, Switch } from 'wouter';
+import { Route, Switch, useLocation } from 'wouter';
 import { Loading } from '../components/Loading';
+import { PageErrorBoundary } from '../components/PageErrorBoundary';
 import { RequireSession } from '../features/auth/components/RequireSession';
 import { SetPasswordRoute } from '../features/auth/routes/SetPasswordRoute';
 import { SignInRoute } from '../features/auth/routes/SignInRoute';
@@ -21,6 +22,7 @@ const ApiClientsRoute = lazy(() =>
 );
 
 export function AppRoutes() {
+  const [location] = useLocation();
   return (
     <Switch>
       <Route path="/sign-in" component={SignInRoute} />
@@ -28,17 +30,19 @@ export function AppRoutes() {
       <Route>
         <RequireSession>
           <Layout>
-            <Suspense fallback={<Loading label="Loading the page…" />}>
-              <Switch>
-                <Route path="/" component={OverviewRoute} />
-                <Route path="/queue" component={ReviewQueueRoute} />
-                <Route path="/records/:id">{(params) => <RecordRoute key={params.id} id={params.id} />}</Route>
-                <Route path="/fields" component={FieldsRoute} />
-                <Route path="/fields/:id">{(params) => <FieldRoute key={params.id} id={params.id} />}</Route>
-                <Route path="/api-clients" component={ApiClientsRoute} />
-                <Route component={NotFoundRoute} />
-              </Switch>
-            </Suspense>
+            <PageErrorBoundary key={location}>
+              <Suspense fallback={<Loading label="Loading the page…" />}>
+                <Switch>
+                  <Route path="/" component={OverviewRoute} />
+                  <Route path="/queue" component={ReviewQueueRoute} />
+                  <Route path="/records/:id">{(params) => <RecordRoute key={params.id} id={params.id} />}</Route>
+                  <Route path="/fields" component={FieldsRoute} />
+                  <Route path="/fields/:id">{(params) => <FieldRoute key={params.id} id={params.id} />}</Route>
+                  <Route path="/api-clients" component={ApiClientsRoute} />
+                  <Route component={NotFoundRoute} />
+                </Switch>
+              </Suspense>
+            </PageErrorBoundary>
           </Layout>
         </RequireSession>
       </Route>
