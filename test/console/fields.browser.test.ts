@@ -390,6 +390,14 @@ eachDialectWith(
         const main = other.getByRole('navigation', { name: 'Main' });
         await expect(main.getByRole('link', { name: 'API clients' }).count()).resolves.toBe(0);
         await main.getByRole('link', { name: 'Fields' }).click();
+        const fields = other.getByRole('table', { name: 'Custom fields of the account' }).getByRole('row');
+        await eventually(() => fields.allInnerTexts()).toEqual([
+          'Field\tGroup\tRemote id\tState\tUpdated',
+          expect.stringMatching(/^Cost center\tAccounting\t—\tActive\t/),
+          expect.stringMatching(/^Project\tERP\t—\tActive\t/),
+        ]);
+        await expect(other.getByRole('button', { name: 'Create field' }).count()).resolves.toBe(0);
+        await checkScreen(other, 'fields', dialect);
         await other.getByRole('link', { name: 'Cost center' }).click();
         await other.getByRole('heading', { level: 1, name: 'Cost center' }).waitFor();
         await other.getByText('Your role can see the values but not change them.').waitFor();
