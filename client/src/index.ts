@@ -12,6 +12,11 @@ import type {
   ApiClientCreateRequest,
   ApiClientCredentials,
   ApiClientList,
+  ConnectedAppList,
+  ConsentAnswer,
+  ConsentDecision,
+  ConsentQuery,
+  ConsentRequest,
   ConsoleSession,
   ConsoleUser,
   CreateIntegrationRequest,
@@ -66,6 +71,16 @@ export {
   type ValidationProblem,
 } from './errors.js';
 export { BATCH_LIMIT, SvcBatchError, type BatchChunk } from './batches.js';
+export {
+  SvcOAuthError,
+  authorizationRequest,
+  exchangeCode,
+  pkcePair,
+  readRedirect,
+  type AuthorizationRequestOptions,
+  type TokenRequestOptions,
+  type TokenSet,
+} from './oauth.js';
 export type { RequestOptions, SvcClientOptions, WriteOptions } from './transport.js';
 export type * from './types.js';
 export type * from './sandbox.js';
@@ -312,6 +327,31 @@ export class SvcClient {
    * merge lines, move records through review one at a time or up to 1000 at once, read a record's history, find
    * records to review, and the account's required coding.
    */
+  /** An account admin's side of partner apps (in the console): consent to an authorization request, connected apps. */
+  readonly partnerApps = {
+    /** What the consent screen shows for the query /oauth2/authorize received. */
+    describeConsent: (query: ConsentQuery, options?: RequestOptions) =>
+      this.#http.request<ConsentRequest>({ method: 'GET', path: '/internal/v1/oauth/consent', query, options }),
+    /** Approve or deny; answers where the browser goes next. Not retried (a code is answered once). */
+    decideConsent: (decision: ConsentDecision, options?: RequestOptions) =>
+      this.#http.request<ConsentAnswer>({
+        method: 'POST',
+        path: '/internal/v1/oauth/consent',
+        body: decision,
+        options,
+      }),
+    listConnected: (options?: RequestOptions) =>
+      this.#http.request<ConnectedAppList>({ method: 'GET', path: '/internal/v1/connected-apps', options }),
+    /** Its tokens stop working on their next request. */
+    revoke: (appId: string, options?: WriteOptions) =>
+      this.#http.request<Record<string, never>>({
+        method: 'DELETE',
+        path: `/internal/v1/connected-apps/${enc(appId)}`,
+        idempotencyKey: options?.idempotencyKey ?? newIdempotencyKey(),
+        options,
+      }),
+  };
+
   readonly review = {
     /** Counts by state and source, the records waiting longest, failed exports, export reports per day. */
     overview: (options?: RequestOptions) =>

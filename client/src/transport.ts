@@ -1,4 +1,5 @@
 import { SvcApiError, errorFromResponse, isRecord, typedError } from './errors.js';
+import { tokenEndpoint, type TokenSet } from './oauth.js';
 
 export interface SvcClientOptions {
   /** e.g. `https://svc.example.com` or `http://127.0.0.1:8080` */
@@ -8,6 +9,13 @@ export interface SvcClientOptions {
   clientSecret?: string;
   /** Narrow the token to these scopes (space-separated); default: all of the client's. */
   scope?: string;
+  /**
+   * A partner app (OAuth authorization code): its refresh token, with clientId (app_…) and, for a confidential app,
+   * clientSecret. The client refreshes its access token by itself; each refresh answers a new refresh token (the
+   * old one is spent), given to `onTokens`: store it, or the next start has none that works.
+   */
+  refreshToken?: string;
+  onTokens?: (tokens: TokenSet) => void | Promise<void>;
   /** Or a ready bearer token (it is not refreshed). */
   token?: string;
   /**
@@ -105,12 +113,17 @@ export class Transport {
   #token: { value: string; refreshAt: number } | null = null;
   #csrfToken: string | null = null;
   #tokenRequest: Promise<string> | null = null;
+  #refreshToken: string | null = null;
 
   constructor(options: SvcClientOptions) {
     if (!options.baseUrl) throw new TypeError('SvcClient: baseUrl is required');
-    if (!options.session && !options.token && !(options.clientId && options.clientSecret)) {
-      throw new TypeError('SvcClient: give either token, or clientId and clientSecret, or session: true');
+    const credentials = options.clientId && (options.clientSecret || options.refreshToken);
+    if (!options.session && !options.token && !credentials) {
+      throw new TypeError(
+        'SvcClient: give either token, or clientId and clientSecret, or clientId and refreshToken, or session: true',
+      );
     }
+    this.#refreshToken = options.refreshToken ?? null;
     this.#options = { timeoutMs: 30_000, maxRetries: 3, retryBaseDelayMs: 250, retryMaxDelayMs: 20_000, ...options };
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     if (options.token) this.#token = { value: options.token, refreshAt: Number.POSITIVE_INFINITY };
@@ -141,6 +154,7 @@ export class Transport {
   }
 
   async #fetchToken(signal?: AbortSignal): Promise<string> {
+    if (this.#refreshToken !== null) return this.#refresh(this.#refreshToken);
     const { clientId, clientSecret, scope } = this.#options;
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
     if (scope) form.set('scope', scope);
@@ -163,6 +177,19 @@ export class Transport {
     const margin = Math.min(60, body.expires_in / 2) * 1000;
     this.#token = { value: body.access_token, refreshAt: Date.now() + body.expires_in * 1000 - margin };
     return body.access_token;
+  }
+
+  /** A partner app's refresh (never retried: see tokenEndpoint); the rotated refresh token goes to onTokens. */
+  async #refresh(refreshToken: string): Promise<string> {
+    const { baseUrl, clientId, clientSecret, scope } = this.#options;
+    const params: Record<string, string> = { grant_type: 'refresh_token', refresh_token: refreshToken };
+    if (scope) params.scope = scope;
+    const tokens = await tokenEndpoint({ baseUrl, clientId: clientId!, clientSecret, fetch: this.#fetch }, params);
+    this.#refreshToken = tokens.refresh_token;
+    await this.#options.onTokens?.(tokens);
+    const margin = Math.min(60, tokens.expires_in / 2) * 1000;
+    this.#token = { value: tokens.access_token, refreshAt: Date.now() + tokens.expires_in * 1000 - margin };
+    return tokens.access_token;
   }
 
   /** The CSRF token of the signed-in session (session mode); null when signed out. */

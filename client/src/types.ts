@@ -66,3 +66,10 @@ export type CreateIntegrationRequest = Body<'/v3/accounting/integration', 'post'
 export type IntegrationListQuery = Query<'/internal/v1/integrations', 'get'>;
 export type IntegrationPage = Ok<'/internal/v1/integrations', 'get'>;
 export type IntegrationListing = IntegrationPage['items'][number];
+
+export type ConsentQuery = Query<'/internal/v1/oauth/consent', 'get'>;
+export type ConsentRequest = Ok<'/internal/v1/oauth/consent', 'get'>;
+export type ConsentDecision = Body<'/internal/v1/oauth/consent', 'post'>;
+export type ConsentAnswer = Ok<'/internal/v1/oauth/consent', 'post'>;
+export type ConnectedAppList = Ok<'/internal/v1/connected-apps', 'get'>;
+export type ConnectedApp = ConnectedAppList['items'][number];

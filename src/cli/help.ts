@@ -65,7 +65,8 @@ const HELP: Record<string, string> = {
     --interval    seconds between polls when not --once (default 3600)
     --page-size   records per request, 1 to 500 (default 500)
     Connection: --url --client-id --client-secret (or --token), or SVC_URL SVC_CLIENT_ID SVC_CLIENT_SECRET
-    SVC_TOKEN.`,
+    SVC_TOKEN. A partner app: --client-id app_… [--client-secret] --refresh-token-file <file> (or
+    SVC_REFRESH_TOKEN_FILE): the file holds its refresh token and is rewritten with each rotated one.`,
   report: `svc report [--in <file>|-]
     Posts export results (NDJSON lines {accounting_record_id, success|failure}) in batches with idempotency keys.
     --in   where results come from (default -: standard input)

@@ -6,13 +6,15 @@ import { parseResults, reportResults } from './report.js';
 
 /**
  * `svc poll` and `svc report`: the reference integration, built on the SDK alone. Connection settings come
- * from flags or the environment (SVC_URL, SVC_CLIENT_ID, SVC_CLIENT_SECRET or SVC_TOKEN).
+ * from flags or the environment (SVC_URL, SVC_CLIENT_ID, SVC_CLIENT_SECRET or SVC_TOKEN), or for a partner app
+ * connected by authorization code, its client id (and secret, if confidential) and SVC_REFRESH_TOKEN_FILE.
  */
 const connection = {
   url: { type: 'string' },
   'client-id': { type: 'string' },
   'client-secret': { type: 'string' },
   token: { type: 'string' },
+  'refresh-token-file': { type: 'string' },
 } as const;
 
 export class IntegrationUsageError extends Error {
@@ -25,6 +27,29 @@ interface ConnectionValues {
   'client-id'?: string;
   'client-secret'?: string;
   token?: string;
+  'refresh-token-file'?: string;
+}
+
+/**
+ * A partner app's refresh token, kept in a file: read at start, replaced (write then rename, so a crash leaves the
+ * old or the new one whole) each time a refresh answers the next one, since the old one is then spent.
+ */
+function refreshTokenIn(file: string): { refreshToken: string; onTokens: (t: { refresh_token: string }) => void } {
+  let refreshToken: string;
+  try {
+    refreshToken = fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    throw new IntegrationUsageError(`--refresh-token-file: cannot read ${file}`);
+  }
+  if (refreshToken === '') throw new IntegrationUsageError(`--refresh-token-file: ${file} is empty`);
+  return {
+    refreshToken,
+    onTokens: (tokens) => {
+      const next = `${file}.next`;
+      fs.writeFileSync(next, `${tokens.refresh_token}\n`, { mode: 0o600 });
+      fs.renameSync(next, file);
+    },
+  };
 }
 
 function clientFrom(values: ConnectionValues, env: NodeJS.ProcessEnv): SvcClient {
@@ -32,10 +57,15 @@ function clientFrom(values: ConnectionValues, env: NodeJS.ProcessEnv): SvcClient
   const clientId = values['client-id'] ?? env.SVC_CLIENT_ID;
   const clientSecret = values['client-secret'] ?? env.SVC_CLIENT_SECRET;
   const token = values.token ?? env.SVC_TOKEN;
+  const refreshFile = values['refresh-token-file'] ?? env.SVC_REFRESH_TOKEN_FILE;
   if (!baseUrl) throw new IntegrationUsageError('--url (or SVC_URL) is required');
+  if (refreshFile !== undefined) {
+    if (!clientId) throw new IntegrationUsageError('--refresh-token-file needs the app id: --client-id app_…');
+    return new SvcClient({ baseUrl, clientId, clientSecret, ...refreshTokenIn(refreshFile) });
+  }
   if (!token && !(clientId && clientSecret)) {
     throw new IntegrationUsageError(
-      'give --client-id and --client-secret (or SVC_CLIENT_ID, SVC_CLIENT_SECRET), or --token',
+      "give --client-id and --client-secret (or SVC_CLIENT_ID, SVC_CLIENT_SECRET), --token, or a partner app's --client-id with --refresh-token-file",
     );
   }
   return new SvcClient(token ? { baseUrl, token } : { baseUrl, clientId, clientSecret });
