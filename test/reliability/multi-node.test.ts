@@ -1,23 +1,24 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import type { Db } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { openDatabase } from '../../src/db/open.js';
 import { authService } from '../../src/modules/auth/auth.service.js';
 import { ADMIN, INGEST, item, RECORDS, reviewUrl } from '../support/accounting.js';
 import { freePort, haproxyInstalled, startHaproxy, type Balancer } from '../support/cluster.js';
 import { valuesUrl } from '../support/field-values.js';
-import type { RunningServer } from '../support/processes.js';
-import {
-  describeServed,
-  HttpApi,
-  integrityProblems,
-  report,
-  sleep,
-  type HttpResponse,
-} from '../support/reliability.js';
+import { eachDialect } from '../support/dialects.js';
+import { PrivatePostgres } from '../support/private-postgres.js';
+import { startServer, type RunningServer } from '../support/processes.js';
+import { HttpApi, integrityProblems, report, sleep, type HttpResponse } from '../support/reliability.js';
 import { storedRecordRows, storedValues } from '../support/stored.js';
 
 /**
  * Three svc nodes (`node dist/server.js`, one process each) on one PostgreSQL database and one Redis, behind
- * HAProxy with deploy/haproxy.cfg, as docs/operations.md describes.
+ * HAProxy with deploy/haproxy.cfg, as docs/operations.md describes. The database is on a PostgreSQL server of the
+ * test's own (test/support/private-postgres.ts), which it restarts once under load.
  */
 const RUN_MS = 12_000;
 const TOKEN_LIMIT = 20;
@@ -63,8 +64,18 @@ class Node {
   get url() {
     return `http://127.0.0.1:${this.port}`;
   }
+  /** Starts the node, again and again while it cannot (a start fails while PostgreSQL is down). */
   async up() {
-    this.server = await this.start(this.port);
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        this.server = await this.start(this.port);
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await sleep(200);
+      }
+    }
   }
   async kill() {
     const server = this.server;
@@ -75,7 +86,18 @@ class Node {
 }
 
 /** What the clients met on the way: HAProxy's own answers (no X-Request-Id), svc's 5xx, keys in use. */
-const met = { lost: 0, inUse: 0, svc503: 0, svcOther5xx: [] as string[], retriedKeys: 0, replayed: 0 };
+const balancerAnswers: Record<number, number> = {};
+const met = {
+  /** no answer at all (a node died with the connection) */
+  networkErrors: 0,
+  /** HAProxy's own answers: 502 (a node died mid-request), 503 (no node ready: PostgreSQL away, or all restarting) */
+  balancer: balancerAnswers,
+  inUse: 0,
+  svc503: 0,
+  svcOther5xx: new Array<string>(),
+  retriedKeys: 0,
+  replayed: 0,
+};
 
 /**
  * Sends until svc answers with something other than 503 or 409 IDEMPOTENCY_KEY_IN_USE: a request cut by a dying
@@ -87,7 +109,8 @@ async function untilAnswered(send: () => Promise<HttpResponse>, keyed = true): P
   for (;;) {
     if (Date.now() > deadline) throw new Error('no answer within 30 s');
     const res = await send().catch(() => null);
-    if (res === null || res.headers['x-request-id'] === undefined) met.lost++;
+    if (res === null) met.networkErrors++;
+    else if (res.headers['x-request-id'] === undefined) met.balancer[res.status] = (met.balancer[res.status] ?? 0) + 1;
     else if (res.status === 409 && res.body?.error_code === 'IDEMPOTENCY_KEY_IN_USE') met.inUse++;
     else if (res.status === 503) met.svc503++;
     else if (res.status >= 500) met.svcOther5xx.push(`${res.status} ${res.text.slice(0, 200)}`);
@@ -102,26 +125,36 @@ async function untilAnswered(send: () => Promise<HttpResponse>, keyed = true): P
 }
 
 // CI installs HAProxy (.ci/run) and must run this suite; elsewhere it is skipped when HAProxy is absent.
-const describeBalanced: typeof describeServed =
+const describeBalanced: typeof eachDialect =
   haproxyInstalled() || process.env.CI
-    ? describeServed
+    ? eachDialect
     : (name) => describe.skip(`${name} (HAProxy is not installed)`, () => it('runs with HAProxy', () => {}));
 
 describeBalanced(
   'three nodes behind HAProxy',
-  (t) => {
-    let nodes: Node[];
-    let lb: Balancer;
+  () => {
+    let postgres: PrivatePostgres;
+    let db: Db;
+    let nodes: Node[] = [];
+    let lb: Balancer | undefined;
     const accountId = `acct_multi_${randomBytes(4).toString('hex')}`;
     /** A client of the account through the balancer. */
     const client = async (base: string) => {
-      const creds = await authService.createClient(t.served.db, accountId, [...ADMIN, 'accounting.record.read']);
+      const creds = await authService.createClient(db, accountId, [...ADMIN, 'accounting.record.read']);
       const res = await token(base, creds);
       return new HttpApi(base, await accessToken(res), creds.account_id, creds.client_id);
     };
 
     beforeAll(async () => {
+      postgres = await PrivatePostgres.create();
+      const admin = openDatabase(loadConfig({ DATABASE_URL: postgres.url('postgres') }).database, { poolSize: 1 });
+      await sql`create database svc`.execute(admin.direct);
+      await admin.close();
+      const url = postgres.url('svc');
+      db = openDatabase(loadConfig({ DATABASE_URL: url }).database, { poolSize: 3 });
+      await migrateToLatest(db);
       const env = {
+        DATABASE_URL: url,
         REDIS_URL: 'redis://127.0.0.1:6379',
         TRUST_PROXY: 'true',
         TOKEN_RATE_LIMIT_MAX: String(TOKEN_LIMIT),
@@ -131,14 +164,19 @@ describeBalanced(
         WORKERS: '1',
       };
       const ports = [await freePort(), await freePort(), await freePort()];
-      nodes = ports.map((port) => new Node(port, (p) => t.served.start({ ...env, PORT: String(p) })));
+      nodes = ports.map((port) => new Node(port, (p) => startServer({ ...env, PORT: String(p) })));
       await Promise.all(nodes.map((n) => n.up()));
       lb = await startHaproxy([`127.0.0.1:${ports[0]}`, `127.0.0.1:${ports[1]}`, `127.0.0.1:${ports[2]}`]);
-      return () => lb.stop();
+    });
+    afterAll(async () => {
+      await lb?.stop();
+      await Promise.all(nodes.map((n) => n.kill()));
+      await db?.close().catch(() => {});
+      await postgres?.destroy();
     });
 
     it(`runs one write for ${N} requests under one key sent to three nodes at once`, async () => {
-      const api = await client(lb.url);
+      const api = await client(lb!.url);
       const field = await api.post('/v1/fields', { name: 'race', group: 'USER' }, { 'idempotency-key': randomUUID() });
       expect(field.status).toBe(200);
       const key = randomUUID();
@@ -155,7 +193,7 @@ describeBalanced(
         if (r.status === 409) expect(r.body.error_code).toBe('IDEMPOTENCY_KEY_IN_USE');
         else expect({ status: r.status, body: r.body }).toEqual({ status: 200, body: firsts[0]!.body });
       }
-      expect(await storedValues(t.served, api.accountId, field.body.svc_id)).toHaveLength(10);
+      expect(await storedValues({ db }, api.accountId, field.body.svc_id)).toHaveLength(10);
       report('multi-node race', {
         nodes: 3,
         requests: N,
@@ -165,14 +203,14 @@ describeBalanced(
       });
     });
 
-    it('loses no acknowledged write, runs every retried key once and misses no change while nodes are SIGKILLed', async () => {
+    it('loses no acknowledged write, runs every retried key once and misses no change while nodes are SIGKILLed and PostgreSQL restarts', async () => {
       const until = Date.now() + RUN_MS;
       const values = new Map<string, string[]>(); // field → acknowledged value texts
       const records = new Map<string, string>(); // acknowledged record id → source_id
       const counts = { batches: 0, ingests: 0, moves: 0, polls: 0, kills: 0 };
 
       const valueWriter = async (w: number) => {
-        const api = await client(lb.url);
+        const api = await client(lb!.url);
         const field = await untilAnswered(() =>
           api.post(
             '/v1/fields',
@@ -196,7 +234,7 @@ describeBalanced(
         }
       };
       const ingester = async () => {
-        const api = await client(lb.url);
+        const api = await client(lb!.url);
         for (let n = 0; Date.now() < until; n++) {
           const items = Array.from({ length: 1 + (n % 3) }, (_, i) =>
             item({
@@ -213,7 +251,7 @@ describeBalanced(
         }
       };
       const mover = async () => {
-        const api = await client(lb.url);
+        const api = await client(lb!.url);
         while (Date.now() < until) {
           if (records.size === 0) {
             await sleep(20);
@@ -232,7 +270,7 @@ describeBalanced(
       };
 
       // The poller, as an integration follows the spec: updated_at[gt] the greatest seen, then next_cursor.
-      const poller = await client(lb.url);
+      const poller = await client(lb!.url);
       const seen = new Map<string, number>();
       const twice: string[] = [];
       let last = '1970-01-01T00:00:00.000000Z';
@@ -277,23 +315,36 @@ describeBalanced(
         await Promise.all(restarts);
       };
 
-      await Promise.all([valueWriter(1), valueWriter(2), ingester(), mover(), polling(), chaos()]);
+      // PostgreSQL stopped (fast: its sessions ended mid-transaction) for a second, once, a third into the run.
+      let outageMs = 0;
+      const restartPostgres = async () => {
+        await sleep(RUN_MS / 3);
+        const started = Date.now();
+        await postgres.stop();
+        await sleep(1000);
+        await postgres.start();
+        outageMs = Date.now() - started;
+      };
+
+      await Promise.all([valueWriter(1), valueWriter(2), ingester(), mover(), polling(), chaos(), restartPostgres()]);
       while ((await pollRound()) > 0);
 
       // Every acknowledged value stored, and each batch once (a batch run twice would be there twice).
       for (const [fieldId, acknowledged] of values) {
-        const stored = (await storedValues(t.served, accountId, fieldId)).map((v) => v.value);
+        const stored = (await storedValues({ db }, accountId, fieldId)).map((v) => v.value);
         expect(stored.sort()).toEqual([...acknowledged].sort());
       }
-      const rows = await storedRecordRows(t.served, accountId);
+      const rows = await storedRecordRows({ db }, accountId);
       expect(rows.map((r) => r.id).sort()).toEqual([...records.keys()].sort());
       expect(new Set(rows.map((r) => r.source_id)).size).toBe(rows.length);
       // The poller holds every record at its final version, and never saw a version twice.
       expect(twice).toEqual([]);
       expect(rows.filter((r) => seen.get(r.id) !== Number(r.version)).map((r) => r.id)).toEqual([]);
-      expect(await integrityProblems(t.served.db)).toEqual([]);
+      expect(await integrityProblems(db)).toEqual([]);
+      // svc's only 5xx is 503 SERVICE_UNAVAILABLE (PostgreSQL away), never a 500.
       expect(met.svcOther5xx).toEqual([]);
-      expect(counts.kills).toBeGreaterThanOrEqual(6);
+      expect(outageMs).toBeGreaterThan(0);
+      expect(counts.kills).toBeGreaterThanOrEqual(4);
       expect(counts.moves).toBeGreaterThan(0);
       report('multi-node chaos', {
         kills: counts.kills,
@@ -302,17 +353,20 @@ describeBalanced(
         review_moves: counts.moves,
         poll_pages: counts.polls,
         records: rows.length,
-        lost_answers: met.lost,
+        network_errors: met.networkErrors,
+        haproxy_502: met.balancer[502] ?? 0,
+        haproxy_503: met.balancer[503] ?? 0,
         retried_keys: met.retriedKeys,
         replayed: met.replayed,
         in_use_409: met.inUse,
         svc_503: met.svc503,
+        postgres_down_ms: outageMs,
       });
     });
 
     it('spends one rate-limit budget across the nodes (Redis)', async () => {
       await Promise.all(nodes.filter((n) => n.server === null).map((n) => n.up()));
-      const creds = await authService.createClient(t.served.db, accountId, ['fields.read']);
+      const creds = await authService.createClient(db, accountId, ['fields.read']);
       // One client address (X-Forwarded-For, trusted with TRUST_PROXY) asking each node in turn.
       const address = `203.0.113.${1 + (randomBytes(1)[0]! % 250)}`;
       const statuses: number[] = [];
