@@ -17,6 +17,12 @@ const FieldsRoute = lazy(() =>
   import('../features/fields/routes/FieldsRoute').then((m) => ({ default: m.FieldsRoute })),
 );
 const FieldRoute = lazy(() => import('../features/fields/routes/FieldRoute').then((m) => ({ default: m.FieldRoute })));
+const ConsentRoute = lazy(() =>
+  import('../features/oauth/routes/ConsentRoute').then((m) => ({ default: m.ConsentRoute })),
+);
+const ConnectedAppsRoute = lazy(() =>
+  import('../features/connected-apps/routes/ConnectedAppsRoute').then((m) => ({ default: m.ConnectedAppsRoute })),
+);
 const ApiClientsRoute = lazy(() =>
   import('../features/api-clients/routes/ApiClientsRoute').then((m) => ({ default: m.ApiClientsRoute })),
 );
@@ -39,6 +45,8 @@ export function AppRoutes() {
                   <Route path="/fields" component={FieldsRoute} />
                   <Route path="/fields/:id">{(params) => <FieldRoute key={params.id} id={params.id} />}</Route>
                   <Route path="/api-clients" component={ApiClientsRoute} />
+                  <Route path="/connected-apps" component={ConnectedAppsRoute} />
+                  <Route path="/oauth/authorize" component={ConsentRoute} />
                   <Route component={NotFoundRoute} />
                 </Switch>
               </Suspense>

@@ -49,6 +49,13 @@ export function Layout({ children }: { children: ReactNode }) {
                 </NavLink>
               </li>
             )}
+            {canManageClients(user) && (
+              <li>
+                <NavLink href="/connected-apps" pattern="/connected-apps">
+                  Connected apps
+                </NavLink>
+              </li>
+            )}
           </ul>
         </nav>
         <div className="header-user">
