@@ -403,6 +403,14 @@ describeEachDialect('OAuth authorization code: a partner app connected by an acc
       service_documentation: `${issuer}/docs`,
     });
     expect(meta.json().scopes_supported).not.toContain('account.admin');
+    const scheme = (await t.ctx.app.inject({ url: '/openapi.json' })).json().components.securitySchemes.OAuth2;
+    expect(Object.keys(scheme.flows)).toEqual(['clientCredentials', 'authorizationCode']);
+    expect(scheme.flows.authorizationCode).toMatchObject({
+      authorizationUrl: '/oauth2/authorize',
+      tokenUrl: '/oauth2/token',
+      refreshUrl: '/oauth2/token',
+    });
+    expect(Object.keys(scheme.flows.authorizationCode.scopes)).toEqual(meta.json().scopes_supported);
     const query = '?response_type=code&client_id=app_x&state=a%20b';
     const res = await t.ctx.app.inject({ url: `/oauth2/authorize${query}` });
     expect(res.statusCode).toBe(302);
