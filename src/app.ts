@@ -38,6 +38,8 @@ export interface AppDeps {
   rateLimitStore?: RateLimitStore;
   /** In a cluster worker: /metrics answers for every worker (server.ts decides). */
   metricsScope?: MetricsScope;
+  /** True once the server is shutting down: /readyz answers 503 (server.ts). */
+  draining?: () => boolean;
   /** false silences request logs (tests); otherwise JSON logs at config.logLevel. */
   logger?: boolean;
 }
@@ -114,7 +116,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerIdempotency(app, db);
   if (config.sandbox) await registerSandbox(app, db, config);
 
-  await app.register(systemRoutes(db, metrics, config.metricsToken));
+  await app.register(systemRoutes(db, metrics, config.metricsToken, deps.draining));
   await app.register(
     tokenRoutes(
       db,

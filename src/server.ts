@@ -1,4 +1,6 @@
 import cluster from 'node:cluster';
+import type { Server } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from './app.js';
 import { runPrimary } from './cluster.js';
 import { clusterMetrics, primaryRateLimitStore, workerSlot } from './cluster-worker.js';
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
 /** openDatabase → migrate (unless the primary did) → buildApp → listen; drains on SIGTERM/SIGINT. */
 async function serve(config: Config): Promise<void> {
   const worker = cluster.isWorker;
+  let draining = false;
   const db = openDatabase(config.database, { poolSize: config.databasePoolSize });
   if (!worker && (await migrationsPending(db))) await migrateToLatest(db);
   const app = await buildApp(config, {
@@ -49,6 +52,7 @@ async function serve(config: Config): Promise<void> {
     // Without Redis the workers of one machine still share one budget per client: the primary counts.
     rateLimitStore: config.redisUrl ? redisStore(config.redisUrl) : worker ? primaryRateLimitStore() : undefined,
     metricsScope: worker ? clusterMetrics : undefined,
+    draining: () => draining,
   });
   // Background work runs in one worker per machine: every copy would be safe (expired rows are deleted by
   // idempotent statements, statistics refreshes skip a table another node is vacuuming, webhook deliveries are
@@ -72,6 +76,11 @@ async function serve(config: Config): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'draining in-flight requests, then exiting');
     maintenance.stop();
+    // Not ready any more (/readyz 503), but still serving: a load balancer takes the node out of rotation at its
+    // next checks, and requests it sends meanwhile are answered. Once none has come for a second (at most 5 s),
+    // the listener closes and the requests in flight finish (deploy/haproxy.cfg, docs/operations.md).
+    draining = true;
+    await untilQuiet(app.server, 1000, 5000);
     try {
       // Deliveries under way finish (or time out) before the database closes; an unfinished one is attempted
       // again when its lease runs out.
@@ -90,6 +99,16 @@ async function serve(config: Config): Promise<void> {
 
   const address = await app.listen({ host: config.host, port: config.port });
   app.log.info({ address, database: config.database.dialect, docs: `${address}/docs` }, 'svc is listening');
+}
+
+/** Resolves once `server` has received no request for `quietMs`, or after `maxMs`. */
+async function untilQuiet(server: Server, quietMs: number, maxMs: number): Promise<void> {
+  let last = Date.now();
+  const seen = () => (last = Date.now());
+  server.on('request', seen);
+  const deadline = last + maxMs;
+  while (Date.now() < deadline && Date.now() - last < quietMs) await sleep(50);
+  server.off('request', seen);
 }
 
 main().catch((error: unknown) => {

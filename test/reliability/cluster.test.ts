@@ -61,7 +61,7 @@ function slowPost(url: string, headers: Record<string, string>, body: string) {
 
 /** WORKERS=2: `node dist/server.js` as the primary of two workers on one port. */
 describeServed('WORKERS: one port, every core', (t) => {
-  it('serves from both workers on one port, replaces a killed worker, aggregates /metrics and drains on SIGTERM', async () => {
+  it('serves from both workers on one port, replaces a killed worker, aggregates /metrics and drains on SIGTERM (not ready, still serving, then closed)', async () => {
     const server = await startCluster({ DATABASE_URL: t.served.database.url, METRICS_TOKEN, RATE_LIMIT_MAX: '0' });
     onTestFinished(() => {
       if (server.child.exitCode === null) server.child.kill('SIGKILL');
@@ -112,6 +112,10 @@ describeServed('WORKERS: one port, every core', (t) => {
     mark = server.output().length;
     server.child.kill('SIGTERM');
     await server.waitFor(/draining every worker/, mark);
+    // Both workers still serve, but say they are not ready: a balancer takes the node out of rotation.
+    await server.waitFor(/draining in-flight requests[\s\S]*draining in-flight requests/, mark);
+    expect((await get(`${server.url}/readyz`)).status).toBe(503);
+    expect((await get(`${server.url}/healthz`)).status).toBe(200);
     await sleep(300);
     expect(server.child.exitCode).toBeNull(); // still draining the request
     inFlight.finish();

@@ -364,6 +364,52 @@ describeBalanced(
       });
     });
 
+    it('drains a node stopped with SIGTERM: no request through the balancer fails', async () => {
+      await Promise.all(nodes.filter((n) => n.server === null).map((n) => n.up()));
+      await sleep(2500); // restarted nodes are back in rotation (rise 2 × 1 s)
+      const api = await client(lb!.url);
+      const field = await untilAnswered(() =>
+        api.post('/v1/fields', { name: 'drain', group: 'USER' }, { 'idempotency-key': randomUUID() }),
+      );
+      const statuses: Record<string, number> = {};
+      let stop = false;
+      const loop = async (send: () => Promise<HttpResponse>) => {
+        while (!stop) {
+          const res = await send().catch(() => null);
+          const label =
+            res === null ? 'network error' : `${res.status}${res.headers['x-request-id'] ? '' : ' (HAProxy)'}`;
+          statuses[label] = (statuses[label] ?? 0) + 1;
+        }
+      };
+      const write = () =>
+        api.post(
+          valuesUrl(field.body.svc_id),
+          { items: [{ value: randomUUID() }] },
+          { 'idempotency-key': randomUUID() },
+        );
+      const traffic = Promise.all([
+        loop(() => api.get(`/v1/fields/${field.body.svc_id}`)),
+        loop(() => api.get(`/v1/fields/${field.body.svc_id}`)),
+        loop(() => api.get(RECORDS, { limit: '5' })),
+        loop(write),
+        loop(write),
+      ]);
+      await sleep(500);
+      const node = nodes[1]!;
+      const server = node.server!;
+      node.server = null;
+      server.child.kill('SIGTERM');
+      const exit = await server.exited;
+      await sleep(500);
+      stop = true;
+      await traffic;
+      await node.up();
+      expect([exit.code, exit.signal]).toEqual([0, null]);
+      if (Object.keys(statuses).length > 1) console.log(lb!.output().split('\n').filter((l) => !/ 200 /.test(l)).slice(-40).join('\n'));
+      expect(Object.keys(statuses)).toEqual(['200']);
+      report('multi-node drain', { requests: statuses['200'] ?? 0 });
+    });
+
     it('spends one rate-limit budget across the nodes (Redis)', async () => {
       await Promise.all(nodes.filter((n) => n.server === null).map((n) => n.up()));
       const creds = await authService.createClient(db, accountId, ['fields.read']);

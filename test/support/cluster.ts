@@ -73,6 +73,8 @@ export const haproxyInstalled = (): boolean => spawnSync('haproxy', ['-v']).stat
 
 export interface Balancer {
   url: string;
+  /** HAProxy's log (one line per request, and its health-check events). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -85,12 +87,15 @@ export async function startHaproxy(nodes: [string, string, string]): Promise<Bal
       ...process.env,
       SVC_LB_BIND: `127.0.0.1:${port}`,
       SVC_LB_ADMIN: path.join(dir, 'admin.sock'),
+      SVC_LB_LOG: 'stdout',
       SVC_NODE1: nodes[0],
       SVC_NODE2: nodes[1],
       SVC_NODE3: nodes[2],
     },
   });
   const exited = collect(child);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   let early: Exited | null = null;
   void exited.then((e) => (early = e));
   const url = `http://127.0.0.1:${port}`;
@@ -107,6 +112,7 @@ export async function startHaproxy(nodes: [string, string, string]): Promise<Bal
   }
   return {
     url,
+    output: () => output,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;

@@ -8,8 +8,16 @@ import type { Metrics } from './metrics.js';
 
 const Status = Type.Object({ status: Type.String() });
 
-/** `metricsToken`: when set, /metrics answers only requests that send it as a bearer token. */
-export function systemRoutes(db: Db, metrics: Metrics, metricsToken: string | null) {
+/**
+ * `metricsToken`: when set, /metrics answers only requests that send it as a bearer token. `draining`: true once
+ * the process is shutting down, when /readyz answers 503 so that a load balancer stops sending it requests.
+ */
+export function systemRoutes(
+  db: Db,
+  metrics: Metrics,
+  metricsToken: string | null,
+  draining: () => boolean = () => false,
+) {
   return async function plugin(app: FastifyInstance): Promise<void> {
     // The service's front door: its API reference.
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs'));
@@ -40,6 +48,7 @@ export function systemRoutes(db: Db, metrics: Metrics, metricsToken: string | nu
         },
       },
       async () => {
+        if (draining()) throw errors.serviceUnavailable();
         try {
           await db.ping();
         } catch {
@@ -64,7 +73,7 @@ export function systemRoutes(db: Db, metrics: Metrics, metricsToken: string | nu
       },
       async (request, reply) => {
         reply.type(metrics.registry.contentType);
-        return metrics.registry.metrics();
+        return metrics.text();
       },
     );
   };
