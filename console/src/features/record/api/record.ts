@@ -1,4 +1,4 @@
-import type { AccountingRecord, CodeLinesRequest } from '@svc/client';
+import type { AccountingRecord, CodeLinesRequest, MergeLinesRequest, SplitLineRequest } from '@svc/client';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { client } from '../../../lib/client';
 import type { ReviewStatus } from '../../../lib/labels';
@@ -110,6 +110,39 @@ export function useMoveRecord(id: string) {
     },
     onSuccess: async () => {
       await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.record(id) }), refresh()]);
+    },
+  });
+}
+
+/** Splits a line into parts at the version the user saw (the parts get new line ids). */
+export function useSplitLine(id: string) {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshAfterChange(id);
+  return useMutation({
+    mutationFn: (input: { lineId: string; request: SplitLineRequest }) =>
+      client.review.splitLine(id, input.lineId, input.request),
+    onSuccess: async (answer) => {
+      queryClient.setQueryData<RecordViews>(queryKeys.record(id), {
+        record: answer.record,
+        singleEntry: answer.single_entry,
+      });
+      await refresh();
+    },
+  });
+}
+
+/** Merges lines into one, in the place of the first, at the version the user saw. */
+export function useMergeLines(id: string) {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshAfterChange(id);
+  return useMutation({
+    mutationFn: (request: MergeLinesRequest) => client.review.mergeLines(id, request),
+    onSuccess: async (answer) => {
+      queryClient.setQueryData<RecordViews>(queryKeys.record(id), {
+        record: answer.record,
+        singleEntry: answer.single_entry,
+      });
+      await refresh();
     },
   });
 }

@@ -9,10 +9,19 @@ import { formatMoney } from '../../../lib/format';
 import { REVIEW_STATUS_LABELS, recordTitle } from '../../../lib/labels';
 import { readQueueContext } from '../../../lib/queue-context';
 import { canReview, useCurrentUser } from '../../auth/session-context';
-import { useMoveRecord, useRecord, useRequiredCoding, useSaveCoding, type RecordViews } from '../api/record';
+import {
+  useMergeLines,
+  useMoveRecord,
+  useRecord,
+  useRequiredCoding,
+  useSaveCoding,
+  useSplitLine,
+  type RecordViews,
+} from '../api/record';
 import { CodingSection } from '../components/CodingSection';
 import { LastExportResult } from '../components/LastExportResult';
 import { LineItemsTable } from '../components/LineItemsTable';
+import { LineSplitMerge } from '../components/LineSplitMerge';
 import { RecordHeader } from '../components/RecordHeader';
 import { RecordHistory } from '../components/RecordHistory';
 import { RecordNavigation } from '../components/RecordNavigation';
@@ -27,13 +36,26 @@ function RecordPage({ id, views, onReload }: { id: string; views: RecordViews; o
   const required = useRequiredCoding();
   const save = useSaveCoding(id);
   const move = useMoveRecord(id);
+  const split = useSplitLine(id);
+  const merge = useMergeLines(id);
   const [dirty, setDirty] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [generation, setGeneration] = useState(0);
   const [reloading, setReloading] = useState(false);
   const onDirtyChange = useCallback((d: boolean) => setDirty(d), []);
 
-  const conflict = [save.error, move.error].find((e) => isApiError(e, 'VERSION_CONFLICT')) ?? null;
+  const conflict =
+    [save.error, move.error, split.error, merge.error].find((e) => isApiError(e, 'VERSION_CONFLICT')) ?? null;
+  const linesError = [split.error, merge.error].find((e) => e && !isApiError(e, 'VERSION_CONFLICT')) ?? null;
+  const editable = singleEntry.review_status === 'PREPARE' || singleEntry.review_status === 'REVIEW';
+  const changingLines = split.isPending || merge.isPending;
+  const resetAll = () => {
+    setNotice(null);
+    save.reset();
+    move.reset();
+    split.reset();
+    merge.reset();
+  };
   const saveError = save.error && !conflict ? save.error : null;
   const moveError = move.error && !conflict ? move.error : null;
   // The move's answer names this record's reason (details.errors): the words to show.
@@ -47,9 +69,7 @@ function RecordPage({ id, views, onReload }: { id: string; views: RecordViews; o
       await onReload();
     } finally {
       setGeneration((g) => g + 1);
-      save.reset();
-      move.reset();
-      setNotice(null);
+      resetAll();
       setReloading(false);
     }
   };
@@ -134,6 +154,49 @@ function RecordPage({ id, views, onReload }: { id: string; views: RecordViews; o
           }}
         />
       </section>
+
+      {mayReview && editable && (
+        <section aria-labelledby="record-split-merge" className="card">
+          <h2 id="record-split-merge">Split and merge lines</h2>
+          {linesError && <ErrorMessage title="The lines were not changed." error={linesError} />}
+          <LineSplitMerge
+            key={`${record.version}`}
+            singleEntry={singleEntry}
+            busy={changingLines || save.isPending || move.isPending}
+            blockedBy={dirty ? 'Save or discard the coding changes first.' : null}
+            onSplit={(lineId, amounts) => {
+              resetAll();
+              const number = singleEntry.line_items.findIndex((line) => line.id === lineId) + 1;
+              const parts = amounts.map((amount) => ({ amount: { amount, currency: record.amount.currency } }));
+              split.mutate(
+                { lineId, request: { version: record.version, parts } },
+                {
+                  onSuccess: (answer) => {
+                    setGeneration((g) => g + 1);
+                    setNotice(
+                      `Line ${number} split in ${parts.length}: the record is now at version ${answer.record.version}.`,
+                    );
+                  },
+                },
+              );
+            }}
+            onMerge={(lineIds) => {
+              resetAll();
+              merge.mutate(
+                { version: record.version, line_ids: lineIds },
+                {
+                  onSuccess: (answer) => {
+                    setGeneration((g) => g + 1);
+                    setNotice(
+                      `${lineIds.length} lines merged into one: the record is now at version ${answer.record.version}.`,
+                    );
+                  },
+                },
+              );
+            }}
+          />
+        </section>
+      )}
 
       <section aria-labelledby="record-lines" className="card">
         <h2 id="record-lines">Line items</h2>

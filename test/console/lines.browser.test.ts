@@ -1,0 +1,155 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { SvcClient } from '../../client/src/index.js';
+import {
+  API_SCOPES,
+  checkScreen,
+  DESKTOP,
+  launchBrowser,
+  signInThroughForm,
+  startConsoleServer,
+} from '../support/browser.js';
+import { newUser } from '../support/console.js';
+import { newAccountId } from '../support/context.js';
+import { eachDialectWith } from '../support/dialects.js';
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function signedInPage(context: BrowserContext, base: string, user: { email: string; password: string }) {
+  const page = await context.newPage();
+  await page.goto(`${base}/sign-in`);
+  await signInThroughForm(page, user);
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  return page;
+}
+
+/** The economic lines as the API answers them: [amount, memo] each. */
+async function linesOf(api: SvcClient, id: string) {
+  const record = await api.accountingRecords.get(id, { single_entry: true });
+  return { version: record.version, lines: record.line_items.map((l) => [l.amount.amount, l.memo]) };
+}
+
+eachDialectWith(
+  'console: split and merge a record’s lines in a browser',
+  (dialect) => startConsoleServer(dialect),
+  (server, dialect) => {
+    let context: BrowserContext;
+    let page: Page;
+    let api: SvcClient;
+    let accountId: string;
+
+    beforeAll(async () => {
+      accountId = newAccountId();
+      api = await server().apiClient(accountId, [...API_SCOPES]);
+      context = await browser.newContext({ viewport: DESKTOP });
+      context.setDefaultTimeout(15_000);
+      page = await signedInPage(
+        context,
+        `${server().url}/console`,
+        await newUser(server().db, 'BOOKKEEPER', accountId),
+      );
+    });
+
+    afterAll(async () => {
+      await context?.close();
+    });
+
+    it('a bookkeeper splits a line into parts that must add up, then merges them back; the API and the history agree', async () => {
+      const created = await api.review.createRecords([
+        {
+          type: 'CARD_EXPENSE_POST',
+          review_status: 'REVIEW',
+          amount: { amount: 100, currency: 'USD' },
+          posted_at: '2026-11-20T09:00:00Z',
+          lines: [{ amount: { amount: 100, currency: 'USD' }, memo: 'Team dinner' }],
+        },
+      ]);
+      const id = created.items[0]!.id;
+      await page.goto(`${server().url}/console/records/${id}`);
+      const section = page.getByRole('region', { name: 'Split and merge lines' });
+      await section.waitFor();
+      await section.getByRole('button', { name: 'Split line 1' }).click();
+      const form = page.getByRole('form', { name: 'Split line 1 (100.00 USD)' });
+      await expect.poll(() => form.getByLabel('Part 1 amount (USD)').inputValue()).toBe('50.00');
+      expect(await form.getByLabel('Part 2 amount (USD)').inputValue()).toBe('50.00');
+
+      // Parts that do not add up cannot be sent.
+      await form.getByLabel('Part 1 amount (USD)').fill('60');
+      await form.getByText('The parts exceed the line by 10.00 USD.').waitFor();
+      expect(await form.getByRole('button', { name: 'Split line 1' }).isDisabled()).toBe(true);
+      await form.getByLabel('Part 2 amount (USD)').fill('30');
+      await form.getByText('Left to assign: 10.00 USD.').waitFor();
+      await form.getByRole('button', { name: 'Add a part' }).click();
+      expect(await form.getByLabel('Part 3 amount (USD)').inputValue()).toBe('10.00');
+      await form.getByText('The parts add up to the line.').waitFor();
+      await checkScreen(page, 'record-split', dialect);
+      await form.getByRole('button', { name: 'Split line 1' }).click();
+      await page.getByText('Line 1 split in 3: the record is now at version 2.').waitFor();
+      expect(await linesOf(api, id)).toEqual({
+        version: 2,
+        lines: [
+          [60, 'Team dinner'],
+          [30, 'Team dinner'],
+          [10, 'Team dinner'],
+        ],
+      });
+
+      // Merge two of them back.
+      await section.getByLabel('Select line 2 to merge').check();
+      await section.getByLabel('Select line 3 to merge').check();
+      await section.getByRole('button', { name: 'Merge the 2 selected lines' }).click();
+      await page.getByText('2 lines merged into one: the record is now at version 3.').waitFor();
+      expect(await linesOf(api, id)).toEqual({
+        version: 3,
+        lines: [
+          [60, 'Team dinner'],
+          [40, 'Team dinner'],
+        ],
+      });
+      const history = await api.review.history(id);
+      expect(history.items.map((h) => h.type)).toEqual(expect.arrayContaining(['SPLIT', 'MERGED']));
+      // The page shows the same lines in its line items table.
+      const shown = await page
+        .getByRole('table', { name: 'Line items, double entry' })
+        .getByRole('row')
+        .allInnerTexts();
+      expect(shown.filter((row) => row.startsWith('Line ')).length).toBe(2);
+    });
+
+    it('someone else changing the record first: the merge says so and changes nothing', async () => {
+      const created = await api.review.createRecords([
+        {
+          type: 'CARD_EXPENSE_POST',
+          review_status: 'REVIEW',
+          amount: { amount: 20, currency: 'USD' },
+          posted_at: '2026-11-20T09:00:00Z',
+          lines: [
+            { amount: { amount: 12, currency: 'USD' }, memo: 'Taxi' },
+            { amount: { amount: 8, currency: 'USD' }, memo: 'Tip' },
+          ],
+        },
+      ]);
+      const id = created.items[0]!.id;
+      await page.goto(`${server().url}/console/records/${id}`);
+      const section = page.getByRole('region', { name: 'Split and merge lines' });
+      await section.getByLabel('Select line 1 to merge').check();
+      await section.getByLabel('Select line 2 to merge').check();
+      // Another session merges first.
+      await api.review.mergeLines(id, {
+        version: 1,
+        line_ids: (await api.accountingRecords.get(id, { single_entry: true })).line_items.map((l) => l.id),
+      });
+      await section.getByRole('button', { name: 'Merge the 2 selected lines' }).click();
+      await page.getByText('Someone else changed this record since you opened it.').waitFor();
+      expect((await linesOf(api, id)).version).toBe(2);
+    });
+  },
+);
