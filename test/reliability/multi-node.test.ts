@@ -406,7 +406,10 @@ describeBalanced(
       await node.up();
       expect([exit.code, exit.signal]).toEqual([0, null]);
       // On failure, HAProxy's log lines other than 200s say which node answered what.
-      const log = lb!.output().split('\n').filter((line) => !line.includes(' 200 '));
+      const log = lb!
+        .output()
+        .split('\n')
+        .filter((line) => !line.includes(' 200 '));
       expect(Object.keys(statuses), log.slice(-40).join('\n')).toEqual(['200']);
       report('multi-node drain', { requests: statuses['200'] ?? 0 });
     });
