@@ -401,7 +401,7 @@ export interface paths {
   "/v1/events": {
     /**
      * The account's events after a cursor
-     * @description The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_more says more is there already.
+     * @description The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_more says more is there already. type (repeated) keeps only events of those types; ask again with the same types.
      */
     get: operations["listEvents"];
   };
@@ -3101,11 +3101,13 @@ export interface operations {
   };
   /**
    * The account's events after a cursor
-   * @description The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_more says more is there already.
+   * @description The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_more says more is there already. type (repeated) keeps only events of those types; ask again with the same types.
    */
   listEvents: {
     parameters: {
       query?: {
+        /** @description Only events of these types (repeat the parameter: type=a&type=b); a cursor is bound to the types it was given with */
+        type?: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
         /** @description The `next_cursor` of the previous response, with the same filters. */
         cursor?: string;
         /** @description Maximum number of items returned: 1 to 1000, default 100. */

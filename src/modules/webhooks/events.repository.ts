@@ -42,13 +42,21 @@ export const eventsRepository = {
     }
   },
 
-  /** The account's events after `afterSeq`, in seq order; fetches limit + 1. */
-  async page(ex: Executor, accountId: string, afterSeq: number, limit: number): Promise<AccountEventsTable[]> {
-    return ex
+  /** The account's events after `afterSeq` (of `types`, when given), in seq order; fetches limit + 1. */
+  async page(
+    ex: Executor,
+    accountId: string,
+    afterSeq: number,
+    limit: number,
+    types?: readonly string[],
+  ): Promise<AccountEventsTable[]> {
+    let query = ex
       .selectFrom('account_events')
       .selectAll()
       .where('account_id', '=', accountId)
-      .where('seq', '>', afterSeq)
+      .where('seq', '>', afterSeq);
+    if (types) query = query.where('type', 'in', [...types]);
+    return query
       .orderBy('seq')
       .limit(limit + 1)
       .execute();

@@ -81,7 +81,18 @@ export const AccountEvent = Type.Union(
 );
 
 export const EventFeedQuery = Type.Object(
-  { cursor: Type.Optional(Cursor), limit: Type.Optional(Limit(1000)) },
+  {
+    type: Type.Optional(
+      Type.Array(oneOf(EVENT_TYPE_NAMES), {
+        minItems: 1,
+        maxItems: EVENT_TYPE_NAMES.length,
+        description:
+          'Only events of these types (repeat the parameter: type=a&type=b); a cursor is bound to the types it was given with',
+      }),
+    ),
+    cursor: Type.Optional(Cursor),
+    limit: Type.Optional(Limit(1000)),
+  },
   { additionalProperties: false },
 );
 

@@ -139,18 +139,26 @@ export const eventsService = {
   /**
    * The account's events after the cursor, in commit order, as the page's JSON text. The feed has no end:
    * `next_cursor` is always given (where to ask next, also when nothing new came), and `has_more` says whether
-   * more events are there already. Without a cursor: from the oldest event kept.
+   * more events are there already. Without a cursor: from the oldest event kept. `types` keeps only events of
+   * those types; the cursor is bound to them (in any order), so it cannot be replayed with other types.
    */
-  async feed(ex: Executor, auth: AuthContext, query: { cursor?: string; limit: number }): Promise<string> {
+  async feed(
+    ex: Executor,
+    auth: AuthContext,
+    query: { cursor?: string; limit: number; types?: readonly AccountEventType[] },
+  ): Promise<string> {
+    const types = query.types ? [...new Set(query.types)].sort() : undefined;
+    // Without types the binding stays {}: cursors handed out before the filter existed keep working.
+    const binding = types ? { type: types } : {};
     let after = 0;
     if (query.cursor) {
-      const [seq] = openCursor(auth.cursorKey, 'account_events', {}, query.cursor);
+      const [seq] = openCursor(auth.cursorKey, 'account_events', binding, query.cursor);
       if (typeof seq !== 'number') throw errors.invalidCursor();
       after = seq;
     }
-    const page = pageOf(await repo.page(ex, auth.accountId, after, query.limit), query.limit);
+    const page = pageOf(await repo.page(ex, auth.accountId, after, query.limit, types), query.limit);
     const last = page.items.at(-1);
-    const next = sealCursor(auth.cursorKey, 'account_events', {}, [last ? Number(last.seq) : after]);
+    const next = sealCursor(auth.cursorKey, 'account_events', binding, [last ? Number(last.seq) : after]);
     return `{"items":[${page.items.map(eventJson).join(',')}],"next_cursor":${JSON.stringify(next)},"has_more":${page.hasMore}}`;
   },
 };
