@@ -55,6 +55,22 @@ import type {
   RequiredCoding,
   ReviewMoveRequest,
   SplitLineRequest,
+  EventFeedPage,
+  EventFeedQuery,
+  FeedEvent,
+  RedeliverRequest,
+  RedeliverResponse,
+  RotateWebhookSecretRequest,
+  WebhookAttempt,
+  WebhookAttemptPage,
+  WebhookAttemptQuery,
+  WebhookEndpoint,
+  WebhookEndpointCreated,
+  WebhookEndpointCreateRequest,
+  WebhookEndpointListQuery,
+  WebhookEndpointPage,
+  WebhookEndpointUpdateRequest,
+  WebhookSecrets,
 } from './types.js';
 
 export {
@@ -99,6 +115,22 @@ async function* paginate<T, Q>(
     yield* page.items;
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
+}
+
+/** The feed until it has nothing more now (it has no end: next_cursor is always given), handing on each cursor. */
+async function* catchUp(
+  fetchPage: (query: EventFeedQuery) => Promise<EventFeedPage>,
+  query: EventFeedQuery,
+  onCursor?: (nextCursor: string) => void,
+): AsyncGenerator<FeedEvent, void, undefined> {
+  let next = query;
+  for (;;) {
+    const page = await fetchPage(next);
+    yield* page.items;
+    onCursor?.(page.next_cursor);
+    if (!page.has_more) return;
+    next = { ...query, cursor: page.next_cursor };
+  }
 }
 
 /**
@@ -243,6 +275,78 @@ export class SvcClient {
         idempotencyKey: options?.idempotencyKey ?? newIdempotencyKey(),
         options,
       }),
+  };
+
+  /**
+   * The account's webhook endpoints (docs/webhooks.md): reads need webhooks.read or webhooks.write, everything else
+   * webhooks.write. The secret of a new endpoint is in create's answer (and at `secrets`); a rotation answers the
+   * new one.
+   */
+  readonly webhooks = {
+    /** One page, in creation order. */
+    list: (query: WebhookEndpointListQuery = {}, options?: RequestOptions) =>
+      this.#http.request<WebhookEndpointPage>({ method: 'GET', path: '/v1/webhooks', query, options }),
+    listAll: (query: ListQuery<WebhookEndpointListQuery> = {}, options?: RequestOptions) =>
+      paginate((q: WebhookEndpointListQuery) => this.webhooks.list(q, options), query),
+    get: (webhookId: string, options?: RequestOptions) =>
+      this.#http.request<WebhookEndpoint>({ method: 'GET', path: `/v1/webhooks/${enc(webhookId)}`, options }),
+    /** Sent the events of its types that happen from now on; answers the endpoint with its secret. */
+    create: (input: WebhookEndpointCreateRequest, options?: WriteOptions) =>
+      this.#write<WebhookEndpointCreated>('POST', '/v1/webhooks', input, options),
+    /** Absent members unchanged; `status` DISABLED pauses deliveries, ENABLED resumes them. */
+    update: (webhookId: string, changes: WebhookEndpointUpdateRequest, options?: WriteOptions) =>
+      this.#write<WebhookEndpoint>('PUT', `/v1/webhooks/${enc(webhookId)}`, changes, options),
+    /** Its deliveries wait; the reason names who disabled it. */
+    disable: (webhookId: string, options?: WriteOptions) =>
+      this.webhooks.update(webhookId, { status: 'DISABLED' }, options),
+    /** Waiting deliveries are due at once; events from now on are delivered (redeliver `since` for the gap). */
+    enable: (webhookId: string, options?: WriteOptions) =>
+      this.webhooks.update(webhookId, { status: 'ENABLED' }, options),
+    /** With its deliveries and log; the events stay in the feed. */
+    delete: (webhookId: string, options?: WriteOptions) =>
+      this.#http.request<Record<string, never>>({
+        method: 'DELETE',
+        path: `/v1/webhooks/${enc(webhookId)}`,
+        idempotencyKey: options?.idempotencyKey ?? newIdempotencyKey(),
+        options,
+      }),
+    /** The signing secrets: the current one first, and during a rotation the previous one until it expires. */
+    secrets: (webhookId: string, options?: RequestOptions) =>
+      this.#http.request<WebhookSecrets>({ method: 'GET', path: `/v1/webhooks/${enc(webhookId)}/secret`, options }),
+    /** A new secret; the old one keeps signing beside it for `previous_expires_in_seconds` (default 1 day). */
+    rotateSecret: (webhookId: string, input: RotateWebhookSecretRequest = {}, options?: WriteOptions) =>
+      this.#write<WebhookSecrets>('POST', `/v1/webhooks/${enc(webhookId)}/secret/rotate`, input, options),
+    /** One page of the delivery log, newest attempt first; `event_id` keeps one event's attempts. */
+    attempts: (webhookId: string, query: WebhookAttemptQuery = {}, options?: RequestOptions) =>
+      this.#http.request<WebhookAttemptPage>({
+        method: 'GET',
+        path: `/v1/webhooks/${enc(webhookId)}/attempts`,
+        query,
+        options,
+      }),
+    attemptsAll: (webhookId: string, query: ListQuery<WebhookAttemptQuery> = {}, options?: RequestOptions) =>
+      paginate<WebhookAttempt, WebhookAttemptQuery>((q) => this.webhooks.attempts(webhookId, q, options), query),
+    /** `{event_id}`: that event again; `{since}`: every event of its types since then. Same ids, due now. */
+    redeliver: (webhookId: string, input: RedeliverRequest, options?: WriteOptions) =>
+      this.#write<RedeliverResponse>('POST', `/v1/webhooks/${enc(webhookId)}/redeliver`, input, options),
+  };
+
+  /**
+   * The account's event feed (`GET /v1/events`): the events webhooks deliver, with the same ids, in commit order.
+   * The feed has no end: keep a page's `next_cursor` and ask again with it (and the same `type` filter) later.
+   */
+  readonly events = {
+    list: (query: EventFeedQuery = {}, options?: RequestOptions) =>
+      this.#http.request<EventFeedPage>({ method: 'GET', path: '/v1/events', query, options }),
+    /**
+     * Every event there is now after `query.cursor` (from the oldest kept without one), page after page, until
+     * `has_more` is false; `onCursor` receives each page's `next_cursor`, the one to resume from.
+     */
+    listAll: (
+      query: EventFeedQuery = {},
+      options?: RequestOptions & { onCursor?: (nextCursor: string) => void },
+    ): AsyncGenerator<FeedEvent, void, undefined> =>
+      catchUp((q) => this.events.list(q, options), query, options?.onCursor),
   };
 
   /** Sandbox servers only (docs/sandbox.md), with the operator's token: accounts, scenarios, faults. */

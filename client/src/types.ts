@@ -73,3 +73,26 @@ export type ConsentDecision = Body<'/internal/v1/oauth/consent', 'post'>;
 export type ConsentAnswer = Ok<'/internal/v1/oauth/consent', 'post'>;
 export type ConnectedAppList = Ok<'/internal/v1/connected-apps', 'get'>;
 export type ConnectedApp = ConnectedAppList['items'][number];
+
+// Webhook endpoints (webhooks.read, webhooks.write) and the event feed (events.read, or either webhooks scope).
+export type WebhookEndpoint = Ok<'/v1/webhooks/{webhook_id}', 'get'>;
+export type WebhookEndpointCreateRequest = Body<'/v1/webhooks', 'post'>;
+/** The new endpoint with its signing secret (also at `webhooks.secrets`). */
+export type WebhookEndpointCreated = Ok<'/v1/webhooks', 'post'>;
+export type WebhookEndpointUpdateRequest = Body<'/v1/webhooks/{webhook_id}', 'put'>;
+export type WebhookEndpointListQuery = Query<'/v1/webhooks', 'get'>;
+export type WebhookEndpointPage = Ok<'/v1/webhooks', 'get'>;
+export type WebhookEndpointStatus = WebhookEndpoint['status'];
+export type WebhookSecrets = Ok<'/v1/webhooks/{webhook_id}/secret', 'get'>;
+export type RotateWebhookSecretRequest = Body<'/v1/webhooks/{webhook_id}/secret/rotate', 'post'>;
+export type WebhookAttemptQuery = Query<'/v1/webhooks/{webhook_id}/attempts', 'get'>;
+export type WebhookAttemptPage = Ok<'/v1/webhooks/{webhook_id}/attempts', 'get'>;
+export type WebhookAttempt = WebhookAttemptPage['items'][number];
+export type RedeliverRequest = Body<'/v1/webhooks/{webhook_id}/redeliver', 'post'>;
+export type RedeliverResponse = Ok<'/v1/webhooks/{webhook_id}/redeliver', 'post'>;
+/** An event type of the catalogue (docs/webhooks.md). */
+export type EventType = WebhookEndpoint['event_types'][number];
+export type EventFeedQuery = Query<'/v1/events', 'get'>;
+export type EventFeedPage = Ok<'/v1/events', 'get'>;
+/** An event as the feed answers it (`@svc/client/webhooks` types the same events as `AccountEvent`). */
+export type FeedEvent = EventFeedPage['items'][number];
