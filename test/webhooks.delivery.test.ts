@@ -72,6 +72,7 @@ describeEachDialect(
         {
           id: expect.any(String),
           event_id: feed[0].id,
+          event_type: feed[0].type,
           attempted_at: expect.stringMatching(ISO_MICROS),
           status_code: 200,
           succeeded: true,

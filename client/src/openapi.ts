@@ -495,7 +495,7 @@ export interface paths {
   "/v1/webhooks/{webhook_id}/attempts": {
     /**
      * A webhook endpoint's delivery log
-     * @description Every attempt, newest first: when, the status answered, latency, the first bytes of the answer, and what went wrong. event_id: the attempts of one event.
+     * @description Every attempt, newest first: the event and its type, when, the status answered, latency, the first bytes of the answer, and what went wrong. event_id: the attempts of one event; event_type: of one event type.
      */
     get: operations["listWebhookAttempts"];
   };
@@ -4488,13 +4488,15 @@ export interface operations {
   };
   /**
    * A webhook endpoint's delivery log
-   * @description Every attempt, newest first: when, the status answered, latency, the first bytes of the answer, and what went wrong. event_id: the attempts of one event.
+   * @description Every attempt, newest first: the event and its type, when, the status answered, latency, the first bytes of the answer, and what went wrong. event_id: the attempts of one event; event_type: of one event type.
    */
   listWebhookAttempts: {
     parameters: {
       query?: {
         /** @description Only the attempts of this event */
         event_id?: string;
+        /** @description Only the attempts of events of this type (docs/webhooks.md has the catalogue) */
+        event_type?: "accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT";
         /** @description The `next_cursor` of the previous response, with the same filters. */
         cursor?: string;
         /** @description Maximum number of items returned: 1 to 500, default 100. */
@@ -4516,6 +4518,7 @@ export interface operations {
                 error: string | null;
                 /** @description The event, also the webhook-id header of the attempt */
                 event_id: string;
+                event_type: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT") | null;
                 id: string;
                 latency_ms: number;
                 response_excerpt: string | null;

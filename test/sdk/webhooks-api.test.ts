@@ -169,6 +169,7 @@ describeLive(
       expect(failed).toEqual({
         id: expect.any(String),
         event_id: receiver.received[0]!.headers['webhook-id'],
+        event_type: READY,
         attempted_at: expect.stringMatching(ISO),
         status_code: 500,
         succeeded: false,
@@ -183,6 +184,8 @@ describeLive(
         [failed.event_id, 200],
         [failed.event_id, 500],
       ]);
+      const ofType = await client.webhooks.attempts(hook.id, { event_type: 'field_values.changed' });
+      expect(ofType).toEqual({ items: [], next_cursor: null });
 
       // Redeliver one, then every event since before the records: the same ids again.
       expect(await client.webhooks.redeliver(hook.id, { event_id: ready[0]!.id })).toEqual({ redelivered: 1 });

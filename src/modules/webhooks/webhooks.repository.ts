@@ -109,22 +109,30 @@ export const webhooksRepository = {
     }
   },
 
-  /** The endpoint's attempts, newest first, of one event or all, before `beforeId`; fetches limit + 1. */
+  /**
+   * The endpoint's attempts with their event's type, newest first, of one event, of one type or all, before
+   * `beforeId`; fetches limit + 1.
+   */
   async attempts(
     ex: Executor,
     accountId: string,
     endpointId: string,
-    filter: { eventId?: string; beforeId?: string; limit: number },
-  ): Promise<WebhookAttemptsTable[]> {
+    filter: { eventId?: string; eventType?: string; beforeId?: string; limit: number },
+  ): Promise<(WebhookAttemptsTable & { event_type: string | null })[]> {
     let query = ex
-      .selectFrom('webhook_attempts')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('endpoint_id', '=', endpointId);
-    if (filter.eventId !== undefined) query = query.where('event_id', '=', filter.eventId);
-    if (filter.beforeId !== undefined) query = query.where('attempt_id', '<', filter.beforeId);
+      .selectFrom('webhook_attempts as a')
+      .leftJoin('account_events as e', (join) =>
+        join.onRef('e.account_id', '=', 'a.account_id').onRef('e.event_id', '=', 'a.event_id'),
+      )
+      .selectAll('a')
+      .select('e.type as event_type')
+      .where('a.account_id', '=', accountId)
+      .where('a.endpoint_id', '=', endpointId);
+    if (filter.eventId !== undefined) query = query.where('a.event_id', '=', filter.eventId);
+    if (filter.eventType !== undefined) query = query.where('e.type', '=', filter.eventType);
+    if (filter.beforeId !== undefined) query = query.where('a.attempt_id', '<', filter.beforeId);
     return query
-      .orderBy('attempt_id', 'desc')
+      .orderBy('a.attempt_id', 'desc')
       .limit(filter.limit + 1)
       .execute();
   },

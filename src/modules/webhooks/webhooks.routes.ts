@@ -200,7 +200,7 @@ export function webhooksRoutes(db: Db, rules: TargetRules): FastifyPluginAsyncTy
           operationId: 'listWebhookAttempts',
           summary: "A webhook endpoint's delivery log",
           description:
-            'Every attempt, newest first: when, the status answered, latency, the first bytes of the answer, and what went wrong. event_id: the attempts of one event.',
+            'Every attempt, newest first: the event and its type, when, the status answered, latency, the first bytes of the answer, and what went wrong. event_id: the attempts of one event; event_type: of one event type.',
           tags,
           params: WebhookIdParams,
           querystring: AttemptsQuery,
@@ -210,6 +210,7 @@ export function webhooksRoutes(db: Db, rules: TargetRules): FastifyPluginAsyncTy
       async (request) =>
         webhooksService.attempts(db.direct, authOf(request), request.params.webhook_id, {
           eventId: request.query.event_id,
+          eventType: request.query.event_type,
           cursor: request.query.cursor,
           limit: request.query.limit ?? 100,
         }),

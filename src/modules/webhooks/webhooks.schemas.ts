@@ -131,6 +131,9 @@ export const AttemptsQuery = Type.Object(
     event_id: Type.Optional(
       Type.String({ minLength: 1, maxLength: 255, description: 'Only the attempts of this event' }),
     ),
+    event_type: Type.Optional(
+      Literals(EVENT_TYPE_NAMES, 'Only the attempts of events of this type (docs/webhooks.md has the catalogue)'),
+    ),
     cursor: Type.Optional(Cursor),
     limit: Type.Optional(Limit(500)),
   },
@@ -141,6 +144,9 @@ export const WebhookAttempt = Type.Object(
   {
     id: Type.String(),
     event_id: Type.String({ description: 'The event, also the webhook-id header of the attempt' }),
+    event_type: Nullable(
+      Literals(EVENT_TYPE_NAMES, "The event's type; null once the event itself is past the feed's retention"),
+    ),
     attempted_at: Timestamp,
     status_code: Nullable(Type.Integer({ description: 'The HTTP status answered; null when none came' })),
     succeeded: Type.Boolean({ description: 'A 2xx answer: the event is delivered' }),

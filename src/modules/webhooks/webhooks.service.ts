@@ -47,10 +47,11 @@ function endpointDto(row: WebhookEndpointsTable): WebhookEndpointDto {
   };
 }
 
-function attemptDto(row: WebhookAttemptsTable): WebhookAttemptDto {
+function attemptDto(row: WebhookAttemptsTable & { event_type: string | null }): WebhookAttemptDto {
   return {
     id: row.attempt_id,
     event_id: row.event_id,
+    event_type: row.event_type !== null && isEventType(row.event_type) ? row.event_type : null,
     attempted_at: microsToIso(Number(row.attempted_at)),
     status_code: row.status_code,
     succeeded: row.succeeded === 1,
@@ -217,20 +218,26 @@ export const webhooksService = {
     return secretsDto(updated, now);
   },
 
-  /** The endpoint's delivery log, newest attempt first, of one event or all. */
+  /** The endpoint's delivery log, newest attempt first, of one event, of one event type, or all. */
   async attempts(
     ex: Executor,
     auth: AuthContext,
     endpointId: string,
-    query: { eventId?: string; cursor?: string; limit: number },
+    query: { eventId?: string; eventType?: AccountEventType; cursor?: string; limit: number },
   ): Promise<{ items: WebhookAttemptDto[]; next_cursor: string | null }> {
     if (!(await repo.find(ex, auth.accountId, endpointId))) throw notFound(endpointId);
-    const binding = { endpoint_id: endpointId, event_id: query.eventId ?? null };
+    // event_type joins the binding only when given, so cursors handed out before the filter existed still open.
+    const binding = {
+      endpoint_id: endpointId,
+      event_id: query.eventId ?? null,
+      ...(query.eventType === undefined ? {} : { event_type: query.eventType }),
+    };
     const beforeId = query.cursor
       ? String(openCursor(auth.cursorKey, 'webhook_attempts', binding, query.cursor)[0])
       : undefined;
     const rows = await repo.attempts(ex, auth.accountId, endpointId, {
       eventId: query.eventId,
+      eventType: query.eventType,
       beforeId,
       limit: query.limit,
     });
