@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { AggregatorRegistry, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { RateLimitStore } from './http/rate-limit.js';
 
 /**
@@ -87,13 +87,42 @@ function ask(question: Question): Promise<unknown> {
   });
 }
 
+/** The primary's request for a worker's metrics, and the worker's answer (its registry as JSON). */
+export interface Collect {
+  svc: 'collect';
+  id: number;
+}
+export interface Collected {
+  svc: 'collected';
+  id: number;
+  metrics: unknown[];
+}
+
+export function isCollected(message: unknown): message is Collected {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    'svc' in message &&
+    message.svc === 'collected' &&
+    'metrics' in message &&
+    Array.isArray(message.metrics)
+  );
+}
+
 /**
- * Registers `local` as this worker's share of the set's metrics (prom-client's AggregatorRegistry answers the
- * primary's requests for it) and returns the text of the whole set, which the primary aggregates.
+ * Answers the primary's requests for `local` (this worker's share of the set's metrics) and returns the text of
+ * the whole set, which the primary aggregates from the workers that answer.
  */
 export function clusterMetrics(local: Registry): () => Promise<string> {
-  AggregatorRegistry.setRegistries([local]);
-  new AggregatorRegistry(); // installs the worker's listener for the primary's requests
+  process.on('message', (message: unknown) => {
+    if (typeof message !== 'object' || message === null || !('svc' in message) || message.svc !== 'collect') return;
+    if (!('id' in message) || typeof message.id !== 'number') return;
+    const id = message.id;
+    void local.getMetricsAsJSON().then((metrics) => {
+      const answer: Collected = { svc: 'collected', id, metrics };
+      process.send?.(answer);
+    });
+  });
   return async () => {
     const text = await ask({ what: 'metrics' });
     if (typeof text !== 'string') throw new Error('the cluster primary sent no metrics');

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry, Counter, Gauge, Registry } from 'prom-client';
-import { isAsk, type Answer, type Ask } from './cluster-worker.js';
+import { isAsk, isCollected, type Answer, type Ask, type Collect } from './cluster-worker.js';
 import type { Config, LogLevel } from './config.js';
 import { memoryStore } from './http/rate-limit.js';
 
@@ -18,6 +18,8 @@ const FIRST_DELAY_MS = 100;
 const LONGEST_DELAY_MS = 30_000;
 /** A worker that lived this long before it died is restarted at once, and its slot's backoff starts over. */
 const STABLE_AFTER_MS = 10_000;
+/** A worker that has not sent its metrics by then is left out of the set's. */
+const COLLECT_TIMEOUT_MS = 1000;
 
 const LEVELS: Record<Exclude<LogLevel, 'silent'>, number> = {
   trace: 10,
@@ -56,7 +58,6 @@ export async function runPrimary(config: Config, prepare: () => Promise<void>): 
   const log = logger(config.logLevel);
   await prepare();
 
-  const aggregator = new AggregatorRegistry();
   const own = new Registry();
   const running = new Gauge({ name: 'svc_cluster_workers', help: 'Workers serving', registers: [own] });
   const restarts = new Counter({
@@ -77,14 +78,40 @@ export async function runPrimary(config: Config, prepare: () => Promise<void>): 
   let announced = false;
   const listeningSlots = new Set<number>();
 
+  // The set's metrics, from the workers that listen (one still starting, or stuck, is left out after a second
+  // rather than failing the scrape), aggregated as prom-client's AggregatorRegistry does, and the primary's own.
+  let lastCollect = 0;
+  const collectFrom = (worker: Worker) =>
+    new Promise<unknown[] | null>((resolve) => {
+      const id = ++lastCollect;
+      const timer = setTimeout(() => done(null), COLLECT_TIMEOUT_MS);
+      const listen = (message: unknown) => {
+        if (isCollected(message) && message.id === id) done(message.metrics);
+      };
+      const done = (metrics: unknown[] | null) => {
+        clearTimeout(timer);
+        worker.off('message', listen);
+        resolve(metrics);
+      };
+      worker.on('message', listen);
+      const request: Collect = { svc: 'collect', id };
+      if (worker.isConnected()) worker.send(request);
+      else done(null);
+    });
+  const setMetrics = async (): Promise<string> => {
+    const ready = slots.filter((slot, i) => slot.worker !== null && listeningSlots.has(i));
+    const answers = await Promise.all(ready.map((slot) => collectFrom(slot.worker!)));
+    const missing = answers.filter((a) => a === null).length;
+    if (missing > 0) log.warn({ workers: missing }, 'workers did not report their metrics in time');
+    const set = AggregatorRegistry.aggregate(answers.filter((a) => a !== null));
+    return `${await set.metrics()}\n${await own.metrics()}`;
+  };
+
   const answer = async (worker: Worker, ask: Ask) => {
     let reply: Answer;
     try {
       const q = ask.question;
-      const value =
-        q.what === 'metrics'
-          ? `${await aggregator.clusterMetrics()}\n${await own.metrics()}`
-          : await limits.hit(q.key, q.windowSeconds);
+      const value = q.what === 'metrics' ? await setMetrics() : await limits.hit(q.key, q.windowSeconds);
       reply = { svc: 'answer', id: ask.id, value };
     } catch (error) {
       reply = { svc: 'answer', id: ask.id, error: error instanceof Error ? error.message : String(error) };
