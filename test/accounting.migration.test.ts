@@ -11,6 +11,7 @@ const RECORD_FIELDS = '0008_record_fields';
 const INTEGRATIONS = '0009_integrations';
 const WEBHOOKS = '0010_webhooks';
 const OAUTH_APPS = '0011_oauth_apps';
+const SECRET_ROTATION = '0012_client_secret_rotation';
 const LATER = [
   '0004_line_items_as_answered',
   '0005_record_details',
@@ -20,6 +21,7 @@ const LATER = [
   INTEGRATIONS,
   WEBHOOKS,
   OAUTH_APPS,
+  SECRET_ROTATION,
 ];
 const REVIEW_COLUMNS = ['amount_sort', 'uncoded_lines', 'vendor_name', 'user_email'];
 const RECORD_FIELD_COLUMNS = ['status', 'billing_currency', 'billing_amount_minor'];
@@ -66,8 +68,16 @@ async function undoIntegrations(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
 }
 
+/** Undoes migration 0012 (the previous secret of a rotation). */
+async function undoSecretRotation(db: Kysely<any>) {
+  for (const column of ['previous_secret_hash', 'previous_secret_expires_at'])
+    await db.schema.alterTable('oauth_clients').dropColumn(column).execute();
+  await sql`delete from kysely_migration where name = ${SECRET_ROTATION}`.execute(db);
+}
+
 /** Undoes migration 0011 (partner apps, authorization codes, refresh tokens). */
 async function undoOauthApps(db: Kysely<any>) {
+  await undoSecretRotation(db);
   for (const table of ['refresh_tokens', 'oauth_codes', 'oauth_apps'])
     await sql`drop table ${sql.ref(table)}`.execute(db);
   await sql`drop index access_tokens_family_idx`.execute(db);
@@ -95,7 +105,7 @@ async function undoWebhooks(db: Kysely<any>) {
 }
 
 /**
- * Undoes migrations 0011, 0010, 0009, 0008 and 0007 (console users and sessions; its index on record events goes with 0006's
+ * Undoes migrations 0012, 0011, 0010, 0009, 0008 and 0007 (console users and sessions; its index on record events goes with 0006's
  * table).
  */
 async function backTo0006(db: Kysely<any>) {
@@ -315,7 +325,7 @@ describeEachDialect("accounting: migration 0008 (the reference record's fields)"
     expect(old.some((r) => r.line_items_json.includes('billing_amount'))).toBe(false);
     expect(old.some((r) => r.user_json?.includes('account_id'))).toBe(false);
 
-    expect(await migrateToLatest(t.ctx.db)).toEqual([RECORD_FIELDS, INTEGRATIONS, WEBHOOKS, OAUTH_APPS]);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([RECORD_FIELDS, INTEGRATIONS, WEBHOOKS, OAUTH_APPS, SECRET_ROTATION]);
     expect((await api.get(RECORDS, { limit: '50' })).text).toBe(page);
     expect((await api.get(RECORDS, { limit: '50', single_entry: 'true' })).text).toBe(singles);
     expect(await storedRecords(t.ctx, api.accountId)).toEqual(stored);
@@ -328,7 +338,7 @@ describeEachDialect('migration 0009 (vendors and integrations)', (t) => {
     const api = await t.ctx.as(['accounting.integration.write']);
     await undoWebhooks(db);
     await undoIntegrations(db);
-    expect(await migrateToLatest(t.ctx.db)).toEqual([INTEGRATIONS, WEBHOOKS, OAUTH_APPS]);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([INTEGRATIONS, WEBHOOKS, OAUTH_APPS, SECRET_ROTATION]);
 
     await db.insertInto('vendors').values({ vendor_id: 'ERP_M', name: 'M', created_at: 1, updated_at: 1 }).execute();
     const row = (integration_id: string, status: string) => ({
@@ -364,7 +374,7 @@ describeEachDialect('migration 0010 (account events and webhooks)', (t) => {
     const db = t.ctx.db.direct as Kysely<any>;
     const api = await t.ctx.as(['webhooks.write']);
     await undoWebhooks(db);
-    expect(await migrateToLatest(t.ctx.db)).toEqual([WEBHOOKS, OAUTH_APPS]);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([WEBHOOKS, OAUTH_APPS, SECRET_ROTATION]);
     const made = await api.post('/v1/webhooks', {
       url: 'https://erp.example.com/hook',
       event_types: ['field_values.changed'],

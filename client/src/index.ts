@@ -12,6 +12,8 @@ import type {
   ApiClientCreateRequest,
   ApiClientCredentials,
   ApiClientList,
+  ApiClientRotateSecretRequest,
+  ApiClientRotatedSecret,
   ConnectedAppList,
   ConsentAnswer,
   ConsentDecision,
@@ -412,6 +414,17 @@ export class SvcClient {
     /** Takes no Idempotency-Key (the answer holds the secret): a write that is not retried. */
     create: (input: ApiClientCreateRequest, options?: RequestOptions) =>
       this.#http.request<ApiClientCredentials>({ method: 'POST', path: '/internal/v1/clients', body: input, options }),
+    /**
+     * A new secret (in this answer only); the previous one keeps working `overlap_seconds` (default a day). Not
+     * retried: the answer holds the secret, and the operation takes no Idempotency-Key.
+     */
+    rotateSecret: (clientId: string, input: ApiClientRotateSecretRequest = {}, options?: RequestOptions) =>
+      this.#http.request<ApiClientRotatedSecret>({
+        method: 'POST',
+        path: `/internal/v1/clients/${enc(clientId)}/rotate-secret`,
+        body: input,
+        options,
+      }),
     revoke: (clientId: string, options?: WriteOptions) =>
       this.#http.request<Record<string, never>>({
         method: 'DELETE',

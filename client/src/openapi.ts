@@ -164,6 +164,13 @@ export interface paths {
      */
     delete: operations["revokeApiClient"];
   };
+  "/internal/v1/clients/{client_id}/rotate-secret": {
+    /**
+     * Rotate an API client's secret, with an overlap
+     * @description A new secret, in this answer only. The previous secret keeps working overlap_seconds more (default 86400, a day; 0 stops it at once), so an integration can switch without a moment when neither works; tokens already issued are not affected. Takes no Idempotency-Key (the answer holds the secret). Another account's client, an unknown one or one revoked → 404.
+     */
+    post: operations["rotateApiClientSecret"];
+  };
   "/internal/v1/connected-apps": {
     /**
      * The partner apps connected to the account (ours, not the reference's)
@@ -2582,7 +2589,7 @@ export interface operations {
         "idempotency-key"?: string;
       };
       path: {
-        /** @description The client to revoke (cli_…) */
+        /** @description The API client (cli_…) */
         client_id: string;
       };
     };
@@ -2625,6 +2632,81 @@ export interface operations {
       };
       /** @description Unprocessable */
       422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Rotate an API client's secret, with an overlap
+   * @description A new secret, in this answer only. The previous secret keeps working overlap_seconds more (default 86400, a day; 0 stops it at once), so an integration can switch without a moment when neither works; tokens already issued are not affected. Takes no Idempotency-Key (the answer holds the secret). Another account's client, an unknown one or one revoked → 404.
+   */
+  rotateApiClientSecret: {
+    parameters: {
+      path: {
+        /** @description The API client (cli_…) */
+        client_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description How long the previous secret keeps working, in seconds */
+          overlap_seconds?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            client_id: string;
+            /** @description Shown in this answer only: svc keeps its hash alone */
+            client_secret: string;
+            previous_secret_expires_at: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };

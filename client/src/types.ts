@@ -59,6 +59,8 @@ export type ApiClientList = Ok<'/internal/v1/clients', 'get'>;
 export type ApiClient = ApiClientList['items'][number];
 export type ApiClientCreateRequest = Body<'/internal/v1/clients', 'post'>;
 export type ApiClientCredentials = Ok<'/internal/v1/clients', 'post'>;
+export type ApiClientRotateSecretRequest = Body<'/internal/v1/clients/{client_id}/rotate-secret', 'post'>;
+export type ApiClientRotatedSecret = Ok<'/internal/v1/clients/{client_id}/rotate-secret', 'post'>;
 
 // Accounting integrations: the reference's three operations (accounting.integration.write) and svc's own list.
 export type Integration = Ok<'/v3/accounting/integration', 'post'>;

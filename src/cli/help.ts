@@ -14,6 +14,10 @@ const HELP: Record<string, string> = {
     The clients (of one account, or of all) as JSON lines; never their secrets.`,
   'clients revoke': `svc clients revoke <client_id>
     Revokes the client; its tokens stop working at once.`,
+  'clients rotate-secret': `svc clients rotate-secret <client_id> [--overlap-seconds N]
+    Prints a new secret (shown once). The old one keeps working N more seconds (default 86400, a day; 0 stops it
+    at once; at most 604800), so an integration can switch without a moment when neither works. Tokens already
+    issued are not affected.`,
   'users create': `svc users create --account <account_id> --email <email> --role <${ROLES.join('|')}>
     Creates a console user (and the account if new) and prints a one-time link (72 hours) where they set their
     first password. No password is ever given on the command line. Links are made with PUBLIC_URL

@@ -6,7 +6,7 @@ import { errorCode } from '../db/failures.js';
 import { openDatabase } from '../db/open.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { isAppError } from '../errors.js';
-import { authService } from '../modules/auth/auth.service.js';
+import { authService, DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS } from '../modules/auth/auth.service.js';
 import { seed } from './seed.js';
 import { CliUsageError, parseAccount, parseScopeList } from './usage.js';
 import { helpFor, helpPointer, USAGE } from './help.js';
@@ -87,6 +87,28 @@ async function clients(args: string[], out: Out): Promise<void> {
       throw error;
     }
     out(JSON.stringify({ client_id: clientId, revoked: true }));
+    return;
+  }
+  if (sub === 'rotate-secret') {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { 'overlap-seconds': { type: 'string', default: String(DEFAULT_OVERLAP_SECONDS) } },
+      strict: true,
+    });
+    if (positionals.length !== 1) throw new CliUsageError('give exactly one client_id');
+    const clientId = positionals[0]!;
+    const overlap = Number(values['overlap-seconds']);
+    try {
+      const rotated = await withDb((db) => db.write((ex) => authService.rotateSecret(ex, clientId, overlap)));
+      out(JSON.stringify(rotated));
+    } catch (error) {
+      if (isAppError(error) && error.code === 'NOT_FOUND') throw new CliUsageError(`no active client ${clientId}`);
+      if (isAppError(error) && error.status === 400) {
+        throw new CliUsageError(`--overlap-seconds: a whole number from 0 to ${MAX_OVERLAP_SECONDS}`);
+      }
+      throw error;
+    }
     return;
   }
   throw new CliUsageError(`unknown command: clients ${sub ?? ''}`.trim());

@@ -368,6 +368,28 @@ eachDialectWith(
       await expect(textOf(row)).resolves.toContain('Active');
       await checkScreen(page, 'api-clients', dialect);
 
+      // Rotate: the new secret is shown once; both secrets get tokens during the overlap.
+      await page.getByRole('button', { name: `Rotate secret of ${credentials.client_id}` }).click();
+      await page.getByRole('button', { name: `Yes, rotate the secret of ${credentials.client_id}` }).click();
+      await page.getByRole('heading', { name: 'New secret made: copy it now' }).waitFor();
+      const rotatedSecret = await page.getByLabel('Client secret').inputValue();
+      expect(rotatedSecret).toMatch(/^svc_cs_/);
+      expect(rotatedSecret).not.toBe(credentials.client_secret);
+      await page.getByText(/^The previous secret keeps working until /).waitFor();
+      const withRotated = await fetch(`${server().url}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: credentials.client_id,
+          client_secret: rotatedSecret,
+        }),
+      });
+      expect(withRotated.status).toBe(200);
+      expect((await tokenOf()).status).toBe(200);
+      await page.getByRole('button', { name: 'Done: hide the secret' }).click();
+      expect(await page.content()).not.toContain(rotatedSecret);
+
       await page.getByRole('button', { name: `Revoke ${credentials.client_id}` }).click();
       await page.getByRole('button', { name: `Yes, revoke ${credentials.client_id}` }).click();
       await page

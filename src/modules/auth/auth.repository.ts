@@ -78,6 +78,20 @@ export const authRepository = {
     return query.execute();
   },
 
+  async setSecret(
+    ex: Executor,
+    accountId: string,
+    clientId: string,
+    secret: Pick<OauthClientsTable, 'secret_hash' | 'previous_secret_hash' | 'previous_secret_expires_at'>,
+  ): Promise<void> {
+    await ex
+      .updateTable('oauth_clients')
+      .set(secret)
+      .where('account_id', '=', accountId)
+      .where('client_id', '=', clientId)
+      .execute();
+  },
+
   /** Marks the client revoked and deletes its tokens (in the caller's transaction). */
   async revokeClient(ex: Executor, accountId: string, clientId: string, now: number): Promise<void> {
     await ex

@@ -62,6 +62,10 @@ export class OAuthError extends Error {
   }
 }
 
+/** How long the previous secret keeps working after a rotation, unless told: a day; at most a week. */
+export const DEFAULT_OVERLAP_SECONDS = 24 * 3600;
+export const MAX_OVERLAP_SECONDS = 7 * 24 * 3600;
+
 export const ACCOUNT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const ACCOUNT_ID_RULE = 'must be 1 to 64 characters: letters, digits, "_", "-", "." (not first)';
 
@@ -134,6 +138,8 @@ export const authService = {
         revoked_at: null,
         app_id: null,
         granted_by: null,
+        previous_secret_hash: null,
+        previous_secret_expires_at: null,
       });
     });
     return { client_id: clientId, client_secret: clientSecret, account_id: accountId, scopes: [...scopes] };
@@ -190,6 +196,40 @@ export const authService = {
     await authRepository.revokeClient(ex, client.account_id, clientId, nowMicros());
   },
 
+  /**
+   * A new secret for an active API client (of `accountId` when given: another account's is NOT_FOUND); the old one
+   * keeps working `overlapSeconds` more (0: it stops at once). Tokens already issued are not affected.
+   */
+  async rotateSecret(
+    ex: Executor,
+    clientId: string,
+    overlapSeconds: number,
+    accountId?: string,
+  ): Promise<{ client_id: string; client_secret: string; previous_secret_expires_at: string | null }> {
+    const client = await authRepository.findClient(ex, clientId);
+    const active =
+      client &&
+      client.revoked_at === null &&
+      client.app_id === null &&
+      (accountId === undefined || client.account_id === accountId);
+    if (!active) throw errors.notFound(`Active client ${clientId}`, { client_id: clientId });
+    if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_OVERLAP_SECONDS) {
+      throw errors.invalidField('/overlap_seconds', `must be a whole number from 0 to ${MAX_OVERLAP_SECONDS}`);
+    }
+    const secret = `svc_cs_${randomToken(32)}`;
+    const expiresAt = overlapSeconds === 0 ? null : nowMicros() + overlapSeconds * 1_000_000;
+    await authRepository.setSecret(ex, client.account_id, clientId, {
+      secret_hash: hashSecret(secret),
+      previous_secret_hash: expiresAt === null ? null : client.secret_hash,
+      previous_secret_expires_at: expiresAt,
+    });
+    return {
+      client_id: clientId,
+      client_secret: secret,
+      previous_secret_expires_at: expiresAt === null ? null : microsToIso(expiresAt),
+    };
+  },
+
   /** Deletes every access token, authorization code and refresh token past its expiry (maintenance); how many. */
   async deleteExpiredTokens(db: Db, now = nowMicros()): Promise<number> {
     const access = await authRepository.deleteExpiredTokens(db.direct, now);
@@ -200,7 +240,15 @@ export const authService = {
   async authenticateClient(ex: Executor, clientId: string, clientSecret: string): Promise<OauthClientsTable> {
     const client = await authRepository.findClient(ex, clientId);
     const usable = client && client.revoked_at === null && client.app_id === null;
-    if (!usable || !sameHash(client.secret_hash, hashSecret(clientSecret))) {
+    if (!usable) throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
+    const given = hashSecret(clientSecret);
+    // During a rotation's overlap the previous secret works too.
+    const previous =
+      client.previous_secret_hash !== null &&
+      client.previous_secret_expires_at !== null &&
+      client.previous_secret_expires_at > nowMicros() &&
+      sameHash(client.previous_secret_hash, given);
+    if (!sameHash(client.secret_hash, given) && !previous) {
       throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
     }
     return client;

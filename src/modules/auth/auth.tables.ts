@@ -18,6 +18,9 @@ export interface OauthClientsTable {
   app_id: string | null;
   /** The console user who connected the app; null for an API client. */
   granted_by: string | null;
+  /** sha256 of the secret before the last rotation, still accepted until previous_secret_expires_at */
+  previous_secret_hash: string | null;
+  previous_secret_expires_at: number | null;
 }
 
 /** A partner app the operator registered (`svc apps create`): the OAuth client of the authorization code flow. */

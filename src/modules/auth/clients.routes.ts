@@ -5,7 +5,7 @@ import { errors } from '../../errors.js';
 import { authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
 import { errorResponses, Nullable, oneOf, Timestamp } from '../../http/schemas.js';
-import { authService } from './auth.service.js';
+import { authService, DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS } from './auth.service.js';
 import { ALL_SCOPES } from './scopes.js';
 
 const tags = ['Internal: API clients'];
@@ -45,7 +45,7 @@ const NewClientResponse = Type.Object(
 );
 
 const ClientParams = Type.Object(
-  { client_id: Type.String({ minLength: 1, maxLength: 255, description: 'The client to revoke (cli_…)' }) },
+  { client_id: Type.String({ minLength: 1, maxLength: 255, description: 'The API client (cli_…)' }) },
   { additionalProperties: false },
 );
 
@@ -92,6 +92,57 @@ export function clientsRoutes(db: Db): FastifyPluginAsyncTypebox {
         void reply.header('cache-control', 'no-store');
         return authService.createClient(db, caller.accountId, scopes);
       },
+    );
+
+    app.post(
+      '/internal/v1/clients/:client_id/rotate-secret',
+      {
+        config: { scopes: ['account.admin'], idempotency: 'refused' },
+        schema: {
+          operationId: 'rotateApiClientSecret',
+          summary: "Rotate an API client's secret, with an overlap",
+          description: `A new secret, in this answer only. The previous secret keeps working overlap_seconds more (default ${DEFAULT_OVERLAP_SECONDS}, a day; 0 stops it at once), so an integration can switch without a moment when neither works; tokens already issued are not affected. Takes no Idempotency-Key (the answer holds the secret). Another account's client, an unknown one or one revoked → 404.`,
+          tags,
+          params: ClientParams,
+          body: Type.Object(
+            {
+              overlap_seconds: Type.Optional(
+                Type.Integer({
+                  minimum: 0,
+                  maximum: MAX_OVERLAP_SECONDS,
+                  description: 'How long the previous secret keeps working, in seconds',
+                }),
+              ),
+            },
+            { additionalProperties: false, title: 'ApiClientRotateSecretRequest' },
+          ),
+          response: {
+            200: Type.Object(
+              {
+                client_id: Type.String(),
+                client_secret: Type.String({ description: 'Shown in this answer only: svc keeps its hash alone' }),
+                previous_secret_expires_at: Nullable(
+                  Type.String({
+                    format: 'date-time',
+                    description: 'Until when the previous secret works; null: no longer',
+                  }),
+                ),
+              },
+              { title: 'ApiClientRotatedSecret' },
+            ),
+            ...errorResponses(404),
+          },
+        },
+      },
+      async (request) =>
+        db.write((ex) =>
+          authService.rotateSecret(
+            ex,
+            request.params.client_id,
+            request.body?.overlap_seconds ?? DEFAULT_OVERLAP_SECONDS,
+            authOf(request).accountId,
+          ),
+        ),
     );
 
     app.delete(

@@ -144,6 +144,8 @@ export const consentService = {
         revoked_at: null,
         app_id: app.app_id,
         granted_by: caller.actor.id,
+        previous_secret_hash: null,
+        previous_secret_expires_at: null,
       };
       await grantsRepository.insertConnectionUnlessActive(ex, candidate);
       const connection = (await grantsRepository.activeConnection(ex, caller.accountId, app.app_id))!;

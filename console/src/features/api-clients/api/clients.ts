@@ -30,3 +30,12 @@ export function useRevokeApiClient() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiClients }),
   });
 }
+
+/** A new secret for a client; the previous one keeps working a day (the service's default). */
+export function useRotateApiClientSecret() {
+  return useMutation({
+    mutationFn: (clientId: string) => client.clients.rotateSecret(clientId),
+    // The answer holds the secret: not kept in the cache.
+    gcTime: 0,
+  });
+}

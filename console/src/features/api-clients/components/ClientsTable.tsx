@@ -3,11 +3,21 @@ import { useState } from 'react';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { ScrollRegion } from '../../../components/ScrollRegion';
 import { formatDateTime } from '../../../lib/format';
-import { useRevokeApiClient } from '../api/clients';
+import { useRevokeApiClient, useRotateApiClientSecret } from '../api/clients';
+import type { ShownSecret } from './NewClientSecret';
 
-function ClientRow({ apiClient, onRevoked }: { apiClient: ApiClient; onRevoked: (clientId: string) => void }) {
-  const [confirming, setConfirming] = useState(false);
+function ClientRow({
+  apiClient,
+  onRevoked,
+  onRotated,
+}: {
+  apiClient: ApiClient;
+  onRevoked: (clientId: string) => void;
+  onRotated: (secret: ShownSecret) => void;
+}) {
+  const [confirming, setConfirming] = useState<'revoke' | 'rotate' | null>(null);
   const revoke = useRevokeApiClient();
+  const rotate = useRotateApiClientSecret();
   const id = apiClient.client_id;
   return (
     <>
@@ -35,12 +45,42 @@ function ClientRow({ apiClient, onRevoked }: { apiClient: ApiClient; onRevoked: 
           )}
         </td>
         <td className="actions-cell">
-          {!apiClient.revoked_at && !confirming && (
-            <button type="button" aria-label={`Revoke ${id}`} onClick={() => setConfirming(true)}>
-              Revoke
-            </button>
+          {!apiClient.revoked_at && confirming === null && (
+            <div className="row-actions">
+              <button type="button" aria-label={`Rotate secret of ${id}`} onClick={() => setConfirming('rotate')}>
+                Rotate secret
+              </button>
+              <button type="button" aria-label={`Revoke ${id}`} onClick={() => setConfirming('revoke')}>
+                Revoke
+              </button>
+            </div>
           )}
-          {!apiClient.revoked_at && confirming && (
+          {!apiClient.revoked_at && confirming === 'rotate' && (
+            <div className="row-actions" role="group" aria-label={`Rotate the secret of ${id}?`}>
+              <span>A new secret is shown once; the old one keeps working for a day.</span>
+              <button
+                type="button"
+                className="button-primary"
+                autoFocus
+                aria-label={`Yes, rotate the secret of ${id}`}
+                disabled={rotate.isPending}
+                onClick={() =>
+                  rotate.mutate(id, {
+                    onSuccess: (answer) => {
+                      setConfirming(null);
+                      onRotated(answer);
+                    },
+                  })
+                }
+              >
+                {rotate.isPending ? 'Rotating…' : 'Yes, rotate'}
+              </button>
+              <button type="button" disabled={rotate.isPending} onClick={() => setConfirming(null)}>
+                Keep it
+              </button>
+            </div>
+          )}
+          {!apiClient.revoked_at && confirming === 'revoke' && (
             <div className="row-actions" role="group" aria-label={`Revoke ${id}?`}>
               <span>Its tokens stop working at once.</span>
               <button
@@ -53,13 +93,20 @@ function ClientRow({ apiClient, onRevoked }: { apiClient: ApiClient; onRevoked: 
               >
                 {revoke.isPending ? 'Revoking…' : 'Yes, revoke'}
               </button>
-              <button type="button" disabled={revoke.isPending} onClick={() => setConfirming(false)}>
+              <button type="button" disabled={revoke.isPending} onClick={() => setConfirming(null)}>
                 Keep it
               </button>
             </div>
           )}
         </td>
       </tr>
+      {rotate.isError && (
+        <tr className="row-error">
+          <td colSpan={5}>
+            <ErrorMessage title={`The secret of ${id} was not rotated.`} error={rotate.error} />
+          </td>
+        </tr>
+      )}
       {revoke.isError && (
         <tr className="row-error">
           <td colSpan={5}>
@@ -72,7 +119,15 @@ function ClientRow({ apiClient, onRevoked }: { apiClient: ApiClient; onRevoked: 
 }
 
 /** The account's API clients: id, scopes, created, active or revoked; an active one can be revoked. */
-export function ClientsTable({ clients, onRevoked }: { clients: ApiClient[]; onRevoked: (clientId: string) => void }) {
+export function ClientsTable({
+  clients,
+  onRevoked,
+  onRotated,
+}: {
+  clients: ApiClient[];
+  onRevoked: (clientId: string) => void;
+  onRotated: (secret: ShownSecret) => void;
+}) {
   return (
     <ScrollRegion label="API clients">
       <table className="data-table">
@@ -90,7 +145,7 @@ export function ClientsTable({ clients, onRevoked }: { clients: ApiClient[]; onR
         </thead>
         <tbody>
           {clients.map((c) => (
-            <ClientRow key={c.client_id} apiClient={c} onRevoked={onRevoked} />
+            <ClientRow key={c.client_id} apiClient={c} onRevoked={onRevoked} onRotated={onRotated} />
           ))}
         </tbody>
       </table>

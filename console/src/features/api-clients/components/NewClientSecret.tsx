@@ -1,5 +1,5 @@
-import type { ApiClientCredentials } from '@svc/client';
 import { useEffect, useId, useRef, useState } from 'react';
+import { formatDateTime } from '../../../lib/format';
 
 /** Copies text: the Clipboard API where the page may use it, else the selected field's text. */
 async function copy(text: string, field: HTMLInputElement | null): Promise<boolean> {
@@ -13,10 +13,21 @@ async function copy(text: string, field: HTMLInputElement | null): Promise<boole
   }
 }
 
+/** A client's id and a secret just made (created or rotated), with its scopes when known. */
+export interface ShownSecret {
+  client_id: string;
+  client_secret: string;
+  scopes?: string[];
+  /** After a rotation: until when the previous secret works (null: it stopped at once). */
+  previous_secret_expires_at?: string | null;
+}
+
 /**
- * The new client's id and secret, shown this once: the service keeps only the secret's hash. Done forgets it.
+ * The new client's (or new secret's) id and secret, shown this once: the service keeps only the secret's hash. Done
+ * forgets it.
  */
-export function NewClientSecret({ credentials, onDone }: { credentials: ApiClientCredentials; onDone: () => void }) {
+export function NewClientSecret({ credentials, onDone }: { credentials: ShownSecret; onDone: () => void }) {
+  const rotated = credentials.previous_secret_expires_at !== undefined;
   const id = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const secretRef = useRef<HTMLInputElement>(null);
@@ -33,7 +44,7 @@ export function NewClientSecret({ credentials, onDone }: { credentials: ApiClien
   return (
     <section className="card secret-card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} ref={headingRef} tabIndex={-1}>
-        API client created: copy its secret now
+        {rotated ? 'New secret made: copy it now' : 'API client created: copy its secret now'}
       </h2>
       <p className="notice notice-warning">
         This is the only time the secret is shown. svc keeps only its hash: if it is lost, revoke this client and create
@@ -47,7 +58,14 @@ export function NewClientSecret({ credentials, onDone }: { credentials: ApiClien
         <label htmlFor={`${id}-secret`}>Client secret</label>
         <input id={`${id}-secret`} ref={secretRef} readOnly value={credentials.client_secret} className="mono" />
       </div>
-      <p className="hint">Scopes: {credentials.scopes.join(', ')}</p>
+      {credentials.scopes && <p className="hint">Scopes: {credentials.scopes.join(', ')}</p>}
+      {rotated && (
+        <p className="hint">
+          {credentials.previous_secret_expires_at
+            ? `The previous secret keeps working until ${formatDateTime(credentials.previous_secret_expires_at)}: switch the integration to this one before then.`
+            : 'The previous secret no longer works.'}
+        </p>
+      )}
       <div className="button-row">
         <button type="button" className="button-primary" onClick={() => void copySecret()}>
           Copy secret

@@ -1,4 +1,3 @@
-import type { ApiClientCredentials } from '@svc/client';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorMessage } from '../../../components/ErrorMessage';
@@ -8,12 +7,12 @@ import { canManageClients, useCurrentUser } from '../../auth/session-context';
 import { useApiClients } from '../api/clients';
 import { ClientsTable } from '../components/ClientsTable';
 import { NewClientForm } from '../components/NewClientForm';
-import { NewClientSecret } from '../components/NewClientSecret';
+import { NewClientSecret, type ShownSecret } from '../components/NewClientSecret';
 
 function ClientsScreen() {
   const clients = useApiClients();
   // The secret lives in this state only, until Done (or leaving the page).
-  const [created, setCreated] = useState<ApiClientCredentials | null>(null);
+  const [created, setCreated] = useState<ShownSecret | null>(null);
   const [revoked, setRevoked] = useState<string | null>(null);
 
   return (
@@ -49,7 +48,14 @@ function ClientsScreen() {
           </EmptyState>
         )}
         {clients.data && clients.data.items.length > 0 && (
-          <ClientsTable clients={clients.data.items} onRevoked={setRevoked} />
+          <ClientsTable
+            clients={clients.data.items}
+            onRevoked={setRevoked}
+            onRotated={(secret) => {
+              setRevoked(null);
+              setCreated(secret);
+            }}
+          />
         )}
       </section>
     </>
