@@ -23,6 +23,12 @@ const ConsentRoute = lazy(() =>
 const ConnectedAppsRoute = lazy(() =>
   import('../features/connected-apps/routes/ConnectedAppsRoute').then((m) => ({ default: m.ConnectedAppsRoute })),
 );
+const WebhooksRoute = lazy(() =>
+  import('../features/webhooks/routes/WebhooksRoute').then((m) => ({ default: m.WebhooksRoute })),
+);
+const WebhookRoute = lazy(() =>
+  import('../features/webhooks/routes/WebhookRoute').then((m) => ({ default: m.WebhookRoute })),
+);
 const ApiClientsRoute = lazy(() =>
   import('../features/api-clients/routes/ApiClientsRoute').then((m) => ({ default: m.ApiClientsRoute })),
 );
@@ -46,6 +52,8 @@ export function AppRoutes() {
                   <Route path="/fields/:id">{(params) => <FieldRoute key={params.id} id={params.id} />}</Route>
                   <Route path="/api-clients" component={ApiClientsRoute} />
                   <Route path="/connected-apps" component={ConnectedAppsRoute} />
+                  <Route path="/webhooks" component={WebhooksRoute} />
+                  <Route path="/webhooks/:id">{(params) => <WebhookRoute key={params.id} id={params.id} />}</Route>
                   <Route path="/oauth/authorize" component={ConsentRoute} />
                   <Route component={NotFoundRoute} />
                 </Switch>

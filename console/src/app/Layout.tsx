@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, useRoute } from 'wouter';
 import { SignOutButton } from '../features/auth/components/SignOutButton';
 import { canManageClients, useCurrentUser } from '../features/auth/session-context';
+import { canManageWebhooks } from '../features/webhooks/event-types';
 import { humanize } from '../lib/format';
 
 function NavLink({ href, pattern, children }: { href: string; pattern: string; children: ReactNode }) {
@@ -53,6 +54,13 @@ export function Layout({ children }: { children: ReactNode }) {
               <li>
                 <NavLink href="/connected-apps" pattern="/connected-apps">
                   Connected apps
+                </NavLink>
+              </li>
+            )}
+            {canManageWebhooks(user) && (
+              <li>
+                <NavLink href="/webhooks" pattern="/webhooks/*?">
+                  Webhooks
                 </NavLink>
               </li>
             )}
