@@ -1,0 +1,373 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { SvcClient } from '../../client/src/index.js';
+import { verifyWebhook } from '../../client/src/webhooks.js';
+import { loadConfig } from '../../src/config.js';
+import type { Db, DialectName } from '../../src/db/database.js';
+import { openDatabase } from '../../src/db/open.js';
+import { authService } from '../../src/modules/auth/auth.service.js';
+import { API_SCOPES, checkScreen, DESKTOP, launchBrowser, screenshot, signInThroughForm } from '../support/browser.js';
+import { newUser } from '../support/console.js';
+import { newAccountId } from '../support/context.js';
+import { createTestDatabase } from '../support/databases.js';
+import { eachDialectWith } from '../support/dialects.js';
+import { startServer, type RunningServer } from '../support/processes.js';
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const READY = 'accounting_record.ready_for_export';
+const EXPORTED = 'accounting_record.exported';
+
+/** expect.poll with room for a busy machine. */
+const eventually = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 20_000 });
+
+/** What a reader sees of an element: its rendered text, one line per block. */
+const textOf = async (locator: Locator): Promise<string> => (await locator.innerText()).replace(/\n+/g, '\n').trim();
+
+interface Delivery {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** The connector's receiver: a real HTTP server on 127.0.0.1 that keeps each delivery and answers 200. */
+async function startReceiver(): Promise<{ url: string; received: Delivery[]; close: () => Promise<void> }> {
+  const received: Delivery[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('received, thanks');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/svc-webhooks`,
+    received,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * The built server on a fresh database, as startConsoleServer starts it, but allowed to deliver to the test's
+ * receiver on 127.0.0.1 over plain http (WEBHOOK_ALLOW_PRIVATE_TARGETS, as development and tests set it).
+ */
+async function startWebhooksServer(dialect: DialectName) {
+  const database = await createTestDatabase(dialect);
+  let server: RunningServer | null = null;
+  let db: Db | null = null;
+  const close = async () => {
+    server?.child.kill('SIGTERM');
+    if (server) await server.exited;
+    await db?.close().catch(() => {});
+    await database.drop();
+  };
+  try {
+    server = await startServer({
+      DATABASE_URL: database.url,
+      RATE_LIMIT_MAX: '0',
+      TOKEN_RATE_LIMIT_MAX: '0',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    });
+    db = openDatabase(loadConfig({ DATABASE_URL: database.url }).database, { poolSize: 2 });
+    const opened = db;
+    const url = server.url;
+    return {
+      url,
+      db: opened,
+      async apiClient(accountId: string) {
+        const creds = await authService.createClient(opened, accountId, [...API_SCOPES, 'webhooks.write']);
+        return new SvcClient({ baseUrl: url, clientId: creds.client_id, clientSecret: creds.client_secret });
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function signIn(context: BrowserContext, base: string, user: { email: string; password: string }) {
+  const page = await context.newPage();
+  await page.goto(`${base}/sign-in`);
+  await signInThroughForm(page, user);
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  return page;
+}
+
+/** The body rows of a table, as their cells' texts. */
+const cellsOf = (page: Page, table: string) =>
+  page
+    .getByRole('table', { name: table })
+    .getByRole('row')
+    .evaluateAll((trs) =>
+      trs.flatMap((tr) => {
+        const cells = [...tr.querySelectorAll('td')].map((td) => (td as HTMLElement).innerText.trim());
+        return cells.length > 0 ? [cells] : [];
+      }),
+    );
+
+/** The rows of the delivery log, as their cells' texts. */
+const logRows = (page: Page) => cellsOf(page, 'Delivery attempts, newest first');
+
+eachDialectWith(
+  'console webhooks in a browser, with a real receiver',
+  (dialect) => startWebhooksServer(dialect),
+  (server, dialect) => {
+    let context: BrowserContext;
+    let page: Page;
+
+    beforeAll(async () => {
+      context = await browser.newContext({ viewport: DESKTOP });
+      context.setDefaultTimeout(15_000);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server().url });
+    });
+
+    afterEach(async (test) => {
+      if (test.task.result?.state === 'fail' && page && !page.isClosed()) {
+        await screenshot(page, `failed-webhooks-${dialect}-${test.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+      }
+    });
+
+    afterAll(async () => {
+      await context?.close();
+    });
+
+    it('an admin subscribes a receiver; an approval arrives within seconds, verified with the SDK; the log shows it; edit, filter, rotate, redeliver, disable, delete', async () => {
+      const base = `${server().url}/console`;
+      const accountId = newAccountId();
+      const api = await server().apiClient(accountId);
+      const admin = await newUser(server().db, 'ACCOUNT_ADMIN', accountId);
+      const receiver = await startReceiver();
+      try {
+        page = await signIn(context, base, admin);
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+        await page.getByText('The account has no webhook endpoints yet.').waitFor();
+        await checkScreen(page, 'webhooks-empty', dialect);
+
+        // Subscribe: the URL, a description, "ready for export" (ticked by default). The secret is shown once.
+        const startedAt = new Date(Date.now() - 60_000);
+        await page.getByLabel('Endpoint URL').fill(receiver.url);
+        await page.getByLabel('Description (optional)').fill('ERP connector');
+        await expect(page.getByRole('checkbox', { name: new RegExp(`^${READY}`) }).isChecked()).resolves.toBe(true);
+        await page.getByRole('button', { name: 'Create endpoint' }).click();
+        await page.getByRole('heading', { level: 2, name: 'Endpoint created: copy its signing secret now' }).waitFor();
+        const secret = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
+        expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+        await page.getByRole('button', { name: 'Copy secret' }).click();
+        await page.getByRole('status').filter({ hasText: 'The secret is copied to the clipboard.' }).waitFor();
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+        const [endpoint] = (await api.webhooks.list()).items;
+        expect(endpoint).toMatchObject({
+          url: receiver.url,
+          description: 'ERP connector',
+          event_types: [READY],
+          status: 'ENABLED',
+        });
+        expect((await api.webhooks.secrets(endpoint!.id)).secrets).toEqual([{ secret, expires_at: null }]);
+        await checkScreen(page, 'webhook-secret', dialect);
+        await page.getByRole('button', { name: 'Done: hide the secret' }).click();
+        await expect(page.getByRole('textbox', { name: 'Signing secret' }).count()).resolves.toBe(0);
+        await eventually(() => cellsOf(page, 'Webhook endpoints of the account')).toEqual([
+          [`${receiver.url}\nERP connector`, READY, 'Enabled', expect.stringMatching(/ UTC$/)],
+        ]);
+        await checkScreen(page, 'webhooks', dialect);
+
+        // A record approved through the API reaches the receiver within seconds, verified with the SDK.
+        const [record] = (
+          await api.review.createRecords([
+            {
+              type: 'CARD_PAYMENT',
+              review_status: 'REVIEW',
+              amount: { amount: 42.5, currency: 'USD' },
+              posted_at: '2026-11-20T09:00:00Z',
+            },
+          ])
+        ).items;
+        const approvedAt = Date.now();
+        await api.review.moveRecord(record!.id, { review_status: 'READY_FOR_EXPORT' });
+        await eventually(() => receiver.received.length).toBe(1);
+        expect(Date.now() - approvedAt).toBeLessThan(10_000);
+        const ready = await verifyWebhook(secret, receiver.received[0]!.body, receiver.received[0]!.headers);
+        expect(ready).toMatchObject({ type: READY, account_id: accountId, data: { id: record!.id, version: 2 } });
+        const eventId = receiver.received[0]!.headers['webhook-id'] as string;
+        expect((await api.events.list({ type: [READY] })).items.map((e) => e.id)).toEqual([eventId]);
+
+        // The endpoint's page: its settings and the attempt in the delivery log.
+        await page.getByRole('link', { name: receiver.url }).click();
+        await page.getByRole('heading', { level: 1, name: 'ERP connector' }).waitFor();
+        await page.getByRole('button', { name: 'Refresh the log' }).click();
+        await eventually(() => logRows(page)).toEqual([
+          [
+            expect.stringMatching(/ UTC$/),
+            `${READY}\n${eventId}`,
+            'HTTP 200',
+            'Delivered',
+            expect.stringMatching(/^\d[\d,]* ms$/),
+            'received, thanks',
+            'Redeliver',
+          ],
+        ]);
+        await checkScreen(page, 'webhook', dialect);
+
+        // Edit: also "exported". A bad URL is refused in the service's words, with the request id.
+        await page.getByRole('button', { name: 'Edit settings' }).click();
+        await page.getByLabel('Endpoint URL').fill('ftp://erp.example.com/hooks');
+        const refusedAnswer = page.waitForResponse(
+          (res) => res.url().endsWith(`/v1/webhooks/${endpoint!.id}`) && res.request().method() === 'PUT',
+        );
+        await page.getByRole('button', { name: 'Save changes' }).click();
+        const refused = await (await refusedAnswer).json();
+        expect(refused.error_code).toBe('INVALID_REQUEST');
+        await eventually(() => textOf(page.getByRole('alert'))).toBe(
+          `The endpoint was not saved.\n${refused.message}\nRequest id: ${refused.request_id}`,
+        );
+        await page.getByLabel('Endpoint URL').fill(receiver.url);
+        await page.getByRole('checkbox', { name: new RegExp(`^${EXPORTED}`) }).check();
+        await page.getByRole('button', { name: 'Save changes' }).click();
+        await page.getByRole('status').filter({ hasText: 'The endpoint is saved.' }).waitFor();
+        expect((await api.webhooks.get(endpoint!.id)).event_types).toEqual([READY, EXPORTED]);
+
+        // The export is reported: "exported" arrives; the log's filter by event type shows it alone.
+        await api.accountingRecords.reportExportResults([
+          { accounting_record_id: record!.id, success: { reference_id: 'JE-1' } },
+        ]);
+        await eventually(() => receiver.received.length).toBe(2);
+        expect(await verifyWebhook(secret, receiver.received[1]!.body, receiver.received[1]!.headers)).toMatchObject({
+          type: EXPORTED,
+          data: { id: record!.id, version: 3 },
+        });
+        await page.getByLabel('Event type').selectOption(EXPORTED);
+        await eventually(async () => (await logRows(page)).map((r) => r[1])).toEqual([
+          `${EXPORTED}\n${receiver.received[1]!.headers['webhook-id']}`,
+        ]);
+        await page.getByLabel('Event type').selectOption('');
+        await eventually(async () => (await logRows(page)).map((r) => r[1]!.split('\n')[0])).toEqual([EXPORTED, READY]);
+
+        // Rotate: the new secret shown once; deliveries are signed with both for a day.
+        await page.getByRole('button', { name: 'Rotate secret' }).click();
+        await page.getByRole('button', { name: 'Yes, rotate the secret' }).click();
+        await page.getByRole('heading', { level: 2, name: 'Secret rotated: copy the new one now' }).waitFor();
+        const rotated = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
+        expect(rotated).not.toBe(secret);
+        expect((await api.webhooks.secrets(endpoint!.id)).secrets.map((s) => s.secret)).toEqual([rotated, secret]);
+        await page.getByText(/^Deliveries also carry a signature with the previous secret until /).waitFor();
+        await checkScreen(page, 'webhook-rotated', dialect);
+        await page.getByRole('button', { name: 'Done: hide the secret' }).click();
+
+        // Redeliver the approval: the same id again, signed with the new secret (and the old one).
+        await page.getByRole('button', { name: `Redeliver ${eventId}` }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: `Event ${eventId} is queued for delivery again.` })
+          .waitFor();
+        await eventually(() => receiver.received.length).toBe(3);
+        const again = receiver.received[2]!;
+        expect(again.headers['webhook-id']).toBe(eventId);
+        expect(String(again.headers['webhook-signature']).split(' ')).toHaveLength(2);
+        expect(await verifyWebhook(rotated, again.body, again.headers)).toEqual(ready);
+        expect(await verifyWebhook(secret, again.body, again.headers)).toEqual(ready);
+        await page.getByRole('button', { name: 'Refresh the log' }).click();
+        await eventually(async () => (await logRows(page)).map((r) => r[1]!.split('\n')[1])).toEqual([
+          eventId,
+          receiver.received[1]!.headers['webhook-id'],
+          eventId,
+        ]);
+
+        // Redeliver every event since a time: both events of its types again.
+        await page.getByLabel('Since (UTC)').fill(startedAt.toISOString().slice(0, 16));
+        await page.getByRole('button', { name: 'Redeliver since then' }).click();
+        await page.getByRole('status').filter({ hasText: '2 events are queued for delivery again.' }).waitFor();
+        await eventually(() => receiver.received.length).toBe(5);
+        // Sent side by side: in either order.
+        expect(
+          receiver.received
+            .slice(3)
+            .map((r) => r.headers['webhook-id'])
+            .sort(),
+        ).toEqual([eventId, receiver.received[1]!.headers['webhook-id']].sort());
+
+        // Disable: the page says so and why; a new approval is not sent.
+        await page.getByRole('button', { name: 'Disable endpoint' }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: 'The endpoint is disabled: its deliveries wait until it is enabled again.' })
+          .waitFor();
+        await page.getByText('This endpoint is disabled: svc sends it nothing.').waitFor();
+        await page.getByText(`Disabled by user ${admin.user_id}.`).first().waitFor();
+        expect(await api.webhooks.get(endpoint!.id)).toMatchObject({
+          status: 'DISABLED',
+          disabled_reason: `Disabled by user ${admin.user_id}.`,
+        });
+        await checkScreen(page, 'webhook-disabled', dialect);
+        const [later] = (
+          await api.review.createRecords([
+            {
+              type: 'CARD_PAYMENT',
+              review_status: 'READY_FOR_EXPORT',
+              amount: { amount: 7, currency: 'USD' },
+              posted_at: '2026-11-21T09:00:00Z',
+            },
+          ])
+        ).items;
+        expect(later).toBeDefined();
+        await new Promise((resolve) => setTimeout(resolve, 2_500)); // more than two of the dispatcher's rounds
+        expect(receiver.received).toHaveLength(5);
+
+        // Delete, after a confirmation: back to the list, empty again.
+        await page.getByRole('button', { name: 'Delete endpoint' }).click();
+        await page.getByRole('button', { name: 'Yes, delete the endpoint' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+        await page.getByText('The account has no webhook endpoints yet.').waitFor();
+        expect((await api.webhooks.list()).items).toEqual([]);
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('shows a bookkeeper no webhooks, and says an unknown endpoint does not exist', async () => {
+      const accountId = newAccountId();
+      const bookkeeper = await newUser(server().db, 'BOOKKEEPER', accountId);
+      const other = await browser.newContext({ viewport: DESKTOP });
+      other.setDefaultTimeout(15_000);
+      try {
+        page = await signIn(other, `${server().url}/console`, bookkeeper);
+        const main = page.getByRole('navigation', { name: 'Main' });
+        await expect(main.getByRole('link', { name: 'Webhooks' }).count()).resolves.toBe(0);
+        await page.goto(`${server().url}/console/webhooks`);
+        await page.getByText('Only an account admin manages the account’s webhooks.').waitFor();
+      } finally {
+        await other.close();
+      }
+      const admin = await newUser(server().db, 'ACCOUNT_ADMIN', accountId);
+      const admins = await browser.newContext({ viewport: DESKTOP });
+      admins.setDefaultTimeout(15_000);
+      try {
+        page = await signIn(admins, `${server().url}/console`, admin);
+        await page.goto(`${server().url}/console/webhooks/whk_nope`);
+        const alert = page.getByRole('alert');
+        await alert.waitFor();
+        expect(await textOf(alert)).toMatch(
+          /^This webhook endpoint does not exist\.\nRequest id: \S+\nIt may have been deleted\. See the account’s endpoints\.$/,
+        );
+      } finally {
+        await admins.close();
+      }
+    });
+  },
+);
