@@ -291,11 +291,12 @@ export const errors = {
    */
   invalidAuthorizationRequest: (message: string, oauthError: string, redirectTo: string | null) =>
     new AppError('INVALID_AUTHORIZATION_REQUEST', 400, message, { error: oauthError, redirect_to: redirectTo }),
-  consentNeedsUser: () =>
+  /** An operation of the console's people (a partner app's consent), called with a bearer token. */
+  consoleOnly: () =>
     new AppError(
       'FORBIDDEN',
       403,
-      'Only a person signed in to the console (an account admin) may connect a partner app, not an API client.',
+      'Only a person signed in to the console may do this (an account admin connects a partner app), not an API client.',
     ),
   integrationNotActive: (integrationId: string, status: string) =>
     new AppError('INTEGRATION_NOT_ACTIVE', 409, 'Cannot disconnect integration. Integration is not active.', {

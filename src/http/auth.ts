@@ -40,7 +40,7 @@ export function completeRouteSchema(route: RouteOptions): void {
   const scopes = route.config?.scopes;
   if (!scopes) return;
   const schema = (route.schema ??= {});
-  schema.security = scopes.map((scope) => ({ OAuth2: [scope] }));
+  schema.security = route.config?.consoleOnly ? [{ ConsoleSession: [] }] : scopes.map((scope) => ({ OAuth2: [scope] }));
   const response: Record<string, unknown> = isRecord(schema.response) ? schema.response : (schema.response = {});
   const shared = errorResponses(400, 401, 403, 429, 500, 503);
   for (const [status, body] of Object.entries(shared)) response[status] ??= body;
@@ -81,6 +81,7 @@ export function registerAuthentication(app: FastifyInstance, db: Db, sessions: S
     const auth =
       token === null ? await sessions.caller(request) : await authService.authenticate(db.direct, token, grants);
     if (!auth) throw token === null ? errors.missingToken() : errors.invalidToken();
+    if (request.routeOptions.config.consoleOnly && auth.role === undefined) throw errors.consoleOnly();
     if (!scopes.some((scope) => auth.scopes.has(scope))) {
       throw auth.role ? errors.roleForbidden(auth.role, scopes) : errors.insufficientScope(scopes);
     }

@@ -25,6 +25,13 @@ export async function registerDocs(
       ...(extra.webhooks ? { webhooks: extra.webhooks } : {}),
       components: {
         securitySchemes: {
+          ConsoleSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'svc_session',
+            description:
+              "The console's session cookie (`__Host-svc_session` over https), with the session's CSRF token in X-CSRF-Token on writes: operations of the console's people alone (docs/console.md); the user's role must allow them.",
+          },
           OAuth2: {
             type: 'oauth2',
             description:

@@ -14,6 +14,11 @@ declare module 'fastify' {
      * answer that must never be stored (it holds a secret shown once).
      */
     idempotency?: 'required' | 'optional' | 'refused';
+    /**
+     * Only a person signed in to the console may call it (their role must still hold `scopes`): a bearer token is
+     * refused with 403 whatever its scopes. Its OpenAPI security is the console session, not OAuth.
+     */
+    consoleOnly?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;

@@ -3,6 +3,7 @@ import { ADMIN } from './accounting.js';
 import type { Api } from './api.js';
 import type { TestContext } from './context.js';
 import { disconnectUrl, INTEGRATION, newVendor } from './integrations.js';
+import { approve, authorizeParams, newApp, pkce, signedIn } from './oauth.js';
 import { routeScopes, type RouteScopes } from './routes.js';
 
 /** Every authenticated operation of the app's OpenAPI document: a new route joins every loop by itself. */
@@ -36,6 +37,8 @@ export interface Estate {
   integration: { id: string; vendor: string; vendorAccountId: string };
   /** The first of the account's two webhook endpoints, and an event of a type it takes. */
   webhook: { id: string; eventId: string };
+  /** A partner app an admin of the account connected. */
+  connectedAppId: string;
 }
 
 interface EditableRecord {
@@ -98,6 +101,10 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
     if (made.status !== 200) throw new Error(`estate webhook: ${made.text}`);
     webhookIds.push(made.body.id);
   }
+  // A partner app connected by an admin of the account, as the console's consent does.
+  const partner = await newApp(ctx.db);
+  const admin = await signedIn(ctx.app, ctx.db, 'ACCOUNT_ADMIN', api.accountId);
+  await approve(admin, authorizeParams(partner.id, pkce().challenge));
   const cursor = async (url: string, query: Record<string, string>) => {
     const res = await api.get(url, { limit: '1', ...query });
     if (!res.body.next_cursor) throw new Error(`no cursor from ${url}: ${res.text}`);
@@ -120,6 +127,7 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
       events: await cursor('/v1/events', {}),
     },
     integration: { id: integrationIds[1]!, vendor, vendorAccountId: 'current' },
+    connectedAppId: partner.id,
     webhook: {
       id: webhookIds[0]!,
       eventId: (await api.get('/v1/events', { limit: '100' })).body.items.find(
@@ -147,6 +155,7 @@ export function pathOf(route: RouteScopes, e: Estate): string {
     client_id: e.spareClientId,
     integration_id: e.integration.id,
     webhook_id: e.webhook.id,
+    app_id: e.connectedAppId,
   };
   return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     if (!(name in ids)) throw new Error(`no object for path parameter {${name}} of ${route.path}: add it to pathOf`);
@@ -237,6 +246,8 @@ export function requestsOf(
     case 'POST /internal/v1/clients':
       // A scope the estate's client holds: a client grants only scopes it has.
       return [{ body: { scopes: ['fields.write'] } }];
+    case 'POST /internal/v1/clients/{client_id}/rotate-secret':
+      return [{ body: { overlap_seconds: 60 } }];
     case 'POST /v3/accounting/integration':
       // The ACTIVE integration's vendor and vendor account: the reference's idempotent create answers it (200).
       return [{ body: { vendor: e.integration.vendor, vendor_account_id: e.integration.vendorAccountId } }];
@@ -272,7 +283,10 @@ export const NAMES_NOTHING = new Set([
 ]);
 
 /** Writes that refuse an Idempotency-Key (their answer holds a secret that is never stored). */
-export const REFUSES_IDEMPOTENCY_KEY = new Set(['POST /internal/v1/clients']);
+export const REFUSES_IDEMPOTENCY_KEY = new Set([
+  'POST /internal/v1/clients',
+  'POST /internal/v1/clients/{client_id}/rotate-secret',
+]);
 
 /** Write routes whose OpenAPI operation takes a body but that `requestsOf` does not know. */
 export function bodiesMissing(table: RouteScopes[], e: Estate): string[] {

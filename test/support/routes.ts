@@ -15,6 +15,10 @@ export function routeScopes(doc: { paths: Record<string, Record<string, any>> })
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method) || !operation.security) continue;
+      // The console's own operations (a partner app's consent) take a signed-in person, never a bearer token: the
+      // console's tests cover them (test/oauth.authorization.test.ts refuses them to an API client).
+      const security = operation.security as Record<string, string[]>[];
+      if (!security.some((req) => 'OAuth2' in req)) continue;
       const scopes = (operation.security as Record<string, string[]>[]).flatMap((req) => Object.values(req).flat());
       out.push({ method: method.toUpperCase() as RouteScopes['method'], path, scopes, operation });
     }

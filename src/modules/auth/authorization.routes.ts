@@ -120,7 +120,7 @@ export function authorizationRoutes(db: Db, issuer: string): FastifyPluginAsyncT
     app.get(
       '/internal/v1/oauth/consent',
       {
-        config: { scopes: ['account.admin'] },
+        config: { scopes: ['account.admin'], consoleOnly: true },
         schema: {
           operationId: 'describeConsent',
           summary: "What the consent screen shows for a partner app's authorization request",
@@ -137,7 +137,7 @@ export function authorizationRoutes(db: Db, issuer: string): FastifyPluginAsyncT
     app.post(
       '/internal/v1/oauth/consent',
       {
-        config: { scopes: ['account.admin'], idempotency: 'refused' },
+        config: { scopes: ['account.admin'], idempotency: 'refused', consoleOnly: true },
         schema: {
           operationId: 'decideConsent',
           summary: "Approve or deny a partner app's authorization request",

@@ -66,7 +66,7 @@ async function validate(
   request: AuthorizationRequest,
   issuer: string,
 ): Promise<{ app: OauthAppsTable; redirectUri: string; scopes: Scope[] }> {
-  if (caller.role === undefined) throw errors.consentNeedsUser();
+  if (caller.role === undefined) throw errors.consoleOnly();
   const app = request.client_id ? await appsRepository.find(ex, request.client_id) : undefined;
   if (!app) throw refuse(`No partner app has the client_id ${JSON.stringify(request.client_id ?? '')}.`);
   if (app.disabled_at !== null) throw refuse(`The app ${app.name} is disabled.`);
