@@ -147,7 +147,7 @@ eachDialectWith(
       await context?.close();
     });
 
-    it('an admin subscribes a receiver; an approval arrives within seconds, verified with the SDK; the log shows it; edit, filter, rotate, redeliver, disable, delete', async () => {
+    it('an admin subscribes a receiver; an approval in the console arrives within seconds, verified with the SDK; the log shows it; edit, filter, rotate, redeliver, disable, delete', async () => {
       const base = `${server().url}/console`;
       const accountId = newAccountId();
       const api = await server().apiClient(accountId);
@@ -188,7 +188,8 @@ eachDialectWith(
         ]);
         await checkScreen(page, 'webhooks', dialect);
 
-        // A record approved through the API reaches the receiver within seconds, verified with the SDK.
+        // An approval in the console reaches the receiver within seconds; the connector verifies it
+        // with the SDK and fetches the record (it reports the export further down).
         const [record] = (
           await api.review.createRecords([
             {
@@ -199,16 +200,26 @@ eachDialectWith(
             },
           ])
         ).items;
+        await page.goto(`${base}/records/${record!.id}`);
+        await page.getByRole('button', { name: 'Approve' }).click();
         const approvedAt = Date.now();
-        await api.review.moveRecord(record!.id, { review_status: 'READY_FOR_EXPORT' });
+        await page
+          .getByRole('status')
+          .filter({ hasText: 'Approved: the record is now Ready for export (version 2).' })
+          .waitFor();
         await eventually(() => receiver.received.length).toBe(1);
         expect(Date.now() - approvedAt).toBeLessThan(10_000);
         const ready = await verifyWebhook(secret, receiver.received[0]!.body, receiver.received[0]!.headers);
         expect(ready).toMatchObject({ type: READY, account_id: accountId, data: { id: record!.id, version: 2 } });
         const eventId = receiver.received[0]!.headers['webhook-id'] as string;
         expect((await api.events.list({ type: [READY] })).items.map((e) => e.id)).toEqual([eventId]);
+        expect(await api.accountingRecords.get(record!.id)).toMatchObject({
+          review_status: 'READY_FOR_EXPORT',
+          version: 2,
+        });
 
         // The endpoint's page: its settings and the attempt in the delivery log.
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
         await page.getByRole('link', { name: receiver.url }).click();
         await page.getByRole('heading', { level: 1, name: 'ERP connector' }).waitFor();
         await page.getByRole('button', { name: 'Refresh the log' }).click();
