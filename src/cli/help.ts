@@ -84,6 +84,8 @@ const HELP: Record<string, string> = {
                       named "Demo …" beside the account's own, never one of them`,
   migrate: `svc migrate
     Applies the database migrations (the server also does so at start).`,
+  version: `svc --version
+    Prints the version of svc.`,
 };
 
 const DATABASE_NOTE = `The commands that open the database use DATABASE_URL as the server does (default: data/svc.sqlite in the

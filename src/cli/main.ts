@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config, type DatabaseTarget } from '../config.js';
@@ -16,6 +17,14 @@ import { apps } from './apps.js';
 import { webhooks } from './webhooks.js';
 
 type Out = (line: string) => void;
+
+/** The package's version (package.json two folders up, from src/cli or dist/cli alike). */
+function packageVersion(): string {
+  const file = new URL('../../package.json', import.meta.url);
+  const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const version = typeof parsed === 'object' && parsed !== null && 'version' in parsed ? parsed.version : null;
+  return typeof version === 'string' ? version : 'unknown';
+}
 
 /**
  * `svc poll` / `svc report` are the reference integration, built on the SDK alone (client/); loaded from the
@@ -116,6 +125,10 @@ async function clients(args: string[], out: Out): Promise<void> {
 
 export async function run(argv: string[], out: Out = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
   const [command, ...args] = argv;
+  if (command === '--version' || command === 'version') {
+    out(packageVersion());
+    return 0;
+  }
   const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2);
   if (argv.includes('--help') || argv.includes('-h') || command === 'help') {
     out(helpFor(command === 'help' ? args : words));

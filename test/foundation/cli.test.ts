@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { createTestDatabase } from '../support/databases.js';
@@ -153,6 +154,10 @@ describeEachDialect('the svc CLI', (t) => {
     const bare = await svc([], env());
     expect([bare.code, bare.stdout]).toEqual([2, '']);
     expect(bare.stderr).toContain(USAGE_START);
+    const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    for (const args of [['--version'], ['version']]) {
+      expect(await svc(args, env())).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
   });
 
   it('finds the same default database from any folder, and names the database it opens', async () => {
