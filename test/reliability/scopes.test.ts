@@ -1,9 +1,11 @@
 import { expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../src/modules/auth/scopes.js';
+import { ROLE_SCOPES, ROLES } from '../../src/modules/users/roles.js';
 import { describeEachDialect } from '../support/context.js';
 import { expectErrorShape } from '../support/expect.js';
 import { report } from '../support/reliability.js';
 import { routeName, routeTable } from '../support/reliability-routes.js';
+import { signedIn } from '../support/oauth.js';
 import { sampleRequest } from '../support/routes.js';
 
 /** The scopes SPEC.md and CONVENTIONS.md give each operation; the generated table may only add routes. */
@@ -60,5 +62,27 @@ describeEachDialect('scopes (OWASP API5)', (t) => {
       scopes: ALL_SCOPES.length,
       requests: tried + table.length,
     });
+  });
+
+  it("allows each console role exactly the operations its role's scopes reach, by session; 403 names the role", async () => {
+    const table = await routeTable(t.ctx);
+    let tried = 0;
+    for (const role of ROLES) {
+      const browser = await signedIn(t.ctx.app, t.ctx.db, role);
+      const held: readonly string[] = ROLE_SCOPES[role];
+      for (const route of table) {
+        const [url, options] = sampleRequest(route);
+        const res = await browser.request(route.method, url, options);
+        tried++;
+        const allowed = route.scopes.some((scope) => held.includes(scope));
+        const outcome = { role, route: routeName(route), forbidden: res.status === 403 };
+        expect(outcome).toEqual({ ...outcome, forbidden: !allowed });
+        if (!allowed) {
+          expectErrorShape(res, 'FORBIDDEN');
+          expect(res.body.details).toEqual({ role, required_scopes: route.scopes });
+        } else expect([200, 400, 404]).toContain(res.status);
+      }
+    }
+    report(`scopes by role [${t.dialect}]`, { routes: table.length, roles: ROLES.length, requests: tried });
   });
 });

@@ -11,6 +11,7 @@ import {
   routeTable,
   send,
 } from '../support/reliability-routes.js';
+import { signedIn } from '../support/oauth.js';
 import type { RouteScopes } from '../support/routes.js';
 
 /**
@@ -77,5 +78,35 @@ describeEachDialect('other tenants (OWASP API1)', (t) => {
       });
     }
     report(`tenants [${t.dialect}]`, { routes: table.length, foreign_requests: tried, own_requests: own });
+  });
+
+  it("a console user of another account (an admin, by session, with the CSRF token) reaches none of A's objects either", async () => {
+    const a = await newEstate(t.ctx);
+    const b = await newEstate(t.ctx);
+    const browser = await signedIn(t.ctx.app, t.ctx.db, 'ACCOUNT_ADMIN', b.api.accountId);
+    const table = (await routeTable(t.ctx)).sort((x, y) => rank(x) - rank(y));
+    const before = await businessState(t.ctx.db, [a.api.accountId, b.api.accountId]);
+    const aIds = new Set([a.fieldId, a.value.svc_id, a.recordId]);
+    let tried = 0;
+    for (const route of table.filter((r) => !NAMES_NOTHING.has(routeName(r)))) {
+      for (const req of requestsOf(route, a)) {
+        const res = await send(browser, route, a, req);
+        tried++;
+        const label = { route: routeName(route), req, status: res.status };
+        if (req.query?.cursor && !route.path.includes('{')) {
+          expect(label).toEqual({ ...label, status: 400 });
+          expectErrorShape(res, 'INVALID_CURSOR');
+        } else if (route.method === 'GET' && !route.path.includes('{')) {
+          expect(label).toEqual({ ...label, status: 200 });
+          expect(res.body.items.filter((i: any) => aIds.has(i.svc_id ?? i.id))).toEqual([]);
+        } else {
+          expect(label).toEqual({ ...label, status: 404 });
+          expectErrorShape(res, 'NOT_FOUND');
+          expect(JSON.stringify(res.body)).not.toContain(a.api.accountId);
+        }
+      }
+    }
+    expect(await businessState(t.ctx.db, [a.api.accountId, b.api.accountId])).toEqual(before);
+    report(`tenants by session [${t.dialect}]`, { routes: table.length, foreign_requests: tried });
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ADMIN } from './accounting.js';
-import type { Api } from './api.js';
+import type { Api, ApiClient } from './api.js';
 import type { TestContext } from './context.js';
 import { disconnectUrl, INTEGRATION, newVendor } from './integrations.js';
 import { approve, authorizeParams, newApp, pkce, signedIn } from './oauth.js';
@@ -294,7 +294,7 @@ export function bodiesMissing(table: RouteScopes[], e: Estate): string[] {
 }
 
 export async function send(
-  api: Api,
+  api: ApiClient,
   route: RouteScopes,
   e: Estate,
   req: { body?: unknown; query?: Record<string, string | string[]> },
