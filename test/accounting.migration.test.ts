@@ -325,7 +325,13 @@ describeEachDialect("accounting: migration 0008 (the reference record's fields)"
     expect(old.some((r) => r.line_items_json.includes('billing_amount'))).toBe(false);
     expect(old.some((r) => r.user_json?.includes('account_id'))).toBe(false);
 
-    expect(await migrateToLatest(t.ctx.db)).toEqual([RECORD_FIELDS, INTEGRATIONS, WEBHOOKS, OAUTH_APPS, SECRET_ROTATION]);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([
+      RECORD_FIELDS,
+      INTEGRATIONS,
+      WEBHOOKS,
+      OAUTH_APPS,
+      SECRET_ROTATION,
+    ]);
     expect((await api.get(RECORDS, { limit: '50' })).text).toBe(page);
     expect((await api.get(RECORDS, { limit: '50', single_entry: 'true' })).text).toBe(singles);
     expect(await storedRecords(t.ctx, api.accountId)).toEqual(stored);
