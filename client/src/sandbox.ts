@@ -59,6 +59,27 @@ export interface SandboxFault {
   retry_after: number;
 }
 
+/** `POST /sandbox/v1/accounts/{account_id}/events`: an event of the account on demand. */
+export interface SandboxFireEventRequest {
+  type:
+    | 'accounting_record.ready_for_export'
+    | 'accounting_record.exported'
+    | 'accounting_record.export_failed'
+    | 'accounting_record.reopened'
+    | 'field_values.changed'
+    | 'integration.connected'
+    | 'integration.disconnected';
+  /** The record, field or integration it names (it must exist in the account). */
+  object_id: string;
+  error_message?: string;
+  operation?: 'CREATED' | 'UPDATED' | 'DELETED';
+  svc_ids?: string[];
+}
+
+export interface SandboxFiredEvents {
+  events: { id: string; type: string }[];
+}
+
 const enc = encodeURIComponent;
 
 /**
@@ -82,6 +103,14 @@ export function sandboxApi(http: Transport) {
       http.request<SandboxAccountReset>({
         method: 'POST',
         path: `/sandbox/v1/accounts/${enc(accountId)}/reset`,
+        body: input,
+        options,
+      }),
+    /** Announces an event of the account: the feed lists it and its webhook endpoints receive it. */
+    fireEvent: (accountId: string, input: SandboxFireEventRequest, options?: RequestOptions) =>
+      http.request<SandboxFiredEvents>({
+        method: 'POST',
+        path: `/sandbox/v1/accounts/${enc(accountId)}/events`,
         body: input,
         options,
       }),

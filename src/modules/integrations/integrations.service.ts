@@ -94,6 +94,13 @@ export const integrationsService = {
     throw errors.internal();
   },
 
+  /** The account's integration; NOT_FOUND when unknown (or another account's). */
+  async get(ex: Executor, tenant: Tenant, integrationId: string): Promise<IntegrationDto> {
+    const row = await repo.find(ex, tenant.accountId, integrationId);
+    if (!row) throw errors.notFound('Integration', { integration_id: integrationId });
+    return integrationRowToIntegration(row);
+  },
+
   /** ACTIVE → DISABLED. Unknown (or another account's) → 404; not ACTIVE → 409 INTEGRATION_NOT_ACTIVE. */
   async disconnect(ex: Executor, tenant: Tenant, integrationId: string): Promise<IntegrationDto> {
     const row = await repo.disconnect(ex, tenant.accountId, integrationId, nowMicros());

@@ -11,6 +11,8 @@ import {
   ClientParams,
   Fault,
   FaultBody,
+  FiredEvents,
+  FireEventBody,
   NewAccountBody,
   ResetAnswer,
   SandboxAccount,
@@ -92,6 +94,24 @@ export function sandboxRoutes(db: Db, adminToken: string, faults: FaultBook): Fa
           request.body.scenario ?? 'empty',
           request.body.seed,
         ),
+      }),
+    );
+
+    app.post(
+      '/sandbox/v1/accounts/:account_id/events',
+      {
+        schema: {
+          operationId: 'fireSandboxEvent',
+          summary: 'Announce an event of the account on demand: the feed lists it, its webhook endpoints receive it',
+          description: `${operatorOnly} Written as the service writes its own events (signed, retried, redeliverable). The record, field or integration it names must exist in the account (404 otherwise); a record's event carries its current version. Nothing else changes. An account without an active client → 404.`,
+          tags,
+          params: AccountParams,
+          body: FireEventBody,
+          response: { 200: FiredEvents, ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (request) => ({
+        events: await sandboxService.fireEvent(db, request.params.account_id, request.body),
       }),
     );
 

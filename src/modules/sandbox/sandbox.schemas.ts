@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { FIREABLE } from './events-on-demand.service.js';
 import { FAULT_KINDS } from './faults.service.js';
 import { SCENARIO_NAMES, SCENARIOS } from './scenarios.service.js';
 
@@ -103,4 +104,46 @@ export const Fault = Type.Object(
     retry_after: Type.Integer(),
   },
   { title: 'SandboxFault' },
+);
+
+export const FireEventBody = Type.Object(
+  {
+    type: Type.Unsafe<(typeof FIREABLE)[number]>({
+      type: 'string',
+      enum: [...FIREABLE],
+      description:
+        'The event to announce (docs/webhooks.md has the catalogue); accounting_record.ready_for_export also brings its ACCOUNTING_RECORD_READY_FOR_EXPORT form',
+    }),
+    object_id: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'The record, field (field_values.changed) or integration it names: it must exist in the account',
+    }),
+    error_message: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1000, description: 'accounting_record.export_failed: the message' }),
+    ),
+    operation: Type.Optional(
+      Type.Unsafe<'CREATED' | 'UPDATED' | 'DELETED'>({
+        type: 'string',
+        enum: ['CREATED', 'UPDATED', 'DELETED'],
+        description: 'field_values.changed: the batch operation (default UPDATED)',
+      }),
+    ),
+    svc_ids: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
+        maxItems: 1000,
+        description: 'field_values.changed: the values the batch names (default none)',
+      }),
+    ),
+  },
+  { additionalProperties: false, title: 'SandboxFireEventRequest' },
+);
+
+export const FiredEvents = Type.Object(
+  {
+    events: Type.Array(Type.Object({ id: Type.String(), type: Type.String() }), {
+      description: 'The events written, in feed order: the feed lists them and the webhook endpoints receive them',
+    }),
+  },
+  { title: 'SandboxFiredEvents' },
 );

@@ -4,6 +4,7 @@ import { newId } from '../../lib/ids.js';
 import { ALL_SCOPES, authService, type Caller, type ClientCredentials } from '../auth/auth.service.js';
 import { accountingService } from '../accounting/accounting.service.js';
 import { fieldsService } from '../fields/fields.service.js';
+import { fireEvent, type FireRequest } from './events-on-demand.service.js';
 import type { FaultBook, FaultSpec, FaultState } from './faults.service.js';
 import { applyScenario, type ScenarioName, type ScenarioSummary } from './scenarios.service.js';
 
@@ -52,6 +53,13 @@ export const sandboxService = {
       await fieldsService.deleteAll(ex, caller);
     });
     return applyScenario(db, caller, scenario, seed);
+  },
+
+  /** An event of the account on demand (events-on-demand.service.ts); NOT_FOUND when the account is closed. */
+  async fireEvent(db: Db, accountId: string, request: FireRequest): Promise<{ id: string; type: string }[]> {
+    const active = (await authService.listClients(db, accountId)).some((c) => c.revoked_at === null);
+    if (!active) throw errors.notFound(`Sandbox account ${accountId}`, { account_id: accountId });
+    return fireEvent(db, callerIn(accountId), request);
   },
 
   /** Sets the client's fault (replacing any); NOT_FOUND unless the client is active. */

@@ -95,10 +95,15 @@ export const eventsService = {
   /**
    * Writes `events` of the account in the caller's transaction: they commit with the change they announce, or
    * not at all. Records that became ready for export are also announced in Brex's form, one event for all of
-   * them. Take no lock after calling this: the account's event counter stays locked until the commit.
+   * them. Take no lock after calling this: the account's event counter stays locked until the commit. Answers the
+   * events written (ids and types), in order.
    */
-  async emit(ex: Executor, tenant: Tenant, events: readonly NewAccountEvent[]): Promise<void> {
-    if (events.length === 0) return;
+  async emit(
+    ex: Executor,
+    tenant: Tenant,
+    events: readonly NewAccountEvent[],
+  ): Promise<{ id: string; type: string }[]> {
+    if (events.length === 0) return [];
     const now = nowMicros();
     const drafts: { type: AccountEventType; occurredAt: number; data: object }[] = events.map((e) => ({
       type: e.type,
@@ -123,17 +128,16 @@ export const eventsService = {
       });
     }
     const first = await repo.reserve(ex, tenant.accountId, drafts.length);
-    await repo.insertMany(
-      ex,
-      drafts.map((d, i) => ({
-        account_id: tenant.accountId,
-        seq: first + i,
-        event_id: newId('evt'),
-        type: d.type,
-        occurred_at: d.occurredAt,
-        data_json: JSON.stringify(d.data),
-      })),
-    );
+    const rows = drafts.map((d, i) => ({
+      account_id: tenant.accountId,
+      seq: first + i,
+      event_id: newId('evt'),
+      type: d.type,
+      occurred_at: d.occurredAt,
+      data_json: JSON.stringify(d.data),
+    }));
+    await repo.insertMany(ex, rows);
+    return rows.map((row) => ({ id: row.event_id, type: row.type }));
   },
 
   /**
