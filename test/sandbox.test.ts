@@ -211,6 +211,24 @@ describeEachDialect(
       expect(ready.total_count).toBe(20);
     });
 
+    it('bills-due: 27 bills due around now, three for each day from 10 days overdue to 30 days ahead', async () => {
+      const ctx = t.ctx;
+      const started = Date.now();
+      const { creds, api } = await newAccount(ctx, { scenario: 'bills-due', seed: 5 });
+      expect(creds.scenario.records).toBe(27);
+      const res = await api.get(RECORDS, { source_type: 'BILL', limit: '500' });
+      expect(res.status, res.text).toBe(200);
+      const bills = res.body.items;
+      expect(bills).toHaveLength(27);
+      expect(tally(bills, (r) => r.review_status)).toEqual({ PREPARE: 9, REVIEW: 9, READY_FOR_EXPORT: 9 });
+      const DAY_MS = 24 * 3600 * 1000;
+      const days = bills
+        .map((r: any) => Math.round((Date.parse(r.due_at) - started) / DAY_MS))
+        .sort((x: number, y: number) => x - y);
+      expect(days).toEqual([-10, -3, -1, 0, 1, 3, 7, 14, 30].flatMap((d) => [d, d, d]));
+      for (const r of bills) expect(Date.parse(r.posted_at)).toBeLessThan(Date.parse(r.due_at));
+    });
+
     it('chart-of-accounts-10k: one field with 10,000 values', async () => {
       const ctx = t.ctx;
       const { creds, api } = await newAccount(ctx, { scenario: 'chart-of-accounts-10k' });

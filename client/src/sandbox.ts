@@ -8,7 +8,7 @@ import type { RequestOptions, Transport } from './transport.js';
  */
 
 export type SandboxScenario =
-  'empty' | 'review-states' | 'month-of-card-spend' | 'export-failures' | 'chart-of-accounts-10k';
+  'empty' | 'review-states' | 'month-of-card-spend' | 'export-failures' | 'chart-of-accounts-10k' | 'bills-due';
 
 export interface SandboxAccountCreateRequest {
   /** Default `empty`. */

@@ -9,6 +9,8 @@ import { fieldsService } from '../fields/fields.service.js';
 /** The API's own batch limit for values. */
 const VALUE_BATCH = 1000;
 const DAY = 24 * 3600 * 1_000_000;
+/** bills-due: each bill's due date in days from now (negative: overdue), three bills each. */
+const BILL_DUE_DAYS = [-10, -3, -1, 0, 1, 3, 7, 14, 30] as const;
 const FAILED_EXPORT = {
   status: 'FAILURE' as const,
   reference_id: null,
@@ -25,6 +27,8 @@ export const SCENARIOS = {
   'export-failures':
     'The demo chart; 20 records READY_FOR_EXPORT (to report, and fail) and 10 back in REVIEW whose last export failed ("Invalid GL account").',
   'chart-of-accounts-10k': 'One field, GL Account, with 10,000 values (“6000 Travel” … “105990 Training”); no records.',
+  'bills-due':
+    'The demo chart and 27 bills whose due dates fall around now: overdue by 10, 3 and 1 days, due today, and due in 1, 3, 7, 14 and 30 days, three of each, in PREPARE, REVIEW and READY_FOR_EXPORT.',
 } as const;
 export type ScenarioName = keyof typeof SCENARIOS;
 const isScenario = (name: string): name is ScenarioName => Object.prototype.hasOwnProperty.call(SCENARIOS, name);
@@ -143,6 +147,22 @@ export async function applyScenario(
         reviewStatus,
         postedAt,
         erpPostingDate: postedAt,
+        lastExport: null,
+        version: 1 + states.indexOf(reviewStatus),
+      };
+    });
+  } else if (name === 'bills-due') {
+    const states = ['PREPARE', 'REVIEW', 'READY_FOR_EXPORT'] as const;
+    drafts = pickDrafts(draft, BILL_DUE_DAYS.length * 3, (d, i) => {
+      if (draftSource(d) !== 'BILL') return null;
+      const reviewStatus = states[i % states.length]!;
+      const dueAt = now + BILL_DUE_DAYS[Math.floor(i / 3)]! * DAY;
+      return {
+        ...d,
+        reviewStatus,
+        postedAt: Math.min(now, dueAt) - 30 * DAY,
+        erpPostingDate: Math.min(now, dueAt) - 30 * DAY,
+        dueAt,
         lastExport: null,
         version: 1 + states.indexOf(reviewStatus),
       };
