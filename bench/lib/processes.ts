@@ -46,6 +46,10 @@ export async function serve(
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  // A bench that fails half-way must not leave its servers running (they hold the port and the database).
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
+  child.once('exit', () => process.off('exit', orphaned));
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}${readyPath}`, Date.now() + 120_000);
   const startupMs = performance.now() - started;
