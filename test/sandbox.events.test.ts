@@ -122,6 +122,51 @@ describeEachDialect(
       });
     });
 
+    it('advances time for the account’s webhook schedules: a retry comes due, a delivery is given up, a failing endpoint is disabled', async () => {
+      const api = await sandboxAccount(t.ctx);
+      const other = await sandboxAccount(t.ctx);
+      const receiver = await startReceiver();
+      receiver.plan(Array(10).fill('fail'));
+      const hook = await api.post(WEBHOOKS, { url: receiver.url, event_types: ['accounting_record.ready_for_export'] });
+      expect(hook.status, hook.text).toBe(200);
+      await api.readyRecord();
+      const dispatcher = testDispatcher(t.ctx.db);
+      expect(await dispatcher.runOnce()).toMatchObject({ attempted: 1, delivered: 0 });
+      expect(await dispatcher.runOnce()).toMatchObject({ attempted: 0 }); // waiting for its backoff
+      const advance = (accountId: string, seconds: number) =>
+        operator(t.ctx).post(`/sandbox/v1/accounts/${accountId}/advance-time`, { seconds });
+
+      // Another account's time does not move this one's.
+      expect((await advance(other.accountId, 3600)).body).toEqual({ deliveries: 0, endpoints: 0 });
+      expect(await dispatcher.runOnce()).toMatchObject({ attempted: 0 });
+      expect((await advance(api.accountId, 60)).body).toEqual({ deliveries: 1, endpoints: 1 });
+      expect(await dispatcher.runOnce()).toMatchObject({ attempted: 1, delivered: 0 });
+      expect(receiver.received).toHaveLength(2);
+
+      // Three days on: the delivery is given up.
+      await advance(api.accountId, 3 * 24 * 3600);
+      expect(await dispatcher.runOnce()).toMatchObject({ attempted: 1, delivered: 0 });
+      const stored = () =>
+        t.ctx.db.direct
+          .selectFrom('webhook_deliveries')
+          .select('status')
+          .where('account_id', '=', api.accountId)
+          .execute();
+      expect(await stored()).toEqual([{ status: 'FAILED' }]);
+
+      // Five days of failures: the next failed attempt disables the endpoint, saying why.
+      await api.readyRecord();
+      await advance(api.accountId, 2 * 24 * 3600);
+      await dispatcher.runOnce();
+      const endpoint = await api.get(`${WEBHOOKS}/${hook.body.id}`);
+      expect(endpoint.body).toMatchObject({
+        status: 'DISABLED',
+        disabled_reason: expect.stringMatching(/^Every delivery attempt failed for 5 days/),
+      });
+      const bad = await advance(api.accountId, 0);
+      expect([bad.status, bad.body.error_code]).toEqual([400, 'INVALID_REQUEST']);
+    });
+
     it('refuses an object the account does not have, a closed account, a bad type or a client’s token, writing nothing', async () => {
       const api = await sandboxAccount(t.ctx);
       const other = await sandboxAccount(t.ctx);

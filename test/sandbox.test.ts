@@ -19,6 +19,7 @@ const ROUTES = [
   { method: 'DELETE', url: `${ACCOUNTS}/sbx_x` },
   { method: 'POST', url: `${ACCOUNTS}/sbx_x/reset`, payload: {} },
   { method: 'POST', url: `${ACCOUNTS}/sbx_x/events`, payload: { type: 'integration.connected', object_id: 'int_x' } },
+  { method: 'POST', url: `${ACCOUNTS}/sbx_x/advance-time`, payload: { seconds: 60 } },
   { method: 'POST', url: faultsUrl('cli_x'), payload: { kind: '500' } },
   { method: 'DELETE', url: faultsUrl('cli_x') },
 ] as const;
@@ -107,6 +108,7 @@ describeEachDialect(
       ).toEqual([
         '/sandbox/v1/accounts',
         '/sandbox/v1/accounts/{account_id}',
+        '/sandbox/v1/accounts/{account_id}/advance-time',
         '/sandbox/v1/accounts/{account_id}/events',
         '/sandbox/v1/accounts/{account_id}/reset',
         '/sandbox/v1/clients/{client_id}/faults',

@@ -80,6 +80,12 @@ export interface SandboxFiredEvents {
   events: { id: string; type: string }[];
 }
 
+/** `POST /sandbox/v1/accounts/{account_id}/advance-time`: what moved. */
+export interface SandboxAdvancedTime {
+  deliveries: number;
+  endpoints: number;
+}
+
 const enc = encodeURIComponent;
 
 /**
@@ -112,6 +118,14 @@ export function sandboxApi(http: Transport) {
         method: 'POST',
         path: `/sandbox/v1/accounts/${enc(accountId)}/events`,
         body: input,
+        options,
+      }),
+    /** Lets `seconds` pass for the account's webhook schedules: retries come due, give-ups and disabling arrive. */
+    advanceTime: (accountId: string, seconds: number, options?: RequestOptions) =>
+      http.request<SandboxAdvancedTime>({
+        method: 'POST',
+        path: `/sandbox/v1/accounts/${enc(accountId)}/advance-time`,
+        body: { seconds },
         options,
       }),
     /** Makes that client's next requests fail as asked; replaces its fault; other clients are not affected. */

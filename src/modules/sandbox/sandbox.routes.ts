@@ -8,6 +8,8 @@ import type { FaultBook, FaultState } from './faults.service.js';
 import { sandboxService } from './sandbox.service.js';
 import {
   AccountParams,
+  AdvancedTime,
+  AdvanceTimeBody,
   ClientParams,
   Fault,
   FaultBody,
@@ -113,6 +115,22 @@ export function sandboxRoutes(db: Db, adminToken: string, faults: FaultBook): Fa
       async (request) => ({
         events: await sandboxService.fireEvent(db, request.params.account_id, request.body),
       }),
+    );
+
+    app.post(
+      '/sandbox/v1/accounts/:account_id/advance-time',
+      {
+        schema: {
+          operationId: 'advanceSandboxTime',
+          summary: 'Let time pass for the account’s webhook schedules: retries come due, give-ups and disabling arrive',
+          description: `${operatorOnly} Waiting deliveries are moved \`seconds\` earlier (their next attempt and the start of their three-day retry window), and failing endpoints' "failing since" too, so that the next dispatcher round retries, gives a delivery up after three days, or disables an endpoint failing for five, as it would after that time. Records' dates do not move (svc computes nothing from them). An account without an active client → 404.`,
+          tags,
+          params: AccountParams,
+          body: AdvanceTimeBody,
+          response: { 200: AdvancedTime, ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (request) => sandboxService.advanceTime(db, request.params.account_id, request.body.seconds),
     );
 
     app.post(

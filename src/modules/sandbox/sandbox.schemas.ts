@@ -147,3 +147,22 @@ export const FiredEvents = Type.Object(
   },
   { title: 'SandboxFiredEvents' },
 );
+
+export const AdvanceTimeBody = Type.Object(
+  {
+    seconds: Type.Integer({
+      minimum: 1,
+      maximum: 30 * 24 * 3600,
+      description: 'How much time passes for the account’s webhook schedules (at most 30 days)',
+    }),
+  },
+  { additionalProperties: false, title: 'SandboxAdvanceTimeRequest' },
+);
+
+export const AdvancedTime = Type.Object(
+  {
+    deliveries: Type.Integer({ description: 'Waiting deliveries whose next attempt and retry window moved' }),
+    endpoints: Type.Integer({ description: 'Failing endpoints whose "failing since" moved' }),
+  },
+  { title: 'SandboxAdvancedTime' },
+);

@@ -4,6 +4,7 @@ import { newId } from '../../lib/ids.js';
 import { ALL_SCOPES, authService, type Caller, type ClientCredentials } from '../auth/auth.service.js';
 import { accountingService } from '../accounting/accounting.service.js';
 import { fieldsService } from '../fields/fields.service.js';
+import { schedulesService } from '../webhooks/schedules.service.js';
 import { fireEvent, type FireRequest } from './events-on-demand.service.js';
 import type { FaultBook, FaultSpec, FaultState } from './faults.service.js';
 import { applyScenario, type ScenarioName, type ScenarioSummary } from './scenarios.service.js';
@@ -57,9 +58,14 @@ export const sandboxService = {
 
   /** An event of the account on demand (events-on-demand.service.ts); NOT_FOUND when the account is closed. */
   async fireEvent(db: Db, accountId: string, request: FireRequest): Promise<{ id: string; type: string }[]> {
-    const active = (await authService.listClients(db, accountId)).some((c) => c.revoked_at === null);
-    if (!active) throw errors.notFound(`Sandbox account ${accountId}`, { account_id: accountId });
+    await requireOpen(db, accountId);
     return fireEvent(db, callerIn(accountId), request);
+  },
+
+  /** Time passes for the account's webhook schedules (schedules.service.ts); NOT_FOUND when the account is closed. */
+  async advanceTime(db: Db, accountId: string, seconds: number): Promise<{ deliveries: number; endpoints: number }> {
+    await requireOpen(db, accountId);
+    return db.write((ex) => schedulesService.advance(ex, callerIn(accountId), seconds));
   },
 
   /** Sets the client's fault (replacing any); NOT_FOUND unless the client is active. */
@@ -74,6 +80,12 @@ export const sandboxService = {
     faults.clear(clientId);
   },
 };
+
+/** NOT_FOUND unless the account has an active client (it is open). */
+async function requireOpen(db: Db, accountId: string): Promise<void> {
+  const active = (await authService.listClients(db, accountId)).some((c) => c.revoked_at === null);
+  if (!active) throw errors.notFound(`Sandbox account ${accountId}`, { account_id: accountId });
+}
 
 async function activeClient(db: Db, clientId: string): Promise<void> {
   if (!(await authService.isActiveClient(db.direct, clientId))) {

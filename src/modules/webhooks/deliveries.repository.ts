@@ -176,6 +176,35 @@ export const deliveriesRepository = {
       .execute();
   },
 
+  /**
+   * Moves the account's waiting schedules `micros` earlier, as if that much time had passed: unclaimed PENDING
+   * deliveries (their next attempt and the start of their retry window) and failing endpoints (since when). A
+   * claimed delivery keeps its lease. Answers how many deliveries and endpoints moved.
+   */
+  async shiftSchedules(
+    ex: Executor,
+    accountId: string,
+    micros: number,
+  ): Promise<{ deliveries: number; endpoints: number }> {
+    const deliveries = await ex
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        next_attempt_at: eb('next_attempt_at', '-', micros),
+        retry_from: eb('retry_from', '-', micros),
+      }))
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'PENDING')
+      .where('lease_token', 'is', null)
+      .executeTakeFirst();
+    const endpoints = await ex
+      .updateTable('webhook_endpoints')
+      .set((eb) => ({ failing_since: eb('failing_since', '-', micros) }))
+      .where('account_id', '=', accountId)
+      .where('failing_since', 'is not', null)
+      .executeTakeFirst();
+    return { deliveries: Number(deliveries.numUpdatedRows), endpoints: Number(endpoints.numUpdatedRows) };
+  },
+
   /** Retention: attempts and settled deliveries older than `before`; answers how many rows went. */
   async sweep(ex: Executor, before: number): Promise<number> {
     const attempts = await ex.deleteFrom('webhook_attempts').where('attempted_at', '<', before).executeTakeFirst();
