@@ -1,26 +1,9 @@
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/database.js';
-import { isAppError } from '../errors.js';
 import { appsService } from '../modules/auth/apps.service.js';
-import { CliUsageError } from './usage.js';
+import { asUsage, CliUsageError, onePositional } from './usage.js';
 
 type Out = (line: string) => void;
-
-function oneApp(rest: string[]): string {
-  const { positionals } = parseArgs({ args: rest, allowPositionals: true, strict: true });
-  if (positionals.length !== 1) throw new CliUsageError('give exactly one app id');
-  return positionals[0]!;
-}
-
-/** The service's refusals (a bad redirect URI, an unknown app) are the operator's mistakes: exit 2. */
-async function asUsage<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isAppError(error) && error.status < 500) throw new CliUsageError(error.message);
-    throw error;
-  }
-}
 
 /** `svc apps …`: the partner apps an account admin may connect (OAuth authorization code). */
 export async function apps(
@@ -52,7 +35,7 @@ export async function apps(
     return;
   }
   if (sub === 'disable' || sub === 'enable' || sub === 'rotate-secret') {
-    const appId = oneApp(rest);
+    const appId = onePositional(rest, 'app id');
     const change = (db: Db) =>
       sub === 'disable'
         ? appsService.disable(db, appId)

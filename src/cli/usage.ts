@@ -1,3 +1,5 @@
+import { parseArgs } from 'node:util';
+import { isAppError } from '../errors.js';
 import { isScope, splitScopes, type Scope } from '../modules/auth/scopes.js';
 import { ACCOUNT_ID_PATTERN } from '../modules/auth/auth.service.js';
 
@@ -29,4 +31,21 @@ export function parseCount(text: string | undefined, name: string, fallback: num
   if (text === undefined) return fallback;
   if (!/^\d+$/.test(text)) throw new CliUsageError(`--${name} must be a whole number`);
   return Number(text);
+}
+
+/** The one positional argument of a subcommand (`svc apps disable <app_id>`): exactly one, named `what`. */
+export function onePositional(rest: string[], what: string): string {
+  const { positionals } = parseArgs({ args: rest, allowPositionals: true, strict: true });
+  if (positionals.length !== 1) throw new CliUsageError(`give exactly one ${what}`);
+  return positionals[0]!;
+}
+
+/** The service's refusals (a malformed or taken id, an unknown one) are the operator's mistakes: exit 2. */
+export async function asUsage<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isAppError(error) && error.status < 500) throw new CliUsageError(error.message);
+    throw error;
+  }
 }

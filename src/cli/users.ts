@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import { isAppError } from '../errors.js';
 import { ROLES } from '../modules/users/roles.js';
 import { usersService, type PasswordLink } from '../modules/users/users.service.js';
-import { CliUsageError, parseAccount } from './usage.js';
+import { CliUsageError, onePositional, parseAccount } from './usage.js';
 
 type Out = (line: string) => void;
 
@@ -12,12 +12,6 @@ function linkJson(config: Config, link: PasswordLink): string {
   // The token travels in the fragment: browsers never send it to a server, so no proxy or access log keeps it.
   const url = `${config.publicUrl}/console/set-password#token=${encodeURIComponent(link.token)}`;
   return JSON.stringify({ ...link.user, password_link: url, password_link_expires_at: link.expires_at });
-}
-
-function oneUserId(rest: string[]): string {
-  const { positionals } = parseArgs({ args: rest, allowPositionals: true, strict: true });
-  if (positionals.length !== 1) throw new CliUsageError('give exactly one user_id');
-  return positionals[0]!;
 }
 
 async function orNoSuchUser<T>(userId: string, work: () => Promise<T>): Promise<T> {
@@ -60,13 +54,13 @@ export async function users(
     return;
   }
   if (sub === 'disable') {
-    const userId = oneUserId(rest);
+    const userId = onePositional(rest, 'user_id');
     const user = await withDb((db) => orNoSuchUser(userId, () => usersService.disable(db, userId)));
     out(JSON.stringify(user));
     return;
   }
   if (sub === 'reset-password') {
-    const userId = oneUserId(rest);
+    const userId = onePositional(rest, 'user_id');
     out(
       await withDb(async (db, config) =>
         linkJson(config, await orNoSuchUser(userId, () => usersService.resetPassword(db, userId))),

@@ -1,26 +1,9 @@
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/database.js';
-import { isAppError } from '../errors.js';
 import { vendorsService } from '../modules/integrations/vendors.service.js';
-import { CliUsageError } from './usage.js';
+import { asUsage, CliUsageError, onePositional } from './usage.js';
 
 type Out = (line: string) => void;
-
-function oneVendor(rest: string[]): string {
-  const { positionals } = parseArgs({ args: rest, allowPositionals: true, strict: true });
-  if (positionals.length !== 1) throw new CliUsageError('give exactly one vendor id');
-  return positionals[0]!;
-}
-
-/** The service's refusals (a taken or malformed id, an unknown vendor) are the operator's mistakes: exit 2. */
-async function asUsage<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isAppError(error) && error.status < 500) throw new CliUsageError(error.message);
-    throw error;
-  }
-}
 
 /** `svc vendors …`: the ERP vendor ids partners send as `vendor` when they create an integration. */
 export async function vendors(
@@ -46,7 +29,7 @@ export async function vendors(
     return;
   }
   if (sub === 'disable' || sub === 'enable') {
-    const vendor = oneVendor(rest);
+    const vendor = onePositional(rest, 'vendor id');
     const change = (db: Db) =>
       sub === 'disable' ? vendorsService.disable(db, vendor) : vendorsService.enable(db, vendor);
     out(JSON.stringify(await withDb((db) => asUsage(() => change(db)))));
