@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type {
   AccountingRecord,
@@ -11,7 +11,7 @@ import { usersService } from '../../src/modules/users/users.service.js';
 import {
   checkScreen,
   DESKTOP,
-  launchBrowser,
+  sharedBrowser,
   screenshot,
   signInThroughForm,
   startConsoleServer,
@@ -20,15 +20,7 @@ import { newUser } from '../support/console.js';
 import { newAccountId } from '../support/context.js';
 import { eachDialectWith } from '../support/dialects.js';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 const STATE_WORDS = {
   PREPARE: 'Prepare',
@@ -153,7 +145,7 @@ eachDialectWith(
       await api.review.setRequiredCoding([gl.svc_id]);
 
       bookkeeper = await newUser(server().db, 'BOOKKEEPER', accountId);
-      context = await browser.newContext({ viewport: DESKTOP });
+      context = await browser().newContext({ viewport: DESKTOP });
       context.setDefaultTimeout(10_000);
       page = await context.newPage();
     });
@@ -528,7 +520,7 @@ eachDialectWith(
 
     it('gives a read-only user no way to change anything, and the server refuses a forced move with 403', async () => {
       const reader = await newUser(server().db, 'READ_ONLY', accountId);
-      const readOnly = await browser.newContext({ viewport: DESKTOP });
+      const readOnly = await browser().newContext({ viewport: DESKTOP });
       readOnly.setDefaultTimeout(10_000);
       try {
         const other = await readOnly.newPage();

@@ -1,11 +1,11 @@
-import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
+import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Field, FieldValue, SvcClient } from '../../client/src/index.js';
 import {
   API_SCOPES,
   checkScreen,
   DESKTOP,
-  launchBrowser,
+  sharedBrowser,
   screenshot,
   signInThroughForm,
   startConsoleServer,
@@ -15,15 +15,7 @@ import { newAccountId } from '../support/context.js';
 import { eachDialectWith } from '../support/dialects.js';
 import { errorBody } from '../support/expect.js';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 /** What a reader sees of an element: its rendered text, one line per block. */
 const textOf = async (locator: Locator): Promise<string> => (await locator.innerText()).replace(/\n+/g, '\n').trim();
@@ -80,7 +72,7 @@ eachDialectWith(
       accountId = newAccountId();
       api = await server().apiClient(accountId, [...API_SCOPES]);
       const admin = await newUser(server().db, 'ACCOUNT_ADMIN', accountId);
-      context = await browser.newContext({ viewport: DESKTOP });
+      context = await browser().newContext({ viewport: DESKTOP });
       context.setDefaultTimeout(15_000);
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server().url });
       page = await signIn(context, base(), admin);
@@ -405,7 +397,7 @@ eachDialectWith(
 
     it('shows a read-only user the fields and values but no way to change them, and the server refuses the same requests from its session with 403', async () => {
       const reader = await newUser(server().db, 'READ_ONLY', accountId);
-      const readOnly = await browser.newContext({ viewport: DESKTOP });
+      const readOnly = await browser().newContext({ viewport: DESKTOP });
       readOnly.setDefaultTimeout(15_000);
       try {
         const other = await signIn(readOnly, base(), reader);
@@ -490,7 +482,7 @@ eachDialectWith(
 
     it('lets a bookkeeper add and change values but not delete them (fields.write), as the server enforces', async () => {
       const bookkeeper = await newUser(server().db, 'BOOKKEEPER', accountId);
-      const own = await browser.newContext({ viewport: DESKTOP });
+      const own = await browser().newContext({ viewport: DESKTOP });
       own.setDefaultTimeout(15_000);
       try {
         const other = await signIn(own, base(), bookkeeper);

@@ -1,11 +1,11 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { SvcClient } from '../../client/src/index.js';
 import {
   API_SCOPES,
   checkScreen,
   DESKTOP,
-  launchBrowser,
+  sharedBrowser,
   signInThroughForm,
   startConsoleServer,
 } from '../support/browser.js';
@@ -13,15 +13,7 @@ import { newUser } from '../support/console.js';
 import { newAccountId } from '../support/context.js';
 import { eachDialectWith } from '../support/dialects.js';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 async function signedInPage(context: BrowserContext, base: string, user: { email: string; password: string }) {
   const page = await context.newPage();
@@ -49,7 +41,7 @@ eachDialectWith(
     beforeAll(async () => {
       accountId = newAccountId();
       api = await server().apiClient(accountId, [...API_SCOPES]);
-      context = await browser.newContext({ viewport: DESKTOP });
+      context = await browser().newContext({ viewport: DESKTOP });
       context.setDefaultTimeout(15_000);
       page = await signedInPage(
         context,

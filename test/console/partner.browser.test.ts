@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   SvcClient,
@@ -12,20 +12,12 @@ import {
 } from '../../client/src/index.js';
 import { appsService } from '../../src/modules/auth/apps.service.js';
 import { vendorsService } from '../../src/modules/integrations/vendors.service.js';
-import { checkScreen, launchBrowser, signInThroughForm, startConsoleServer } from '../support/browser.js';
+import { checkScreen, sharedBrowser, signInThroughForm, startConsoleServer } from '../support/browser.js';
 import { newUser } from '../support/console.js';
 import { newAccountId } from '../support/context.js';
 import { eachDialectWith } from '../support/dialects.js';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 /** The partner's own web server: its OAuth callback, which records where the browser was sent. */
 async function partnerSite(): Promise<{ callback: string; arrived: Promise<string>; close: () => Promise<void> }> {
@@ -54,7 +46,7 @@ eachDialectWith(
     let page: Page;
 
     beforeAll(async () => {
-      context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
       page = await context.newPage();
     });
 

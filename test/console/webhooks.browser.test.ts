@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { SvcClient } from '../../client/src/index.js';
 import { verifyWebhook } from '../../client/src/webhooks.js';
@@ -8,22 +8,14 @@ import { loadConfig } from '../../src/config.js';
 import type { Db, DialectName } from '../../src/db/database.js';
 import { openDatabase } from '../../src/db/open.js';
 import { authService } from '../../src/modules/auth/auth.service.js';
-import { API_SCOPES, checkScreen, DESKTOP, launchBrowser, screenshot, signInThroughForm } from '../support/browser.js';
+import { API_SCOPES, checkScreen, DESKTOP, sharedBrowser, screenshot, signInThroughForm } from '../support/browser.js';
 import { newUser } from '../support/console.js';
 import { newAccountId } from '../support/context.js';
 import { createTestDatabase } from '../support/databases.js';
 import { eachDialectWith } from '../support/dialects.js';
 import { startServer, type RunningServer } from '../support/processes.js';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 const READY = 'accounting_record.ready_for_export';
 const EXPORTED = 'accounting_record.exported';
@@ -132,7 +124,7 @@ eachDialectWith(
     let page: Page;
 
     beforeAll(async () => {
-      context = await browser.newContext({ viewport: DESKTOP });
+      context = await browser().newContext({ viewport: DESKTOP });
       context.setDefaultTimeout(15_000);
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server().url });
     });
@@ -354,7 +346,7 @@ eachDialectWith(
     it('shows a bookkeeper no webhooks, and says an unknown endpoint does not exist', async () => {
       const accountId = newAccountId();
       const bookkeeper = await newUser(server().db, 'BOOKKEEPER', accountId);
-      const other = await browser.newContext({ viewport: DESKTOP });
+      const other = await browser().newContext({ viewport: DESKTOP });
       other.setDefaultTimeout(15_000);
       try {
         page = await signIn(other, `${server().url}/console`, bookkeeper);
@@ -366,7 +358,7 @@ eachDialectWith(
         await other.close();
       }
       const admin = await newUser(server().db, 'ACCOUNT_ADMIN', accountId);
-      const admins = await browser.newContext({ viewport: DESKTOP });
+      const admins = await browser().newContext({ viewport: DESKTOP });
       admins.setDefaultTimeout(15_000);
       try {
         page = await signIn(admins, `${server().url}/console`, admin);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { SvcClient } from '../../client/src/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { Db, DialectName } from '../../src/db/database.js';
@@ -159,4 +159,22 @@ export async function signInThroughForm(page: Page, user: { email: string; passw
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/**
+ * One headless Chromium for the test file: launched before its tests, closed after them. Call at the file's top;
+ * the function answers the browser once it is up.
+ */
+export function sharedBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('sharedBrowser(): the browser is not launched yet (use it inside a test or hook)');
+    return browser;
+  };
 }
