@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { ADMIN, INGEST, item } from '../support/accounting.js';
 import { expectErrorShape } from '../support/expect.js';
 import type { RunningServer } from '../support/processes.js';
@@ -14,9 +14,21 @@ import {
 } from '../support/reliability.js';
 import { Workload, type Op } from '../support/reliability-workload.js';
 
+/** A whole number ≥ 1 from the environment, `fallback` when unset; anything else fails the file at once. */
+function knob(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[1-9][0-9]*$/.test(raw)) throw new Error(`${name}=${JSON.stringify(raw)}: expected a whole number ≥ 1`);
+  return Number(raw);
+}
+
 const WORKERS = 4;
-const KILLS = 8;
-const BUDGET_MS = 40_000;
+/** SIGKILLs per dialect: 8 in CI; `npm run soak` sets CRASH_KILLS=100. */
+const KILLS = knob('CRASH_KILLS', 8);
+/** Time for the kills (twice this while the review cycle has not run): 40 s in CI, else at least 5 s a kill. */
+const BUDGET_MS = knob('CRASH_BUDGET_SECONDS', Math.max(40, 5 * KILLS)) * 1000;
+// The kill loop may last 2 × BUDGET_MS, then the checks and replays: 300 s in CI (the config's default).
+vi.setConfig({ testTimeout: Math.max(300_000, 2 * BUDGET_MS + 120_000) });
 /** The kinds of the review cycle, each to be acknowledged at least once between kills. */
 const CYCLE = ['fail', 'reopen', 'code', 'split', 'merge', 'approve'] as const;
 const REPLAY_SAMPLE = 60;

@@ -1,13 +1,26 @@
 import fc from 'fast-check';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { describeEachDialect } from '../support/context.js';
 import { expectErrorShape } from '../support/expect.js';
 import { businessState, report } from '../support/reliability.js';
 import { encode, garbageRequests, headerSafe, urlOf, type GarbageRequest } from '../support/reliability-garbage.js';
 import { newEstate, pathOf, requestsOf, routeName, routeTable } from '../support/reliability-routes.js';
 
-/** Inputs per operation; each operation is one route family of the OpenAPI table. */
-const RUNS = 200;
+/** A whole number ≥ 1 from the environment, `fallback` when unset; anything else fails the file at once. */
+function knob(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[1-9][0-9]*$/.test(raw)) throw new Error(`${name}=${JSON.stringify(raw)}: expected a whole number ≥ 1`);
+  return Number(raw);
+}
+
+/**
+ * Inputs per operation (each operation is one route of the OpenAPI table), half as many per token or public
+ * endpoint: 200 in CI; `npm run soak` sets GARBAGE_RUNS=2200 (45 × 2200 + 5 × 1100 = 104,500 a dialect).
+ */
+const RUNS = knob('GARBAGE_RUNS', 200);
+// 300 s a test in CI (the config's default), else 1.5 s per input of each operation (45 of them, ≤ 33 ms each).
+vi.setConfig({ testTimeout: Math.max(300_000, RUNS * 1500) });
 const BODY_LIMIT = 65_536;
 
 const headersOf = (req: GarbageRequest, token?: string) => {
@@ -160,7 +173,7 @@ describeEachDialect(
               expect(body).toEqual({ error: expect.any(String), error_description: expect.any(String) });
             } else expectErrorShape({ status: res.statusCode, body, headers: res.headers });
           }),
-          { numRuns: RUNS / 2, endOnFailure: true },
+          { numRuns: Math.ceil(RUNS / 2), endOnFailure: true },
         );
       }
       report(`garbage public [${t.dialect}]`, { operations: routes.length, inputs: tried });
