@@ -1,5 +1,6 @@
 import type { ApiClient } from '@svc/client';
 import { useState } from 'react';
+import { ConfirmInline } from '../../../components/ConfirmInline';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { ScrollRegion } from '../../../components/ScrollRegion';
 import { formatDateTime } from '../../../lib/format';
@@ -56,47 +57,36 @@ function ClientRow({
             </div>
           )}
           {!apiClient.revoked_at && confirming === 'rotate' && (
-            <div className="row-actions" role="group" aria-label={`Rotate the secret of ${id}?`}>
-              <span>A new secret is shown once; the old one keeps working for a day.</span>
-              <button
-                type="button"
-                className="button-primary"
-                autoFocus
-                aria-label={`Yes, rotate the secret of ${id}`}
-                disabled={rotate.isPending}
-                onClick={() =>
-                  rotate.mutate(id, {
-                    onSuccess: (answer) => {
-                      setConfirming(null);
-                      onRotated(answer);
-                    },
-                  })
-                }
-              >
-                {rotate.isPending ? 'Rotating…' : 'Yes, rotate'}
-              </button>
-              <button type="button" disabled={rotate.isPending} onClick={() => setConfirming(null)}>
-                Keep it
-              </button>
-            </div>
+            <ConfirmInline
+              question={`Rotate the secret of ${id}?`}
+              warning="A new secret is shown once; the old one keeps working for a day."
+              confirm="Yes, rotate"
+              confirmAccessibleName={`Yes, rotate the secret of ${id}`}
+              busyLabel="Rotating…"
+              busy={rotate.isPending}
+              onConfirm={() =>
+                rotate.mutate(id, {
+                  onSuccess: (answer) => {
+                    setConfirming(null);
+                    onRotated(answer);
+                  },
+                })
+              }
+              onCancel={() => setConfirming(null)}
+            />
           )}
           {!apiClient.revoked_at && confirming === 'revoke' && (
-            <div className="row-actions" role="group" aria-label={`Revoke ${id}?`}>
-              <span>Its tokens stop working at once.</span>
-              <button
-                type="button"
-                className="button-danger"
-                autoFocus
-                aria-label={`Yes, revoke ${id}`}
-                disabled={revoke.isPending}
-                onClick={() => revoke.mutate(id, { onSuccess: () => onRevoked(id) })}
-              >
-                {revoke.isPending ? 'Revoking…' : 'Yes, revoke'}
-              </button>
-              <button type="button" disabled={revoke.isPending} onClick={() => setConfirming(null)}>
-                Keep it
-              </button>
-            </div>
+            <ConfirmInline
+              question={`Revoke ${id}?`}
+              warning="Its tokens stop working at once."
+              confirm="Yes, revoke"
+              confirmAccessibleName={`Yes, revoke ${id}`}
+              busyLabel="Revoking…"
+              busy={revoke.isPending}
+              danger
+              onConfirm={() => revoke.mutate(id, { onSuccess: () => onRevoked(id) })}
+              onCancel={() => setConfirming(null)}
+            />
           )}
         </td>
       </tr>

@@ -1,5 +1,6 @@
 import type { ConnectedApp } from '@svc/client';
 import { useState } from 'react';
+import { ConfirmInline } from '../../../components/ConfirmInline';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { ScrollRegion } from '../../../components/ScrollRegion';
 import { formatDateTime } from '../../../lib/format';
@@ -32,22 +33,17 @@ function AppRow({ app, onRevoked }: { app: ConnectedApp; onRevoked: (name: strin
               Revoke
             </button>
           ) : (
-            <div className="row-actions" role="group" aria-label={`Revoke ${app.name}?`}>
-              <span>Its access stops at once.</span>
-              <button
-                type="button"
-                className="button-danger"
-                autoFocus
-                aria-label={`Yes, revoke ${app.name}`}
-                disabled={revoke.isPending}
-                onClick={() => revoke.mutate(app.app_id, { onSuccess: () => onRevoked(app.name) })}
-              >
-                {revoke.isPending ? 'Revoking…' : 'Yes, revoke'}
-              </button>
-              <button type="button" disabled={revoke.isPending} onClick={() => setConfirming(false)}>
-                Keep it
-              </button>
-            </div>
+            <ConfirmInline
+              question={`Revoke ${app.name}?`}
+              warning="Its access stops at once."
+              confirm="Yes, revoke"
+              confirmAccessibleName={`Yes, revoke ${app.name}`}
+              busyLabel="Revoking…"
+              busy={revoke.isPending}
+              danger
+              onConfirm={() => revoke.mutate(app.app_id, { onSuccess: () => onRevoked(app.name) })}
+              onCancel={() => setConfirming(false)}
+            />
           )}
         </td>
       </tr>
