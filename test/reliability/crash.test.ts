@@ -13,14 +13,7 @@ import {
   type ServedDatabase,
 } from '../support/reliability.js';
 import { Workload, type Op } from '../support/reliability-workload.js';
-
-/** A whole number ≥ 1 from the environment, `fallback` when unset; anything else fails the file at once. */
-function knob(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^[1-9][0-9]*$/.test(raw)) throw new Error(`${name}=${JSON.stringify(raw)}: expected a whole number ≥ 1`);
-  return Number(raw);
-}
+import { knob } from '../support/knobs.js';
 
 const WORKERS = 4;
 /** SIGKILLs per dialect: 8 in CI; `npm run soak` sets CRASH_KILLS=100. */

@@ -5,14 +5,7 @@ import { expectErrorShape } from '../support/expect.js';
 import { businessState, report } from '../support/reliability.js';
 import { encode, garbageRequests, headerSafe, urlOf, type GarbageRequest } from '../support/reliability-garbage.js';
 import { newEstate, pathOf, requestsOf, routeName, routeTable } from '../support/reliability-routes.js';
-
-/** A whole number ≥ 1 from the environment, `fallback` when unset; anything else fails the file at once. */
-function knob(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^[1-9][0-9]*$/.test(raw)) throw new Error(`${name}=${JSON.stringify(raw)}: expected a whole number ≥ 1`);
-  return Number(raw);
-}
+import { knob } from '../support/knobs.js';
 
 /**
  * Inputs per operation (each operation is one route of the OpenAPI table), half as many per token or public

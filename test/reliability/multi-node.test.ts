@@ -14,21 +14,13 @@ import { PrivatePostgres } from '../support/private-postgres.js';
 import { startServer, type RunningServer } from '../support/processes.js';
 import { HttpApi, integrityProblems, report, sleep, type HttpResponse } from '../support/reliability.js';
 import { storedRecordRows, storedValues } from '../support/stored.js';
+import { knob } from '../support/knobs.js';
 
 /**
  * Three svc nodes (`node dist/server.js`, one process each) on one PostgreSQL database and one Redis, behind
  * HAProxy with deploy/haproxy.cfg, as docs/operations.md describes. The database is on a PostgreSQL server of the
  * test's own (test/support/private-postgres.ts), which it restarts once under load.
  */
-/** A whole number ≥ `min` from the environment, `fallback` when unset; anything else fails the file at once. */
-function knob(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < min)
-    throw new Error(`${name}=${JSON.stringify(raw)}: expected a whole number ≥ ${min}`);
-  return Number(raw);
-}
-
 /**
  * The chaos's length: 12 s in CI; `npm run soak` sets MULTI_NODE_SECONDS=600 (ten minutes). At least 10 s: a
  * shorter run, with PostgreSQL down a second and nodes waiting for it, often misses the 3 kills the test asks for.
