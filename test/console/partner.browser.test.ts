@@ -129,6 +129,20 @@ eachDialectWith(
         expect(reported).toBeDefined();
         expect((await records.accountingRecords.get(ready!.id)).review_status).toBe('EXPORTED');
 
+        // The admin sees the integration the partner made, disconnects it and reactivates it.
+        await page.goto(`${url}/console/integrations`);
+        const integrationRow = page.getByRole('row', { name: new RegExp(vendor) });
+        await integrationRow.waitFor();
+        expect((await integrationRow.innerText()).replace(/\s+/g, ' ')).toContain(`${vendor} acme-in-erp Active`);
+        await checkScreen(page, 'integrations', dialect);
+        await page.getByRole('button', { name: `Disconnect ${vendor}` }).click();
+        await page.getByRole('button', { name: `Yes, disconnect ${vendor}` }).click();
+        await page.getByRole('button', { name: `Reactivate ${vendor}` }).waitFor();
+        expect((await partner.integrations.list()).items.map((i) => i.status)).toEqual(['DISABLED']);
+        await page.getByRole('button', { name: `Reactivate ${vendor}` }).click();
+        await page.getByRole('button', { name: `Disconnect ${vendor}` }).waitFor();
+        expect((await partner.integrations.list()).items.map((i) => i.status)).toEqual(['ACTIVE']);
+
         // The admin sees the app under Connected apps, and revokes it: the partner's next request fails.
         await page.goto(`${url}/console/connected-apps`);
         const row = page.getByRole('row', { name: /Acme ERP connector/ });

@@ -20,6 +20,9 @@ const FieldRoute = lazy(() => import('../features/fields/routes/FieldRoute').the
 const ConsentRoute = lazy(() =>
   import('../features/oauth/routes/ConsentRoute').then((m) => ({ default: m.ConsentRoute })),
 );
+const IntegrationsRoute = lazy(() =>
+  import('../features/integrations/routes/IntegrationsRoute').then((m) => ({ default: m.IntegrationsRoute })),
+);
 const ConnectedAppsRoute = lazy(() =>
   import('../features/connected-apps/routes/ConnectedAppsRoute').then((m) => ({ default: m.ConnectedAppsRoute })),
 );
@@ -52,6 +55,7 @@ export function AppRoutes() {
                   <Route path="/fields/:id">{(params) => <FieldRoute key={params.id} id={params.id} />}</Route>
                   <Route path="/api-clients" component={ApiClientsRoute} />
                   <Route path="/connected-apps" component={ConnectedAppsRoute} />
+                  <Route path="/integrations" component={IntegrationsRoute} />
                   <Route path="/webhooks" component={WebhooksRoute} />
                   <Route path="/webhooks/:id">{(params) => <WebhookRoute key={params.id} id={params.id} />}</Route>
                   <Route path="/oauth/authorize" component={ConsentRoute} />

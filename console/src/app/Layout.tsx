@@ -43,6 +43,11 @@ export function Layout({ children }: { children: ReactNode }) {
                 Fields
               </NavLink>
             </li>
+            <li>
+              <NavLink href="/integrations" pattern="/integrations">
+                Integrations
+              </NavLink>
+            </li>
             {canManageClients(user) && (
               <li>
                 <NavLink href="/api-clients" pattern="/api-clients">
