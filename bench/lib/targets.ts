@@ -25,13 +25,20 @@ export interface Scenario {
   targetMax?: number;
   targetP50?: number;
   targetP99?: number;
+  /** No target is given for it (issue 20's webhook figures): the figure is reported, neither met nor missed. */
+  reported?: boolean;
+  /** No floor fits it (a delay from commit to delivery): the floor column says so. */
+  noFloor?: boolean;
 }
 
 /** autocannon reports whole milliseconds: a floor's p99 of 0 ms is below its resolution, counted as 1 ms. */
 const floorP99Of = (s: Scenario) => Math.max(s.floorP99 ?? 0, 1);
 
-/** `met`, `missed`, or '' when the scenario has no target (or no floor for a target relative to one). */
-export function verdict(s: Scenario): '' | 'met' | 'missed' {
+/**
+ * `met`, `missed`, `reported` for a figure no target is given for, or '' when the scenario has no target (or no
+ * floor for a target relative to one).
+ */
+export function verdict(s: Scenario): '' | 'met' | 'missed' | 'reported' {
   const checks: boolean[] = [];
   const floor = s.floor !== undefined && s.floor > 0 ? s.floor : undefined;
   if (floor !== undefined && s.minShare !== undefined) checks.push(s.throughput >= s.minShare * floor);
@@ -43,7 +50,7 @@ export function verdict(s: Scenario): '' | 'met' | 'missed' {
   if (s.targetMax !== undefined) checks.push(s.throughput <= s.targetMax);
   if (s.targetP50 !== undefined && s.p50 !== undefined) checks.push(s.p50 <= s.targetP50);
   if (s.targetP99 !== undefined && s.p99 !== undefined) checks.push(s.p99 <= s.targetP99);
-  if (checks.length === 0) return '';
+  if (checks.length === 0) return s.reported ? 'reported' : '';
   if (s.errors) return 'missed';
   return checks.every(Boolean) ? 'met' : 'missed';
 }
@@ -86,12 +93,13 @@ export function targetText(s: Scenario): string {
   if (s.targetMax !== undefined) parts.push(`≤ ${s.targetMax.toLocaleString('en-US')}`);
   if (s.targetP50 !== undefined) parts.push(`p50 ≤ ${s.targetP50} ms`);
   if (s.targetP99 !== undefined) parts.push(`p99 ≤ ${s.targetP99} ms`);
+  if (parts.length === 0 && s.reported) return 'none given';
   return parts.join(', ');
 }
 
 /** The floor column: which floor and its figure (with its p99 when the target uses it). */
 export function floorText(s: Scenario): string {
-  if (s.floor === undefined) return '';
+  if (s.floor === undefined) return s.noFloor ? 'none' : '';
   const p99 = s.maxP99Times !== undefined && s.floorP99 !== undefined ? `, p99 ${s.floorP99} ms` : '';
   const name = s.floorName ?? 'HTTP';
   // The HTTP floor is a rate of requests whatever the scenario counts (pages, records).

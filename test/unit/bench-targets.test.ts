@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeParams, encodeParams, statementsOf } from '../../bench/lib/capture-log.js';
 import { insertColumns } from '../../bench/lib/data-floor.js';
 import { floorText, ratioText, targetText, verdict, type Scenario } from '../../bench/lib/targets.js';
+import { deliveryFigures, percentile, type Arrival } from '../../bench/lib/webhooks.js';
+import { newSecret, signedHeaders } from '../../src/modules/webhooks/webhooks.signing.js';
 
 const scenario = (s: Partial<Scenario>): Scenario => ({ name: 's', unit: 'req/s', throughput: 100, ...s });
 
@@ -40,6 +42,57 @@ describe('bench: a scenario against its floor', () => {
     expect(verdict(scenario({ floor: 100, minShare: 0.5, errors: 3 }))).toBe('missed');
     expect(verdict(scenario({ floor: 100 }))).toBe('');
     expect(ratioText(scenario({ throughput: 5, floor: 1000 }))).toBe('0.50% of its rate');
+  });
+});
+
+describe('bench: figures reported without a target', () => {
+  it('says reported, and none for a missing floor', () => {
+    const s = scenario({ unit: 'events/s', p50: 12, p99: 40, reported: true, noFloor: true });
+    expect(verdict(s)).toBe('reported');
+    expect(targetText(s)).toBe('none given');
+    expect(floorText(s)).toBe('none');
+    expect(ratioText(s)).toBe('');
+    const withFloor = scenario({ unit: 'events/s', throughput: 150, floor: 600, floorName: 'sender', reported: true });
+    expect(verdict(withFloor)).toBe('reported');
+    expect(floorText(withFloor)).toBe('sender: 600 events/s');
+    expect(ratioText(withFloor)).toBe('25% of its rate');
+    expect(verdict(scenario({ reported: true, targetMax: 1, throughput: 2 }))).toBe('missed');
+  });
+});
+
+describe('bench: webhook deliveries', () => {
+  it('takes the nearest-rank percentile', () => {
+    const xs = Array.from({ length: 100 }, (_, i) => 100 - i);
+    expect(percentile(xs, 50)).toBe(50);
+    expect(percentile(xs, 99)).toBe(99);
+    expect(percentile([7], 99)).toBe(7);
+  });
+
+  it('counts verified first deliveries against their commits, duplicates apart', async () => {
+    const secret = newSecret();
+    const arrival = (event: string, record: string, at: number): Arrival => {
+      const body = JSON.stringify({
+        id: event,
+        type: 'accounting_record.ready_for_export',
+        timestamp: new Date().toISOString(),
+        account_id: 'a',
+        data: { object: 'accounting_record', id: record, version: 2 },
+      });
+      return { at, body, headers: signedHeaders([secret], event, new Date(), body) };
+    };
+    const committed = new Map([
+      ['r1', 1000],
+      ['r2', 1000],
+    ]);
+    const figures = await deliveryFigures(
+      secret,
+      [arrival('e1', 'r1', 1010), arrival('e2', 'r2', 1500), arrival('e1', 'r1', 1600)],
+      committed,
+    );
+    expect(figures).toMatchObject({ delivered: 2, duplicates: 1, p50: 10, p99: 500, max: 500 });
+    expect(figures.rate).toBeCloseTo(4);
+    await expect(deliveryFigures(newSecret(), [arrival('e1', 'r1', 1010)], committed)).rejects.toThrow();
+    await expect(deliveryFigures(secret, [arrival('e1', 'r1', 1010)], committed)).rejects.toThrow(/not delivered/);
   });
 });
 
