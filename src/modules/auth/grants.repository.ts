@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.js';
+import { authRepository } from './auth.repository.js';
 import type { OauthClientsTable, OauthCodesTable, RefreshTokensTable } from './auth.tables.js';
 
 /** A connection of an app to an account, with the app's name. */
@@ -58,19 +59,9 @@ export const grantsRepository = {
       .execute();
   },
 
-  /** Revokes the connection: its access tokens deleted, its refresh tokens and codes spent. */
+  /** Revokes the connection as a client is revoked (its access tokens deleted), and spends its refresh tokens and codes. */
   async revokeConnection(ex: Executor, accountId: string, clientId: string, now: number): Promise<void> {
-    await ex
-      .updateTable('oauth_clients')
-      .set({ revoked_at: now })
-      .where('account_id', '=', accountId)
-      .where('client_id', '=', clientId)
-      .execute();
-    await ex
-      .deleteFrom('access_tokens')
-      .where('account_id', '=', accountId)
-      .where('client_id', '=', clientId)
-      .execute();
+    await authRepository.revokeClient(ex, accountId, clientId, now);
     for (const table of ['refresh_tokens', 'oauth_codes'] as const) {
       await ex
         .updateTable(table)
