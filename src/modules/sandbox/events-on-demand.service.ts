@@ -36,6 +36,9 @@ export interface FireRequest {
  * connector that fetches it finds it; nothing else changes.
  */
 export async function fireEvent(db: Db, caller: Caller, request: FireRequest): Promise<{ id: string; type: string }[]> {
+  if (request.type !== 'field_values.changed' && (request.operation !== undefined || request.svc_ids !== undefined)) {
+    throw errors.invalidField('/operation', 'and svc_ids are for field_values.changed only');
+  }
   return db.write(async (ex) => {
     const id = request.object_id;
     let event: NewAccountEvent;
@@ -64,9 +67,6 @@ export async function fireEvent(db: Db, caller: Caller, request: FireRequest): P
         const record = await accountingService.get(ex, caller, id, false);
         event = { type: request.type, recordId: id, version: record.version };
       }
-    }
-    if (request.type !== 'field_values.changed' && (request.operation !== undefined || request.svc_ids !== undefined)) {
-      throw errors.invalidField('/operation', 'and svc_ids are for field_values.changed only');
     }
     return eventsService.emit(ex, caller, [event]);
   });
