@@ -126,7 +126,7 @@ eachDialectWith(
         const reported = await partner.accountingRecords.reportExportResults([
           { accounting_record_id: ready!.id, success: { reference_id: 'JE-1001' } },
         ]);
-        expect(reported).toBeDefined();
+        expect(reported).toEqual({ updated_accounting_record_ids: [ready!.id] });
         expect((await records.accountingRecords.get(ready!.id)).review_status).toBe('EXPORTED');
 
         // The admin sees the integration the partner made, disconnects it and reactivates it.
