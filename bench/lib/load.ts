@@ -51,3 +51,25 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     errors: result.errors + result.timeouts,
   };
 }
+
+/** Several runs of one scenario as one: requests over their total time; the slowest slice's percentiles. */
+export function combine(runs: LoadResult[]): LoadResult {
+  const seconds = runs.reduce((t, r) => t + (r.rps > 0 ? r.requests / r.rps : 0), 0);
+  const requests = runs.reduce((t, r) => t + r.requests, 0);
+  return {
+    requests,
+    rps: seconds > 0 ? requests / seconds : 0,
+    p50: Math.max(...runs.map((r) => r.p50)),
+    p99: Math.max(...runs.map((r) => r.p99)),
+    non2xx: runs.reduce((t, r) => t + r.non2xx, 0),
+    errors: runs.reduce((t, r) => t + r.errors, 0),
+  };
+}
+
+/** A load's figures as a scenario's: its rate (times `per` items per request), percentiles and failures. */
+export const rate = (r: LoadResult, per = 1) => ({
+  throughput: r.rps * per,
+  p50: r.p50,
+  p99: r.p99,
+  errors: r.errors + r.non2xx,
+});

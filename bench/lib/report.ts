@@ -38,12 +38,16 @@ export function table(measured: Scenario[]): string {
   ].join('\n');
 }
 
-/** Writes bench/results/<date>-<dialect>.json and .md, and the latest table into docs/performance.md. */
+/**
+ * Writes bench/results/<date>-<dialect>.json and .md, and the latest table into docs/performance.md (unless
+ * `docs` is false: a rehearsal).
+ */
 export function writeReport(
   root: string,
   dialect: string,
   sizes: Record<string, number>,
   scenarios: Scenario[],
+  docs = true,
 ): string[] {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const dir = path.join(root, 'bench/results');
@@ -56,7 +60,7 @@ export function writeReport(
     JSON.stringify({ date: new Date().toISOString(), dialect, machine: machine(), sizes, scenarios }, null, 2),
   );
   fs.writeFileSync(md, `${heading}${table(scenarios)}\n`);
-  return [json, md, renderDoc(root, dialect, heading, scenarios)];
+  return docs ? [json, md, renderDoc(root, dialect, heading, scenarios)] : [json, md];
 }
 
 /** Replaces the dialect's block of docs/performance.md with this table. */
