@@ -10,8 +10,9 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
-import { dbOver, type Database, type Db } from './database.js';
+import { dbOver, type Database, type Db, type ReadsNow } from './database.js';
 import { errorCode } from './failures.js';
+import { isRecord } from '../lib/guards.js';
 
 /** How long a statement may wait for another process's write lock before the request fails with 503. */
 export const SQLITE_LOCK_WAIT_MS = 5000;
@@ -21,6 +22,14 @@ const isBusy = (error: unknown) => {
   const code = errorCode(error);
   return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED';
 };
+
+/** What this process's one SQLite connection is doing, shared by the driver and the reads that run at once. */
+interface ConnectionState {
+  /** A transaction of this process is open on the connection (BEGIN IMMEDIATE … COMMIT/ROLLBACK). */
+  inTransaction: boolean;
+  /** Statements that write, run by this process (each counted as it is prepared to run): see ReadsNow. */
+  writes: number;
+}
 
 /**
  * Waits for a lock held by another process without blocking the event loop. better-sqlite3 is synchronous,
@@ -56,6 +65,12 @@ class LockWaitingConnection implements DatabaseConnection {
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   #connection: LockWaitingConnection | undefined;
+  readonly #state: ConnectionState;
+
+  constructor(config: ConstructorParameters<typeof SqliteDriver>[0], state: ConnectionState) {
+    super(config);
+    this.#state = state;
+  }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
     const inner = await super.acquireConnection();
@@ -86,17 +101,20 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
   #marked(connection: DatabaseConnection, inTransaction: boolean): void {
     if (connection instanceof LockWaitingConnection) connection.inTransaction = inTransaction;
+    this.#state.inTransaction = inTransaction;
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
-  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+  readonly #state: ConnectionState;
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0], state: ConnectionState) {
     super(config);
     this.#config = config;
+    this.#state = state;
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
+    return new ImmediateSqliteDriver(this.#config, this.#state);
   }
 }
 
@@ -105,7 +123,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * most recently used statements (queries are built from a bounded set of shapes; `in (...)` lists of varying
  * length make more shapes, so the cache is bounded, least recently used first out).
  */
-function withStatementCache(database: SqliteDatabase.Database, size = 1000) {
+function withStatementCache(database: SqliteDatabase.Database, state: ConnectionState, size = 1000) {
   const cache = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => database.close(),
@@ -118,7 +136,44 @@ function withStatementCache(database: SqliteDatabase.Database, size = 1000) {
         if (cache.size >= size) cache.delete(cache.keys().next().value!);
       }
       cache.set(sql, statement);
+      // Kysely prepares a statement right before it runs it: this counts the runs of those that write.
+      if (!statement.readonly) state.writes++;
       return statement;
+    },
+  };
+}
+
+/**
+ * Reads that run at once on the one connection (database.ts, ReadsNow): only while no transaction of this process
+ * is open on it, so a read never lands inside another request's transaction. A locked database (SQLITE_BUSY, rare
+ * for a read in WAL mode) answers undefined and the read takes the usual way, which waits for the lock.
+ */
+function readsNow(
+  state: ConnectionState,
+  statements: { prepare(sql: string): SqliteDatabase.Statement },
+  dataVersion: SqliteDatabase.Statement,
+): ReadsNow {
+  const attempt = <T>(read: () => T): T | undefined => {
+    if (state.inTransaction) return undefined;
+    try {
+      return read();
+    } catch (error) {
+      if (isBusy(error)) return undefined;
+      throw error;
+    }
+  };
+  return {
+    rows(sql, parameters) {
+      return attempt(() => {
+        const statement = statements.prepare(sql);
+        return statement.reader && statement.readonly ? statement.all(parameters) : undefined;
+      });
+    },
+    changeMark() {
+      return attempt(() => {
+        const row: unknown = dataVersion.get();
+        return isRecord(row) ? `${state.writes}:${String(row.data_version)}` : undefined;
+      });
     },
   };
 }
@@ -135,10 +190,14 @@ export function openSqlite(file: string): Db {
   database.pragma('wal_autocheckpoint = 10000');
   // 0: never wait inside SQLite (that would block the event loop); LockWaitingConnection waits instead.
   database.pragma('busy_timeout = 0');
+  const state: ConnectionState = { inTransaction: false, writes: 0 };
+  const statements = withStatementCache(database, state);
   const kysely = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }),
+    dialect: new ImmediateSqliteDialect({ database: statements }, state),
   });
+  const dataVersion = database.prepare('pragma data_version');
   return dbOver(kysely, 'sqlite', {
+    now: readsNow(state, statements, dataVersion),
     // One connection: holding it keeps this process's writers out between the reads.
     read: (k, work) => k.connection().execute(work),
     async ping() {

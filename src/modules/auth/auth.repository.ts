@@ -1,5 +1,4 @@
 import type { ByDialect, Executor } from '../../db/database.js';
-import { sql } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
 import type { OauthClientsTable } from './auth.tables.js';
 
@@ -24,21 +23,28 @@ const grantQuery = preparedQuery<{ tokenHash: string }>()((ex, param) =>
 );
 
 /**
- * SQLite: a mark that changes whenever anything in the database may have changed: rows written by this
- * connection (total_changes) or any commit by another connection or process (data_version). Equal marks mean
- * equal data. PostgreSQL has no such counter: null.
+ * SQLite: a mark that changes whenever anything in the database may have changed (`ReadsNow.changeMark`: a write
+ * by this process or a commit by another). Equal marks mean equal data. None (null) while a transaction of this
+ * process holds the connection, and on PostgreSQL, which has no such counter: the grant is then read every time.
  */
-const changeMarkQuery = preparedQuery<Record<string, never>>()((ex) =>
-  ex.selectNoFrom(sql<string>`total_changes() || ':' || (select data_version from pragma_data_version)`.as('mark')),
-);
-
-const changeMarkBy: ByDialect<(ex: Executor) => Promise<string | null>> = {
-  sqlite: async (ex) => (await changeMarkQuery(ex, {})).rows[0]?.mark ?? null,
-  postgres: async () => null,
+const changeMarkBy: ByDialect<(ex: Executor) => string | null> = {
+  sqlite: (ex) => ex.now?.changeMark() ?? null,
+  postgres: () => null,
 };
 
+/** An access token's row as it is written. */
+export interface NewAccessToken {
+  account_id: string;
+  token_hash: string;
+  client_id: string;
+  scopes: string;
+  created_at: number;
+  expires_at: number;
+  family_id: string | null;
+}
+
 export const authRepository = {
-  async changeMark(ex: Executor): Promise<string | null> {
+  changeMark(ex: Executor): string | null {
     return changeMarkBy[ex.dialect](ex);
   },
 
@@ -107,19 +113,13 @@ export const authRepository = {
       .execute();
   },
 
-  async insertToken(
-    db: Executor,
-    token: {
-      account_id: string;
-      token_hash: string;
-      client_id: string;
-      scopes: string;
-      created_at: number;
-      expires_at: number;
-      family_id: string | null;
-    },
-  ): Promise<void> {
+  async insertToken(db: Executor, token: NewAccessToken): Promise<void> {
     await db.insertInto('access_tokens').values(token).execute();
+  },
+
+  /** Several tokens in one statement (TokenWriter: at most 500, within both dialects' parameter limits). */
+  async insertTokens(ex: Executor, tokens: readonly NewAccessToken[]): Promise<void> {
+    if (tokens.length > 0) await ex.insertInto('access_tokens').values(tokens).execute();
   },
 
   /** The grant behind a token hash, if its client is still active. One indexed lookup per request. */

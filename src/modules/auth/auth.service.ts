@@ -7,6 +7,7 @@ import { authRepository } from './auth.repository.js';
 import { grantsRepository } from './grants.repository.js';
 import type { OauthClientsTable } from './auth.tables.js';
 import { splitScopes, type Scope } from './scopes.js';
+import type { TokenWriter } from './token-writer.js';
 
 export type { Scope } from './scopes.js';
 export { ALL_SCOPES } from './scopes.js';
@@ -257,6 +258,7 @@ export const authService = {
   /** Client credentials grant (RFC 6749 §4.4). */
   async issueToken(
     db: Executor,
+    tokens: TokenWriter,
     clientId: string,
     clientSecret: string,
     requestedScope: string | undefined,
@@ -276,7 +278,8 @@ export const authService = {
     }
     const token = `svc_at_${randomToken(32)}`;
     const now = nowMicros();
-    await authRepository.insertToken(db, {
+    // Committed with the tokens asked for at the same time (group commit), before it is handed out.
+    await tokens.insert({
       account_id: client.account_id,
       token_hash: hashSecret(token),
       client_id: client.client_id,
@@ -290,7 +293,7 @@ export const authService = {
 
   /** The context of a bearer token, or null when it is unknown, expired or its client revoked. */
   async authenticate(db: Executor, token: string, grants?: GrantCache): Promise<AuthContext | null> {
-    const mark = grants ? await authRepository.changeMark(db) : null;
+    const mark = grants ? authRepository.changeMark(db) : null;
     const cached = mark === null ? undefined : grants!.get(mark, token);
     if (cached) return cached.expiresAt <= nowMicros() ? null : cached.context;
     const grant = await authRepository.findGrant(db, hashSecret(token));

@@ -8,6 +8,7 @@ import { textProblems } from '../../http/validation.js';
 import { isOneOf, isRecord } from '../../lib/guards.js';
 import { authService, OAuthError } from './auth.service.js';
 import { grantsService } from './grants.service.js';
+import { TokenWriter } from './token-writer.js';
 
 const GRANT_TYPES = ['client_credentials', 'authorization_code', 'refresh_token'] as const;
 
@@ -91,6 +92,7 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
 export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter) {
   return async function plugin(app: FastifyInstance): Promise<void> {
     await app.register(formbody);
+    const tokens = new TokenWriter(db);
 
     // Every answer of the token endpoint is in the OAuth shape (RFC 6749 §5.2) and never cached, failures of
     // the framework included: another content type or an unparsable body is `invalid_request` 400, as OAuth
@@ -192,7 +194,7 @@ export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter) {
             throw new OAuthError('unauthorized_client', 'A partner app uses authorization_code and refresh_token.');
           }
           if (!secret) throw new OAuthError('invalid_client', 'Client credentials are missing.', 401);
-          token = await authService.issueToken(db.direct, id, secret, scope, ttlSeconds);
+          token = await authService.issueToken(db.direct, tokens, id, secret, scope, ttlSeconds);
         } else {
           if (!appRow) {
             // An API client (or nobody) asks for a partner app's grant: authenticate it first, then refuse.

@@ -1,0 +1,62 @@
+import { sql } from 'kysely';
+import { expect, it } from 'vitest';
+import { describeEachDialect } from '../support/context.js';
+import { errorBody } from '../support/expect.js';
+import { valuesUrl } from '../support/field-values.js';
+
+/**
+ * A request's reads never see another request's uncommitted writes. On SQLite the service's one connection runs
+ * simple reads at once (`ReadsNow`, src/db/sqlite.ts) only while no transaction holds it; otherwise the read
+ * waits for the transaction to end. Each case opens a transaction that writes, asks while it is open, then rolls
+ * it back: a read that ran inside the transaction would answer what was never committed.
+ */
+describeEachDialect('reads beside an open transaction', (t) => {
+  /** Runs `write` in a transaction, sends `ask` while it is open, then rolls the transaction back. */
+  async function askDuringRolledBackWrite<T>(write: (trx: any) => Promise<unknown>, ask: () => Promise<T>) {
+    let answer: Promise<T> | undefined;
+    await t.ctx.db
+      .write(async (trx) => {
+        await write(trx);
+        answer = ask();
+        // Long enough for the request to run its reads, were it allowed to run them inside this transaction.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        throw new Error('rolled back on purpose');
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof Error) || error.message !== 'rolled back on purpose') throw error;
+      });
+    return answer!;
+  }
+
+  it('a value deleted by an uncommitted transaction is still answered, as committed', async () => {
+    const api = await t.ctx.as(['fields.write', 'field_values.write']);
+    const fieldId = await api.newField();
+    const [value] = await api.newValues(fieldId, [{ value: 'Sales', remote_id: 'R1' }]);
+    const got = await askDuringRolledBackWrite(
+      (trx) => trx.deleteFrom('field_values').where('svc_id', '=', value.svc_id).execute(),
+      () => api.get(`${valuesUrl(fieldId)}/${value.svc_id}`),
+    );
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(value);
+  });
+
+  it("a client revoked by an uncommitted transaction keeps its token's access; once committed, it does not", async () => {
+    const api = await t.ctx.as(['fields.write', 'field_values.write']);
+    const fieldId = await api.newField();
+    const url = `/v1/fields/${fieldId}`;
+    expect((await api.get(url)).status).toBe(200); // the grant is now known (SQLite keeps it while nothing changes)
+    const revoke = (ex: any) =>
+      ex
+        .updateTable('oauth_clients')
+        .set({ revoked_at: sql`${Date.now() * 1000}` })
+        .where('client_id', '=', api.clientId)
+        .execute();
+    const during = await askDuringRolledBackWrite(revoke, () => api.get(url));
+    expect(during.status).toBe(200);
+
+    await revoke(t.ctx.db.direct);
+    const after = await api.get(url);
+    expect(after.status).toBe(401);
+    expect(after.body).toEqual(errorBody('UNAUTHORIZED', { message: 'The access token is invalid or expired.' }));
+  });
+});

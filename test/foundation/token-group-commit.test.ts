@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import { expect, it } from 'vitest';
+import { describeEachDialect } from '../support/context.js';
+import { storedTokens } from '../support/stored.js';
+
+const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+/**
+ * Tokens asked for at the same time are committed together (src/modules/auth/token-writer.ts): each answer still
+ * stands for a committed row, and a failed commit fails every request of its group and stores none of them.
+ */
+describeEachDialect(
+  'POST /oauth2/token, group commit',
+  (t) => {
+    const ask = (id: string, secret: string) =>
+      t.ctx.app.inject({
+        method: 'POST',
+        url: '/oauth2/token',
+        payload: 'grant_type=client_credentials',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(id, secret) },
+      });
+
+    it('answers 60 requests at once with 60 distinct tokens, each stored and usable; a wrong secret among them is refused alone', async () => {
+      const c = await t.ctx.newClient(['fields.read']);
+      const answers = await Promise.all(
+        Array.from({ length: 61 }, (_, i) => ask(c.client_id, i === 30 ? `${c.client_secret}x` : c.client_secret)),
+      );
+      expect(answers.map((res) => res.statusCode)).toEqual(
+        Array.from({ length: 61 }, (_, i) => (i === 30 ? 401 : 200)),
+      );
+      expect(answers[30]!.json()).toEqual({
+        error: 'invalid_client',
+        error_description: 'Client authentication failed.',
+      });
+      const tokens = answers.filter((_, i) => i !== 30).map((res) => res.json().access_token as string);
+      expect(new Set(tokens).size).toBe(60);
+      expect(await storedTokens(t.ctx, c.client_id)).toHaveLength(60);
+      const uses = await Promise.all(
+        tokens.map((token) =>
+          t.ctx.app.inject({ method: 'GET', url: '/v1/fields', headers: { authorization: `Bearer ${token}` } }),
+        ),
+      );
+      expect(uses.map((res) => res.statusCode)).toEqual(Array.from({ length: 60 }, () => 200));
+    });
+
+    it('fails every request of a group whose commit fails, stores none of its tokens, and serves the next group', async () => {
+      const c = await t.ctx.newClient(['fields.read']);
+      // The fault: the database refuses any new access token (a trigger that raises), as a full disk would.
+      const db = t.ctx.db.direct;
+      if (t.ctx.dialect === 'sqlite') {
+        await sql`create trigger refuse_tokens before insert on access_tokens begin select raise(abort, 'injected fault'); end`.execute(
+          db,
+        );
+      } else {
+        await sql`create function refuse_tokens() returns trigger language plpgsql as $$ begin raise exception 'injected fault'; end $$`.execute(
+          db,
+        );
+        await sql`create trigger refuse_tokens before insert on access_tokens for each row execute function refuse_tokens()`.execute(
+          db,
+        );
+      }
+      const failed = await Promise.all(Array.from({ length: 10 }, () => ask(c.client_id, c.client_secret)));
+      for (const res of failed) {
+        expect(res.statusCode).toBe(500);
+        expect(res.json()).toEqual({ error: 'server_error', error_description: 'An unexpected error occurred.' });
+      }
+      expect(await storedTokens(t.ctx, c.client_id)).toHaveLength(0);
+
+      await sql`drop trigger refuse_tokens${sql.raw(t.ctx.dialect === 'sqlite' ? '' : ' on access_tokens')}`.execute(
+        db,
+      );
+      const next = await Promise.all(Array.from({ length: 3 }, () => ask(c.client_id, c.client_secret)));
+      expect(next.map((res) => res.statusCode)).toEqual([200, 200, 200]);
+      expect(await storedTokens(t.ctx, c.client_id)).toHaveLength(3);
+    });
+  },
+  { TOKEN_RATE_LIMIT_MAX: '1000' },
+);
