@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
+const LOGS_INFO = new Set(['trace', 'debug', 'info']);
+
 /**
  * One log line per request, when it completes: what was asked (method, route template, URL path), how it went
  * (status, milliseconds), and who asked (account, API client or console user), under the request id that the
@@ -7,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
  */
 export function registerRequestLog(app: FastifyInstance): void {
   app.addHook('onResponse', (request, reply, done) => {
+    if (!LOGS_INFO.has(request.log.level)) return done(); // LOG_LEVEL=warn or quieter: not even the object
     const auth = request.auth;
     request.log.info(
       {

@@ -243,6 +243,19 @@ export function textProblems(text: string): string[] {
   return problems;
 }
 
+/** Where a value sits in the request: its key under its parent's place; the root's key is its pointer prefix. */
+interface Place {
+  parent: Place | null;
+  key: string;
+}
+
+function pointerOf(place: Place): string {
+  const keys: string[] = [];
+  let at: Place = place;
+  for (; at.parent !== null; at = at.parent) keys.push(escapePointer(at.key));
+  return [at.key, ...keys.reverse()].join('/');
+}
+
 /**
  * U+0000 in any text of the request (path, query, body) → 400. PostgreSQL cannot store it in text (it would
  * fail the request with a 500 there, and be stored on SQLite): refuse it alike everywhere, before anything runs.
@@ -260,16 +273,21 @@ export function registerNulGuard(app: FastifyInstance): void {
     ];
     const problems: ValidationProblem[] = [];
     for (const [prefix, root] of parts) {
-      const stack: [string, unknown][] = [[prefix, root]];
+      // A place's JSON pointer is only written out for a problem: most requests have none.
+      const stack: [Place, unknown][] = [[{ parent: null, key: prefix }, root]];
       for (let seen = 0; stack.length > 0 && seen < 100_000 && problems.length < 100; seen++) {
-        const [path, value] = stack.pop()!;
+        const [place, value] = stack.pop()!;
         if (typeof value === 'string') {
-          for (const message of textProblems(value)) problems.push({ path, message });
+          if (value.includes('\u0000') || !wellFormed(value)) {
+            for (const message of textProblems(value)) problems.push({ path: pointerOf(place), message });
+          }
         } else if (value !== null && typeof value === 'object') {
           for (const [k, v] of Object.entries(value)) {
-            if (k.includes('\u0000'))
-              problems.push({ path: `${path}/${escapePointer(k)}`, message: 'must not contain the character U+0000' });
-            stack.push([`${path}/${escapePointer(k)}`, v]);
+            const child: Place = { parent: place, key: k };
+            if (k.includes('\u0000')) {
+              problems.push({ path: pointerOf(child), message: 'must not contain the character U+0000' });
+            }
+            stack.push([child, v]);
           }
         }
       }
