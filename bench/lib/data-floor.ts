@@ -69,6 +69,8 @@ async function rate(seconds: number, min: number, once: () => void | Promise<voi
 }
 
 const isTransactionControl = (sql: string) => /^\s*(begin|start transaction|commit|rollback)\b/i.test(sql);
+/** A statement that changes nothing: a select, or the read of a pragma (`pragma data_version`, no `=`). */
+export const isRead = (sql: string) => /^\s*(select|with)\b/i.test(sql) || /^\s*pragma\s+[\w.]+\s*;?\s*$/i.test(sql);
 
 /**
  * A read request's floor: each captured request's statements with their parameters, then its answer written
@@ -77,7 +79,7 @@ const isTransactionControl = (sql: string) => /^\s*(begin|start transaction|comm
  */
 export async function readFloor(raw: Raw, requests: readonly Captured[], seconds: number): Promise<number> {
   for (const { statements } of requests) {
-    const write = statements.find((s) => !isTransactionControl(s.sql) && !/^\s*(select|with)\b/i.test(s.sql));
+    const write = statements.find((s) => !isTransactionControl(s.sql) && !isRead(s.sql));
     // Running a write again and again would not be the request's work (and could break the data).
     if (write) throw new Error(`data floor: a read request ran a write: ${write.sql.slice(0, 200)}`);
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeParams, encodeParams, statementsOf } from '../../bench/lib/capture-log.js';
-import { insertColumns } from '../../bench/lib/data-floor.js';
+import { insertColumns, isRead } from '../../bench/lib/data-floor.js';
 import { floorText, ratioText, targetText, verdict, type Scenario } from '../../bench/lib/targets.js';
 import { deliveryFigures, percentile, type Arrival } from '../../bench/lib/webhooks.js';
 import { newSecret, signedHeaders } from '../../src/modules/webhooks/webhooks.signing.js';
@@ -111,5 +111,15 @@ describe('bench: captured SQL', () => {
       'svc_id',
     ]);
     expect(() => insertColumns('update t set a = 1')).toThrow(/not an insert/);
+  });
+
+  it('replays reads only: selects and the read of a pragma, never a pragma that sets', () => {
+    expect(isRead('select 1')).toBe(true);
+    expect(isRead(' with v as (select 1) select * from v')).toBe(true);
+    expect(isRead('pragma data_version')).toBe(true);
+    expect(isRead('PRAGMA main.data_version;')).toBe(true);
+    expect(isRead('pragma synchronous = FULL')).toBe(false);
+    expect(isRead('pragma optimize(0x10002)')).toBe(false);
+    expect(isRead('update t set a = 1')).toBe(false);
   });
 });
