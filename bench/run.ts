@@ -1,5 +1,7 @@
 /**
  * `npm run bench [-- --db postgres] [-- --values N --records N --duration S --quick --no-docs]`
+ * `npm run bench -- --scaling [--db postgres ...]`: WORKERS=1 against every core, beside the floor's scaling
+ * (bench/scenarios/scaling.ts; issue 15). It writes bench/results/<date>-<db>-scaling.json and .md only.
  *
  * Measures svc as an operator would: the real server in one child process, load from autocannon over
  * loopback on the same machine, 1,000,000 field values in one field and 1,000,000 accounting records. Every
@@ -19,6 +21,7 @@ import { writeReport } from './lib/report.js';
 import { httpFloor } from './scenarios/http-floor.js';
 import { recordScenarios } from './scenarios/records.js';
 import { reviewScenarios } from './scenarios/review.js';
+import { scaling } from './scenarios/scaling.js';
 import { seedAndRestart } from './scenarios/seed.js';
 import { tokenScenario } from './scenarios/token.js';
 import { readValues } from './scenarios/values-read.js';
@@ -33,6 +36,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string' },
     quick: { type: 'boolean', default: false },
     'no-docs': { type: 'boolean', default: false },
+    scaling: { type: 'boolean', default: false },
     'pg-url': {
       type: 'string',
       default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -40,19 +44,22 @@ const { values: args } = parseArgs({
   },
 });
 const quick = args.quick;
+// --scaling starts four server sets per pass, twice: smaller databases keep it to a few minutes.
+const size = quick ? 20_000 : args.scaling ? 100_000 : 1_000_000;
 const settings: Settings = {
   root: path.resolve(path.dirname(new URL(import.meta.url).pathname), '..'),
   port: 18_000 + Math.floor(Math.random() * 1000),
   dialect: args.db === 'postgres' ? 'postgres' : 'sqlite',
   pgUrl: args['pg-url']!,
   quick,
-  values: Number(args.values ?? (quick ? 20_000 : 1_000_000)),
-  records: Number(args.records ?? (quick ? 20_000 : 1_000_000)),
+  values: Number(args.values ?? size),
+  records: Number(args.records ?? size),
   duration: Number(args.duration ?? (quick ? 3 : 10)),
 };
 
 async function main(): Promise<void> {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: settings.root, stdio: 'inherit' });
+  if (args.scaling) return scaling(settings);
   const rec = recorder();
   const floorLoad = await httpFloor(settings, rec);
 

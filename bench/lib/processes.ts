@@ -34,15 +34,20 @@ async function waitFor(url: string, deadline: number): Promise<void> {
   }
 }
 
-/** Starts `node <nodeArgs>` with env, waits until `readyPath` answers 200, and samples its memory. */
+/**
+ * Starts `node <nodeArgs>` with env, waits until `readyPath` answers 200, and samples its memory. `prefix` runs
+ * node through another command that execs it (`taskset -c 0`): the pid is node's.
+ */
 export async function serve(
   nodeArgs: string[],
   env: Record<string, string>,
   port: number,
   readyPath = '/healthz',
+  prefix: string[] = [],
 ): Promise<Served> {
   const started = performance.now();
-  const child = spawn(process.execPath, nodeArgs, {
+  const [command, ...args] = [...prefix, process.execPath, ...nodeArgs];
+  const child = spawn(command!, args, {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

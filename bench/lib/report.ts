@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { scalingTable, type Pass } from './scaling.js';
 import { figure, floorText, ratioText, targetText, verdict, type Scenario } from './targets.js';
 
 export type { Scenario } from './targets.js';
@@ -81,3 +82,37 @@ export function headingOf(dialect: string, date: string, machineText: string, si
     .map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`)
     .join(', ')} s/scenario.\n\n`;
 }
+
+/** Writes bench/results/<date>-<dialect>-scaling.json and .md (`--scaling`; docs/performance.md is left alone). */
+export function writeScalingReport(
+  root: string,
+  dialect: string,
+  sizes: Record<string, number>,
+  workers: number,
+  passes: Pass[],
+): string[] {
+  const date = new Date().toISOString();
+  const stamp = date.replace(/[:.]/g, '-');
+  const dir = path.join(root, 'bench/results');
+  fs.mkdirSync(dir, { recursive: true });
+  const json = path.join(dir, `${stamp}-${dialect}-scaling.json`);
+  const md = path.join(dir, `${stamp}-${dialect}-scaling.md`);
+  fs.writeFileSync(
+    json,
+    JSON.stringify({ date, dialect, machine: machine(), sizes, workers: [1, workers], passes }, null, 2),
+  );
+  const heading = headingOf(dialect, date, machine(), sizes).replace(
+    /^## (\S+)/,
+    `## $1, scaling: WORKERS=1 and WORKERS=${workers}`,
+  );
+  const sections = passes.map((p) => `### ${p.name}\n\n${p.cores}.\n\n${scalingTable(p, workers)}\n`);
+  fs.writeFileSync(md, `${heading}${SCALING_NOTE}\n\n${sections.join('\n')}`);
+  return [json, md];
+}
+
+const SCALING_NOTE =
+  'Each row: the same load on WORKERS=1 and on WORKERS=N, in alternating slices of the same total time; the ratio ' +
+  'N ÷ 1 beside the same ratio of a bare Fastify route under node:cluster at the same counts. The load generator ' +
+  '(autocannon, one thread) runs on the same machine: with N workers on all N cores it takes part of their cores, ' +
+  'for the floor as for svc, and a bare route is cheap enough that the load generator may be what limits the ' +
+  "floor: a floor's ratio near or under 1 says the machine had no core to spare, not that Fastify does not scale.";

@@ -7,7 +7,7 @@ import { serve } from '../lib/processes.js';
 export async function httpFloor(settings: Settings, rec: Recorder): Promise<LoadResult> {
   const floorServer = await serve(
     ['--import', 'tsx', path.join(settings.root, 'bench/floor-server.ts')],
-    {},
+    { WORKERS: '1' },
     settings.port + 1,
     '/',
   );
