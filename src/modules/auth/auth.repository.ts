@@ -22,6 +22,10 @@ const grantQuery = preparedQuery<{ tokenHash: string }>()((ex, param) =>
     .where('c.revoked_at', 'is', null),
 );
 
+const clientQuery = preparedQuery<{ clientId: string }>()((ex, param) =>
+  ex.selectFrom('oauth_clients').selectAll().where('client_id', '=', param('clientId')),
+);
+
 /**
  * SQLite: a mark that changes whenever anything in the database may have changed (`ReadsNow.changeMark`: a write
  * by this process or a commit by another). Equal marks mean equal data. None (null) while a transaction of this
@@ -69,8 +73,9 @@ export const authRepository = {
     await db.insertInto('oauth_clients').values(client).execute();
   },
 
+  /** Every token request reads its client: a prepared query (src/db/prepared.ts). */
   async findClient(db: Executor, clientId: string): Promise<OauthClientsTable | undefined> {
-    return db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+    return (await clientQuery(db, { clientId })).rows[0];
   },
 
   async listClients(db: Executor, accountId: string | null): Promise<OauthClientsTable[]> {
