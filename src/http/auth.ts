@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOption
 import { IsSchema, Type, type TSchema } from 'typebox';
 import type { Db } from '../db/database.js';
 import { errors, type AppError } from '../errors.js';
-import { authService, GrantCache, type AuthContext } from '../modules/auth/auth.service.js';
+import { authService, type AuthContext } from '../modules/auth/auth.service.js';
+import { GrantCache } from '../modules/auth/grant-cache.js';
 import { isRecord } from '../lib/guards.js';
 import type { SessionGate } from './console.js';
 import { errorResponses, IdempotencyKey } from './schemas.js';
@@ -72,7 +73,7 @@ function bearerToken(header: string | undefined): string | null | AppError {
  */
 export function registerAuthentication(app: FastifyInstance, db: Db, sessions: SessionGate): void {
   app.decorateRequest('auth', null);
-  const grants = new GrantCache();
+  const grants = new GrantCache<AuthContext>();
   app.addHook('onRequest', async (request) => {
     const scopes = request.routeOptions.config.scopes;
     if (!scopes) return;

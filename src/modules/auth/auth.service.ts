@@ -7,6 +7,7 @@ import { authRepository } from './auth.repository.js';
 import { grantsRepository } from './grants.repository.js';
 import type { OauthClientsTable } from './auth.tables.js';
 import { splitScopes, type Scope } from './scopes.js';
+import type { GrantCache } from './grant-cache.js';
 import type { TokenWriter } from './token-writer.js';
 
 export type { Scope } from './scopes.js';
@@ -89,35 +90,6 @@ export function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');
   const y = Buffer.from(b, 'hex');
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/**
- * Grants of recently used tokens, valid only while the database is unchanged (authRepository.changeMark: on
- * SQLite, no row written by this process and no commit by any other since the grant was read). A revocation
- * (`svc clients revoke`, in another process) is a commit, so the next request reads the grant again: the
- * cache never answers for a database that has changed. Where no mark exists (PostgreSQL), nothing is cached.
- * On a read-mostly load it spares each request the token's hash and lookup.
- */
-export class GrantCache {
-  #mark: string | null = null;
-  readonly #entries = new Map<string, { context: AuthContext; expiresAt: number }>();
-  constructor(readonly maxEntries = 10_000) {}
-
-  get(mark: string, token: string): { context: AuthContext; expiresAt: number } | undefined {
-    if (mark !== this.#mark) {
-      this.#entries.clear();
-      this.#mark = mark;
-      return undefined;
-    }
-    return this.#entries.get(token);
-  }
-
-  set(mark: string, token: string, entry: { context: AuthContext; expiresAt: number }): void {
-    // Read under an older mark: the database has changed since, and the entry may describe it as it was.
-    if (mark !== this.#mark) return;
-    if (this.#entries.size >= this.maxEntries) this.#entries.clear();
-    this.#entries.set(token, entry);
-  }
 }
 
 export const authService = {
@@ -292,7 +264,7 @@ export const authService = {
   },
 
   /** The context of a bearer token, or null when it is unknown, expired or its client revoked. */
-  async authenticate(db: Executor, token: string, grants?: GrantCache): Promise<AuthContext | null> {
+  async authenticate(db: Executor, token: string, grants?: GrantCache<AuthContext>): Promise<AuthContext | null> {
     const mark = grants ? authRepository.changeMark(db) : null;
     const cached = mark === null ? undefined : grants!.get(mark, token);
     if (cached) return cached.expiresAt <= nowMicros() ? null : cached.context;
