@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { Db } from '../../db/database.js';
 import type { Limiter } from '../../http/rate-limit.js';
 import { toAppError } from '../../http/error-handler.js';
-import { textProblems } from '../../http/validation.js';
+import { textProblems } from '../../http/text-guard.js';
 import { isOneOf, isRecord } from '../../lib/guards.js';
 import { authService, OAuthError } from './auth.service.js';
 import { grantsService } from './grants.service.js';

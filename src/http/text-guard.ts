@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import { errors, type ValidationProblem } from '../errors.js';
+import { escapePointer } from './validation.js';
+
+/** No lone surrogate (String.prototype.isWellFormed: Node 20, typed by the ES2024.String library). */
+const wellFormed = (text: string): boolean => text.isWellFormed();
+
+/** Why `text` cannot be stored alike in both dialects (U+0000, a lone surrogate); empty when it can. */
+export function textProblems(text: string): string[] {
+  const problems: string[] = [];
+  if (text.includes('\u0000')) problems.push('must not contain the character U+0000');
+  if (!wellFormed(text)) problems.push('must be well-formed Unicode (it holds a lone surrogate)');
+  return problems;
+}
+
+/** Where a value sits in the request: its key under its parent's place; the root's key is its pointer prefix. */
+interface Place {
+  parent: Place | null;
+  key: string;
+}
+
+function pointerOf(place: Place): string {
+  const keys: string[] = [];
+  let at: Place = place;
+  for (; at.parent !== null; at = at.parent) keys.push(escapePointer(at.key));
+  return [at.key, ...keys.reverse()].join('/');
+}
+
+/**
+ * U+0000 in any text of the request (path, query, body) → 400. PostgreSQL cannot store it in text (it would
+ * fail the request with a 500 there, and be stored on SQLite): refuse it alike everywhere, before anything runs.
+ * Likewise a lone surrogate (`"\ud800"` is valid JSON but no Unicode text): each dialect stored its own
+ * replacement, and SQLite kept bytes that are not UTF-8, which its JSON pages would have sent as they are.
+ * Iterative, so a deeply nested garbage body cannot exhaust the stack.
+ */
+export function registerNulGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (!request.routeOptions.config.scopes) return done(); // the token endpoint answers in OAuth's shape on its own
+    const parts: [string, unknown][] = [
+      ['/params', request.params],
+      ['/query', request.query],
+      ['', request.body],
+    ];
+    const problems: ValidationProblem[] = [];
+    for (const [prefix, root] of parts) {
+      // A place's JSON pointer is only written out for a problem: most requests have none.
+      const stack: [Place, unknown][] = [[{ parent: null, key: prefix }, root]];
+      for (let seen = 0; stack.length > 0 && seen < 100_000 && problems.length < 100; seen++) {
+        const [place, value] = stack.pop()!;
+        if (typeof value === 'string') {
+          if (value.includes('\u0000') || !wellFormed(value)) {
+            for (const message of textProblems(value)) problems.push({ path: pointerOf(place), message });
+          }
+        } else if (value !== null && typeof value === 'object') {
+          for (const [k, v] of Object.entries(value)) {
+            const child: Place = { parent: place, key: k };
+            if (k.includes('\u0000')) {
+              problems.push({ path: pointerOf(child), message: 'must not contain the character U+0000' });
+            }
+            stack.push([child, v]);
+          }
+        }
+      }
+    }
+    if (problems.length === 0) return done();
+    done(
+      errors.invalidRequest(
+        problems,
+        `The request is invalid: ${problems.map((p) => `${p.path || '(body)'} ${p.message}`).join('; ')}`,
+      ),
+    );
+  });
+}
