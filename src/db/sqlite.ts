@@ -149,12 +149,15 @@ function withStatementCache(database: SqliteDatabase.Database, state: Connection
  * for a read in WAL mode) answers undefined and the read takes the usual way, which waits for the lock.
  */
 function readsNow(
+  database: SqliteDatabase.Database,
   state: ConnectionState,
   statements: { prepare(sql: string): SqliteDatabase.Statement },
   dataVersion: SqliteDatabase.Statement,
 ): ReadsNow {
   const attempt = <T>(read: () => T): T | undefined => {
-    if (state.inTransaction) return undefined;
+    // SQLite's own word (autocommit off) as well as the driver's: a COMMIT that fails leaves the transaction open
+    // until Kysely's ROLLBACK a few turns later, and the driver's flag is already down by then.
+    if (state.inTransaction || database.inTransaction) return undefined;
     try {
       return read();
     } catch (error) {
@@ -197,7 +200,7 @@ export function openSqlite(file: string): Db {
   });
   const dataVersion = database.prepare('pragma data_version');
   return dbOver(kysely, 'sqlite', {
-    now: readsNow(state, statements, dataVersion),
+    now: readsNow(database, state, statements, dataVersion),
     // One connection: holding it keeps this process's writers out between the reads.
     read: (k, work) => k.connection().execute(work),
     async ping() {

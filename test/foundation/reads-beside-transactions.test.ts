@@ -60,3 +60,42 @@ describeEachDialect('reads beside an open transaction', (t) => {
     expect(after.body).toEqual(errorBody('UNAUTHORIZED', { message: 'The access token is invalid or expired.' }));
   });
 });
+
+describeEachDialect(
+  'reads at once on SQLite, beside a COMMIT that fails',
+  (t) => {
+    it('never read the rows of a transaction whose COMMIT failed, in the turns before its ROLLBACK', async () => {
+      const db = t.ctx.db;
+      // A deferred foreign key fails at COMMIT, which leaves SQLite's transaction open until Kysely rolls it back.
+      await sql`create table guard_parent (id integer primary key)`.execute(db.direct);
+      await sql`create table guard_child (id integer primary key, parent integer references guard_parent (id) deferrable initially deferred)`.execute(
+        db.direct,
+      );
+      let settled = false;
+      const writing = db
+        .write(async (trx) => {
+          await sql`insert into guard_child (id, parent) values (1, 42)`.execute(trx);
+        })
+        .then(
+          () => 'committed',
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        )
+        .finally(() => {
+          settled = true;
+        });
+      // Reads at every microtask turn of the write, as another request's handler could run them.
+      const seen: number[] = [];
+      for (let turn = 0; !settled && turn < 100_000; turn++) {
+        const rows = db.direct.now!.rows('select count(*) as n from guard_child', []);
+        if (rows) seen.push(Number((rows[0] as { n: number }).n));
+        await Promise.resolve();
+      }
+      expect(await writing).toMatch(/FOREIGN KEY constraint failed/);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.filter((n) => n !== 0)).toEqual([]);
+      expect(db.direct.now!.rows('select count(*) as n from guard_child', [])).toEqual([{ n: 0 }]);
+    });
+  },
+  {},
+  { only: 'sqlite' },
+);
