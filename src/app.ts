@@ -123,6 +123,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       db,
       config.tokenTtlSeconds,
       createLimiter(store, config.tokenRateLimitMax, config.rateLimitWindowSeconds, 'token'),
+      // A token's commit waits no longer than a request may take (TokenWriter).
+      config.requestTimeoutMs,
     ),
   );
   await app.register(clientsRoutes(db));

@@ -1,5 +1,8 @@
+import Database from 'better-sqlite3';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { expect, it } from 'vitest';
+import type { DialectName } from '../../src/db/database.js';
 import { describeEachDialect } from '../support/context.js';
 import { storedTokens } from '../support/stored.js';
 
@@ -75,4 +78,75 @@ describeEachDialect(
     });
   },
   { TOKEN_RATE_LIMIT_MAX: '1000' },
+);
+
+/** Holds the access_tokens table against writes from another connection (as another process would), until released. */
+async function holdTokenWrites(dialect: DialectName, url: string): Promise<() => Promise<void>> {
+  if (dialect === 'sqlite') {
+    const other = new Database(url.replace(/^sqlite:/, ''));
+    other.exec('begin immediate');
+    return async () => {
+      other.exec('rollback');
+      other.close();
+    };
+  }
+  const other = new pg.Client({ connectionString: url });
+  await other.connect();
+  await other.query('begin');
+  await other.query('lock table access_tokens in exclusive mode');
+  return async () => {
+    await other.query('rollback');
+    await other.end();
+  };
+}
+
+describeEachDialect(
+  'POST /oauth2/token, a group whose commit stalls',
+  (t) => {
+    it('answers the stalled group 503 once the deadline passes, then serves the next group', async () => {
+      const c = await t.ctx.newClient(['fields.read']);
+      const ask = () =>
+        t.ctx.app.inject({
+          method: 'POST',
+          url: '/oauth2/token',
+          payload: 'grant_type=client_credentials',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: basic(c.client_id, c.client_secret),
+          },
+        });
+      const release = await holdTokenWrites(t.ctx.dialect, t.ctx.database.url);
+      let stalled;
+      try {
+        // Without the deadline (REQUEST_TIMEOUT_MS) these would wait for the lock: on PostgreSQL, for ever.
+        stalled = await Promise.all(Array.from({ length: 5 }, ask));
+      } finally {
+        await release();
+      }
+      for (const res of stalled) {
+        expect(res.statusCode).toBe(503);
+        expect(res.json()).toEqual({
+          error: 'temporarily_unavailable',
+          error_description: 'The database is unavailable. Retry later.',
+        });
+        expect(res.headers['retry-after']).toBe('1');
+      }
+      const next = await Promise.all(Array.from({ length: 3 }, ask));
+      expect(next.map((res) => res.statusCode)).toEqual([200, 200, 200]);
+      for (const res of next) {
+        const use = await t.ctx.app.inject({
+          method: 'GET',
+          url: '/v1/fields',
+          headers: { authorization: `Bearer ${res.json().access_token}` },
+        });
+        expect(use.statusCode).toBe(200);
+      }
+      // The stalled group commits once the lock is gone: its 5 tokens are stored, handed to nobody.
+      for (let i = 0; i < 100 && (await storedTokens(t.ctx, c.client_id)).length < 8; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await storedTokens(t.ctx, c.client_id)).toHaveLength(8);
+    });
+  },
+  { REQUEST_TIMEOUT_MS: '1000', TOKEN_RATE_LIMIT_MAX: '1000' },
 );

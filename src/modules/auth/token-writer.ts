@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { errors } from '../../errors.js';
 import { authRepository, type NewAccessToken } from './auth.repository.js';
 
 interface Waiting {
@@ -24,12 +25,19 @@ const MAX_BATCH = 500;
  */
 export class TokenWriter {
   readonly #db: Db;
+  readonly #deadlineMs: number;
   #waiting: Waiting[] = [];
   #scheduled = false;
   #writing = false;
 
-  constructor(db: Db) {
+  /**
+   * `deadlineMs`: how long a group's requests wait for its commit. Past it they are answered 503 and the next group
+   * starts (on PostgreSQL, on another connection), so that one stalled transaction (a lock wait, a network stall)
+   * cannot hold up every token request of the process. Its tokens may still be committed later, handed to nobody.
+   */
+  constructor(db: Db, deadlineMs: number) {
     this.#db = db;
+    this.#deadlineMs = deadlineMs;
   }
 
   /** Resolves once the token's row is committed. */
@@ -52,6 +60,18 @@ export class TokenWriter {
   async #write(): Promise<void> {
     this.#writing = true;
     const batch = this.#waiting.splice(0, MAX_BATCH);
+    let current = true;
+    const next = () => {
+      if (!current) return; // the deadline has already let the next group go
+      current = false;
+      this.#writing = false;
+      if (this.#waiting.length > 0) this.#schedule();
+    };
+    const deadline = setTimeout(() => {
+      for (const w of batch) w.reject(errors.serviceUnavailable());
+      next();
+    }, this.#deadlineMs);
+    deadline.unref();
     try {
       await this.#db.write((trx) =>
         authRepository.insertTokens(
@@ -59,12 +79,12 @@ export class TokenWriter {
           batch.map((w) => w.row),
         ),
       );
-      for (const w of batch) w.resolve();
+      for (const w of batch) w.resolve(); // a request the deadline has answered stays answered
     } catch (error) {
       for (const w of batch) w.reject(error);
     } finally {
-      this.#writing = false;
-      if (this.#waiting.length > 0) this.#schedule();
+      clearTimeout(deadline);
+      next();
     }
   }
 }

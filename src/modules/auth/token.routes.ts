@@ -89,10 +89,10 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
  * POST /oauth2/token: OAuth 2.0 client credentials (RFC 6749 §4.4). Its own encapsulated scope: it alone
  * accepts form bodies, and its errors use the OAuth shape {error, error_description}.
  */
-export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter) {
+export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter, commitDeadlineMs: number) {
   return async function plugin(app: FastifyInstance): Promise<void> {
     await app.register(formbody);
-    const tokens = new TokenWriter(db);
+    const tokens = new TokenWriter(db, commitDeadlineMs);
 
     // Every answer of the token endpoint is in the OAuth shape (RFC 6749 §5.2) and never cached, failures of
     // the framework included: another content type or an unparsable body is `invalid_request` 400, as OAuth
