@@ -17,7 +17,9 @@ export function secureRandom(bytes: number): Buffer {
     pool = randomBytes(POOL_BYTES);
     poolAt = 0;
   }
-  const out = Buffer.from(pool.subarray(poolAt, poolAt + bytes));
+  // Its own memory (not Node's shared slab of small buffers), as randomBytes gives.
+  const out = Buffer.allocUnsafeSlow(bytes);
+  pool.copy(out, 0, poolAt, poolAt + bytes);
   pool.fill(0, poolAt, poolAt + bytes);
   poolAt += bytes;
   return out;
