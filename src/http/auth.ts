@@ -4,7 +4,7 @@ import { IsSchema, Type, type TSchema } from 'typebox';
 import type { Db } from '../db/database.js';
 import { errors, type AppError } from '../errors.js';
 import { authService, type AuthContext } from '../modules/auth/auth.service.js';
-import { GrantCache } from '../modules/auth/grant-cache.js';
+import { GrantCache } from '../modules/auth/grants.cache.js';
 import { isRecord } from '../lib/guards.js';
 import type { SessionGate } from './console.js';
 import { errorResponses, IdempotencyKey } from './schemas.js';

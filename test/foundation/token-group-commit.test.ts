@@ -9,7 +9,7 @@ import { storedTokens } from '../support/stored.js';
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 /**
- * Tokens asked for at the same time are committed together (src/modules/auth/token-writer.ts): each answer still
+ * Tokens asked for at the same time are committed together (src/modules/auth/tokens.writer.ts): each answer still
  * stands for a committed row, and a failed commit fails every request of its group and stores none of them.
  */
 describeEachDialect(
@@ -46,35 +46,47 @@ describeEachDialect(
       expect(uses.map((res) => res.statusCode)).toEqual(Array.from({ length: 60 }, () => 200));
     });
 
-    it('fails every request of a group whose commit fails, stores none of its tokens, and serves the next group', async () => {
-      const c = await t.ctx.newClient(['fields.read']);
-      // The fault: the database refuses any new access token (a trigger that raises), as a full disk would.
+    it('fails only the requests whose own row the database refuses; the others of their group are answered and stored', async () => {
+      const refused = await t.ctx.newClient(['fields.read']);
+      const other = await t.ctx.newClient(['fields.read']);
+      // The fault: the database refuses new tokens of one client (a trigger that raises), in the group's transaction.
       const db = t.ctx.db.direct;
       if (t.ctx.dialect === 'sqlite') {
-        await sql`create trigger refuse_tokens before insert on access_tokens begin select raise(abort, 'injected fault'); end`.execute(
+        await sql`create trigger refuse_tokens before insert on access_tokens when new.client_id = ${sql.lit(refused.client_id)} begin select raise(abort, 'injected fault'); end`.execute(
           db,
         );
       } else {
-        await sql`create function refuse_tokens() returns trigger language plpgsql as $$ begin raise exception 'injected fault'; end $$`.execute(
+        await sql`create function refuse_tokens() returns trigger language plpgsql as $$ begin if new.client_id = ${sql.lit(refused.client_id)} then raise exception 'injected fault'; end if; return new; end $$`.execute(
           db,
         );
         await sql`create trigger refuse_tokens before insert on access_tokens for each row execute function refuse_tokens()`.execute(
           db,
         );
       }
-      const failed = await Promise.all(Array.from({ length: 10 }, () => ask(c.client_id, c.client_secret)));
-      for (const res of failed) {
-        expect(res.statusCode).toBe(500);
-        expect(res.json()).toEqual({ error: 'server_error', error_description: 'An unexpected error occurred.' });
-      }
-      expect(await storedTokens(t.ctx, c.client_id)).toHaveLength(0);
+      // Asked for at once: one group, whose first transaction fails for the refused client's rows.
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          i % 2 === 0 ? ask(refused.client_id, refused.client_secret) : ask(other.client_id, other.client_secret),
+        ),
+      );
+      answers.forEach((res, i) => {
+        if (i % 2 === 0) {
+          expect(res.statusCode).toBe(500);
+          expect(res.json()).toEqual({ error: 'server_error', error_description: 'An unexpected error occurred.' });
+        } else {
+          expect(res.statusCode).toBe(200);
+        }
+      });
+      expect(await storedTokens(t.ctx, refused.client_id)).toHaveLength(0);
+      const stored = await storedTokens(t.ctx, other.client_id);
+      expect(stored).toHaveLength(5);
 
       await sql`drop trigger refuse_tokens${sql.raw(t.ctx.dialect === 'sqlite' ? '' : ' on access_tokens')}`.execute(
         db,
       );
-      const next = await Promise.all(Array.from({ length: 3 }, () => ask(c.client_id, c.client_secret)));
+      const next = await Promise.all(Array.from({ length: 3 }, () => ask(refused.client_id, refused.client_secret)));
       expect(next.map((res) => res.statusCode)).toEqual([200, 200, 200]);
-      expect(await storedTokens(t.ctx, c.client_id)).toHaveLength(3);
+      expect(await storedTokens(t.ctx, refused.client_id)).toHaveLength(3);
     });
   },
   { TOKEN_RATE_LIMIT_MAX: '1000' },

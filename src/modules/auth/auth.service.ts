@@ -7,8 +7,8 @@ import { authRepository } from './auth.repository.js';
 import { grantsRepository } from './grants.repository.js';
 import type { OauthClientsTable } from './auth.tables.js';
 import { splitScopes, type Scope } from './scopes.js';
-import type { GrantCache } from './grant-cache.js';
-import type { TokenWriter } from './token-writer.js';
+import type { GrantCache } from './grants.cache.js';
+import type { TokenWriter } from './tokens.writer.js';
 
 export type { Scope } from './scopes.js';
 export { ALL_SCOPES } from './scopes.js';

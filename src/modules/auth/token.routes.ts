@@ -8,7 +8,7 @@ import { textProblems } from '../../http/text-guard.js';
 import { isOneOf, isRecord } from '../../lib/guards.js';
 import { authService, OAuthError } from './auth.service.js';
 import { grantsService } from './grants.service.js';
-import { TokenWriter } from './token-writer.js';
+import { TokenWriter } from './tokens.writer.js';
 
 const GRANT_TYPES = ['client_credentials', 'authorization_code', 'refresh_token'] as const;
 

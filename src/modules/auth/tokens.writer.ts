@@ -20,8 +20,8 @@ const MAX_BATCH = 500;
  *
  * A write starts on the next turn of the event loop (`setImmediate`, after the requests that arrived in the same
  * turn have added theirs), and the tokens asked for while it commits go in the next one. A request alone waits
- * one turn, not a timer. A failed transaction fails each of its requests with its error (a 503 when the database
- * is away, as before); none of its tokens was stored.
+ * one turn, not a timer. When a group's transaction fails, each of its rows is tried again in a transaction of its
+ * own, so that a request fails only for its own row (with its error: a 503 when the database is away, as before).
  */
 export class TokenWriter {
   readonly #db: Db;
@@ -73,18 +73,24 @@ export class TokenWriter {
     }, this.#deadlineMs);
     deadline.unref();
     try {
-      await this.#db.write((trx) =>
-        authRepository.insertTokens(
-          trx,
-          batch.map((w) => w.row),
-        ),
-      );
+      await this.#insert(batch);
       for (const w of batch) w.resolve(); // a request the deadline has answered stays answered
     } catch (error) {
-      for (const w of batch) w.reject(error);
+      if (batch.length === 1) batch[0]!.reject(error);
+      // One request's row must not fail the others': each is tried again alone, and fails alone.
+      else for (const w of batch) await this.#insert([w]).then(w.resolve, w.reject);
     } finally {
       clearTimeout(deadline);
       next();
     }
+  }
+
+  #insert(batch: readonly Waiting[]): Promise<void> {
+    return this.#db.write((trx) =>
+      authRepository.insertTokens(
+        trx,
+        batch.map((w) => w.row),
+      ),
+    );
   }
 }
