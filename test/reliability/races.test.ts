@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isoToMicros } from '../../src/lib/clock.js';
 import { ADMIN, EXPORT_RESULTS as EXPORT, INGEST, item } from '../support/accounting.js';
 import { expectErrorShape } from '../support/expect.js';
-import { valuesUrl } from '../support/field-values.js';
+import { valuesUrl, waitForLockWaiter } from '../support/field-values.js';
 import { describeServed, HttpApi, report, type HttpResponse } from '../support/reliability.js';
 import { storedRecordRows, storedValues } from '../support/stored.js';
 
@@ -98,23 +99,54 @@ describeServed(`${N}-way races over HTTP`, (t) => {
     const elsewhere = new HttpApi(otherBase, api.token, api.accountId, api.clientId);
     const key = { 'idempotency-key': randomUUID() };
     const body = { items: Array.from({ length: 1000 }, (_, i) => item(record(`held-${i}`))) };
+    const held = async () =>
+      (await storedRecordRows(t.served, api.accountId)).filter((r) => r.source_id?.startsWith('held-'));
+    if (t.dialect === 'postgres') {
+      // The first request is held inside its transaction, its key claimed, by the account's record clock, which the
+      // test holds from another connection: the other process must refuse the key at once (it tries the claim's
+      // lock and does not wait for it), whatever the machine's scheduling.
+      await api.newRecord(record('clock'));
+      const holder = new pg.Client({ connectionString: t.served.database.url });
+      await holder.connect();
+      let first: Promise<HttpResponse> | undefined;
+      try {
+        await holder.query('begin');
+        await holder.query('select last_updated_at from account_record_clocks where account_id = $1 for update', [
+          api.accountId,
+        ]);
+        first = api.post(INGEST, body, key);
+        await waitForLockWaiter(t.served);
+        const second = await elsewhere.post(INGEST, body, key);
+        expect(second.status).toBe(409);
+        expectErrorShape(second, 'IDEMPOTENCY_KEY_IN_USE');
+        expect(await held()).toHaveLength(0);
+      } finally {
+        await holder.query('rollback');
+        await holder.end();
+      }
+      const done = await first!;
+      expect([done.status, done.headers['idempotent-replayed']]).toEqual([200, undefined]);
+      expect(await held()).toHaveLength(1000);
+      const replay = await elsewhere.post(INGEST, body, key);
+      expect([replay.status, replay.headers['idempotent-replayed']]).toEqual([200, 'true']);
+      expect(replay.body).toEqual(done.body);
+      return;
+    }
+    // SQLite: the claim is the write transaction; the other process waits for the write lock (one writer at a
+    // time), then finds the answer stored and replays it — or, when it looks the key up before the first has
+    // committed, refuses it 409. Either way the ingestion runs once.
     const first = api.post(INGEST, body, key);
     expect(await t.served.writeUnderWay()).toBe(true);
     const second = await elsewhere.post(INGEST, body, key);
     const done = await first;
     expect([done.status, done.headers['idempotent-replayed']]).toEqual([200, undefined]);
-    if (t.dialect === 'postgres' || second.status !== 200) {
+    if (second.status !== 200) {
       expect(second.status).toBe(409);
       expectErrorShape(second, 'IDEMPOTENCY_KEY_IN_USE');
     } else {
-      // SQLite: the first may commit before the other process looks the key up; it then replays, never runs.
       expect([second.headers['idempotent-replayed'], second.body]).toEqual(['true', done.body]);
     }
-    // PostgreSQL tries the claim's lock and does not wait for it: the 409 above shows it (had it waited for the first
-    // to commit, it would have found the answer stored and replayed it with 200). Which answer reaches the test first
-    // is the machine's scheduling, not svc's, so it is not asserted. On SQLite the other process waits for the write
-    // lock (one writer at a time), then finds the answer stored.
-    expect(await storedRecordRows(t.served, api.accountId)).toHaveLength(1000);
+    expect(await held()).toHaveLength(1000);
     const replay = await elsewhere.post(INGEST, body, key);
     expect([replay.status, replay.headers['idempotent-replayed']]).toEqual([200, 'true']);
     expect(replay.body).toEqual(done.body);
