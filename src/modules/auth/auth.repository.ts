@@ -1,6 +1,6 @@
 import type { ByDialect, Executor } from '../../db/database.js';
 import { preparedQuery } from '../../db/prepared.js';
-import type { OauthClientsTable } from './auth.tables.js';
+import type { AccessTokensTable, OauthClientsTable } from './auth.tables.js';
 
 export interface TokenGrant {
   account_id: string;
@@ -35,17 +35,6 @@ const changeMarkBy: ByDialect<(ex: Executor) => string | null> = {
   sqlite: (ex) => ex.now?.changeMark() ?? null,
   postgres: () => null,
 };
-
-/** An access token's row as it is written. */
-export interface NewAccessToken {
-  account_id: string;
-  token_hash: string;
-  client_id: string;
-  scopes: string;
-  created_at: number;
-  expires_at: number;
-  family_id: string | null;
-}
 
 export const authRepository = {
   changeMark(ex: Executor): string | null {
@@ -118,12 +107,8 @@ export const authRepository = {
       .execute();
   },
 
-  async insertToken(db: Executor, token: NewAccessToken): Promise<void> {
-    await db.insertInto('access_tokens').values(token).execute();
-  },
-
-  /** Several tokens in one statement (TokenWriter: at most 500, within both dialects' parameter limits). */
-  async insertTokens(ex: Executor, tokens: readonly NewAccessToken[]): Promise<void> {
+  /** Tokens in one statement (TokenWriter's groups: at most 500, within both dialects' parameter limits). */
+  async insertTokens(ex: Executor, tokens: readonly AccessTokensTable[]): Promise<void> {
     if (tokens.length > 0) await ex.insertInto('access_tokens').values(tokens).execute();
   },
 

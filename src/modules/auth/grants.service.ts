@@ -41,15 +41,17 @@ async function issue(
   const now = nowMicros();
   const accessToken = `svc_at_${randomToken(32)}`;
   const refreshToken = `svc_rt_${randomToken(32)}`;
-  await authRepository.insertToken(ex, {
-    account_id: grant.accountId,
-    token_hash: hashSecret(accessToken),
-    client_id: grant.clientId,
-    scopes: grant.scopes,
-    created_at: now,
-    expires_at: now + ttlSeconds * 1_000_000,
-    family_id: grant.familyId,
-  });
+  await authRepository.insertTokens(ex, [
+    {
+      account_id: grant.accountId,
+      token_hash: hashSecret(accessToken),
+      client_id: grant.clientId,
+      scopes: grant.scopes,
+      created_at: now,
+      expires_at: now + ttlSeconds * 1_000_000,
+      family_id: grant.familyId,
+    },
+  ]);
   await grantsRepository.insertRefreshToken(ex, {
     account_id: grant.accountId,
     token_hash: hashSecret(refreshToken),

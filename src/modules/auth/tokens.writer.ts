@@ -1,9 +1,10 @@
 import type { Db } from '../../db/database.js';
 import { errors } from '../../errors.js';
-import { authRepository, type NewAccessToken } from './auth.repository.js';
+import { authRepository } from './auth.repository.js';
+import type { AccessTokensTable } from './auth.tables.js';
 
 interface Waiting {
-  row: NewAccessToken;
+  row: AccessTokensTable;
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -41,7 +42,7 @@ export class TokenWriter {
   }
 
   /** Resolves once the token's row is committed. */
-  insert(row: NewAccessToken): Promise<void> {
+  insert(row: AccessTokensTable): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.#waiting.push({ row, resolve, reject });
       this.#schedule();
