@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -9,7 +9,7 @@ import { authService } from '../../src/modules/auth/auth.service.js';
 import { ADMIN, EXPORT_RESULTS as EXPORT, INGEST, item, RECORDS, reviewUrl } from '../support/accounting.js';
 import { freePort, haproxyInstalled, startHaproxy, type Balancer } from '../support/cluster.js';
 import { valuesUrl } from '../support/field-values.js';
-import { eachDialect } from '../support/dialects.js';
+import { eachDialectNeeding } from '../support/dialects.js';
 import { PrivatePostgres } from '../support/private-postgres.js';
 import { startServer, type RunningServer } from '../support/processes.js';
 import { HttpApi, integrityProblems, report, sleep, type HttpResponse } from '../support/reliability.js';
@@ -131,11 +131,7 @@ async function untilAnswered(send: () => Promise<HttpResponse>, keyed = true): P
   }
 }
 
-// CI installs HAProxy (.ci/run) and must run this suite; elsewhere it is skipped when HAProxy is absent.
-const describeBalanced: typeof eachDialect =
-  haproxyInstalled() || process.env.CI
-    ? eachDialect
-    : (name) => describe.skip(`${name} (HAProxy is not installed)`, () => it('runs with HAProxy', () => {}));
+const describeBalanced = eachDialectNeeding('HAProxy', haproxyInstalled);
 
 describeBalanced(
   'three nodes behind HAProxy',

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/database.js';
 import { MIGRATIONS } from '../../src/db/migrate.js';
@@ -14,12 +14,20 @@ import { ADMIN, INGEST, item, RECORDS } from '../support/accounting.js';
 import { startCluster, type ClusterServer } from '../support/cluster.js';
 import { newAccountId } from '../support/context.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { eachDialect } from '../support/dialects.js';
+import { eachDialectNeeding } from '../support/dialects.js';
 import { expectErrorShape } from '../support/expect.js';
 import { valuesUrl } from '../support/field-values.js';
 import { PgBouncer, pgbouncerInstalled } from '../support/pgbouncer.js';
 import { ROOT, svc } from '../support/processes.js';
-import { fetchToken, HttpApi, integrityProblems, report, sleep, type HttpResponse } from '../support/reliability.js';
+import {
+  fetchToken,
+  HttpApi,
+  integrityProblems,
+  report,
+  sleep,
+  tally,
+  type HttpResponse,
+} from '../support/reliability.js';
 import { Workload } from '../support/reliability-workload.js';
 import { storedKeys, storedRecordRows, storedValues } from '../support/stored.js';
 
@@ -54,16 +62,6 @@ function seeded(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-/** "200", "200 replayed", "409 IDEMPOTENCY_KEY_IN_USE": how many answers of each. */
-const tally = (responses: HttpResponse[]) => {
-  const out: Record<string, number> = {};
-  for (const r of responses) {
-    const label = `${r.status}${r.body?.error_code ? ` ${r.body.error_code}` : ''}${r.headers['idempotent-replayed'] ? ' replayed' : ''}`;
-    out[label] = (out[label] ?? 0) + 1;
-  }
-  return out;
-};
 
 /** Kills a node as a machine dies: its primary and its workers, SIGKILL, all at once. */
 function killNode(node: ClusterServer): Promise<unknown> {
@@ -113,11 +111,7 @@ class Poller {
   }
 }
 
-// CI installs PgBouncer (.ci/run) and must run this suite; elsewhere it is skipped when PgBouncer is absent.
-const describeBouncer: typeof eachDialect =
-  pgbouncerInstalled() || process.env.CI
-    ? eachDialect
-    : (name) => describe.skip(`${name} (PgBouncer is not installed)`, () => it('runs with PgBouncer', () => {}));
+const describeBouncer = eachDialectNeeding('PgBouncer', pgbouncerInstalled);
 
 describeBouncer(
   'two nodes through PgBouncer in transaction mode',

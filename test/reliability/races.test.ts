@@ -5,7 +5,7 @@ import { isoToMicros } from '../../src/lib/clock.js';
 import { ADMIN, EXPORT_RESULTS as EXPORT, INGEST, item } from '../support/accounting.js';
 import { expectErrorShape } from '../support/expect.js';
 import { valuesUrl, waitForLockWaiter } from '../support/field-values.js';
-import { describeServed, HttpApi, report, type HttpResponse } from '../support/reliability.js';
+import { describeServed, HttpApi, report, tally, type HttpResponse } from '../support/reliability.js';
 import { storedRecordRows, storedValues } from '../support/stored.js';
 
 const N = 50;
@@ -15,15 +15,6 @@ const record = (source_id: string) => ({
   source_id,
   review_status: 'READY_FOR_EXPORT',
 });
-
-const tally = (responses: HttpResponse[]) => {
-  const out: Record<string, number> = {};
-  for (const r of responses) {
-    const label = `${r.status}${r.body?.error_code ? ` ${r.body.error_code}` : ''}${r.headers['idempotent-replayed'] ? ' replayed' : ''}`;
-    out[label] = (out[label] ?? 0) + 1;
-  }
-  return out;
-};
 
 /** 50 requests at once against a real `node dist/server.js` over HTTP; the stored state decides. */
 describeServed(`${N}-way races over HTTP`, (t) => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { DialectName } from '../../src/db/database.js';
 
 /** Dialects every suite runs on: DIALECTS=sqlite,postgres by default. */
@@ -24,6 +24,16 @@ export function eachDialect(name: string, suite: (dialect: DialectName) => void,
   for (const dialect of filter.only ? [filter.only] : DIALECTS) {
     describe.skipIf(!DIALECTS.includes(dialect))(`${name} [${dialect}]`, () => suite(dialect));
   }
+}
+
+/**
+ * `eachDialect` for a suite that needs a program of the machine (HAProxy, PgBouncer: installed by `.ci/run`): it
+ * runs where the program is installed and always under CI, which must run it; elsewhere it is reported skipped.
+ */
+export function eachDialectNeeding(program: string, installed: () => boolean): typeof eachDialect {
+  return installed() || process.env.CI
+    ? eachDialect
+    : (name) => describe.skip(`${name} (${program} is not installed)`, () => it(`runs with ${program}`, () => {}));
 }
 
 /**

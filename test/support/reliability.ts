@@ -320,6 +320,16 @@ export async function businessState(db: Db, accountIds: string[]): Promise<Recor
   return state;
 }
 
+/** "200", "200 replayed", "409 IDEMPOTENCY_KEY_IN_USE": how many answers of each. */
+export function tally(responses: HttpResponse[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of responses) {
+    const label = `${r.status}${r.body?.error_code ? ` ${r.body.error_code}` : ''}${r.headers['idempotent-replayed'] ? ' replayed' : ''}`;
+    out[label] = (out[label] ?? 0) + 1;
+  }
+  return out;
+}
+
 /** Figures a test reached, printed as one `[reliability]` line per test for docs/reliability.md. */
 export function report(name: string, figures: Record<string, number | string>): void {
   const text = Object.entries(figures)
