@@ -28,3 +28,23 @@ export async function token(baseUrl: string, clientId: string, clientSecret: str
   if (!res.ok) throw new Error(`token: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }
+
+/** `count` values numbered from `from`, as the bench creates them: value, remote_id and value_id each distinct. */
+export function valueItems(from: number, count = 1000) {
+  return Array.from({ length: count }, (_, i) => ({
+    value: `Account ${from + i}`,
+    remote_id: `R${from + i}`,
+    value_id: `V${from + i}`,
+  }));
+}
+
+/**
+ * The bodies of `batches` creates of 1000 values each (batch n holds values n × 1000 on), each under its own
+ * Idempotency-Key `<keyPrefix>-<n>`: built before a clock starts, so that the load generator measures the server.
+ */
+export function valueBatches(batches: number, headers: Record<string, string>, keyPrefix: string) {
+  return Array.from({ length: batches }, (_, n) => ({
+    headers: { ...headers, 'idempotency-key': `${keyPrefix}-${n}` },
+    body: JSON.stringify({ items: valueItems(n * 1000) }),
+  }));
+}

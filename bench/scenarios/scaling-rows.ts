@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { call, token } from '../lib/api.js';
+import { call, token, valueBatches } from '../lib/api.js';
 import { svc, type Credentials, type Settings } from '../lib/context.js';
 import { load, type LoadOptions } from '../lib/load.js';
 import { serve } from '../lib/processes.js';
@@ -44,16 +44,7 @@ export async function prepare(settings: Settings, env: Record<string, string>, c
       ).svc_id;
     const valuesPath = `/v1/fields/${await newField('GL Account')}/values`;
     const mixedPath = `/v1/fields/${await newField('Mixed writes')}/values`;
-    const bodies = Array.from({ length: Math.ceil(settings.values / 1000) }, (_, n) => ({
-      headers: { ...auth, 'idempotency-key': `fill-${n}` },
-      body: JSON.stringify({
-        items: Array.from({ length: 1000 }, (_, i) => ({
-          value: `Account ${n * 1000 + i}`,
-          remote_id: `R${n * 1000 + i}`,
-          value_id: `V${n * 1000 + i}`,
-        })),
-      }),
-    }));
+    const bodies = valueBatches(Math.ceil(settings.values / 1000), auth, 'fill');
     let next = 0;
     const filled = await load({
       url: `${server.url}${valuesPath}`,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { newId } from '../../src/lib/ids.js';
 import { nowMicros } from '../../src/lib/clock.js';
-import { call } from '../lib/api.js';
+import { call, valueBatches, valueItems } from '../lib/api.js';
 import type { Bench, Client } from '../lib/context.js';
 import { insertFloor } from '../lib/data-floor.js';
 import { load, rate } from '../lib/load.js';
@@ -31,12 +31,6 @@ export async function createValues(b: Bench, client: Client): Promise<ValuesFiel
   });
   const valuesUrl = `${b.server.url}/v1/fields/${field.svc_id}/values`;
 
-  const valuesItems = (from: number) =>
-    Array.from({ length: 1000 }, (_, i) => ({
-      value: `Account ${from + i}`,
-      remote_id: `R${from + i}`,
-      value_id: `V${from + i}`,
-    }));
   const createCapture = await b.capturing(async (c, headers) => {
     const floorField = (
       await c.request('/v1/fields', {
@@ -48,7 +42,7 @@ export async function createValues(b: Bench, client: Client): Promise<ValuesFiel
     const created = await c.request(`/v1/fields/${floorField.svc_id}/values`, {
       method: 'POST',
       headers: { ...headers, 'idempotency-key': randomUUID() },
-      body: JSON.stringify({ items: valuesItems(0) }),
+      body: JSON.stringify({ items: valueItems(0) }),
     });
     return { fieldId: floorField.svc_id, created };
   });
@@ -87,16 +81,7 @@ export async function createValues(b: Bench, client: Client): Promise<ValuesFiel
   });
 
   // Bodies are built before the clock starts so that the load generator measures the server, not its own JSON.
-  const createBodies = Array.from({ length: Math.ceil(VALUES / 1000) }, (_, n) => ({
-    headers: { ...client.auth, 'idempotency-key': `create-${n}` },
-    body: JSON.stringify({
-      items: Array.from({ length: 1000 }, (_, i) => ({
-        value: `Account ${n * 1000 + i}`,
-        remote_id: `R${n * 1000 + i}`,
-        value_id: `V${n * 1000 + i}`,
-      })),
-    }),
-  }));
+  const createBodies = valueBatches(Math.ceil(VALUES / 1000), client.auth, 'create');
   let batch = 0;
   const createLoad = await load({
     url: valuesUrl,
