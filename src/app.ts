@@ -4,12 +4,14 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import './http/route-config.js';
 import { completeRouteSchema, registerAuthentication } from './http/auth.js';
+import { registerBodyLimits } from './http/body-limits.js';
 import { registerBodyTimeout } from './http/body-timeout.js';
 import { registerConsole } from './http/console.js';
 import { registerDocs } from './http/docs.js';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.js';
 import { registerIdempotency } from './http/idempotency.js';
-import { createLimiter, memoryStore, registerClientRateLimit, type RateLimitStore } from './http/rate-limit.js';
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import { registerClientRateLimit, registerRateLimits, registerSignInRateLimit } from './http/rate-limit.js';
 import { genRequestId } from './http/request-id.js';
 import { registerRequestLog } from './http/request-log.js';
 import { registerSandbox } from './http/sandbox-faults.js';
@@ -35,14 +37,21 @@ import { systemRoutes } from './modules/system/system.routes.js';
 
 export interface AppDeps {
   db: Db;
-  /** Rate-limit counters: in memory by default, Redis when REDIS_URL is set (server.ts decides). */
-  rateLimitStore?: RateLimitStore;
+  /** Rate-limit counters without Redis: this process's memory by default; a cluster worker's are the primary's. */
+  rateLimitStore?: FastifyRateLimitStoreCtor;
   /** In a cluster worker: /metrics answers for every worker (server.ts decides). */
   metricsScope?: MetricsScope;
   /** True once the server is shutting down: /readyz answers 503 (server.ts). */
   draining?: () => boolean;
   /** false silences request logs (tests); otherwise JSON logs at config.logLevel. */
   logger?: boolean;
+}
+
+/** TRUST_PROXY as Fastify takes it: a hop count as the function proxy-addr asks, addresses as they are. */
+function trustedProxies(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return [...trust];
 }
 
 /** Builds the whole application; never listens (server.ts does). */
@@ -59,13 +68,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
           },
     // Fastify's own two lines per request are off: http/request-log.ts writes one as the request completes.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.trustProxy,
+    trustProxy: trustedProxies(config.trustProxy),
     genReqId: genRequestId,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
+    // Node's own clocks for a connection, from config: a client that dribbles its headers is cut after
+    // HEADERS_TIMEOUT_MS, a whole request after REQUEST_TIMEOUT_MS, an idle kept-alive connection after
+    // KEEP_ALIVE_TIMEOUT_MS; Node checks them every second rather than every 30 (its default).
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs + 5000,
-    keepAliveTimeout: 72_000,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
@@ -93,26 +106,32 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.removeContentTypeParser(['text/plain']);
 
   // Hooks on every request take a callback rather than an async function: no promise per request.
+  const hsts = config.hstsMaxAgeSeconds > 0 ? `max-age=${config.hstsMaxAgeSeconds}; includeSubDomains` : null;
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // No answer is ever to be read as another type than it says (a JSON error as HTML, a CSV as script).
+    reply.header('x-content-type-options', 'nosniff');
+    if (hsts !== null) reply.header('strict-transport-security', hsts);
+    const route = request.routeOptions.config;
+    if (route.holdsSecret === true || route.idempotency === 'refused') {
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    }
     done();
   });
   registerBodyTimeout(app, config.requestTimeoutMs);
   const metrics = registerMetrics(app, deps.metricsScope);
   app.addHook('onRoute', completeRouteSchema);
+  registerBodyLimits(app, config.bodyLimitBytes);
 
   await registerDocs(app, { webhooks: webhooksDocument() });
 
-  const store = deps.rateLimitStore ?? memoryStore();
-  const sessions = await registerConsole(
-    app,
-    db,
-    config,
-    createLimiter(store, config.signInRateLimitMax, config.rateLimitWindowSeconds, 'sign-in'),
-  );
-  registerAuthentication(app, db, sessions);
-  registerClientRateLimit(app, createLimiter(store, config.rateLimitMax, config.rateLimitWindowSeconds));
+  const limits = await registerRateLimits(app, config, deps.rateLimitStore);
+  registerSignInRateLimit(app, limits.signIn);
+  // Before the console's scope is registered: a root hook added after a scope does not reach its routes.
   registerNulGuard(app);
+  const sessions = await registerConsole(app, db, config);
+  registerAuthentication(app, db, sessions);
+  registerClientRateLimit(app, limits.client);
   registerRequestLog(app);
   registerIdempotency(app, db);
   if (config.sandbox) await registerSandbox(app, db, config);
@@ -122,7 +141,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     tokenRoutes(
       db,
       config.tokenTtlSeconds,
-      createLimiter(store, config.tokenRateLimitMax, config.rateLimitWindowSeconds, 'token'),
+      limits.token,
       // A token's commit waits no longer than a request may take (TokenWriter).
       config.requestTimeoutMs,
     ),
@@ -135,8 +154,5 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(integrationsRoutes(db));
   await app.register(webhooksRoutes(db, { allowPrivate: config.webhookAllowPrivateTargets }));
 
-  app.addHook('onClose', async () => {
-    await store.close();
-  });
   return app;
 }

@@ -1,13 +1,13 @@
 import cluster from 'node:cluster';
 import type { Registry } from 'prom-client';
-import type { RateLimitStore } from './http/rate-limit.js';
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 
 /**
  * The worker's side of src/cluster.ts: questions to the primary over the cluster's IPC channel, answered by
  * what the primary keeps for the whole set (the aggregated metrics, the rate-limit counters without Redis).
  */
 
-export type Question = { what: 'metrics' } | { what: 'rate-limit'; key: string; windowSeconds: number };
+export type Question = { what: 'metrics' } | { what: 'rate-limit'; key: string; timeWindow: number; max: number };
 export interface Ask {
   svc: 'ask';
   id: number;
@@ -131,22 +131,31 @@ export function clusterMetrics(local: Registry): () => Promise<string> {
 }
 
 /** Without Redis: the counters live in the primary, so the set of workers spends one budget per client. */
-export function primaryRateLimitStore(): RateLimitStore {
-  return {
-    async hit(key, windowSeconds) {
-      const value = await ask({ what: 'rate-limit', key, windowSeconds });
+class PrimaryCounterStore implements FastifyRateLimitStore {
+  incr(
+    key: string,
+    callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+    timeWindow: number,
+    max: number,
+  ): void {
+    ask({ what: 'rate-limit', key, timeWindow, max }).then((value) => {
       if (
-        typeof value !== 'object' ||
-        value === null ||
-        !('count' in value) ||
-        !('resetSeconds' in value) ||
-        typeof value.count !== 'number' ||
-        typeof value.resetSeconds !== 'number'
+        typeof value === 'object' &&
+        value !== null &&
+        'current' in value &&
+        'ttl' in value &&
+        typeof value.current === 'number' &&
+        typeof value.ttl === 'number'
       ) {
-        throw new Error('the cluster primary sent no rate-limit count');
-      }
-      return { count: value.count, resetSeconds: value.resetSeconds };
-    },
-    async close() {},
-  };
+        callback(null, { current: value.current, ttl: value.ttl });
+      } else callback(new Error('the cluster primary sent no rate-limit count'));
+    }, callback);
+  }
+
+  // Every limit's keys carry their policy (http/rate-limit.ts): one store serves them all.
+  child(): FastifyRateLimitStore {
+    return this;
+  }
 }
+
+export const primaryRateLimitStore: FastifyRateLimitStoreCtor = PrimaryCounterStore;

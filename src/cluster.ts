@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry, Counter, Gauge, Registry } from 'prom-client';
 import { isAsk, isCollected, type Answer, type Ask, type Collect } from './cluster-worker.js';
 import type { Config, LogLevel } from './config.js';
-import { memoryStore } from './http/rate-limit.js';
+import { memoryCounters } from './http/rate-limit.js';
 
 /**
  * The primary of WORKERS server processes on one port (node:cluster; the primary accepts the connections and
@@ -65,7 +65,7 @@ export async function runPrimary(config: Config, prepare: () => Promise<void>): 
     help: 'Workers that died and were started again',
     registers: [own],
   });
-  const limits = memoryStore();
+  const limits = memoryCounters();
 
   const slots: Slot[] = Array.from({ length: config.workers }, () => ({
     worker: null,
@@ -111,7 +111,7 @@ export async function runPrimary(config: Config, prepare: () => Promise<void>): 
     let reply: Answer;
     try {
       const q = ask.question;
-      const value = q.what === 'metrics' ? await setMetrics() : await limits.hit(q.key, q.windowSeconds);
+      const value = q.what === 'metrics' ? await setMetrics() : await limits.incr(q.key, q.timeWindow, q.max);
       reply = { svc: 'answer', id: ask.id, value };
     } catch (error) {
       reply = { svc: 'answer', id: ask.id, error: error instanceof Error ? error.message : String(error) };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ipaddr from 'ipaddr.js';
 import { isOneOf } from './lib/guards.js';
 
 export type DatabaseTarget = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string };
@@ -19,11 +20,20 @@ export interface Config {
   readonly tokenRateLimitMax: number;
   /** Sign-in and password-link requests per client address per window (each runs argon2); 0 turns it off. */
   readonly signInRateLimitMax: number;
-  /** Behind a reverse proxy: take the client's address and protocol from X-Forwarded-For / X-Forwarded-Proto. */
-  readonly trustProxy: boolean;
+  /**
+   * Behind a reverse proxy: the client's address and protocol from X-Forwarded-For / X-Forwarded-Proto, as written by
+   * this many proxies (a hop count) or by proxies at these addresses; false: the socket's own address.
+   */
+  readonly trustProxy: false | number | readonly string[];
   readonly redisUrl: string | null;
   readonly bodyLimitBytes: number;
   readonly requestTimeoutMs: number;
+  /** A request's headers must have arrived within this (a client that dribbles them is cut). */
+  readonly headersTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this (longer than a load balancer's own idle timeout). */
+  readonly keepAliveTimeoutMs: number;
+  /** Strict-Transport-Security max-age on every answer when PUBLIC_URL is https; 0: not sent. */
+  readonly hstsMaxAgeSeconds: number;
   readonly databasePoolSize: number;
   /** Server processes on this machine, one port (src/cluster.ts); 1 runs the service in this process alone. */
   readonly workers: number;
@@ -85,6 +95,42 @@ export function parseDatabaseUrl(raw: string | undefined): DatabaseTarget | stri
   return 'DATABASE_URL: must start with sqlite: or postgres:// (got an unsupported scheme)';
 }
 
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: unset or false; a hop count (the proxies in front of svc, each appending the address it saw); or the
+ * proxies' addresses and CIDR ranges (or `loopback`, `linklocal`, `uniquelocal`), comma-separated. Never `true`,
+ * which would take the left-most X-Forwarded-For address, written by whoever sent the request.
+ */
+export function parseTrustProxy(raw: string | undefined): Config['trustProxy'] | string {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value.toLowerCase() === 'false') return false;
+  if (value.toLowerCase() === 'true') {
+    return 'TRUST_PROXY: true would trust an X-Forwarded-For written by any client; give the number of proxies in front of svc (e.g. 1) or their addresses (e.g. 10.0.0.2,10.0.0.0/24)';
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return hops >= 1 && hops <= 10 ? hops : `TRUST_PROXY: a hop count must be from 1 to 10 (got ${value})`;
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => {
+    if (PROXY_RANGES.includes(entry)) return false;
+    if (entry.includes('/')) {
+      try {
+        ipaddr.parseCIDR(entry);
+        return false;
+      } catch {
+        return true;
+      }
+    }
+    return !(ipaddr.IPv4.isValidFourPartDecimal(entry) || ipaddr.IPv6.isValid(entry));
+  });
+  if (bad.length > 0) {
+    return `TRUST_PROXY: not an address, CIDR range or one of ${PROXY_RANGES.join(', ')}: ${bad.join(', ')}`;
+  }
+  return Object.freeze(entries);
+}
+
 /**
  * Reads every setting from `env` once, reports every problem at once (ConfigError) and returns a frozen
  * Config. Modules receive the Config; nothing else reads process.env.
@@ -132,6 +178,11 @@ export function loadConfig(env: Env): Config {
   const signInRateLimitMax = int('SIGN_IN_RATE_LIMIT_MAX', 30, 0, 1_000_000_000);
   const bodyLimitBytes = int('BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024);
   const requestTimeoutMs = int('REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000);
+  // Unset: 10 s, or the whole request's time when that is shorter.
+  const headersTimeoutMs = int('HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 500, 600_000);
+  if (headersTimeoutMs > requestTimeoutMs)
+    problems.push('HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS');
+  const keepAliveTimeoutMs = int('KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000);
   const databasePoolSize = int('DATABASE_POOL_SIZE', 10, 1, 200);
 
   const sessionIdleMinutes = int('SESSION_IDLE_MINUTES', 30, 1, 24 * 60);
@@ -154,11 +205,17 @@ export function loadConfig(env: Env): Config {
   );
   if (!/^https?:\/\/[^/]+/.test(publicUrl)) problems.push('PUBLIC_URL: must start with http:// or https://');
 
+  // Over https, HSTS keeps browsers there for a year by default; over http it means nothing and is not sent.
+  const hstsMaxAge = int('HSTS_MAX_AGE_SECONDS', 31_536_000, 0, 2 * 31_536_000);
+  const hstsMaxAgeSeconds = publicUrl.startsWith('https://') ? hstsMaxAge : 0;
+
   const metricsToken = env.METRICS_TOKEN?.trim() || null;
   if (metricsToken !== null && metricsToken.length < 16) problems.push('METRICS_TOKEN: must be at least 16 characters');
 
   const webhookAllowPrivateTargets = bool('WEBHOOK_ALLOW_PRIVATE_TARGETS');
-  const trustProxy = bool('TRUST_PROXY');
+  const trustProxyParsed = parseTrustProxy(env.TRUST_PROXY);
+  if (typeof trustProxyParsed === 'string') problems.push(trustProxyParsed);
+  const trustProxy = typeof trustProxyParsed === 'string' ? false : trustProxyParsed;
   const sandbox = bool('SANDBOX');
   const sandboxAdminToken = env.SANDBOX_ADMIN_TOKEN?.trim() || null;
   if (sandbox && (sandboxAdminToken === null || sandboxAdminToken.length < 16)) {
@@ -188,6 +245,9 @@ export function loadConfig(env: Env): Config {
     redisUrl,
     bodyLimitBytes,
     requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs,
+    hstsMaxAgeSeconds,
     databasePoolSize,
     workers,
     sessionIdleMinutes,

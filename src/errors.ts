@@ -37,6 +37,18 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export type ErrorDetails = Record<string, unknown> | null;
 
+/** The most problems one INVALID_REQUEST lists (details.errors); the rest are counted (details.errors_omitted). */
+export const MAX_LISTED_PROBLEMS = 100;
+/** The most problems its message names, for people and logs. */
+const MAX_PROBLEMS_IN_MESSAGE = 10;
+
+/** "The request is invalid: /a must be string; /b is required; and 12 more" — never the whole list. */
+export function problemsMessage(problems: readonly ValidationProblem[], omitted = 0): string {
+  const named = problems.slice(0, MAX_PROBLEMS_IN_MESSAGE).map((p) => `${p.path || '(body)'} ${p.message}`);
+  const more = problems.length + omitted - named.length;
+  return `The request is invalid: ${named.join('; ')}${more > 0 ? `; and ${more} more` : ''}`;
+}
+
 export interface ValidationProblem {
   path: string;
   message: string;
@@ -70,8 +82,17 @@ export const isAppError = (error: unknown): error is AppError => error instanceo
 const BEARER_REALM = 'Bearer realm="svc"';
 
 export const errors = {
-  invalidRequest: (problems: ValidationProblem[], message = 'The request is invalid.') =>
-    new AppError('INVALID_REQUEST', 400, message, { errors: problems }),
+  /**
+   * At most MAX_LISTED_PROBLEMS problems are listed in details.errors; details.errors_omitted counts the others
+   * (present only when some are), so that a hostile body of a million mistakes gets a small answer.
+   */
+  invalidRequest: (problems: ValidationProblem[], message = 'The request is invalid.', omitted = 0) => {
+    const unlisted = omitted + Math.max(0, problems.length - MAX_LISTED_PROBLEMS);
+    return new AppError('INVALID_REQUEST', 400, message, {
+      errors: problems.slice(0, MAX_LISTED_PROBLEMS),
+      ...(unlisted > 0 ? { errors_omitted: unlisted } : {}),
+    });
+  },
   invalidField: (path: string, message: string) =>
     new AppError('INVALID_REQUEST', 400, `The request is invalid: ${path === '' ? 'the body' : path} ${message}.`, {
       errors: [{ path, message }],

@@ -8,7 +8,6 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/open.js';
 import { migrateToLatest } from './db/migrate.js';
 import { migrationsPending } from './db/migration-state.js';
-import { redisStore } from './http/rate-limit.js';
 import { startMaintenance } from './maintenance.js';
 import { createDispatcher } from './modules/webhooks/webhooks.dispatcher.js';
 
@@ -49,8 +48,8 @@ async function serve(config: Config): Promise<void> {
   if (!worker && (await migrationsPending(db))) await migrateToLatest(db);
   const app = await buildApp(config, {
     db,
-    // Without Redis the workers of one machine still share one budget per client: the primary counts.
-    rateLimitStore: config.redisUrl ? redisStore(config.redisUrl) : worker ? primaryRateLimitStore() : undefined,
+    // Without Redis (config.redisUrl) the workers of one machine still share one budget per client: the primary counts.
+    rateLimitStore: worker ? primaryRateLimitStore : undefined,
     metricsScope: worker ? clusterMetrics : undefined,
     draining: () => draining,
   });

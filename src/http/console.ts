@@ -9,7 +9,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors.js';
-import type { Limiter } from './rate-limit.js';
 import type { AuthContext } from '../modules/auth/auth.service.js';
 import { sessionRoutes } from '../modules/users/session.routes.js';
 import { DbSessionStore, sessionCaller, type SessionLimits } from '../modules/users/sessions.js';
@@ -50,12 +49,7 @@ const CSP = {
  * scope: a request with a bearer token pays for no session, and the authentication hook loads a session only
  * for a request that carries the cookie (through the gate).
  */
-export async function registerConsole(
-  app: FastifyInstance,
-  db: Db,
-  config: Config,
-  signInLimiter: Limiter,
-): Promise<SessionGate> {
+export async function registerConsole(app: FastifyInstance, db: Db, config: Config): Promise<SessionGate> {
   await app.register(fastifyCookie);
   // Served over https (PUBLIC_URL says so): the cookie is Secure and SameSite=Strict always, under the __Host-
   // prefix (no Domain, Path=/, Secure: no subdomain can set or shadow it), and HSTS keeps browsers on https.
@@ -90,11 +84,6 @@ export async function registerConsole(
       contentSecurityPolicy: CSP,
       hsts: overTls ? { maxAge: 31_536_000, includeSubDomains: true } : false,
       frameguard: { action: 'deny' },
-    });
-    // Sign-in and password links run argon2 (64 MiB, three passes): a budget per client address comes first.
-    scope.addHook('onRequest', (request, reply, done) => {
-      if (request.method !== 'POST' || !request.url.startsWith('/auth/')) return done();
-      signInLimiter.check(reply, `ip:${request.ip}`).then(() => done(), done);
     });
 
     const decrypt = scope.decryptSession.bind(scope);

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type AppError, errors, isAppError } from '../errors.js';
+import { type AppError, errors, isAppError, problemsMessage } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/failures.js';
 import { isRecord } from '../lib/guards.js';
 import { allProblems } from './validation.js';
@@ -22,15 +22,12 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
   if (!isRecord(error)) return errors.internal();
   const { validation, validationContext, code, statusCode, message } = error;
   if (Array.isArray(validation)) {
-    const problems = allProblems(
+    const { problems, omitted } = allProblems(
       request,
       typeof validationContext === 'string' ? validationContext : undefined,
       validation,
     );
-    return errors.invalidRequest(
-      problems,
-      `The request is invalid: ${problems.map((p) => `${p.path || '(body)'} ${p.message}`).join('; ')}`,
-    );
+    return errors.invalidRequest(problems, problemsMessage(problems, omitted), omitted);
   }
   switch (code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

@@ -19,6 +19,16 @@ declare module 'fastify' {
      * refused with 403 whatever its scopes. Its OpenAPI security is the console session, not OAuth.
      */
     consoleOnly?: boolean;
+    /**
+     * Console sign-in and password links (each runs argon2): counted against the sign-in budget of the client's
+     * address (SIGN_IN_RATE_LIMIT_MAX), keyed on this matched route's config, never on the URL as spelt.
+     */
+    signIn?: boolean;
+    /**
+     * The answer holds a secret or a token (shown once, or on purpose): sent with `Cache-Control: no-store` so that no
+     * cache keeps it. Implied by `idempotency: 'refused'`.
+     */
+    holdsSecret?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { errors, type ValidationProblem } from '../errors.js';
+import { errors, MAX_LISTED_PROBLEMS, problemsMessage, type ValidationProblem } from '../errors.js';
 import { escapePointer } from './validation.js';
 
 /** No lone surrogate (String.prototype.isWellFormed: Node 20, typed by the ES2024.String library). */
@@ -31,11 +31,12 @@ function pointerOf(place: Place): string {
  * fail the request with a 500 there, and be stored on SQLite): refuse it alike everywhere, before anything runs.
  * Likewise a lone surrogate (`"\ud800"` is valid JSON but no Unicode text): each dialect stored its own
  * replacement, and SQLite kept bytes that are not UTF-8, which its JSON pages would have sent as they are.
- * Iterative, so a deeply nested garbage body cannot exhaust the stack.
+ * Iterative, so a deeply nested garbage body cannot exhaust the stack. Every route, every string: the console's
+ * and the token endpoint's too (which answers it in OAuth's shape, `invalid_request`); the walk ends only at the end
+ * of the request or when MAX_LISTED_PROBLEMS places are found (the request is refused either way).
  */
 export function registerNulGuard(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
-    if (!request.routeOptions.config.scopes) return done(); // the token endpoint answers in OAuth's shape on its own
     const parts: [string, unknown][] = [
       ['/params', request.params],
       ['/query', request.query],
@@ -45,7 +46,7 @@ export function registerNulGuard(app: FastifyInstance): void {
     for (const [prefix, root] of parts) {
       // A place's JSON pointer is only written out for a problem: most requests have none.
       const stack: [Place, unknown][] = [[{ parent: null, key: prefix }, root]];
-      for (let seen = 0; stack.length > 0 && seen < 100_000 && problems.length < 100; seen++) {
+      while (stack.length > 0 && problems.length < MAX_LISTED_PROBLEMS) {
         const [place, value] = stack.pop()!;
         if (typeof value === 'string') {
           if (value.includes('\u0000') || !wellFormed(value)) {
@@ -54,8 +55,8 @@ export function registerNulGuard(app: FastifyInstance): void {
         } else if (value !== null && typeof value === 'object') {
           for (const [k, v] of Object.entries(value)) {
             const child: Place = { parent: place, key: k };
-            if (k.includes('\u0000')) {
-              problems.push({ path: pointerOf(child), message: 'must not contain the character U+0000' });
+            if (k.includes('\u0000') || !wellFormed(k)) {
+              for (const message of textProblems(k)) problems.push({ path: pointerOf(child), message });
             }
             stack.push([child, v]);
           }
@@ -63,11 +64,6 @@ export function registerNulGuard(app: FastifyInstance): void {
       }
     }
     if (problems.length === 0) return done();
-    done(
-      errors.invalidRequest(
-        problems,
-        `The request is invalid: ${problems.map((p) => `${p.path || '(body)'} ${p.message}`).join('; ')}`,
-      ),
-    );
+    done(errors.invalidRequest(problems, problemsMessage(problems)));
   });
 }

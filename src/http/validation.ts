@@ -4,14 +4,15 @@ import type { FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import type { ValidationProblem } from '../errors.js';
 import { isoToMicros } from '../lib/clock.js';
 import { isRecord } from '../lib/guards.js';
+import { structuralProblems } from './structural-check.js';
 
 // A CommonJS module that sets both module.exports and exports.default to the plugin: TypeScript sees the module
 // object, Node the function; `.default` is the plugin to both.
 const addFormats = addFormatsModule.default;
 
-function makeAjv(coerce: boolean): Ajv {
+function makeAjv(coerce: boolean, allErrors = true): Ajv {
   const ajv = new Ajv({
-    allErrors: true, // report every problem, not only the first
+    allErrors, // report every problem, not only the first
     removeAdditional: false, // reject what the client may not set
     useDefaults: true,
     coerceTypes: coerce ? 'array' : false,
@@ -29,24 +30,62 @@ function makeAjv(coerce: boolean): Ajv {
 // so they are coerced (and a single `x[]=a` becomes an array).
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
+/** Stops at a body's first problem: what every valid body takes, and the question whether there is any. */
+const firstProblemAjv = makeAjv(false, false);
+
+/** The mark of `omitted` problems past those listed, carried among ajv's errors to toProblems. */
+const OMITTED = 'omitted';
 
 /**
  * Compiles a route's schema the first time a request needs it, not at start: compiling every schema of
  * every route was most of the start-up time. Fastify reads `.errors` after a failed call, as from ajv.
+ *
+ * A body is first checked up to its first problem. Only a body that fails is then checked for every problem:
+ * first its unknown members and over-long arrays (http/structural-check.ts: listed up to a cap, the rest counted,
+ * never one object per problem). With more unknown members than the cap, or an over-long array, those are the
+ * answer; otherwise ajv with `allErrors` lists every problem, its errors now bounded by the schema, not the body.
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  let compiled: ValidateFunction | undefined;
   if (!isRecord(schema)) throw new Error(`a route's ${httpPart} schema is not a JSON schema object`);
+  if (httpPart !== 'body') {
+    let compiled: ValidateFunction | undefined;
+    const validate = (data: unknown): boolean => {
+      compiled ??= textAjv.compile(schema);
+      const valid = compiled(data) === true;
+      validate.errors = compiled.errors;
+      return valid;
+    };
+    validate.errors = null as ValidateFunction['errors'];
+    return validate;
+  }
+  let first: ValidateFunction | undefined;
+  let every: ValidateFunction | undefined;
   const validate = (data: unknown): boolean => {
-    compiled ??= ajv.compile(schema);
-    const valid = compiled(data) === true;
-    validate.errors = compiled.errors;
-    return valid;
+    first ??= firstProblemAjv.compile(schema);
+    if (first(data) === true) {
+      validate.errors = null;
+      return true;
+    }
+    // A few unknown members are reported with every other problem; many of them, or an array longer than its
+    // maxItems (whose every item ajv would check), alone.
+    const structural = structuralProblems(schema, data);
+    if (structural.omitted > 0 || structural.errors.some((e) => e.keyword === 'maxItems')) {
+      validate.errors = structural.errors;
+      if (structural.omitted > 0) validate.errors.push(omittedMark(structural.omitted));
+      return false;
+    }
+    every ??= bodyAjv.compile(schema);
+    every(data);
+    validate.errors = every.errors ?? [];
+    return false;
   };
   validate.errors = null as ValidateFunction['errors'];
   return validate;
 };
+
+function omittedMark(count: number): ErrorObject {
+  return { keyword: OMITTED, instancePath: '', schemaPath: '#', params: { count } };
+}
 
 const PART_PREFIX: Record<string, string> = {
   body: '',
@@ -107,8 +146,15 @@ function chosenBranch(union: ErrorObject): string | null {
   return matches.length === 1 ? `${union.schemaPath}/${matches[0]!.i}/` : null;
 }
 
-export function toProblems(errors: ErrorObject[], part: string | undefined): ValidationProblem[] {
+/** What a request's validation found: the problems to list, and how many more were only counted. */
+export interface Problems {
+  problems: ValidationProblem[];
+  omitted: number;
+}
+
+export function toProblems(errors: ErrorObject[], part: string | undefined): Problems {
   const prefix = PART_PREFIX[part ?? 'body'] ?? '';
+  let omitted = 0;
   const unions = errors
     .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
     .map((u) => ({ error: u, chosen: chosenBranch(u) }))
@@ -119,6 +165,10 @@ export function toProblems(errors: ErrorObject[], part: string | undefined): Val
   const problems: ValidationProblem[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
+    if (error.keyword === OMITTED) {
+      omitted += Number(error.params.count);
+      continue;
+    }
     if (unions.some((u) => u.error === error && u.chosen !== null)) continue;
     const inside = unions.filter((u) => u.error !== error && error.schemaPath.startsWith(`${u.error.schemaPath}/`));
     if (inside.some((u) => u.chosen === null || !error.schemaPath.startsWith(u.chosen))) continue;
@@ -167,7 +217,7 @@ export function toProblems(errors: ErrorObject[], part: string | undefined): Val
     seen.add(key);
     problems.push({ path, message });
   }
-  return problems;
+  return { problems, omitted };
 }
 
 type Part = 'params' | 'body' | 'querystring' | 'headers';
@@ -205,14 +255,11 @@ function validatorOf(part: Part, schema: Record<string, unknown>): ValidateFunct
  * querystring, headers); the parts after it are checked here too, on copies, so that one answer lists
  * them all (CONVENTIONS.md: "details.errors lists every problem").
  */
-export function allProblems(
-  request: FastifyRequest,
-  failedPart: string | undefined,
-  failed: ErrorObject[],
-): ValidationProblem[] {
-  const problems = toProblems(failed, failedPart);
+export function allProblems(request: FastifyRequest, failedPart: string | undefined, failed: ErrorObject[]): Problems {
+  const found = toProblems(failed, failedPart);
+  const { problems } = found;
   const index = PARTS.findIndex(([part]) => part === failedPart);
-  if (index < 0) return problems;
+  if (index < 0) return found;
   const schemas: Partial<Record<Part, unknown>> = request.routeOptions.schema ?? {};
   for (const [part, property] of PARTS.slice(index + 1)) {
     const schema = schemas[part];
@@ -227,7 +274,11 @@ export function allProblems(
       problems.push({ path: PART_PREFIX[part] ?? '', message: 'is nested too deeply' });
       continue;
     }
-    if (!validate(copy)) problems.push(...toProblems(validate.errors ?? [], part));
+    if (!validate(copy)) {
+      const more = toProblems(validate.errors ?? [], part);
+      problems.push(...more.problems);
+      found.omitted += more.omitted;
+    }
   }
-  return problems;
+  return found;
 }

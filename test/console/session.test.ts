@@ -407,7 +407,7 @@ describeEachDialect('console: password links', (t) => {
 
 describeEachDialect('console: served over https, and the sign-in budget', (t) => {
   it('sets a __Host- cookie that is Secure and SameSite=Strict, with HSTS, when PUBLIC_URL is https', async () => {
-    const app = await t.ctx.secondApp({ PUBLIC_URL: 'https://svc.example.com', TRUST_PROXY: 'true' });
+    const app = await t.ctx.secondApp({ PUBLIC_URL: 'https://svc.example.com', TRUST_PROXY: 'loopback' });
     const user = await newUser(t.ctx.db, 'READ_ONLY');
     const res = await app.inject({
       method: 'POST',
@@ -433,7 +433,7 @@ describeEachDialect('console: served over https, and the sign-in budget', (t) =>
     const app = await t.ctx.secondApp({
       SIGN_IN_RATE_LIMIT_MAX: '3',
       RATE_LIMIT_WINDOW_SECONDS: window,
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: 'loopback',
     });
     const attempt = (ip: string) =>
       app.inject({

@@ -44,6 +44,38 @@ describe('configuration', () => {
     expect(() => loadConfig({ WORKERS: 'all' })).toThrow(/WORKERS: must be a whole number from 1 to 256/);
   });
 
+  it("takes TRUST_PROXY as a hop count or the proxies' addresses, never as true", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.2, 10.0.1.0/24,loopback, fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.2',
+      '10.0.1.0/24',
+      'loopback',
+      'fd00::/8',
+    ]);
+    // true would take the left-most X-Forwarded-For address, which the client writes.
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY: true would trust an X-Forwarded-For written by any client; give the number of proxies/,
+    );
+    expect(() => loadConfig({ TRUST_PROXY: '0' })).toThrow(/TRUST_PROXY: a hop count must be from 1 to 10 \(got 0\)/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.2,proxy.local,10.0.0.300' })).toThrow(
+      /TRUST_PROXY: not an address, CIDR range or one of loopback, linklocal, uniquelocal: proxy.local, 10.0.0.300/,
+    );
+  });
+
+  it('sets the connection clocks and HSTS from the environment', () => {
+    const config = loadConfig({ HEADERS_TIMEOUT_MS: '2000', KEEP_ALIVE_TIMEOUT_MS: '5000' });
+    expect([config.headersTimeoutMs, config.keepAliveTimeoutMs]).toEqual([2000, 5000]);
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '40000' })).toThrow(
+      /HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS/,
+    );
+    // HSTS only where the service is reached over https; a year unless said otherwise; 0 turns it off.
+    expect(loadConfig({ PUBLIC_URL: 'https://svc.example.com' }).hstsMaxAgeSeconds).toBe(31_536_000);
+    expect(loadConfig({ PUBLIC_URL: 'https://svc.example.com', HSTS_MAX_AGE_SECONDS: '0' }).hstsMaxAgeSeconds).toBe(0);
+    expect(loadConfig({ HSTS_MAX_AGE_SECONDS: '600' }).hstsMaxAgeSeconds).toBe(0);
+  });
+
   it('returns a frozen config with the documented defaults', () => {
     const config = loadConfig({});
     expect(config).toEqual({
@@ -60,6 +92,9 @@ describe('configuration', () => {
       redisUrl: null,
       bodyLimitBytes: 5 * 1024 * 1024,
       requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+      hstsMaxAgeSeconds: 0,
       databasePoolSize: 10,
       workers: 1,
       sessionIdleMinutes: 30,

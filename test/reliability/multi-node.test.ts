@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/database.js';
@@ -29,6 +30,8 @@ const RUN_MS = knob('MULTI_NODE_SECONDS', 12, 10) * 1000;
 // 300 s a test in CI (the config's default); beyond, the chaos twice over and 3 minutes.
 vi.setConfig({ testTimeout: Math.max(300_000, 2 * RUN_MS + 180_000) });
 const TOKEN_LIMIT = 20;
+const SIGN_IN_LIMIT = 8;
+const WINDOW = 80_000 + (randomBytes(2).readUInt16BE() % 6400);
 const N = 50;
 const NEXT: Record<string, string[]> = {
   PREPARE: ['REVIEW'],
@@ -159,10 +162,11 @@ describeBalanced(
       const env = {
         DATABASE_URL: url,
         REDIS_URL: 'redis://127.0.0.1:6379',
-        TRUST_PROXY: 'true',
+        TRUST_PROXY: 'loopback',
         TOKEN_RATE_LIMIT_MAX: String(TOKEN_LIMIT),
         // A window of its own per run keeps this run's Redis counters apart from earlier ones.
-        RATE_LIMIT_WINDOW_SECONDS: String(86_000 + (randomBytes(1)[0]! % 200)),
+        RATE_LIMIT_WINDOW_SECONDS: String(WINDOW),
+        SIGN_IN_RATE_LIMIT_MAX: String(SIGN_IN_LIMIT),
         RATE_LIMIT_MAX: '100000',
         WORKERS: '1',
       };
@@ -463,6 +467,27 @@ describeBalanced(
         statuses.push(res.status);
       }
       expect(statuses).toEqual([...Array(TOKEN_LIMIT).fill(200), ...Array(6).fill(429)]);
+    });
+
+    it('takes the client address HAProxy saw, never the X-Forwarded-For the client wrote (issue 28, finding 3)', async () => {
+      await Promise.all(nodes.filter((n) => n.server === null).map((n) => n.up()));
+      // This run's counter of the test's own address (127.0.0.1) starts empty, whatever an earlier run left.
+      const redis = new Redis('redis://127.0.0.1:6379');
+      const stale = await redis.keys(`svc:rl:w${WINDOW}:*sign-in:ip:127.0.0.1`);
+      if (stale.length > 0) await redis.del(...stale);
+      redis.disconnect();
+      const statuses: number[] = [];
+      for (let i = 0; i < SIGN_IN_LIMIT + 3; i++) {
+        // Each attempt claims another address: with the client's header trusted, each would have a budget of its own.
+        const res = await fetch(`${lb!.url}/auth/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i + 1}` },
+          body: JSON.stringify({ email: 'nobody@example.com', password: 'not the password at all' }),
+        });
+        await res.text();
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([...Array(SIGN_IN_LIMIT).fill(401), ...Array(3).fill(429)]);
     });
   },
   { only: 'postgres' },

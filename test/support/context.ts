@@ -5,7 +5,6 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { Db, DialectName } from '../../src/db/database.js';
 import { openDatabase } from '../../src/db/open.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { redisStore } from '../../src/http/rate-limit.js';
 import { authService } from '../../src/modules/auth/auth.service.js';
 import type { Scope } from '../../src/modules/auth/scopes.js';
 import { Api } from './api.js';
@@ -42,13 +41,9 @@ export function newAccountId(): string {
   return `acct_${randomBytes(5).toString('hex')}`;
 }
 
-/** Builds an app over `db` as server.ts does (Redis rate-limit store when REDIS_URL is set). */
+/** Builds an app over `db` as server.ts does (Redis rate-limit counters when REDIS_URL is set). */
 async function appFor(config: Config, db: Db, options: ContextOptions = {}): Promise<FastifyInstance> {
-  const app = await buildApp(config, {
-    db,
-    logger: false,
-    rateLimitStore: config.redisUrl ? redisStore(config.redisUrl) : undefined,
-  });
+  const app = await buildApp(config, { db, logger: false });
   await options.beforeReady?.(app);
   await app.ready();
   return app;

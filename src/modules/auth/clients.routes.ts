@@ -82,14 +82,12 @@ export function clientsRoutes(db: Db): FastifyPluginAsyncTypebox {
           response: { 200: NewClientResponse },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const caller = authOf(request);
         const scopes = request.body.scopes;
         // No escalation: a caller grants only scopes it holds itself.
         const beyond = scopes.filter((scope) => !caller.scopes.has(scope));
         if (beyond.length > 0) throw errors.scopesNotHeld(beyond);
-        // The answer holds the secret: no cache may keep it.
-        void reply.header('cache-control', 'no-store');
         return authService.createClient(db, caller.accountId, scopes);
       },
     );

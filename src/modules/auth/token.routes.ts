@@ -143,6 +143,12 @@ export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter, commit
     app.post(
       '/oauth2/token',
       {
+        // A token request is a few short parameters (its schema leaves their lengths to the grant's own checks).
+        bodyLimit: 8192,
+        // Counted before the body is read: a budget per client address against secret guessing.
+        onRequest: (request, reply, done) => {
+          limiter.check(request, reply, `ip:${request.ip}`).then(() => done(), done);
+        },
         schema: {
           summary: 'Issue an access token (OAuth 2.0)',
           description:
@@ -161,7 +167,6 @@ export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter, commit
         },
       },
       async (request, reply) => {
-        await limiter.check(reply, `token:${request.ip}`);
         const body = isRecord(request.body) ? request.body : {};
         const basic = basicCredentials(request.headers.authorization);
         const inBody = body.client_id !== undefined || body.client_secret !== undefined;

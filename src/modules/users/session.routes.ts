@@ -33,6 +33,8 @@ export function sessionRoutes(
     app.post(
       '/auth/session',
       {
+        // Sign-in runs argon2 (64 MiB, three passes): the address's sign-in budget comes first (http/rate-limit.ts).
+        config: { signIn: true },
         schema: {
           operationId: 'signIn',
           summary: 'Sign in to the console',
@@ -91,6 +93,7 @@ export function sessionRoutes(
     app.post(
       '/auth/password',
       {
+        config: { signIn: true },
         schema: {
           operationId: 'setPassword',
           summary: 'Set a password with a one-time link',

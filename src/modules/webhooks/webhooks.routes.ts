@@ -59,7 +59,7 @@ export function webhooksRoutes(db: Db, rules: TargetRules): FastifyPluginAsyncTy
     app.post(
       '/v1/webhooks',
       {
-        config: { scopes: WRITE },
+        config: { scopes: WRITE, holdsSecret: true },
         schema: {
           operationId: 'createWebhookEndpoint',
           summary: 'Create a webhook endpoint',
@@ -153,7 +153,7 @@ export function webhooksRoutes(db: Db, rules: TargetRules): FastifyPluginAsyncTy
     app.get(
       '/v1/webhooks/:webhook_id/secret',
       {
-        config: { scopes: WRITE },
+        config: { scopes: WRITE, holdsSecret: true },
         schema: {
           operationId: 'getWebhookSecret',
           summary: "A webhook endpoint's signing secrets",
@@ -169,7 +169,7 @@ export function webhooksRoutes(db: Db, rules: TargetRules): FastifyPluginAsyncTy
     app.post(
       '/v1/webhooks/:webhook_id/secret/rotate',
       {
-        config: { scopes: WRITE },
+        config: { scopes: WRITE, holdsSecret: true },
         schema: {
           operationId: 'rotateWebhookSecret',
           summary: "Rotate a webhook endpoint's secret",

@@ -1,0 +1,115 @@
+import http from 'node:http';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeServed, type HttpApi, type HttpResponse } from '../support/reliability.js';
+import { errorBody } from '../support/expect.js';
+import { valuesUrl } from '../support/field-values.js';
+import type { RunningServer } from '../support/processes.js';
+
+/** The largest answer a hostile body may get (issue 28: "answered 4xx with bodies ≤ 16 KB"). */
+const SMALL = 16 * 1024;
+
+/** POSTs `body` with its Content-Length as one write, and reads the answer even if the server stops reading. */
+function post(base: string, path: string, body: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const request = http.request(new URL(path, base), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
+    });
+    request.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    // The server may answer 413 and close before it has read the body: what matters is its answer.
+    request.on('error', (error) => reject(error));
+    request.end(body);
+  });
+}
+
+const members = (count: number, from = 0) => Array.from({ length: count }, (_, i) => `"m${from + i}":1`).join(',');
+
+/**
+ * The attacks of issue 28's finding 1, replayed against the real server on each dialect: one unauthenticated body
+ * of half a million members, and a token holder's batch bodies built to make the validator write one error per
+ * member. Each is answered 4xx in a few KB, and the server's log never carries a body or a whole error list.
+ */
+describeServed('hostile bodies (issue 28, finding 1)', (t) => {
+  let server: RunningServer;
+  let api: HttpApi;
+  let fieldId: string;
+  beforeAll(async () => {
+    server = await t.served.start({ SIGN_IN_RATE_LIMIT_MAX: '0', LOG_LEVEL: 'info' });
+    api = await t.served.client(server.url, ['fields.write', 'field_values.write', 'field_values.read']);
+    fieldId = (await api.create('/v1/fields', { name: 'GL', group: 'ACCOUNTING' })).body.svc_id;
+  });
+  afterAll(async () => {
+    await t.served.stopServers();
+  });
+
+  it('refuses a sign-in body of 500,000 members from its size, before reading or parsing it', async () => {
+    const body = `{${members(500_000)}}`;
+    expect(Buffer.byteLength(body)).toBeGreaterThan(5_000_000);
+    const res = await post(server.url, '/auth/session', body);
+    expect(res.status).toBe(413);
+    expect(res.text.length).toBeLessThan(SMALL);
+    expect(JSON.parse(res.text)).toEqual(errorBody('PAYLOAD_TOO_LARGE', { details: { limit_bytes: 16384 } }));
+    // The largest valid sign-in, every character written as an escape as ASCII-only encoders do, is read.
+    const longest = JSON.stringify({ email: '😀'.repeat(320), password: '😀'.repeat(1024) }).replace(
+      /[\ud800-\udfff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16)}`,
+    );
+    expect(Buffer.byteLength(longest)).toBeGreaterThan(15_000);
+    expect((await post(server.url, '/auth/session', longest)).status).toBe(401);
+  });
+
+  it('lists 100 of 400,000 unknown members of a batch item and counts the others, writing nothing', async () => {
+    const body = `{"items":[{"value":"v",${members(400_000)}}]}`;
+    const res = await post(server.url, valuesUrl(fieldId), body, {
+      authorization: `Bearer ${api.token}`,
+      'idempotency-key': 'hostile-members',
+    });
+    expect(res.status).toBe(400);
+    expect(res.text.length).toBeLessThan(SMALL);
+    const listed = Array.from({ length: 100 }, (_, i) => ({ path: `/items/0/m${i}`, message: 'is not allowed' }));
+    expect(JSON.parse(res.text)).toEqual(
+      errorBody('INVALID_REQUEST', { details: { errors: listed, errors_omitted: 399_900 } }),
+    );
+    expect(JSON.parse(res.text).message).toMatch(
+      /^The request is invalid: \/items\/0\/m0 is not allowed; .*; and 399990 more$/,
+    );
+    expect((await api.get(valuesUrl(fieldId))).body.items).toEqual([]);
+  });
+
+  it('answers an array far over its maxItems by its length alone, without checking its items', async () => {
+    const body = `{"items":[${Array.from({ length: 300_000 }, () => '1').join(',')}]}`;
+    const res = await post(server.url, valuesUrl(fieldId), body, {
+      authorization: `Bearer ${api.token}`,
+      'idempotency-key': 'hostile-items',
+    });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.text)).toEqual(
+      errorBody('INVALID_REQUEST', {
+        details: { errors: [{ path: '/items', message: 'must NOT have more than 1000 items' }] },
+      }),
+    );
+  });
+
+  it('caps the problems of a batch at 100 and counts the rest, whatever finds them', async () => {
+    const items = Array.from({ length: 150 }, () => ({ value: 7 }));
+    const res: HttpResponse = await api.create(valuesUrl(fieldId), { items });
+    expect(res.status).toBe(400);
+    const listed = Array.from({ length: 100 }, (_, i) => ({ path: `/items/${i}/value`, message: 'must be string' }));
+    expect(res.body).toEqual(errorBody('INVALID_REQUEST', { details: { errors: listed, errors_omitted: 50 } }));
+  });
+
+  it('never logs a body or a whole list of problems', async () => {
+    await t.served.stopServers('SIGTERM');
+    const { stdout } = await server.exited;
+    const lines = stdout.split('\n').filter((line) => line !== '');
+    expect(lines.length).toBeGreaterThan(5);
+    const longest = Math.max(...lines.map((line) => line.length));
+    expect(longest).toBeLessThan(2048);
+    expect(stdout).not.toContain('m12345');
+  });
+});
