@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import './http/route-config.js';
 import { completeRouteSchema, registerAuthentication } from './http/auth.js';
-import { registerBodyLimits } from './http/body-limits.js';
+import { registerBodyLimits, registerJsonSeparatorLimit } from './http/body-limits.js';
 import { registerBodyTimeout } from './http/body-timeout.js';
 import { registerConsole } from './http/console.js';
 import { registerDocs } from './http/docs.js';
@@ -104,6 +104,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerErrorHandling(app);
   // JSON only: any other body is 415 (the token endpoint adds form bodies in its own scope).
   app.removeContentTypeParser(['text/plain']);
+  registerJsonSeparatorLimit(app);
 
   // Hooks on every request take a callback rather than an async function: no promise per request.
   const hsts = config.hstsMaxAgeSeconds > 0 ? `max-age=${config.hstsMaxAgeSeconds}; includeSubDomains` : null;

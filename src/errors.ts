@@ -37,6 +37,9 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export type ErrorDetails = Record<string, unknown> | null;
 
+/** Bytes of a refused body still to come that are read and dropped rather than cut (errors.payloadTooLarge). */
+export const DRAIN_LIMIT = 64 * 1024;
+
 /** The most problems one INVALID_REQUEST lists (details.errors); the rest are counted (details.errors_omitted). */
 export const MAX_LISTED_PROBLEMS = 100;
 /** The most problems its message names, for people and logs. */
@@ -227,10 +230,28 @@ export const errors = {
       `${records.length === 1 ? '1 record lacks' : `${records.length} records lack`} the coding the account requires before READY_FOR_EXPORT; nothing was changed.`,
       { records },
     ),
-  payloadTooLarge: (limit: number) =>
-    new AppError('PAYLOAD_TOO_LARGE', 413, `The request body exceeds ${limit} bytes.`, {
-      limit_bytes: limit,
-    }),
+  /**
+   * Both answer before the body has been read to its end. Fastify then closes the connection, and a client still
+   * sending may see the reset rather than the answer; when little is left to come (`drainRest`, up to DRAIN_LIMIT)
+   * the connection is kept instead and the rest read and dropped, unparsed, so an honest client just over the limit
+   * gets its answer. A hostile megabyte is not read.
+   */
+  payloadTooLarge: (limit: number, drainRest = false) =>
+    new AppError(
+      'PAYLOAD_TOO_LARGE',
+      413,
+      `The request body exceeds ${limit} bytes.`,
+      { limit_bytes: limit },
+      drainRest ? { connection: 'keep-alive' } : {},
+    ),
+  bodyTooComplex: (message: string, drainRest = false) =>
+    new AppError(
+      'INVALID_REQUEST',
+      400,
+      `The request is invalid: the body ${message}.`,
+      { errors: [{ path: '', message }] },
+      drainRest ? { connection: 'keep-alive' } : {},
+    ),
   unsupportedMediaType: (contentType: string | undefined) =>
     new AppError(
       'UNSUPPORTED_MEDIA_TYPE',

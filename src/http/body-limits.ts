@@ -1,4 +1,6 @@
+import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { AppError, DRAIN_LIMIT, errors } from '../errors.js';
 import { isRecord } from '../lib/guards.js';
 
 /**
@@ -68,6 +70,111 @@ function largestOfType(schema: Record<string, unknown>, type: unknown): number {
   }
 }
 
+/**
+ * The most separators (`:` of a member, `,` between members or items) outside strings that JSON `schema` accepts can
+ * hold; Infinity when it sets no bound. A body with more cannot be valid, whatever its bytes: it is refused before it
+ * is parsed (a 5 MB body of half a million members costs a JSON.parse of a dictionary that size, then its walks).
+ */
+export function largestSeparators(schema: unknown): number {
+  if (!isRecord(schema)) return Infinity;
+  for (const union of ['anyOf', 'oneOf'] as const) {
+    const branches = schema[union];
+    if (Array.isArray(branches)) return Math.max(0, ...branches.map(largestSeparators));
+  }
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return Math.max(
+    0,
+    ...types.map((type) => {
+      if (type === 'array') {
+        if (typeof schema.maxItems !== 'number') return Infinity;
+        return Math.max(0, schema.maxItems - 1) + schema.maxItems * largestSeparators(schema.items);
+      }
+      if (type === 'object') {
+        if (schema.additionalProperties !== false || !isRecord(schema.properties)) return Infinity;
+        const members = Object.values(schema.properties);
+        return 2 * members.length - 1 + members.reduce((sum: number, m) => sum + largestSeparators(m), 0);
+      }
+      return ['string', 'integer', 'number', 'boolean', 'null'].includes(String(type)) ? 0 : Infinity;
+    }),
+  );
+}
+
+/**
+ * Counts the separators outside strings of a JSON body as its bytes arrive (a JSON text's structure is ASCII; the
+ * bytes of a multi-byte UTF-8 character are all above 0x7f), and fails the stream once there are more than `limit`:
+ * the rest of the body is never read.
+ */
+export class SeparatorCount extends Transform {
+  private count = 0;
+  private inString = false;
+  private escaped = false;
+  private received = 0;
+
+  /** `declared`: the body's Content-Length, if it has one. */
+  constructor(
+    private readonly limit: number,
+    private readonly declared: number,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    let { count, inString, escaped } = this;
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === 0x5c) escaped = true;
+        else if (c === 0x22) inString = false;
+      } else if (c === 0x22) inString = true;
+      else if (c === 0x3a || c === 0x2c) count++;
+    }
+    Object.assign(this, { count, inString, escaped });
+    this.received += chunk.length;
+    if (count > this.limit) {
+      const rest = this.declared - this.received;
+      callback(
+        errors.bodyTooComplex(
+          `holds more members and items than any valid request of this operation (at most ${this.limit} separators)`,
+          Number.isFinite(rest) && rest <= DRAIN_LIMIT,
+        ),
+      );
+      return;
+    }
+    callback(null, chunk);
+  }
+}
+
+/**
+ * preParsing: a JSON body is read through a SeparatorCount of its route's `maxJsonSeparators` (registerBodyLimits):
+ * a body with more members and items than any valid one is refused, 400, after no more of it than that takes (a
+ * 5 MB body of half a million members after its first few KB); the rest is not read (errors.bodyTooComplex).
+ */
+export function registerJsonSeparatorLimit(app: FastifyInstance): void {
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    const limit = request.routeOptions.config.maxJsonSeparators;
+    const type = request.headers['content-type'];
+    const declared = Number(request.headers['content-length']);
+    if (
+      typeof limit !== 'number' ||
+      typeof type !== 'string' ||
+      !/^application\/json\b/i.test(type) ||
+      // Over the route's byte limit: refused from its head (413) by the parser, and nothing is to be read here.
+      declared > (request.routeOptions.bodyLimit ?? Infinity)
+    ) {
+      return done(null, payload);
+    }
+    const counted = payload.pipe(new SeparatorCount(limit, declared));
+    payload.on('error', (error) => counted.destroy(error));
+    // Refused with little left to come: that rest is read and dropped, and the connection kept (errors.bodyTooComplex).
+    counted.on('error', (error) => {
+      payload.unpipe(counted);
+      if (error instanceof AppError && error.headers.connection === 'keep-alive') payload.resume();
+    });
+    done(null, counted);
+  });
+}
+
 /** The body limit of a route: its own when it sets one, else its schema's largest body within the ceiling. */
 export function routeBodyLimit(route: Pick<RouteOptions, 'bodyLimit' | 'schema'>, ceiling: number): number {
   if (typeof route.bodyLimit === 'number') return Math.min(route.bodyLimit, ceiling);
@@ -84,5 +191,8 @@ export function registerBodyLimits(app: FastifyInstance, ceiling: number): void 
     // GET, HEAD and OPTIONS take no body (Fastify parses none).
     if (!methods.some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m))) return;
     route.bodyLimit = routeBodyLimit(route, ceiling);
+    const body = isRecord(route.schema) ? route.schema.body : undefined;
+    const separators = body === undefined ? 0 : largestSeparators(body);
+    if (Number.isFinite(separators)) route.config = { ...route.config, maxJsonSeparators: separators };
   });
 }

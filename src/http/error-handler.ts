@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type AppError, errors, isAppError, problemsMessage } from '../errors.js';
+import { type AppError, DRAIN_LIMIT, errors, isAppError, problemsMessage } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/failures.js';
 import { isRecord } from '../lib/guards.js';
 import { allProblems } from './validation.js';
@@ -32,8 +32,11 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
   switch (code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return errors.unsupportedMediaType(request.headers['content-type']);
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return errors.payloadTooLarge(request.routeOptions.bodyLimit ?? 0);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+      const limit = request.routeOptions.bodyLimit ?? 0;
+      const declared = Number(request.headers['content-length']);
+      return errors.payloadTooLarge(limit, Number.isFinite(declared) && declared <= limit + DRAIN_LIMIT);
+    }
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return errors.invalidField('', 'is required: send a JSON body');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

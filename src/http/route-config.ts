@@ -29,6 +29,8 @@ declare module 'fastify' {
      * cache keeps it. Implied by `idempotency: 'refused'`.
      */
     holdsSecret?: boolean;
+    /** Set by http/body-limits.ts from the body schema: a JSON body with more separators cannot be valid. */
+    maxJsonSeparators?: number;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
