@@ -32,6 +32,7 @@ import { accountingRoutes } from './modules/accounting/accounting.routes.js';
 import { integrationsRoutes } from './modules/integrations/integrations.routes.js';
 import { AccountEvent, CompatReadyForExport, webhooksDocument } from './modules/webhooks/events.schemas.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
 import { registerMetrics, type MetricsScope } from './modules/system/metrics.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 
@@ -154,6 +155,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(accountingRoutes(db));
   await app.register(integrationsRoutes(db));
   await app.register(webhooksRoutes(db, { allowPrivate: config.webhookAllowPrivateTargets }));
+  await app.register(auditRoutes(db));
 
   return app;
 }

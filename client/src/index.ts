@@ -1,4 +1,6 @@
 import { inChunks } from './batches.js';
+import { auditApi } from './audit.js';
+import { paginate } from './pages.js';
 import { sandboxApi } from './sandbox.js';
 import {
   Transport,
@@ -105,19 +107,6 @@ export type * from './sandbox.js';
 
 const enc = encodeURIComponent;
 type ListQuery<Q> = Omit<Q, 'cursor'>;
-
-/** Follows next_cursor until the end, yielding each item once. */
-async function* paginate<T, Q>(
-  fetchPage: (query: Q) => Promise<{ items: T[]; next_cursor?: string | null }>,
-  query: Q,
-): AsyncGenerator<T, void, undefined> {
-  let cursor: string | undefined;
-  do {
-    const page = await fetchPage({ ...query, ...(cursor ? { cursor } : {}) });
-    yield* page.items;
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor);
-}
 
 /** The feed until it has nothing more now (it has no end: next_cursor is always given), handing on each cursor. */
 async function* catchUp(
@@ -354,6 +343,11 @@ export class SvcClient {
   /** Sandbox servers only (docs/sandbox.md), with the operator's token: accounts, scenarios, faults. */
   get sandbox(): ReturnType<typeof sandboxApi> {
     return sandboxApi(this.#http);
+  }
+
+  /** The account's audit log of administrative actions (scope audit.read), newest first: read-only. */
+  get audit(): ReturnType<typeof auditApi> {
+    return auditApi(this.#http);
   }
 
   /**

@@ -145,6 +145,13 @@ export interface paths {
      */
     put: operations["setRequiredCoding"];
   };
+  "/internal/v1/audit-events": {
+    /**
+     * The account's audit log of administrative actions
+     * @description Every administrative action on the caller's account, newest first: users and their sign-in settings, API clients and their secrets, webhook endpoints, integrations, connected apps, account settings. Who did it (a console user, an API client, or the operator through `svc`), when, from which address, under which request id, and what it did (never a secret). Written in the transaction of the action itself; nothing changes or deletes an entry. Filters combine: any of `action[]`, one actor, one target.
+     */
+    get: operations["listAuditEvents"];
+  };
   "/internal/v1/clients": {
     /**
      * The account's API clients, revoked ones included
@@ -2456,6 +2463,111 @@ export interface operations {
     };
   };
   /**
+   * The account's audit log of administrative actions
+   * @description Every administrative action on the caller's account, newest first: users and their sign-in settings, API clients and their secrets, webhook endpoints, integrations, connected apps, account settings. Who did it (a console user, an API client, or the operator through `svc`), when, from which address, under which request id, and what it did (never a secret). Written in the transaction of the action itself; nothing changes or deletes an entry. Filters combine: any of `action[]`, one actor, one target.
+   */
+  listAuditEvents: {
+    parameters: {
+      query?: {
+        /** @description Any of these actions */
+        "action[]"?: ("api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "account.settings_changed" | "account.required_coding_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked")[];
+        /** @description Actions of this user or client */
+        actor_id?: string;
+        /** @description Actions on this kind of object */
+        target_type?: "api_client" | "user" | "account" | "webhook_endpoint" | "integration" | "connected_app";
+        /** @description Actions on this object */
+        target_id?: string;
+        /** @example 2026-06-11T09:09:10.422192Z */
+        "occurred_at[gte]"?: string;
+        /** @example 2026-06-11T09:09:10.422192Z */
+        "occurred_at[lt]"?: string;
+        /** @description The `next_cursor` of the previous response, with the same filters. */
+        cursor?: string;
+        /** @description Maximum number of items returned: 1 to 500, default 100. */
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Newest first */
+            items: ({
+                /**
+                 * @description What was done
+                 * @enum {string}
+                 */
+                action: "api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "account.settings_changed" | "account.required_coding_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked";
+                /** @description Who did it */
+                actor: {
+                  /** @description The user id (usr_…), the client id (cli_…), or svc-cli */
+                  id: string;
+                  /**
+                   * @description A console user, an API client, or the operator (`svc`) and the service itself
+                   * @enum {string}
+                   */
+                  type: "user" | "client" | "system";
+                };
+                address: string | null;
+                /** @description What the action did: scopes granted, the fields changed, the settings before and after. Never a secret. */
+                details: {
+                  [key: string]: unknown;
+                };
+                /** @description aud_…, unique and sortable by creation time */
+                id: string;
+                /** Format: date-time */
+                occurred_at: string;
+                request_id: string | null;
+                /** @description What it was done to */
+                target: {
+                  id: string;
+                  type: string;
+                };
+              })[];
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
    * The account's API clients, revoked ones included
    * @description Every API client of the caller's account, in creation order, with its scopes and when it was revoked (null while active); never a secret.
    */
@@ -2523,7 +2635,7 @@ export interface operations {
       content: {
         "application/json": {
           /** @description What the client may do; any one listed scope of an operation suffices */
-          scopes: ("fields.read" | "fields.write" | "field_values.read" | "field_values.write" | "accounting.record.read" | "accounting.record.write" | "accounting.integration.read" | "accounting.integration.write" | "accounting.record.review" | "accounting.record.admin" | "account.admin" | "webhooks.read" | "webhooks.write" | "events.read")[];
+          scopes: ("fields.read" | "fields.write" | "field_values.read" | "field_values.write" | "accounting.record.read" | "accounting.record.write" | "accounting.integration.read" | "accounting.integration.write" | "accounting.record.review" | "accounting.record.admin" | "account.admin" | "webhooks.read" | "webhooks.write" | "events.read" | "audit.read")[];
         };
       };
     };

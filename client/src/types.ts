@@ -98,3 +98,8 @@ export type EventFeedQuery = Query<'/v1/events', 'get'>;
 export type EventFeedPage = Ok<'/v1/events', 'get'>;
 /** An event as the feed answers it (`@svc/client/webhooks` types the same events as `AccountEvent`). */
 export type FeedEvent = EventFeedPage['items'][number];
+
+// The account's audit log (scope audit.read).
+export type AuditEventQuery = Query<'/internal/v1/audit-events', 'get'>;
+export type AuditEventPage = Ok<'/internal/v1/audit-events', 'get'>;
+export type AuditEvent = AuditEventPage['items'][number];

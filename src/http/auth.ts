@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOption
 import { IsSchema, Type, type TSchema } from 'typebox';
 import type { Db } from '../db/database.js';
 import { errors, type AppError } from '../errors.js';
+import type { AuditSource } from '../modules/audit/audit.service.js';
 import { authService, type AuthContext } from '../modules/auth/auth.service.js';
 import { GrantCache } from '../modules/auth/grants.cache.js';
 import { isRecord } from '../lib/guards.js';
@@ -27,6 +28,11 @@ export function operatorToken(token: string): onRequestHookHandler {
 export function authOf(request: FastifyRequest): AuthContext {
   if (!request.auth) throw errors.internal();
   return request.auth;
+}
+
+/** The caller of an administrative action, with what its audit log entry records: the address and the request id. */
+export function auditOf(request: FastifyRequest): AuthContext & AuditSource {
+  return { ...authOf(request), address: request.ip, requestId: request.id };
 }
 
 function methodsOf(route: RouteOptions): string[] {

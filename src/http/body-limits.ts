@@ -22,6 +22,8 @@ const BYTES_PER_CHARACTER = 12;
 const LAYOUT_PER_MEMBER = 16;
 const NUMBER_BYTES = 32;
 export const NO_BODY_LIMIT = 1024;
+/** At least this many separators beyond the largest valid body are read and validated (2 for each unknown member). */
+const SEPARATOR_ROOM = 1000;
 
 function stringBytes(schema: Record<string, unknown>): number {
   if (Array.isArray(schema.enum)) return Math.max(0, ...schema.enum.map((v) => JSON.stringify(v).length));
@@ -193,6 +195,9 @@ export function registerBodyLimits(app: FastifyInstance, ceiling: number): void 
     route.bodyLimit = routeBodyLimit(route, ceiling);
     const body = isRecord(route.schema) ? route.schema.body : undefined;
     const separators = body === undefined ? 0 : largestSeparators(body);
-    if (Number.isFinite(separators)) route.config = { ...route.config, maxJsonSeparators: separators };
+    // Room past the largest valid body for the mistakes validation names one by one (a few unknown members, an
+    // array a little over its maxItems): only a body far past any valid one is refused unparsed.
+    const room = Math.max(SEPARATOR_ROOM, Math.ceil(separators / 10));
+    if (Number.isFinite(separators)) route.config = { ...route.config, maxJsonSeparators: separators + room };
   });
 }

@@ -32,6 +32,7 @@ const WebhooksRoute = lazy(() =>
 const WebhookRoute = lazy(() =>
   import('../features/webhooks/routes/WebhookRoute').then((m) => ({ default: m.WebhookRoute })),
 );
+const AuditRoute = lazy(() => import('../features/audit/routes/AuditRoute').then((m) => ({ default: m.AuditRoute })));
 const ApiClientsRoute = lazy(() =>
   import('../features/api-clients/routes/ApiClientsRoute').then((m) => ({ default: m.ApiClientsRoute })),
 );
@@ -58,6 +59,7 @@ export function AppRoutes() {
                   <Route path="/integrations" component={IntegrationsRoute} />
                   <Route path="/webhooks" component={WebhooksRoute} />
                   <Route path="/webhooks/:id">{(params) => <WebhookRoute key={params.id} id={params.id} />}</Route>
+                  <Route path="/audit" component={AuditRoute} />
                   <Route path="/oauth/authorize" component={ConsentRoute} />
                   <Route component={NotFoundRoute} />
                 </Switch>

@@ -69,6 +69,13 @@ export function Layout({ children }: { children: ReactNode }) {
                 </NavLink>
               </li>
             )}
+            {canManageClients(user) && (
+              <li>
+                <NavLink href="/audit" pattern="/audit">
+                  Audit log
+                </NavLink>
+              </li>
+            )}
           </ul>
         </nav>
         <div className="header-user">

@@ -1,3 +1,4 @@
+import { auditService, type AuditSource } from '../audit/audit.service.js';
 import type { Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { nowMicros } from '../../lib/clock.js';
@@ -61,12 +62,20 @@ export const requiredCoding = {
   },
 
   /** Replaces the account's required fields; each must be a field of the account (404 naming those that are not). */
-  async set(ex: Executor, tenant: Tenant, fieldIds: readonly string[]): Promise<{ items: RequiredField[] }> {
+  async set(ex: Executor, source: AuditSource, fieldIds: readonly string[]): Promise<{ items: RequiredField[] }> {
     const wanted = [...new Set(fieldIds)];
-    const found = new Set((await fieldsService.findMany(ex, tenant, wanted)).map((f) => f.svc_id));
+    const found = new Set((await fieldsService.findMany(ex, source, wanted)).map((f) => f.svc_id));
     const unknown = wanted.filter((id) => !found.has(id));
     if (unknown.length > 0) throw errors.notFound(`Fields ${unknown.join(', ')}`, { not_found_field_ids: unknown });
-    await repo.replace(ex, tenant.accountId, wanted, nowMicros());
-    return { items: await requiredCoding.fields(ex, tenant) };
+    const before = (await requiredCoding.fields(ex, source)).map((f) => f.field_id);
+    await repo.replace(ex, source.accountId, wanted, nowMicros());
+    await auditService.record(
+      ex,
+      source,
+      'account.required_coding_changed',
+      { type: 'account', id: source.accountId },
+      { field_ids_before: before, field_ids: wanted },
+    );
+    return { items: await requiredCoding.fields(ex, source) };
   },
 };

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../db/database.js';
-import { authOf } from '../../http/auth.js';
+import { auditOf, authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
 import { sendJsonText } from '../../http/json-text.js';
 import { errorResponses } from '../../http/schemas.js';
@@ -188,7 +188,7 @@ export function reviewRoutes(db: Db): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) =>
-        writeTransaction(db, request, reply, (ex) => requiredCoding.set(ex, authOf(request), request.body.field_ids)),
+        writeTransaction(db, request, reply, (ex) => requiredCoding.set(ex, auditOf(request), request.body.field_ids)),
     );
   };
 }

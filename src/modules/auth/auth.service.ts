@@ -3,6 +3,7 @@ import type { Db, Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { microsToIso, nowMicros } from '../../lib/clock.js';
+import { auditService, operatorSource, type AuditSource } from '../audit/audit.service.js';
 import { authRepository } from './auth.repository.js';
 import { grantsRepository } from './grants.repository.js';
 import type { OauthClientsTable } from './auth.tables.js';
@@ -94,7 +95,12 @@ export function sameHash(a: string, b: string): boolean {
 
 export const authService = {
   /** A new client (and its account, if new) with these scopes; the secret is in the answer and nowhere else. */
-  async createClient(db: Db, accountId: string, scopes: readonly Scope[]): Promise<ClientCredentials> {
+  async createClient(
+    db: Db,
+    accountId: string,
+    scopes: readonly Scope[],
+    source: AuditSource = operatorSource(accountId),
+  ): Promise<ClientCredentials> {
     if (!ACCOUNT_ID_PATTERN.test(accountId)) throw errors.invalidField('/account_id', ACCOUNT_ID_RULE);
     if (scopes.length === 0) throw errors.invalidField('/scopes', 'must name at least one scope');
     const clientId = newId('cli');
@@ -114,6 +120,7 @@ export const authService = {
         previous_secret_hash: null,
         previous_secret_expires_at: null,
       });
+      await auditService.record(ex, source, 'api_client.created', { type: 'api_client', id: clientId }, { scopes });
     });
     return { client_id: clientId, client_secret: clientSecret, account_id: accountId, scopes: [...scopes] };
   },
@@ -157,7 +164,7 @@ export const authService = {
    * revokeClient in the caller's transaction; with `accountId`, only a client of that account (another account's
    * is NOT_FOUND, as an unknown one).
    */
-  async revokeClientIn(ex: Executor, clientId: string, accountId?: string): Promise<void> {
+  async revokeClientIn(ex: Executor, clientId: string, accountId?: string, source?: AuditSource): Promise<void> {
     const client = await authRepository.findClient(ex, clientId);
     // A partner app's connection is not an API client: it is revoked as a connected app.
     const active =
@@ -167,6 +174,8 @@ export const authService = {
       (accountId === undefined || client.account_id === accountId);
     if (!active) throw errors.notFound(`Active client ${clientId}`, { client_id: clientId });
     await authRepository.revokeClient(ex, client.account_id, clientId, nowMicros());
+    const by = source ?? operatorSource(client.account_id);
+    await auditService.record(ex, by, 'api_client.revoked', { type: 'api_client', id: clientId });
   },
 
   /**
@@ -178,6 +187,7 @@ export const authService = {
     clientId: string,
     overlapSeconds: number,
     accountId?: string,
+    source?: AuditSource,
   ): Promise<{ client_id: string; client_secret: string; previous_secret_expires_at: string | null }> {
     const client = await authRepository.findClient(ex, clientId);
     const active =
@@ -196,6 +206,16 @@ export const authService = {
       previous_secret_hash: expiresAt === null ? null : client.secret_hash,
       previous_secret_expires_at: expiresAt,
     });
+    const by = source ?? operatorSource(client.account_id);
+    await auditService.record(
+      ex,
+      by,
+      'api_client.secret_rotated',
+      { type: 'api_client', id: clientId },
+      {
+        previous_secret_valid_seconds: overlapSeconds,
+      },
+    );
     return {
       client_id: clientId,
       client_secret: secret,

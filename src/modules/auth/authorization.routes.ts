@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Db } from '../../db/database.js';
-import { authOf } from '../../http/auth.js';
+import { auditOf, authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
 import { errorResponses, Nullable, Timestamp } from '../../http/schemas.js';
 import { CODE_TTL_SECONDS, connectionsService, consentService } from './consent.service.js';
@@ -149,7 +149,7 @@ export function authorizationRoutes(db: Db, issuer: string): FastifyPluginAsyncT
       },
       async (request) => {
         const { approve, ...query } = request.body;
-        return consentService.decide(db, authOf(request), query, approve, issuer);
+        return consentService.decide(db, auditOf(request), query, approve, issuer);
       },
     );
 
@@ -185,7 +185,7 @@ export function authorizationRoutes(db: Db, issuer: string): FastifyPluginAsyncT
       },
       async (request, reply) =>
         writeTransaction(db, request, reply, async (ex) => {
-          await connectionsService.revoke(ex, authOf(request).accountId, request.params.app_id);
+          await connectionsService.revoke(ex, auditOf(request), request.params.app_id);
           return {};
         }),
     );

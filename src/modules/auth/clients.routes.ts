@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Db } from '../../db/database.js';
 import { errors } from '../../errors.js';
-import { authOf } from '../../http/auth.js';
+import { auditOf, authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
 import { errorResponses, Nullable, oneOf, Timestamp } from '../../http/schemas.js';
 import { authService, DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS } from './auth.service.js';
@@ -88,7 +88,7 @@ export function clientsRoutes(db: Db): FastifyPluginAsyncTypebox {
         // No escalation: a caller grants only scopes it holds itself.
         const beyond = scopes.filter((scope) => !caller.scopes.has(scope));
         if (beyond.length > 0) throw errors.scopesNotHeld(beyond);
-        return authService.createClient(db, caller.accountId, scopes);
+        return authService.createClient(db, caller.accountId, scopes, auditOf(request));
       },
     );
 
@@ -139,6 +139,7 @@ export function clientsRoutes(db: Db): FastifyPluginAsyncTypebox {
             request.params.client_id,
             request.body?.overlap_seconds ?? DEFAULT_OVERLAP_SECONDS,
             authOf(request).accountId,
+            auditOf(request),
           ),
         ),
     );
@@ -159,7 +160,7 @@ export function clientsRoutes(db: Db): FastifyPluginAsyncTypebox {
       },
       async (request, reply) =>
         writeTransaction(db, request, reply, async (ex) => {
-          await authService.revokeClientIn(ex, request.params.client_id, authOf(request).accountId);
+          await authService.revokeClientIn(ex, request.params.client_id, authOf(request).accountId, auditOf(request));
           return {};
         }),
     );

@@ -1,3 +1,4 @@
+import { auditService, type AuditSource } from '../audit/audit.service.js';
 import type { Db, Executor } from '../../db/database.js';
 import { errors, type AppError } from '../../errors.js';
 import { isOneOf, stringsOf } from '../../lib/guards.js';
@@ -114,7 +115,7 @@ export const consentService = {
   /** Approve: connects the app (once per account) and answers a code; deny: access_denied. */
   async decide(
     db: Db,
-    caller: AuthContext,
+    caller: AuthContext & AuditSource,
     request: AuthorizationRequest,
     approve: boolean,
     issuer: string,
@@ -153,6 +154,16 @@ export const consentService = {
         const union = [...new Set([...splitScopes(connection.scopes), ...scopes])].join(' ');
         await grantsRepository.setConnectionScopes(ex, caller.accountId, connection.client_id, union);
       }
+      await auditService.record(
+        ex,
+        caller,
+        'connected_app.authorized',
+        { type: 'connected_app', id: app.app_id },
+        {
+          scopes,
+          redirect_uri: redirectUri,
+        },
+      );
       const code = `svc_ac_${randomToken(32)}`;
       await grantsRepository.insertCode(ex, {
         account_id: caller.accountId,
@@ -196,9 +207,10 @@ export const connectionsService = {
   },
 
   /** Every token the app holds for the account stops working on its next request; NOT_FOUND unless connected. */
-  async revoke(ex: Executor, accountId: string, appId: string): Promise<void> {
-    const connection = await grantsRepository.activeConnection(ex, accountId, appId);
+  async revoke(ex: Executor, source: AuditSource, appId: string): Promise<void> {
+    const connection = await grantsRepository.activeConnection(ex, source.accountId, appId);
     if (!connection) throw errors.notFound(`Connected app ${appId}`, { app_id: appId });
-    await grantsRepository.revokeConnection(ex, accountId, connection.client_id, nowMicros());
+    await grantsRepository.revokeConnection(ex, source.accountId, connection.client_id, nowMicros());
+    await auditService.record(ex, source, 'connected_app.revoked', { type: 'connected_app', id: appId });
   },
 };

@@ -14,6 +14,7 @@ export const SCOPES = {
   'webhooks.read': "View the account's webhook endpoints and their delivery log; read the event feed",
   'webhooks.write': 'View and manage webhook endpoints: create, change, disable, delete, rotate secrets, redeliver',
   'events.read': "Read the account's event feed",
+  'audit.read': "Internal: read the account's audit log of administrative actions",
 } as const;
 
 export type Scope = keyof typeof SCOPES;
@@ -37,6 +38,7 @@ export const INTERNAL_SCOPES: readonly Scope[] = [
   'accounting.record.review',
   'accounting.record.admin',
   'account.admin',
+  'audit.read',
 ];
 
 /** What a partner app may be granted through the authorization code flow: every scope of the public API. */

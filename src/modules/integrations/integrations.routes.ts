@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../db/database.js';
-import { authOf } from '../../http/auth.js';
+import { auditOf, authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
 import { errorResponses } from '../../http/schemas.js';
 import { integrationsService } from './integrations.service.js';
@@ -32,7 +32,7 @@ export function integrationsRoutes(db: Db): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) =>
-        writeTransaction(db, request, reply, (ex) => integrationsService.create(ex, authOf(request), request.body)),
+        writeTransaction(db, request, reply, (ex) => integrationsService.create(ex, auditOf(request), request.body)),
     );
 
     app.post(
@@ -51,7 +51,7 @@ export function integrationsRoutes(db: Db): FastifyPluginAsyncTypebox {
       },
       async (request, reply) =>
         writeTransaction(db, request, reply, (ex) =>
-          integrationsService.disconnect(ex, authOf(request), request.params.integration_id),
+          integrationsService.disconnect(ex, auditOf(request), request.params.integration_id),
         ),
     );
 
@@ -71,7 +71,7 @@ export function integrationsRoutes(db: Db): FastifyPluginAsyncTypebox {
       },
       async (request, reply) =>
         writeTransaction(db, request, reply, (ex) =>
-          integrationsService.reactivate(ex, authOf(request), request.params.integration_id),
+          integrationsService.reactivate(ex, auditOf(request), request.params.integration_id),
         ),
     );
 

@@ -1,3 +1,4 @@
+import { auditService, type AuditSource } from '../audit/audit.service.js';
 import { eventsService } from '../webhooks/events.service.js';
 import type { Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
@@ -69,7 +70,7 @@ export const integrationsService = {
    * create is idempotent). Another vendor: 409 ACTIVE_INTEGRATION_EXISTS; the same vendor with another
    * vendor_account_id: 409 VENDOR_ACCOUNT_ID_MISMATCH. An unknown or disabled vendor: 400.
    */
-  async create(ex: Executor, tenant: Tenant, input: CreateIntegration): Promise<IntegrationDto> {
+  async create(ex: Executor, tenant: AuditSource, input: CreateIntegration): Promise<IntegrationDto> {
     await vendorsService.requireUsable(ex, input.vendor, '/vendor');
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const active = await repo.findActive(ex, tenant.accountId);
@@ -87,6 +88,16 @@ export const integrationsService = {
       };
       if (await repo.insertActive(ex, row)) {
         // Last: the account's event counter stays locked until the commit.
+        await auditService.record(
+          ex,
+          tenant,
+          'integration.created',
+          { type: 'integration', id: row.integration_id },
+          {
+            vendor: row.vendor,
+            vendor_account_id: row.vendor_account_id,
+          },
+        );
         await eventsService.emit(ex, tenant, [{ type: 'integration.connected', integrationId: row.integration_id }]);
         return integrationRowToIntegration(row);
       }
@@ -102,9 +113,10 @@ export const integrationsService = {
   },
 
   /** ACTIVE → DISABLED. Unknown (or another account's) → 404; not ACTIVE → 409 INTEGRATION_NOT_ACTIVE. */
-  async disconnect(ex: Executor, tenant: Tenant, integrationId: string): Promise<IntegrationDto> {
+  async disconnect(ex: Executor, tenant: AuditSource, integrationId: string): Promise<IntegrationDto> {
     const row = await repo.disconnect(ex, tenant.accountId, integrationId, nowMicros());
     if (row) {
+      await auditService.record(ex, tenant, 'integration.disconnected', { type: 'integration', id: integrationId });
       await eventsService.emit(ex, tenant, [{ type: 'integration.disconnected', integrationId }]);
       return integrationRowToIntegration(row);
     }
@@ -117,7 +129,7 @@ export const integrationsService = {
    * DISABLED → ACTIVE. Unknown → 404; the account has an ACTIVE integration (this one included) → 409
    * ACTIVE_INTEGRATION_EXISTS naming it; its vendor disabled since → 400.
    */
-  async reactivate(ex: Executor, tenant: Tenant, integrationId: string): Promise<IntegrationDto> {
+  async reactivate(ex: Executor, tenant: AuditSource, integrationId: string): Promise<IntegrationDto> {
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const row = await repo.find(ex, tenant.accountId, integrationId);
       if (!row) throw errors.notFound('Integration', { integration_id: integrationId });
@@ -136,6 +148,7 @@ export const integrationsService = {
       if (attempt === 1) await vendorsService.requireUsable(ex, row.vendor, '/params/integration_id');
       const done = await repo.reactivate(ex, tenant.accountId, integrationId, nowMicros());
       if (done && done !== 'clash') {
+        await auditService.record(ex, tenant, 'integration.reactivated', { type: 'integration', id: integrationId });
         await eventsService.emit(ex, tenant, [{ type: 'integration.connected', integrationId }]);
         return integrationRowToIntegration(done);
       }

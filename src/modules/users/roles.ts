@@ -28,6 +28,7 @@ export const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = {
     'webhooks.read',
     'webhooks.write',
     'events.read',
+    'audit.read',
   ],
   // Reviews, codes and approves records and keeps the values they are coded with; not the fields themselves,
   // not export results (an integration reports those), not records' creation or required coding.

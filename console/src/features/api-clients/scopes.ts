@@ -41,7 +41,10 @@ export const SCOPE_GROUPS = [
   },
   {
     title: 'Account',
-    scopes: [{ scope: 'account.admin', words: "Manage the account's API clients (create, list, revoke)" }],
+    scopes: [
+      { scope: 'account.admin', words: "Manage the account's API clients (create, list, revoke)" },
+      { scope: 'audit.read', words: "Read the account's audit log of administrative actions" },
+    ],
   },
 ] as const satisfies readonly { title: string; scopes: readonly { scope: Scope; words: string }[] }[];
 
