@@ -645,4 +645,5 @@ eachDialectWith(
       await eventually(() => page.url()).toBe(`${base()}/sign-in`);
     });
   },
+  { only: 'sqlite' },
 );

@@ -512,4 +512,5 @@ eachDialectWith(
       }
     });
   },
+  { only: 'sqlite' },
 );

@@ -161,4 +161,5 @@ eachDialectWith(
       }
     });
   },
+  { only: 'sqlite' },
 );

@@ -373,4 +373,5 @@ eachDialectWith(
       }
     });
   },
+  { only: 'sqlite' },
 );
