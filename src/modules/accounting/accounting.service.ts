@@ -13,11 +13,10 @@ import {
 } from './accounting.schemas.js';
 import type { LastExportResult } from './accounting.tables.js';
 import type { SourceType } from './ledger.js';
-import { AFTER_EXPORT, assertReviewMove, EXPORTABLE, type ReviewStatus } from './lifecycle.js';
+import { AFTER_EXPORT, EXPORTABLE, type ReviewStatus } from './lifecycle.js';
 import { recordEvents } from './history.js';
 import { recordClock } from './record-clock.repository.js';
-import { requiredCoding } from './required-coding.js';
-import { codedRecord } from './review.service.js';
+import { reviewService } from './review.service.js';
 
 const notFound = (id: string) => errors.notFound(`Accounting record ${id}`, { accounting_record_id: id });
 
@@ -93,47 +92,16 @@ export const accountingService = {
     return `{"items":[${items}],"has_next_page":${page.hasMore},"next_cursor":${JSON.stringify(nextCursor)},"total_count":${total}}`;
   },
 
-  /** A review move (never to EXPORTED); `version`, when given, must be the record's current one. */
+  /** A review move of one record (reviewService.moveOne: a bulk move of one); answers the record as it is now. */
   async moveReviewStatus(
     db: Executor,
     tenant: Caller,
     id: string,
     input: { review_status: ReviewStatus; version?: number },
   ): Promise<AccountingRecordDto> {
-    // The clock lock comes first: it serialises the account's record writers, so the state read is current.
-    const last = await recordClock.lock(db, tenant.accountId);
-    const row = await accountingRepository.find(db, tenant.accountId, id);
-    if (!row) throw notFound(id);
-    const version = Number(row.version);
-    if (input.version !== undefined && input.version !== version) throw errors.versionConflict(input.version, version);
-    assertReviewMove(row.review_status, input.review_status);
-    if (input.review_status === 'READY_FOR_EXPORT') await requiredCoding.assertCoded(db, tenant, [codedRecord(row)]);
-    const updatedAt = await recordClock.advance(db, tenant.accountId, last, 1);
-    const moved = await accountingRepository.setReviewStatus(
-      db,
-      tenant.accountId,
-      id,
-      { reviewStatus: row.review_status, version },
-      input.review_status,
-      updatedAt,
-    );
-    // Under the clock lock nothing else can have moved the record; a miss is a bug, not a race.
-    const updated = moved ? await accountingRepository.find(db, tenant.accountId, id) : undefined;
+    await reviewService.moveOne(db, tenant, id, input);
+    const updated = await accountingRepository.find(db, tenant.accountId, id);
     if (!updated) throw errors.internal();
-    await accountingRepository.adjustCounts(
-      db,
-      tenant.accountId,
-      new CountDeltas().add(row.source_type, row.review_status, -1).add(row.source_type, input.review_status, 1),
-    );
-    await recordEvents(db, tenant, [
-      {
-        recordId: id,
-        version: version + 1,
-        type: 'MOVED',
-        occurredAt: updatedAt,
-        changes: { review_status: { from: row.review_status, to: input.review_status } },
-      },
-    ]);
     return AccountingRecordShape.toObject(updated, { singleEntry: false });
   },
 

@@ -1,5 +1,3 @@
-import { errors } from '../../errors.js';
-
 /** The review states, in lifecycle order. */
 export const REVIEW_STATUSES = ['PREPARE', 'REVIEW', 'READY_FOR_EXPORT', 'EXPORTED'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
@@ -20,11 +18,6 @@ const REVIEW_MOVES: Readonly<Record<ReviewStatus, readonly ReviewStatus[]>> = {
 /** The state an export result is accepted in, and where each outcome leads. */
 export const EXPORTABLE: ReviewStatus = 'READY_FOR_EXPORT';
 export const AFTER_EXPORT = { SUCCESS: 'EXPORTED', FAILURE: 'REVIEW' } as const satisfies Record<string, ReviewStatus>;
-
-/** Throws INVALID_TRANSITION unless a review move (not an export result) may take a record from → to. */
-export function assertReviewMove(from: ReviewStatus, to: ReviewStatus): void {
-  if (!REVIEW_MOVES[from].includes(to)) throw errors.invalidTransition(from, to);
-}
 
 /** What can happen to a record: each change is kept as an event of one of these types (history.ts). */
 export const RECORD_EVENT_TYPES = [

@@ -93,6 +93,77 @@ async function problemsOf(
   return problems.sort((a, b) => order.get(a.accounting_record_id)! - order.get(b.accounting_record_id)!);
 }
 
+/** A planned move: the clock's last value, each record's state, and every reason a record cannot move. */
+interface Plan {
+  last: number;
+  states: ReadonlyMap<string, ReviewState>;
+  problems: MoveProblem[];
+}
+
+async function plan(ex: Executor, caller: Caller, input: BulkMoveInput): Promise<Plan> {
+  // The clock lock first: it serialises the account's record writers, so the states read are current.
+  const last = await recordClock.lock(ex, caller.accountId);
+  const ids = input.records.map((r) => r.id);
+  const withLines = input.review_status === 'READY_FOR_EXPORT';
+  const states = new Map((await reviewRepository.states(ex, caller.accountId, ids, withLines)).map((s) => [s.id, s]));
+  return { last, states, problems: await problemsOf(ex, caller, input, states) };
+}
+
+/** Moves every record of a plan without problems; answers each record's new state, in order. */
+async function apply(ex: Executor, caller: Caller, input: BulkMoveInput, { last, states }: Plan) {
+  const ids = input.records.map((r) => r.id);
+  const first = await recordClock.advance(ex, caller.accountId, last, ids.length);
+  const moves = ids.map((id, i) => {
+    const state = states.get(id)!;
+    return { id, from: state.review_status, version: state.version, to: input.review_status, updatedAt: first + i };
+  });
+  // Under the clock lock nothing else can have moved these records; a shortfall is a bug, not a race.
+  if ((await reviewRepository.moveMany(ex, caller.accountId, moves)) !== moves.length) throw errors.internal();
+  const deltas = new CountDeltas();
+  for (const move of moves) {
+    const { source_type } = states.get(move.id)!;
+    deltas.add(source_type, move.from, -1).add(source_type, move.to, 1);
+  }
+  await accountingRepository.adjustCounts(ex, caller.accountId, deltas);
+  await recordEvents(
+    ex,
+    caller,
+    moves.map((m) => ({
+      recordId: m.id,
+      version: m.version + 1,
+      type: 'MOVED',
+      occurredAt: m.updatedAt,
+      changes: { review_status: { from: m.from, to: m.to } },
+    })),
+  );
+  return moves.map((m) => ({
+    id: m.id,
+    review_status: m.to,
+    version: m.version + 1,
+    updated_at: microsToIso(m.updatedAt),
+  }));
+}
+
+/** A record's one problem, answered as the move of one record answers it (the error of its own code). */
+function problemError(problem: MoveProblem) {
+  const id = problem.accounting_record_id;
+  switch (problem.error_code) {
+    case 'NOT_FOUND':
+      return errors.notFound(`Accounting record ${id}`, { accounting_record_id: id });
+    case 'VERSION_CONFLICT':
+      return errors.versionConflict(Number(problem.expected_version), Number(problem.current_version));
+    case 'INVALID_TRANSITION':
+      return errors.invalidTransition(String(problem.from), String(problem.to));
+    case 'CODING_REQUIRED':
+      return errors.codingRequired([{ accounting_record_id: id, lines: problem.lines }]);
+  }
+}
+
+/**
+ * The one review move: of many records (the console's "approve" and "send back"), or of one, which is a move of
+ * many with one record: the same checks, the same writes. Only the refusal's form differs: a bulk lists every
+ * record's problem under the gravest code; a single move answers its record's problem with that problem's own code.
+ */
 export const reviewService = {
   /** Moves up to 1000 records to one review state, all or nothing; answers each record's new state, in order. */
   async moveMany(
@@ -107,49 +178,26 @@ export const reviewService = {
       return repeated ? [{ path: `/records/${i}/id`, message: `names record ${r.id} a second time` }] : [];
     });
     if (twice.length > 0) throw errors.invalidRequest(twice);
-
-    // The clock lock first: it serialises the account's record writers, so the states read are current.
-    const last = await recordClock.lock(ex, caller.accountId);
-    const ids = input.records.map((r) => r.id);
-    const withLines = input.review_status === 'READY_FOR_EXPORT';
-    const states = new Map((await reviewRepository.states(ex, caller.accountId, ids, withLines)).map((s) => [s.id, s]));
-    const problems = await problemsOf(ex, caller, input, states);
-    if (problems.length > 0) {
-      const gravest = GRAVITY.find((code) => problems.some((p) => p.error_code === code))!;
-      throw errors.bulkMoveRefused(gravest, input.records.length, problems);
+    const planned = await plan(ex, caller, input);
+    if (planned.problems.length > 0) {
+      const gravest = GRAVITY.find((code) => planned.problems.some((p) => p.error_code === code))!;
+      throw errors.bulkMoveRefused(gravest, input.records.length, planned.problems);
     }
+    return { items: await apply(ex, caller, input, planned) };
+  },
 
-    const first = await recordClock.advance(ex, caller.accountId, last, ids.length);
-    const moves = ids.map((id, i) => {
-      const state = states.get(id)!;
-      return { id, from: state.review_status, version: state.version, to: input.review_status, updatedAt: first + i };
-    });
-    // Under the clock lock nothing else can have moved these records; a shortfall is a bug, not a race.
-    if ((await reviewRepository.moveMany(ex, caller.accountId, moves)) !== moves.length) throw errors.internal();
-    const deltas = new CountDeltas();
-    for (const move of moves) {
-      const { source_type } = states.get(move.id)!;
-      deltas.add(source_type, move.from, -1).add(source_type, move.to, 1);
-    }
-    await accountingRepository.adjustCounts(ex, caller.accountId, deltas);
-    await recordEvents(
-      ex,
-      caller,
-      moves.map((m) => ({
-        recordId: m.id,
-        version: m.version + 1,
-        type: 'MOVED',
-        occurredAt: m.updatedAt,
-        changes: { review_status: { from: m.from, to: m.to } },
-      })),
-    );
-    return {
-      items: moves.map((m) => ({
-        id: m.id,
-        review_status: m.to,
-        version: m.version + 1,
-        updated_at: microsToIso(m.updatedAt),
-      })),
-    };
+  /** Moves one record (never to EXPORTED); `version`, when given, must be its current one. */
+  async moveOne(
+    ex: Executor,
+    caller: Caller,
+    id: string,
+    move: { review_status: ReviewStatus; version?: number },
+  ): Promise<void> {
+    const input: BulkMoveInput = { review_status: move.review_status, records: [{ id, version: move.version }] };
+    const planned = await plan(ex, caller, input);
+    // A record has at most one problem: the first check it fails.
+    const [problem] = planned.problems;
+    if (problem) throw problemError(problem);
+    await apply(ex, caller, input, planned);
   },
 };
