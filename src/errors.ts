@@ -57,12 +57,30 @@ export interface ValidationProblem {
   message: string;
 }
 
+/** The error codes of RFC 6749 §5.2 (and the registered temporarily_unavailable, server_error) the token endpoint answers. */
+export const OAUTH_ERRORS = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'invalid_scope',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'temporarily_unavailable',
+  'server_error',
+] as const;
+export type OAuthErrorCode = (typeof OAUTH_ERRORS)[number];
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: ErrorDetails;
   /** Extra response headers (WWW-Authenticate, Retry-After, ...). */
   readonly headers: Record<string, string>;
+  /**
+   * Its RFC 6749 code, where the token endpoint answers it ({error, error_description}); the error handler derives
+   * one from the status for the others.
+   */
+  readonly oauth: OAuthErrorCode | null;
 
   constructor(
     code: ErrorCode,
@@ -70,6 +88,7 @@ export class AppError extends Error {
     message: string,
     details: ErrorDetails = null,
     headers: Record<string, string> = {},
+    oauth: OAuthErrorCode | null = null,
   ) {
     super(message);
     this.name = 'AppError';
@@ -77,6 +96,7 @@ export class AppError extends Error {
     this.status = status;
     this.details = details;
     this.headers = headers;
+    this.oauth = oauth;
   }
 }
 
@@ -366,6 +386,11 @@ export const errors = {
       },
     ),
   internal: () => new AppError('INTERNAL_ERROR', 500, 'An unexpected error occurred. Please try again later.'),
+  /** A token endpoint refusal (RFC 6749 §5.2): 401 for invalid_client, 400 for the others. */
+  oauth: (error: Exclude<OAuthErrorCode, 'temporarily_unavailable' | 'server_error'>, description: string) =>
+    error === 'invalid_client'
+      ? new AppError('UNAUTHORIZED', 401, description, null, {}, error)
+      : new AppError('INVALID_REQUEST', 400, description, null, {}, error),
   /** A sandbox fault set on the client (docs/sandbox.md): the answer a failing service would give. */
   sandboxFault: (status: 500 | 503, retryAfterSeconds: number) =>
     status === 503

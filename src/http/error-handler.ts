@@ -79,12 +79,47 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   void sendError(reply.header('x-request-id', request.id), problem);
 }
 
-/** One handler renders every failure, Fastify's own included, in the error shape. */
+/**
+ * The token endpoint's answer to a failure (RFC 6749 §5.2), whatever failed, Fastify's own failures included:
+ * `{error, error_description}`, never cached. An error without its own OAuth code is `invalid_request` 400 (another
+ * content type or a malformed body too, as OAuth clients expect, rather than the API's 415), `temporarily_unavailable`
+ * when over the rate limit (429) or the database is away (503), `server_error` 500 otherwise. A failed HTTP Basic
+ * authentication carries `WWW-Authenticate: Basic`.
+ */
+export function sendOAuthError(reply: FastifyReply, error: AppError): FastifyReply {
+  const request = reply.request;
+  const { status } = error;
+  const temporary = status === 429 || status === 503;
+  const code =
+    error.oauth ?? (temporary ? 'temporarily_unavailable' : status >= 500 ? 'server_error' : 'invalid_request');
+  const description =
+    code === 'server_error'
+      ? 'An unexpected error occurred.'
+      : error.code === 'UNSUPPORTED_MEDIA_TYPE'
+        ? `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/x-www-form-urlencoded or application/json.`
+        : error.message;
+  if (status === 401 && /^Basic/i.test(request.headers.authorization ?? '')) {
+    void reply.header('www-authenticate', 'Basic realm="svc"');
+  }
+  return reply
+    .code(error.oauth !== null || temporary || status >= 500 ? status : 400)
+    .headers(error.headers)
+    .header('cache-control', 'no-store')
+    .header('pragma', 'no-cache')
+    .type('application/json; charset=utf-8')
+    .send({ error: code, error_description: description });
+}
+
+/**
+ * One handler renders every failure, Fastify's own included: in the API's error shape, or in OAuth's on the routes
+ * whose config says `answers: 'oauth'` (the token endpoint).
+ */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error, request);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ error_code: appError.code }, appError.message);
+    if (request.routeOptions.config.answers === 'oauth') return sendOAuthError(reply, appError);
     return sendError(reply, appError);
   });
   // A known path asked with a method it does not serve is 405 with Allow, not 404: the routes' paths as patterns.

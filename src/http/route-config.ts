@@ -29,6 +29,8 @@ declare module 'fastify' {
      * cache keeps it. Implied by `idempotency: 'refused'`.
      */
     holdsSecret?: boolean;
+    /** Every failure answered in OAuth 2.0's shape (RFC 6749 §5.2) rather than the API's: the token endpoint. */
+    answers?: 'oauth';
     /** Set by http/body-limits.ts from the body schema: a JSON body with more separators cannot be valid. */
     maxJsonSeparators?: number;
   }

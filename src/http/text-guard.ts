@@ -1,17 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errors, MAX_LISTED_PROBLEMS, problemsMessage, type ValidationProblem } from '../errors.js';
+import { textProblems, wellFormed } from '../lib/text.js';
 import { escapePointer } from './validation.js';
-
-/** No lone surrogate (String.prototype.isWellFormed: Node 20, typed by the ES2024.String library). */
-const wellFormed = (text: string): boolean => text.isWellFormed();
-
-/** Why `text` cannot be stored alike in both dialects (U+0000, a lone surrogate); empty when it can. */
-export function textProblems(text: string): string[] {
-  const problems: string[] = [];
-  if (text.includes('\u0000')) problems.push('must not contain the character U+0000');
-  if (!wellFormed(text)) problems.push('must be well-formed Unicode (it holds a lone surrogate)');
-  return problems;
-}
 
 /** Where a value sits in the request: its key under its parent's place; the root's key is its pointer prefix. */
 interface Place {

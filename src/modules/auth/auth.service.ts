@@ -47,24 +47,6 @@ export interface ClientCredentials {
   scopes: Scope[];
 }
 
-/** Thrown by the token endpoint; rendered in the OAuth error shape, not the API's. */
-export class OAuthError extends Error {
-  constructor(
-    readonly error:
-      | 'invalid_request'
-      | 'invalid_client'
-      | 'invalid_grant'
-      | 'invalid_scope'
-      | 'unauthorized_client'
-      | 'unsupported_grant_type',
-    readonly description: string,
-    readonly status: 400 | 401 = 400,
-  ) {
-    super(description);
-    this.name = 'OAuthError';
-  }
-}
-
 /** How long the previous secret keeps working after a rotation, unless told: a day; at most a week. */
 export const DEFAULT_OVERLAP_SECONDS = 24 * 3600;
 export const MAX_OVERLAP_SECONDS = 7 * 24 * 3600;
@@ -233,7 +215,7 @@ export const authService = {
   async authenticateClient(ex: Executor, clientId: string, clientSecret: string): Promise<OauthClientsTable> {
     const client = await authRepository.findClient(ex, clientId);
     const usable = client && client.revoked_at === null && client.app_id === null;
-    if (!usable) throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
+    if (!usable) throw errors.oauth('invalid_client', 'Client authentication failed.');
     const given = hashSecret(clientSecret);
     // During a rotation's overlap the previous secret works too.
     const previous =
@@ -242,7 +224,7 @@ export const authService = {
       client.previous_secret_expires_at > nowMicros() &&
       sameHash(client.previous_secret_hash, given);
     if (!sameHash(client.secret_hash, given) && !previous) {
-      throw new OAuthError('invalid_client', 'Client authentication failed.', 401);
+      throw errors.oauth('invalid_client', 'Client authentication failed.');
     }
     return client;
   },
@@ -262,9 +244,9 @@ export const authService = {
     if (requestedScope !== undefined) {
       const requested = [...new Set(splitScopes(requestedScope))];
       const refused = requested.filter((s) => !granted.includes(s));
-      if (requested.length === 0) throw new OAuthError('invalid_scope', 'The scope parameter is empty.');
+      if (requested.length === 0) throw errors.oauth('invalid_scope', 'The scope parameter is empty.');
       if (refused.length > 0) {
-        throw new OAuthError('invalid_scope', `The client may not request: ${refused.join(' ')}.`);
+        throw errors.oauth('invalid_scope', `The client may not request: ${refused.join(' ')}.`);
       }
       scopes = requested;
     }

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Db, Executor } from '../../db/database.js';
+import { errors, isAppError, type AppError } from '../../errors.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { nowMicros } from '../../lib/clock.js';
 import { appsRepository } from './apps.repository.js';
 import { authRepository } from './auth.repository.js';
 import type { OauthAppsTable } from './auth.tables.js';
-import { hashSecret, OAuthError, sameHash } from './auth.service.js';
+import { hashSecret, sameHash } from './auth.service.js';
 import { grantsRepository } from './grants.repository.js';
 import { splitScopes } from './scopes.js';
 
@@ -23,7 +24,7 @@ export interface TokenAnswer {
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 const s256 = (verifier: string): string => createHash('sha256').update(verifier, 'ascii').digest('base64url');
 
-const invalidGrant = (description: string) => new OAuthError('invalid_grant', description);
+const invalidGrant = (description: string) => errors.oauth('invalid_grant', description);
 
 /** Access and refresh token of a refresh family, stored as hashes; the answer holds them once. */
 async function issue(
@@ -76,9 +77,9 @@ async function issue(
  * Runs `work` in a write transaction; a refusal that must revoke something (a replayed code or refresh token) is
  * returned by `work` rather than thrown, so that the revocation commits before the error is answered.
  */
-async function refusingAfterCommit(db: Db, work: (ex: Executor) => Promise<TokenAnswer | OAuthError>) {
+async function refusingAfterCommit(db: Db, work: (ex: Executor) => Promise<TokenAnswer | AppError>) {
   const outcome = await db.write(work);
-  if (outcome instanceof OAuthError) throw outcome;
+  if (isAppError(outcome)) throw outcome;
   return outcome;
 }
 
@@ -94,7 +95,7 @@ export const grantsService = {
    * proves the caller). A disabled app is refused as an unknown one.
    */
   authenticateApp(app: OauthAppsTable | undefined, secret: string | undefined): OauthAppsTable {
-    const failed = () => new OAuthError('invalid_client', 'Client authentication failed.', 401);
+    const failed = () => errors.oauth('invalid_client', 'Client authentication failed.');
     if (!app || app.disabled_at !== null) throw failed();
     if (app.client_type === 'public') {
       if (secret !== undefined) throw failed();
@@ -113,11 +114,11 @@ export const grantsService = {
     params: { code?: string; redirect_uri?: string; code_verifier?: string },
     ttlSeconds: number,
   ): Promise<TokenAnswer> {
-    if (!params.code) throw new OAuthError('invalid_request', 'code is required.');
-    if (!params.redirect_uri) throw new OAuthError('invalid_request', 'redirect_uri is required.');
-    if (!params.code_verifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE).');
+    if (!params.code) throw errors.oauth('invalid_request', 'code is required.');
+    if (!params.redirect_uri) throw errors.oauth('invalid_request', 'redirect_uri is required.');
+    if (!params.code_verifier) throw errors.oauth('invalid_request', 'code_verifier is required (PKCE).');
     if (!VERIFIER.test(params.code_verifier)) {
-      throw new OAuthError('invalid_request', 'code_verifier must be 43 to 128 characters of [A-Za-z0-9-._~].');
+      throw errors.oauth('invalid_request', 'code_verifier must be 43 to 128 characters of [A-Za-z0-9-._~].');
     }
     const { code, redirect_uri: redirectUri, code_verifier: verifier } = params;
     return refusingAfterCommit(db, async (ex) => {
@@ -152,7 +153,7 @@ export const grantsService = {
     params: { refresh_token?: string; scope?: string },
     ttlSeconds: number,
   ): Promise<TokenAnswer> {
-    if (!params.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required.');
+    if (!params.refresh_token) throw errors.oauth('invalid_request', 'refresh_token is required.');
     const presented = params.refresh_token;
     return refusingAfterCommit(db, async (ex) => {
       const row = await grantsRepository.findRefreshToken(ex, hashSecret(presented));
@@ -170,9 +171,9 @@ export const grantsService = {
       if (params.scope !== undefined) {
         const held = splitScopes(row.scopes);
         const requested = [...new Set(splitScopes(params.scope))];
-        if (requested.length === 0) return new OAuthError('invalid_scope', 'The scope parameter is empty.');
+        if (requested.length === 0) return errors.oauth('invalid_scope', 'The scope parameter is empty.');
         const beyond = requested.filter((s) => !held.includes(s));
-        if (beyond.length > 0) return new OAuthError('invalid_scope', `Not granted: ${beyond.join(' ')}.`);
+        if (beyond.length > 0) return errors.oauth('invalid_scope', `Not granted: ${beyond.join(' ')}.`);
         scopes = requested.join(' ');
       }
       if (!(await grantsRepository.spendRefreshToken(ex, row, now))) return replayed();
