@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'INVALID_CREDENTIALS',
   'SIGN_IN_LOCKED',
+  'INVALID_MFA_CODE',
   'CSRF_TOKEN_INVALID',
   'INVALID_PASSWORD_LINK',
   'ACTIVE_INTEGRATION_EXISTS',
@@ -305,13 +306,22 @@ export const errors = {
   missingSession: () => new AppError('UNAUTHORIZED', 401, 'Not signed in, or the session has ended.'),
   /** Sign-in: the same answer for an unknown email, a wrong password, a disabled user and no password yet. */
   invalidCredentials: () => new AppError('INVALID_CREDENTIALS', 401, 'The email or password is incorrect.'),
+  /** Sign-in throttled (too many failures from this address, or for this email from it): the same for any email. */
   signInLocked: (retryAfterSeconds: number) =>
     new AppError(
       'SIGN_IN_LOCKED',
       429,
-      `Too many failed sign-ins for this user: signing in is refused for ${retryAfterSeconds} more seconds.`,
+      `Too many failed sign-in attempts: wait ${retryAfterSeconds} seconds before trying again.`,
       { retry_after_seconds: retryAfterSeconds },
       { 'retry-after': String(retryAfterSeconds) },
+    ),
+  /** A second-step code (TOTP or recovery code) that is wrong, expired or used already: 400, the session stays. */
+  invalidMfaCode: () =>
+    new AppError(
+      'INVALID_MFA_CODE',
+      400,
+      'The code is not valid: it is wrong, expired or already used. Enter the current code of your authenticator app, or an unused recovery code.',
+      { errors: [{ path: '/code', message: 'is not a valid code' }] },
     ),
   csrfTokenInvalid: () =>
     new AppError(

@@ -11,9 +11,9 @@ const EVERY_MS = 10 * 60 * 1000;
 const STATISTICS_EVERY_MS = 10 * 1000;
 
 /**
- * Deletes expired access tokens, idempotency keys, console sessions, password links and webhook events and logs
- * past their retention every ten minutes, and refreshes stale planner
- * statistics every ten seconds (both once at start; the check is one catalog query).
+ * Deletes expired access tokens, idempotency keys, console sessions, password links, stale sign-in counters and
+ * webhook events and logs past their retention every ten minutes, and refreshes stale planner statistics every ten
+ * seconds (both once at start; the check is one catalog query).
  */
 export function startMaintenance(db: Db, log: FastifyBaseLogger, sessionIdleMicros: number): { stop(): void } {
   let analysing = false;
@@ -36,9 +36,16 @@ export function startMaintenance(db: Db, log: FastifyBaseLogger, sessionIdleMicr
       const keys = await idempotencyService.deleteExpired(db, now);
       const ended = await usersService.deleteEnded(db, now, sessionIdleMicros);
       const webhooks = await webhooksService.deleteExpired(db, now);
-      if (tokens + keys + ended.sessions + ended.links + webhooks > 0) {
+      if (tokens + keys + ended.sessions + ended.links + ended.throttles + webhooks > 0) {
         log.info(
-          { tokens, idempotency_keys: keys, sessions: ended.sessions, password_links: ended.links, webhooks },
+          {
+            tokens,
+            idempotency_keys: keys,
+            sessions: ended.sessions,
+            password_links: ended.links,
+            sign_in_throttles: ended.throttles,
+            webhooks,
+          },
           'expired rows deleted',
         );
       }

@@ -12,6 +12,7 @@ const INTEGRATIONS = '0009_integrations';
 const WEBHOOKS = '0010_webhooks';
 const OAUTH_APPS = '0011_oauth_apps';
 const SECRET_ROTATION = '0012_client_secret_rotation';
+const SIGN_IN_SECURITY = '0013_sign_in_security';
 const LATER = [
   '0004_line_items_as_answered',
   '0005_record_details',
@@ -22,6 +23,7 @@ const LATER = [
   WEBHOOKS,
   OAUTH_APPS,
   SECRET_ROTATION,
+  SIGN_IN_SECURITY,
 ];
 const REVIEW_COLUMNS = ['amount_sort', 'uncoded_lines', 'vendor_name', 'user_email'];
 const RECORD_FIELD_COLUMNS = ['status', 'billing_currency', 'billing_amount_minor'];
@@ -68,8 +70,16 @@ async function undoIntegrations(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
 }
 
-/** Undoes migration 0012 (the previous secret of a rotation). */
+/** Undoes migration 0013 (sign-in throttles, two-step sign-in, the account's user settings). */
+async function undoSignInSecurity(db: Kysely<any>) {
+  for (const table of ['account_user_settings', 'user_recovery_codes', 'user_totp', 'sign_in_throttles'])
+    await sql`drop table ${sql.ref(table)}`.execute(db);
+  await sql`delete from kysely_migration where name = ${SIGN_IN_SECURITY}`.execute(db);
+}
+
+/** Undoes migrations 0013 and 0012 (the previous secret of a rotation). */
 async function undoSecretRotation(db: Kysely<any>) {
+  await undoSignInSecurity(db);
   for (const column of ['previous_secret_hash', 'previous_secret_expires_at'])
     await db.schema.alterTable('oauth_clients').dropColumn(column).execute();
   await sql`delete from kysely_migration where name = ${SECRET_ROTATION}`.execute(db);
@@ -105,7 +115,7 @@ async function undoWebhooks(db: Kysely<any>) {
 }
 
 /**
- * Undoes migrations 0012, 0011, 0010, 0009, 0008 and 0007 (console users and sessions; its index on record events goes with 0006's
+ * Undoes migrations 0013, 0012, 0011, 0010, 0009, 0008 and 0007 (console users and sessions; its index on record events goes with 0006's
  * table).
  */
 async function backTo0006(db: Kysely<any>) {
@@ -331,6 +341,7 @@ describeEachDialect("accounting: migration 0008 (the reference record's fields)"
       WEBHOOKS,
       OAUTH_APPS,
       SECRET_ROTATION,
+      SIGN_IN_SECURITY,
     ]);
     expect((await api.get(RECORDS, { limit: '50' })).text).toBe(page);
     expect((await api.get(RECORDS, { limit: '50', single_entry: 'true' })).text).toBe(singles);
@@ -344,7 +355,13 @@ describeEachDialect('migration 0009 (vendors and integrations)', (t) => {
     const api = await t.ctx.as(['accounting.integration.write']);
     await undoWebhooks(db);
     await undoIntegrations(db);
-    expect(await migrateToLatest(t.ctx.db)).toEqual([INTEGRATIONS, WEBHOOKS, OAUTH_APPS, SECRET_ROTATION]);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([
+      INTEGRATIONS,
+      WEBHOOKS,
+      OAUTH_APPS,
+      SECRET_ROTATION,
+      SIGN_IN_SECURITY,
+    ]);
 
     await db.insertInto('vendors').values({ vendor_id: 'ERP_M', name: 'M', created_at: 1, updated_at: 1 }).execute();
     const row = (integration_id: string, status: string) => ({
@@ -380,7 +397,7 @@ describeEachDialect('migration 0010 (account events and webhooks)', (t) => {
     const db = t.ctx.db.direct as Kysely<any>;
     const api = await t.ctx.as(['webhooks.write']);
     await undoWebhooks(db);
-    expect(await migrateToLatest(t.ctx.db)).toEqual([WEBHOOKS, OAUTH_APPS, SECRET_ROTATION]);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([WEBHOOKS, OAUTH_APPS, SECRET_ROTATION, SIGN_IN_SECURITY]);
     const made = await api.post('/v1/webhooks', {
       url: 'https://erp.example.com/hook',
       event_types: ['field_values.changed'],

@@ -4,6 +4,8 @@ import { errorBody, ISO_MICROS } from './support/expect.js';
 import { INTEGRATION, disconnectUrl, newVendor, reactivateUrl } from './support/integrations.js';
 import { approve, authorizeParams, CONNECTED, newApp, pkce, signedIn } from './support/oauth.js';
 import { svc } from './support/processes.js';
+import { Browser, newUser } from './support/console.js';
+import { enrolTotp } from './support/mfa.js';
 
 const AUDIT = '/internal/v1/audit-events';
 const AUDIT_ID = /^aud_[0-9a-z]{26}$/;
@@ -237,5 +239,57 @@ describeEachDialect('audit log of administrative actions', (t) => {
         request_id: null,
       }),
     ]);
+  });
+
+  it("records users made, disabled and reset by the operator, and an admin's sign-in settings and MFA resets", async () => {
+    const adminUser = await newUser(t.ctx.db, 'ACCOUNT_ADMIN');
+    const accountId = adminUser.account_id;
+    const admin = await Browser.signIn(t.ctx.app, adminUser);
+    await enrolTotp(admin);
+    const bookkeeper = await newUser(t.ctx.db, 'BOOKKEEPER', accountId);
+    await enrolTotp(await Browser.signIn(t.ctx.app, bookkeeper));
+    const required = await admin.put('/internal/v1/account/user-settings', { mfa_required: true });
+    expect(required.status, required.text).toBe(200);
+    const reset = await admin.delete(`/internal/v1/users/${bookkeeper.user_id}/mfa`);
+    expect(reset.status, reset.text).toBe(200);
+    const env = { DATABASE_URL: t.ctx.database.url };
+    expect((await svc(['users', 'reset-password', bookkeeper.user_id], env)).code).toBe(0);
+    expect((await svc(['users', 'disable', bookkeeper.user_id], env)).code).toBe(0);
+
+    const log = await admin.get(AUDIT);
+    expect(log.status, log.text).toBe(200);
+    const operator = { type: 'system', id: 'svc-cli' };
+    const byAdmin = { type: 'user', id: adminUser.user_id };
+    expect(
+      log.body.items.map((e: { action: string; actor: unknown; target: unknown; details: unknown }) => [
+        e.action,
+        e.actor,
+        e.target,
+        e.details,
+      ]),
+    ).toEqual([
+      ['user.disabled', operator, { type: 'user', id: bookkeeper.user_id }, {}],
+      ['user.password_reset', operator, { type: 'user', id: bookkeeper.user_id }, {}],
+      ['user.mfa_reset', byAdmin, { type: 'user', id: bookkeeper.user_id }, { email: bookkeeper.email }],
+      [
+        'account.settings_changed',
+        byAdmin,
+        { type: 'account', id: accountId },
+        { mfa_required_before: false, mfa_required: true },
+      ],
+      [
+        'user.created',
+        operator,
+        { type: 'user', id: bookkeeper.user_id },
+        { email: bookkeeper.email, role: 'BOOKKEEPER' },
+      ],
+      [
+        'user.created',
+        operator,
+        { type: 'user', id: adminUser.user_id },
+        { email: adminUser.email, role: 'ACCOUNT_ADMIN' },
+      ],
+    ]);
+    expect(log.body.items[2].request_id).toBe(reset.headers['x-request-id']);
   });
 });

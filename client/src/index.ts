@@ -2,6 +2,7 @@ import { inChunks } from './batches.js';
 import { auditApi } from './audit.js';
 import { paginate } from './pages.js';
 import { sandboxApi } from './sandbox.js';
+import { consoleUsersApi, sessionApi } from './session.js';
 import {
   Transport,
   newIdempotencyKey,
@@ -21,14 +22,10 @@ import type {
   ConsentDecision,
   ConsentQuery,
   ConsentRequest,
-  ConsoleSession,
-  ConsoleUser,
   CreateIntegrationRequest,
   Integration,
   IntegrationListQuery,
   IntegrationPage,
-  SetPasswordRequest,
-  SignInRequest,
   AccountingRecord,
   AccountingRecordPage,
   AccountingRecordQuery,
@@ -382,24 +379,21 @@ export class SvcClient {
   };
 
   /**
-   * The console's session (`session: true` clients in a browser): sign in with an email and password, read the
-   * signed-in user, sign out, set a password with a one-time link. The CSRF token of the session is kept by the
-   * client and sent with every write.
+   * The console's session (`session: true` clients in a browser): sign in with an email and password (and a code,
+   * for two-step sign-in), read the signed-in user, sign out, set a password with a one-time link, set up two-step
+   * sign-in. The CSRF token of the session is kept by the client and sent with every write.
    */
-  readonly session = {
-    signIn: async (credentials: SignInRequest, options?: RequestOptions) =>
-      this.#keepCsrf(
-        await this.#http.request<ConsoleSession>({ method: 'POST', path: '/auth/session', body: credentials, options }),
-      ),
-    current: async (options?: RequestOptions) =>
-      this.#keepCsrf(await this.#http.request<ConsoleSession>({ method: 'GET', path: '/auth/session', options })),
-    signOut: async (options?: RequestOptions) => {
-      await this.#http.request<Record<string, never>>({ method: 'DELETE', path: '/auth/session', options });
-      this.#http.setCsrfToken(null);
-    },
-    setPassword: (input: SetPasswordRequest, options?: RequestOptions) =>
-      this.#http.request<{ user: ConsoleUser }>({ method: 'POST', path: '/auth/password', body: input, options }),
-  };
+  get session(): ReturnType<typeof sessionApi> {
+    return sessionApi(this.#http);
+  }
+
+  /**
+   * An account admin's side of the console's users (scope account.admin; a signed-in console session only): the
+   * account's users, a reset of one's two-step sign-in, and the account's requirement of it.
+   */
+  get users(): ReturnType<typeof consoleUsersApi> {
+    return consoleUsersApi(this.#http);
+  }
 
   /** The account's API clients (scope account.admin): the secret of a new one is in create's answer only. */
   readonly clients = {
@@ -427,11 +421,6 @@ export class SvcClient {
         options,
       }),
   };
-
-  #keepCsrf(session: ConsoleSession): ConsoleSession {
-    this.#http.setCsrfToken(session.csrf_token);
-    return session;
-  }
 
   /**
    * The internal review workflow (scope accounting.record.review, or accounting.record.admin): code, split and

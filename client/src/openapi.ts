@@ -30,27 +30,62 @@ export interface paths {
       };
     };
   };
+  "/auth/mfa": {
+    /**
+     * The session user's two-step sign-in
+     * @description Whether a TOTP authenticator is set up, how many recovery codes are left, and whether the account requires two-step sign-in. For a signed-in session, or one that must set it up (MFA_ENROLMENT).
+     */
+    get: operations["getMfaStatus"];
+  };
+  "/auth/mfa/recovery-codes": {
+    /**
+     * New recovery codes, for a code of the authenticator
+     * @description 10 new single-use recovery codes in place of the old ones (which stop working), in this answer only. Takes a current code of the authenticator, so that a session alone cannot. Needs the X-CSRF-Token of the session.
+     */
+    post: operations["renewRecoveryCodes"];
+  };
+  "/auth/mfa/totp": {
+    /**
+     * Set up an authenticator app: a new TOTP secret
+     * @description A new secret (RFC 6238: SHA-1, 6 digits, 30 s) as an otpauth:// URI to show as a QR code, and as text; it counts once a code of it is confirmed (POST /auth/mfa/totp/confirm). A set-up not confirmed is replaced by the next. 409 when one is set up already (an account admin resets it). For a signed-in session, or one that must set it up (MFA_ENROLMENT). Needs the X-CSRF-Token of the session.
+     */
+    post: operations["startTotpEnrolment"];
+  };
+  "/auth/mfa/totp/confirm": {
+    /**
+     * Confirm the authenticator with a code of it; answers the recovery codes, once
+     * @description The code the app shows now: the authenticator is set up, and 10 single-use recovery codes are made, in this answer only (svc keeps their hashes). A session that had to set it up (MFA_ENROLMENT) is signed in now, under a new id (and CSRF token, in `session`). A wrong code is 400 INVALID_MFA_CODE and counts as a failed sign-in (429 SIGN_IN_LOCKED when throttled). Needs the X-CSRF-Token of the session.
+     */
+    post: operations["confirmTotpEnrolment"];
+  };
+  "/auth/mfa/verify": {
+    /**
+     * The second step of a sign-in: a code of the authenticator, or a recovery code
+     * @description For a session whose sign-in waits for a code (MFA_CODE): the 6 digits the app shows now (accepted once: a code used before is refused), or an unused recovery code (used up now). Signs the session in under a new id (and CSRF token, in `session`). A wrong, used or replayed code is 400 INVALID_MFA_CODE and counts as a failure per user and per client address, throttled as passwords are (429 SIGN_IN_LOCKED with Retry-After). Needs the X-CSRF-Token of the session.
+     */
+    post: operations["verifyMfa"];
+  };
   "/auth/password": {
     /**
      * Set a password with a one-time link
-     * @description The token of a link made by `svc users create` or `svc users reset-password`; it works once, for 72 hours. Ends every session the user had. A password the service refuses (shorter than 12 characters, the email) leaves the link usable.
+     * @description The token of a link made by `svc users create` or `svc users reset-password`; it works once, for 72 hours. Ends every session the user had. The password (NIST SP 800-63B): at least 15 characters after NFKC normalisation, any printing characters and spaces, no composition rules; refused when easy to guess (zxcvbn-ts's estimate below 3 of 4, with the user's email and account as known words) or equal to the email, with 400 INVALID_REQUEST at /password saying what to do. A refused password leaves the link usable.
      */
     post: operations["setPassword"];
   };
   "/auth/session": {
     /**
      * The signed-in user, and the CSRF token of the session
-     * @description The user the session's cookie signs in (their current role), the session's CSRF token to send as X-CSRF-Token on writes, and when the session ends at the latest; 401 UNAUTHORIZED when not signed in or the session has ended.
+     * @description The user the session's cookie signs in (their current role), the session's step (a sign-in halfway says what it waits for), the session's CSRF token to send as X-CSRF-Token on writes, and when the session ends at the latest; 401 UNAUTHORIZED when not signed in or the session has ended.
      */
     get: operations["getSession"];
     /**
      * Sign in to the console
-     * @description Checks the email and password, ends any session the browser had, and starts a new one in an HttpOnly cookie. The same 401 INVALID_CREDENTIALS answers an unknown email, a wrong password and a disabled user; after 5 failures in a row the user is locked out for 15 minutes (429 SIGN_IN_LOCKED, Retry-After).
+     * @description Checks the email and password, ends any session the browser had, and starts a new one in an HttpOnly cookie. Its `step` says what comes next: SIGNED_IN, or for a user with two-step sign-in a code (MFA_CODE, POST /auth/mfa/verify), or for a user of an account that requires it and has not set it up, the set-up (MFA_ENROLMENT); until then the session calls nothing else. The same 401 INVALID_CREDENTIALS answers an unknown email, a wrong password, a disabled user and a user without a password. Failed attempts are counted per (email, client address) and per client address, known email or not: after 5 failures for one email from one address (20 from one address, whatever the emails) attempts are refused for 1 s, then twice as long after each further failure, at most 15 minutes (429 SIGN_IN_LOCKED with Retry-After, even for the right password); a success clears the count of its email and address. A stranger elsewhere never locks a user out, and the answers do not tell whether an email exists.
      */
     post: operations["signIn"];
     /**
      * Sign out: the session ends on the server at once
-     * @description Needs the X-CSRF-Token of the session.
+     * @description Needs the X-CSRF-Token of the session. Also ends a sign-in halfway.
      */
     delete: operations["signOut"];
   };
@@ -71,6 +106,18 @@ export interface paths {
         };
       };
     };
+  };
+  "/internal/v1/account/user-settings": {
+    /**
+     * The account's settings for its console users
+     * @description Whether the account requires two-step sign-in of every console user.
+     */
+    get: operations["getAccountUserSettings"];
+    /**
+     * Change the account's settings for its console users
+     * @description mfa_required true: every console user must use two-step sign-in; the sessions of those who have not set it up end at once, and their next sign-in sets it up before anything else (409 unless the admin has set it up). false: it becomes each user's choice again.
+     */
+    put: operations["updateAccountUserSettings"];
   };
   "/internal/v1/accounting/overview": {
     /**
@@ -217,6 +264,20 @@ export interface paths {
      * @description Approve: connects the app to the account (once; a later approval adds scopes) and answers the redirect with a single-use code valid 120 seconds, bound to the app, the redirect URI and the PKCE challenge. Deny: the redirect carries error=access_denied. Errors as for the description.
      */
     post: operations["decideConsent"];
+  };
+  "/internal/v1/users": {
+    /**
+     * The account's console users
+     * @description Every console user of the caller's account, by email: role, status, and whether two-step sign-in is set up. An account admin signed in to the console only.
+     */
+    get: operations["listConsoleUsers"];
+  };
+  "/internal/v1/users/{user_id}/mfa": {
+    /**
+     * Reset a user's two-step sign-in (a lost phone)
+     * @description Removes the user's authenticator and recovery codes and ends their sessions at once: they sign in with their password alone next (and set up a new authenticator first, where the account requires it). Another account's user, or an unknown one, is 404.
+     */
+    delete: operations["resetConsoleUserMfa"];
   };
   "/metrics": {
     /**
@@ -938,7 +999,7 @@ export interface components {
        * @description Machine-readable error code
        * @enum {string}
        */
-      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "INVALID_AUTHORIZATION_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "INVALID_AUTHORIZATION_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
       /** @description Human-readable error message */
       message: string;
       /** @description The X-Request-Id of the request */
@@ -988,14 +1049,383 @@ export type external = Record<string, never>;
 export interface operations {
 
   /**
+   * The session user's two-step sign-in
+   * @description Whether a TOTP authenticator is set up, how many recovery codes are left, and whether the account requires two-step sign-in. For a signed-in session, or one that must set it up (MFA_ENROLMENT).
+   */
+  getMfaStatus: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Unused recovery codes */
+            recovery_codes_left: number;
+            /** @description The account requires two-step sign-in of every user */
+            required_by_account: boolean;
+            /** @description A TOTP authenticator is set up */
+            totp_enrolled: boolean;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * New recovery codes, for a code of the authenticator
+   * @description 10 new single-use recovery codes in place of the old ones (which stop working), in this answer only. Takes a current code of the authenticator, so that a session alone cannot. Needs the X-CSRF-Token of the session.
+   */
+  renewRecoveryCodes: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The 6 digits the authenticator app shows now */
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Single-use codes for when the authenticator is lost: shown in this answer only (svc keeps their hashes) */
+            recovery_codes: string[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Set up an authenticator app: a new TOTP secret
+   * @description A new secret (RFC 6238: SHA-1, 6 digits, 30 s) as an otpauth:// URI to show as a QR code, and as text; it counts once a code of it is confirmed (POST /auth/mfa/totp/confirm). A set-up not confirmed is replaced by the next. 409 when one is set up already (an account admin resets it). For a signed-in session, or one that must set it up (MFA_ENROLMENT). Needs the X-CSRF-Token of the session.
+   */
+  startTotpEnrolment: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description otpauth://totp/… (Key URI Format): show it as a QR code */
+            otpauth_uri: string;
+            /** @description The key (base32), for an app that cannot scan the QR code */
+            secret: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Confirm the authenticator with a code of it; answers the recovery codes, once
+   * @description The code the app shows now: the authenticator is set up, and 10 single-use recovery codes are made, in this answer only (svc keeps their hashes). A session that had to set it up (MFA_ENROLMENT) is signed in now, under a new id (and CSRF token, in `session`). A wrong code is 400 INVALID_MFA_CODE and counts as a failed sign-in (429 SIGN_IN_LOCKED when throttled). Needs the X-CSRF-Token of the session.
+   */
+  confirmTotpEnrolment: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The 6 digits the authenticator app shows now */
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Single-use codes for when the authenticator is lost: shown in this answer only (svc keeps their hashes) */
+            recovery_codes: string[];
+            /** ConsoleSession */
+            session: {
+              /** @description Send as X-CSRF-Token on every POST, PUT and DELETE made with this session */
+              csrf_token: string;
+              /** Format: date-time */
+              expires_at: string;
+              /**
+               * @description SIGNED_IN: the session may call the API. MFA_CODE: send a code of the authenticator, or a recovery code, to POST /auth/mfa/verify. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
+               * @enum {string}
+               */
+              step: "SIGNED_IN" | "MFA_CODE" | "MFA_ENROLMENT";
+              /** ConsoleUser */
+              user: {
+                account_id: string;
+                /** Format: date-time */
+                created_at: string;
+                email: string;
+                /** @description Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password */
+                mfa_enrolled: boolean;
+                /**
+                 * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
+                 * @enum {string}
+                 */
+                role: "ACCOUNT_ADMIN" | "BOOKKEEPER" | "READ_ONLY";
+                /**
+                 * @description INVITED: no password set yet
+                 * @enum {string}
+                 */
+                status: "ACTIVE" | "DISABLED" | "INVITED";
+                user_id: string;
+              };
+            };
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * The second step of a sign-in: a code of the authenticator, or a recovery code
+   * @description For a session whose sign-in waits for a code (MFA_CODE): the 6 digits the app shows now (accepted once: a code used before is refused), or an unused recovery code (used up now). Signs the session in under a new id (and CSRF token, in `session`). A wrong, used or replayed code is 400 INVALID_MFA_CODE and counts as a failure per user and per client address, throttled as passwords are (429 SIGN_IN_LOCKED with Retry-After). Needs the X-CSRF-Token of the session.
+   */
+  verifyMfa: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The 6 digits the authenticator app shows now, or a recovery code (spaces and hyphens are ignored) */
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            recovery_codes_left: number;
+            /** ConsoleSession */
+            session: {
+              /** @description Send as X-CSRF-Token on every POST, PUT and DELETE made with this session */
+              csrf_token: string;
+              /** Format: date-time */
+              expires_at: string;
+              /**
+               * @description SIGNED_IN: the session may call the API. MFA_CODE: send a code of the authenticator, or a recovery code, to POST /auth/mfa/verify. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
+               * @enum {string}
+               */
+              step: "SIGNED_IN" | "MFA_CODE" | "MFA_ENROLMENT";
+              /** ConsoleUser */
+              user: {
+                account_id: string;
+                /** Format: date-time */
+                created_at: string;
+                email: string;
+                /** @description Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password */
+                mfa_enrolled: boolean;
+                /**
+                 * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
+                 * @enum {string}
+                 */
+                role: "ACCOUNT_ADMIN" | "BOOKKEEPER" | "READ_ONLY";
+                /**
+                 * @description INVITED: no password set yet
+                 * @enum {string}
+                 */
+                status: "ACTIVE" | "DISABLED" | "INVITED";
+                user_id: string;
+              };
+            };
+            /**
+             * @description What signed in: RECOVERY_CODE is used up now
+             * @enum {string}
+             */
+            used: "TOTP" | "RECOVERY_CODE";
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
    * Set a password with a one-time link
-   * @description The token of a link made by `svc users create` or `svc users reset-password`; it works once, for 72 hours. Ends every session the user had. A password the service refuses (shorter than 12 characters, the email) leaves the link usable.
+   * @description The token of a link made by `svc users create` or `svc users reset-password`; it works once, for 72 hours. Ends every session the user had. The password (NIST SP 800-63B): at least 15 characters after NFKC normalisation, any printing characters and spaces, no composition rules; refused when easy to guess (zxcvbn-ts's estimate below 3 of 4, with the user's email and account as known words) or equal to the email, with 400 INVALID_REQUEST at /password saying what to do. A refused password leaves the link usable.
    */
   setPassword: {
     requestBody: {
       content: {
         "application/json": {
-          /** @description At least 12 characters */
+          /** @description 15 to 256 characters (after NFKC normalisation), any printing characters and spaces; refused when easy to guess (common passwords, words and names alone, repeats, sequences, keyboard patterns, dates, the email), with what to do in the message */
           password: string;
           /** @description The one-time link's token */
           token: string;
@@ -1013,6 +1443,8 @@ export interface operations {
               /** Format: date-time */
               created_at: string;
               email: string;
+              /** @description Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password */
+              mfa_enrolled: boolean;
               /**
                * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
                * @enum {string}
@@ -1050,7 +1482,7 @@ export interface operations {
   };
   /**
    * The signed-in user, and the CSRF token of the session
-   * @description The user the session's cookie signs in (their current role), the session's CSRF token to send as X-CSRF-Token on writes, and when the session ends at the latest; 401 UNAUTHORIZED when not signed in or the session has ended.
+   * @description The user the session's cookie signs in (their current role), the session's step (a sign-in halfway says what it waits for), the session's CSRF token to send as X-CSRF-Token on writes, and when the session ends at the latest; 401 UNAUTHORIZED when not signed in or the session has ended.
    */
   getSession: {
     responses: {
@@ -1062,12 +1494,19 @@ export interface operations {
             csrf_token: string;
             /** Format: date-time */
             expires_at: string;
+            /**
+             * @description SIGNED_IN: the session may call the API. MFA_CODE: send a code of the authenticator, or a recovery code, to POST /auth/mfa/verify. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
+             * @enum {string}
+             */
+            step: "SIGNED_IN" | "MFA_CODE" | "MFA_ENROLMENT";
             /** ConsoleUser */
             user: {
               account_id: string;
               /** Format: date-time */
               created_at: string;
               email: string;
+              /** @description Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password */
+              mfa_enrolled: boolean;
               /**
                * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
                * @enum {string}
@@ -1105,7 +1544,7 @@ export interface operations {
   };
   /**
    * Sign in to the console
-   * @description Checks the email and password, ends any session the browser had, and starts a new one in an HttpOnly cookie. The same 401 INVALID_CREDENTIALS answers an unknown email, a wrong password and a disabled user; after 5 failures in a row the user is locked out for 15 minutes (429 SIGN_IN_LOCKED, Retry-After).
+   * @description Checks the email and password, ends any session the browser had, and starts a new one in an HttpOnly cookie. Its `step` says what comes next: SIGNED_IN, or for a user with two-step sign-in a code (MFA_CODE, POST /auth/mfa/verify), or for a user of an account that requires it and has not set it up, the set-up (MFA_ENROLMENT); until then the session calls nothing else. The same 401 INVALID_CREDENTIALS answers an unknown email, a wrong password, a disabled user and a user without a password. Failed attempts are counted per (email, client address) and per client address, known email or not: after 5 failures for one email from one address (20 from one address, whatever the emails) attempts are refused for 1 s, then twice as long after each further failure, at most 15 minutes (429 SIGN_IN_LOCKED with Retry-After, even for the right password); a success clears the count of its email and address. A stranger elsewhere never locks a user out, and the answers do not tell whether an email exists.
    */
   signIn: {
     requestBody: {
@@ -1125,12 +1564,19 @@ export interface operations {
             csrf_token: string;
             /** Format: date-time */
             expires_at: string;
+            /**
+             * @description SIGNED_IN: the session may call the API. MFA_CODE: send a code of the authenticator, or a recovery code, to POST /auth/mfa/verify. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
+             * @enum {string}
+             */
+            step: "SIGNED_IN" | "MFA_CODE" | "MFA_ENROLMENT";
             /** ConsoleUser */
             user: {
               account_id: string;
               /** Format: date-time */
               created_at: string;
               email: string;
+              /** @description Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password */
+              mfa_enrolled: boolean;
               /**
                * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
                * @enum {string}
@@ -1180,7 +1626,7 @@ export interface operations {
   };
   /**
    * Sign out: the session ends on the server at once
-   * @description Needs the X-CSRF-Token of the session.
+   * @description Needs the X-CSRF-Token of the session. Also ends a sign-in halfway.
    */
   signOut: {
     responses: {
@@ -1198,6 +1644,139 @@ export interface operations {
       };
       /** @description FORBIDDEN: the token lacks every scope listed for the operation */
       403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * The account's settings for its console users
+   * @description Whether the account requires two-step sign-in of every console user.
+   */
+  getAccountUserSettings: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Every console user of the account must use two-step sign-in: one who has not set it up does so at their next sign-in, before anything else */
+            mfa_required: boolean;
+            updated_at: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Change the account's settings for its console users
+   * @description mfa_required true: every console user must use two-step sign-in; the sessions of those who have not set it up end at once, and their next sign-in sets it up before anything else (409 unless the admin has set it up). false: it becomes each user's choice again.
+   */
+  updateAccountUserSettings: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          mfa_required: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Every console user of the account must use two-step sign-in: one who has not set it up does so at their next sign-in, before anything else */
+            mfa_required: boolean;
+            updated_at: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -3269,6 +3848,166 @@ export interface operations {
       };
       /** @description FORBIDDEN: the token lacks every scope listed for the operation */
       403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * The account's console users
+   * @description Every console user of the caller's account, by email: role, status, and whether two-step sign-in is set up. An account admin signed in to the console only.
+   */
+  listConsoleUsers: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            items: ({
+                account_id: string;
+                /** Format: date-time */
+                created_at: string;
+                email: string;
+                /** @description Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password */
+                mfa_enrolled: boolean;
+                /**
+                 * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
+                 * @enum {string}
+                 */
+                role: "ACCOUNT_ADMIN" | "BOOKKEEPER" | "READ_ONLY";
+                /**
+                 * @description INVITED: no password set yet
+                 * @enum {string}
+                 */
+                status: "ACTIVE" | "DISABLED" | "INVITED";
+                user_id: string;
+              })[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Reset a user's two-step sign-in (a lost phone)
+   * @description Removes the user's authenticator and recovery codes and ends their sessions at once: they sign in with their password alone next (and set up a new authenticator first, where the account requires it). Another account's user, or an unknown one, is 404.
+   */
+  resetConsoleUserMfa: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The console user (usr_…) */
+        user_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            account_id: string;
+            /** Format: date-time */
+            created_at: string;
+            email: string;
+            /** @description Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password */
+            mfa_enrolled: boolean;
+            /**
+             * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
+             * @enum {string}
+             */
+            role: "ACCOUNT_ADMIN" | "BOOKKEEPER" | "READ_ONLY";
+            /**
+             * @description INVITED: no password set yet
+             * @enum {string}
+             */
+            status: "ACTIVE" | "DISABLED" | "INVITED";
+            user_id: string;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };

@@ -53,6 +53,22 @@ export type SignInRequest = Body<'/auth/session', 'post'>;
 export type ConsoleSession = Ok<'/auth/session', 'get'>;
 export type ConsoleUser = ConsoleSession['user'];
 export type SetPasswordRequest = Body<'/auth/password', 'post'>;
+/** Where a sign-in stands: SIGNED_IN, or halfway (MFA_CODE: a code to send; MFA_ENROLMENT: two-step sign-in to set up). */
+export type SignInStep = ConsoleSession['step'];
+
+// Two-step sign-in of the session's user (TOTP and recovery codes).
+export type MfaStatus = Ok<'/auth/mfa', 'get'>;
+export type TotpEnrolment = Ok<'/auth/mfa/totp', 'post'>;
+export type TotpCodeRequest = Body<'/auth/mfa/totp/confirm', 'post'>;
+export type TotpConfirmed = Ok<'/auth/mfa/totp/confirm', 'post'>;
+export type MfaCodeRequest = Body<'/auth/mfa/verify', 'post'>;
+export type MfaVerified = Ok<'/auth/mfa/verify', 'post'>;
+export type NewRecoveryCodes = Ok<'/auth/mfa/recovery-codes', 'post'>;
+
+// An account admin's side of the console's users (scope account.admin, in the console only).
+export type ConsoleUserList = Ok<'/internal/v1/users', 'get'>;
+export type AccountUserSettings = Ok<'/internal/v1/account/user-settings', 'get'>;
+export type AccountUserSettingsUpdate = Body<'/internal/v1/account/user-settings', 'put'>;
 
 // The account's API clients (scope account.admin).
 export type ApiClientList = Ok<'/internal/v1/clients', 'get'>;

@@ -23,12 +23,16 @@ const HELP: Record<string, string> = {
     first password. No password is ever given on the command line. Links are made with PUBLIC_URL
     (default http://HOST:PORT).`,
   'users list': `svc users list [--account <account_id>]
-    Console users as JSON lines: id, account, email, role, status (INVITED, ACTIVE, DISABLED).`,
+    Console users as JSON lines: id, account, email, role, status (INVITED, ACTIVE, DISABLED), whether two-step
+    sign-in is set up (mfa_enrolled).`,
   'users disable': `svc users disable <user_id>
     Ends the user's sessions at once and refuses their sign-in.`,
   'users reset-password': `svc users reset-password <user_id>
     The old password stops working and every session ends; prints a new one-time link (re-enables a disabled
     user).`,
+  'users reset-mfa': `svc users reset-mfa <user_id>
+    Removes the user's two-step sign-in (authenticator and recovery codes; a lost phone) and ends their sessions:
+    they sign in with their password alone, or set up a new authenticator first where the account requires it.`,
   'vendors create': `svc vendors create --vendor <vendor_id> [--name <name>]
     Creates an ERP vendor id: what a partner sends as "vendor" to create an integration (POST
     /v3/accounting/integration); prints it as JSON.

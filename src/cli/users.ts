@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { isAppError } from '../errors.js';
+import { mfaService } from '../modules/users/mfa.service.js';
 import { ROLES } from '../modules/users/roles.js';
 import { usersService, type PasswordLink } from '../modules/users/users.service.js';
 import { CliUsageError, onePositional, parseAccount } from './usage.js';
@@ -66,6 +67,12 @@ export async function users(
         linkJson(config, await orNoSuchUser(userId, () => usersService.resetPassword(db, userId))),
       ),
     );
+    return;
+  }
+  if (sub === 'reset-mfa') {
+    const userId = onePositional(rest, 'user_id');
+    const user = await withDb((db) => orNoSuchUser(userId, () => mfaService.reset(db, null, userId)));
+    out(JSON.stringify(user));
     return;
   }
   throw new CliUsageError(`unknown command: users ${sub ?? ''}`.trim());

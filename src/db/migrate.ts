@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009_integrations.js';
 import * as m0010 from './migrations/0010_webhooks.js';
 import * as m0011 from './migrations/0011_oauth_apps.js';
 import * as m0012 from './migrations/0012_client_secret_rotation.js';
+import * as m0013 from './migrations/0013_sign_in_security.js';
 import * as m0015 from './migrations/0015_audit_log.js';
 
 /**
@@ -31,6 +32,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010_webhooks': m0010,
   '0011_oauth_apps': m0011,
   '0012_client_secret_rotation': m0012,
+  '0013_sign_in_security': m0013,
   '0015_audit_log': m0015,
 };
 

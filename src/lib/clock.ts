@@ -3,14 +3,37 @@
  * (exact, comparable, no time-zone or precision loss) and rendered as RFC 3339 UTC with six decimals.
  */
 let last = 0;
+/** How far the clock has been moved forward, and where it stands still (tests only: advanceClock, freezeClock). */
+let offset = 0;
+let frozenAt: number | null = null;
 
 /** Microseconds now; strictly increasing within this process. */
 export function nowMicros(): number {
   const ms = performance.timeOrigin + performance.now();
-  let micros = Math.floor(ms * 1000);
+  let micros = (frozenAt ?? Math.floor(ms * 1000)) + offset;
   if (micros <= last) micros = last + 1;
   last = micros;
   return micros;
+}
+
+/**
+ * Moves this process's clock forward by `micros` (tests: a throttle's delay or a TOTP window passes without
+ * sleeping). Only forward, so that time stays strictly increasing for everything that has already read it.
+ */
+export function advanceClock(micros: number): void {
+  if (!Number.isInteger(micros) || micros < 0)
+    throw new RangeError('the clock only moves forward, in whole microseconds');
+  // A stopped clock moves from its last reading (each reading stepped it one microsecond on).
+  if (frozenAt !== null) frozenAt = Math.max(frozenAt, last - offset);
+  offset += micros;
+}
+
+/**
+ * Stops this process's clock where it is (tests): from then on only advanceClock moves it, and each reading by one
+ * microsecond (readings stay strictly increasing), so that a test's times do not depend on how fast it runs.
+ */
+export function freezeClock(): void {
+  frozenAt ??= nowMicros() - offset;
 }
 
 // Pages format many timestamps: a record has three, spread over many days. The date part is kept per day

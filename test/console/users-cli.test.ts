@@ -1,6 +1,8 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect, newAccountId } from '../support/context.js';
 import { ISO_MICROS } from '../support/expect.js';
+import { Browser } from '../support/console.js';
+import { enrolTotp } from '../support/mfa.js';
 import { svc } from '../support/processes.js';
 
 describeEachDialect(
@@ -31,6 +33,7 @@ describeEachDialect(
         email: 'kim@example.com',
         role: 'BOOKKEEPER',
         status: 'INVITED',
+        mfa_enrolled: false,
         created_at: expect.stringMatching(ISO_MICROS),
         password_link: expect.stringMatching(
           /^https:\/\/svc\.example\.com\/console\/set-password#token=svc_pl_[A-Za-z0-9_-]{43}$/,
@@ -100,6 +103,8 @@ describeEachDialect(
         ],
         [['users', 'disable', 'usr_nope'], /no user usr_nope/],
         [['users', 'reset-password'], /exactly one user_id/],
+        [['users', 'reset-mfa', 'usr_nope'], /no user usr_nope/],
+        [['users', 'reset-mfa'], /exactly one user_id/],
       ];
       for (const [args, message] of cases) {
         const res = await svc(args, env());
@@ -120,6 +125,37 @@ describeEachDialect(
         env(),
       );
       expect([dup.code, dup.stderr]).toEqual([2, expect.stringMatching(/b@example\.com exists already/)]);
+    });
+
+    it("resets a user's two-step sign-in (a lost phone): authenticator and codes gone, sessions ended", async () => {
+      const account = newAccountId();
+      const created = JSON.parse(
+        (
+          await svc(
+            ['users', 'create', '--account', account, '--email', `lee.${t.dialect}@example.com`, '--role', 'READ_ONLY'],
+            env(),
+          )
+        ).stdout,
+      );
+      expect((await setPassword(created.password_link, 'lees chosen passphrase')).statusCode).toBe(200);
+      const user = { ...created, password: 'lees chosen passphrase' };
+      const browser = await Browser.signIn(t.ctx.app, user);
+      await enrolTotp(browser);
+      expect(JSON.parse((await svc(['users', 'list', '--account', account], env())).stdout).mfa_enrolled).toBe(true);
+
+      const reset = await svc(['users', 'reset-mfa', user.user_id], env());
+      expect(reset.code, reset.stderr).toBe(0);
+      expect(JSON.parse(reset.stdout)).toMatchObject({ user_id: user.user_id, mfa_enrolled: false, status: 'ACTIVE' });
+      for (const table of ['user_totp', 'user_recovery_codes', 'user_sessions'] as const) {
+        const rows = await t.ctx.db.direct
+          .selectFrom(table)
+          .select('user_id')
+          .where('user_id', '=', user.user_id)
+          .execute();
+        expect({ table, rows }).toEqual({ table, rows: [] });
+      }
+      expect((await browser.get('/auth/session')).status).toBe(401);
+      expect((await Browser.signIn(t.ctx.app, user)).step).toBe('SIGNED_IN');
     });
   },
   {},

@@ -117,11 +117,17 @@ describeLive('SDK: typed errors and batches of any size', (s) => {
 describeLive('SDK: answers that are not waited out, and keys without a secure context', (s) => {
   it('answers a locked sign-in at once: one request, no retry after its 15-minute Retry-After', async () => {
     const { newUser } = await import('../support/console.js');
+    const { throttleKeys } = await import('../../src/modules/users/sign-in-throttle.js');
     const user = await newUser(s.live.ctx.db, 'BOOKKEEPER');
+    // Refused for 15 minutes from this address, as after many failed sign-ins with this email from it.
     await s.live.ctx.db.direct
-      .updateTable('users')
-      .set({ locked_until: Date.now() * 1000 + 900_000_000 })
-      .where('user_id', '=', user.user_id)
+      .insertInto('sign_in_throttles')
+      .values({
+        throttle_key: throttleKeys.password(user.email, '127.0.0.1').pair.hash,
+        failures: 15,
+        blocked_until: Date.now() * 1000 + 900_000_000,
+        updated_at: Date.now() * 1000,
+      })
       .execute();
     let requests = 0;
     const counting: typeof fetch = (input, init) => {

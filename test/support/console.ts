@@ -34,6 +34,8 @@ export function sessionCookie(res: { headers: Record<string, unknown> }): string
  */
 export class Browser extends ApiClient {
   csrf = true;
+  /** The client address the requests come from (app.inject's remoteAddress). */
+  ip = '127.0.0.1';
   constructor(
     readonly app: FastifyInstance,
     public cookie: string | null,
@@ -44,19 +46,25 @@ export class Browser extends ApiClient {
     super(null, accountId, userId);
   }
 
+  /** Signs in with the password (the session may be halfway: its `step` says). */
   static async signIn(
     app: FastifyInstance,
     user: { email: string; password: string; account_id: string; user_id: string },
-  ): Promise<Browser> {
+    ip = '127.0.0.1',
+  ): Promise<Browser & { step: string }> {
     const res = await app.inject({
       method: 'POST',
       url: '/auth/session',
       payload: { email: user.email, password: user.password },
+      remoteAddress: ip,
     });
     expect(res.statusCode, res.body).toBe(200);
     const cookie = sessionCookie(res);
     expect(cookie).not.toBeNull();
-    return new Browser(app, cookie, JSON.parse(res.body).csrf_token, user.account_id, user.user_id);
+    const body = JSON.parse(res.body);
+    const browser = new Browser(app, cookie, body.csrf_token, user.account_id, user.user_id);
+    browser.ip = ip;
+    return Object.assign(browser, { step: String(body.step) });
   }
 
   async request<T = any>(method: Method, url: string, options: RequestOptions = {}): Promise<Response<T>> {
@@ -70,8 +78,15 @@ export class Browser extends ApiClient {
       url,
       query: options.query,
       headers,
+      remoteAddress: this.ip,
       ...(options.body === undefined ? {} : { payload: options.body as object }),
     });
-    return { status: res.statusCode, headers: res.headers, body: parseBody(res.body), text: res.body };
+    const body = parseBody(res.body);
+    // A session started anew (the second step of a sign-in) comes with its own cookie and CSRF token.
+    const renewed = sessionCookie(res);
+    if (renewed) this.cookie = renewed;
+    const csrf = body?.session?.csrf_token ?? (url === '/auth/session' ? body?.csrf_token : undefined);
+    if (typeof csrf === 'string') this.csrfToken = csrf;
+    return { status: res.statusCode, headers: res.headers, body, text: res.body };
   }
 }

@@ -33,6 +33,14 @@ const WebhookRoute = lazy(() =>
   import('../features/webhooks/routes/WebhookRoute').then((m) => ({ default: m.WebhookRoute })),
 );
 const AuditRoute = lazy(() => import('../features/audit/routes/AuditRoute').then((m) => ({ default: m.AuditRoute })));
+// Two-step sign-in's set-up draws a QR code (the qrcode package): loaded with the pages that need it.
+const TwoStepRoute = lazy(() =>
+  import('../features/auth/routes/TwoStepRoute').then((m) => ({ default: m.TwoStepRoute })),
+);
+const SetUpTwoStepRoute = lazy(() =>
+  import('../features/auth/routes/SetUpTwoStepRoute').then((m) => ({ default: m.SetUpTwoStepRoute })),
+);
+const UsersRoute = lazy(() => import('../features/users/routes/UsersRoute').then((m) => ({ default: m.UsersRoute })));
 const ApiClientsRoute = lazy(() =>
   import('../features/api-clients/routes/ApiClientsRoute').then((m) => ({ default: m.ApiClientsRoute })),
 );
@@ -43,6 +51,11 @@ export function AppRoutes() {
     <Switch>
       <Route path="/sign-in" component={SignInRoute} />
       <Route path="/set-password" component={SetPasswordRoute} />
+      <Route path="/two-step/set-up">
+        <Suspense fallback={<Loading label="Loading the page…" />}>
+          <SetUpTwoStepRoute />
+        </Suspense>
+      </Route>
       <Route>
         <RequireSession>
           <Layout>
@@ -55,6 +68,8 @@ export function AppRoutes() {
                   <Route path="/fields" component={FieldsRoute} />
                   <Route path="/fields/:id">{(params) => <FieldRoute key={params.id} id={params.id} />}</Route>
                   <Route path="/api-clients" component={ApiClientsRoute} />
+                  <Route path="/users" component={UsersRoute} />
+                  <Route path="/two-step" component={TwoStepRoute} />
                   <Route path="/connected-apps" component={ConnectedAppsRoute} />
                   <Route path="/integrations" component={IntegrationsRoute} />
                   <Route path="/webhooks" component={WebhooksRoute} />

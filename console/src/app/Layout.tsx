@@ -57,6 +57,13 @@ export function Layout({ children }: { children: ReactNode }) {
             )}
             {canManageClients(user) && (
               <li>
+                <NavLink href="/users" pattern="/users">
+                  Users
+                </NavLink>
+              </li>
+            )}
+            {canManageClients(user) && (
+              <li>
                 <NavLink href="/connected-apps" pattern="/connected-apps">
                   Connected apps
                 </NavLink>
@@ -83,6 +90,9 @@ export function Layout({ children }: { children: ReactNode }) {
             <span className="visually-hidden">Signed in as </span>
             {user.email} <span className="role">({humanize(user.role)})</span>
           </span>
+          <Link href="/two-step" className="nav-link">
+            Two-step sign-in
+          </Link>
           <SignOutButton />
         </div>
       </header>

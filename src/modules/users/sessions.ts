@@ -12,8 +12,13 @@ declare module 'fastify' {
     /** Set at sign-in; a session without them is nobody's and is never stored. */
     userId?: string;
     accountId?: string;
-    /** microseconds */
+    /** microseconds: when the password was checked, then when the second step was (a new session id each time) */
     signedInAt?: number;
+    /**
+     * Set while the sign-in is halfway (docs/console.md): the password was right, and the session may only send
+     * a code (MFA_CODE) or set up two-step sign-in (MFA_ENROLMENT). It calls nothing of the API meanwhile.
+     */
+    step?: 'MFA_CODE' | 'MFA_ENROLMENT';
     /** Read from the user at every load, so a change of role or a disable applies to the next request. */
     role?: string;
     email?: string;
@@ -31,6 +36,12 @@ export interface SessionLimits {
 
 /** A session's last-seen time is written at most this often (every request would be a write). */
 const TOUCH_EVERY = 60_000_000;
+/** A sign-in halfway (a code to send, an authenticator to set up) ends this long after its password was checked. */
+export const HALFWAY_TTL = 15 * 60_000_000;
+
+/** When a session ends at the latest: a halfway one soon after its password, a signed-in one after `absolute`. */
+export const sessionEnd = (session: { signedInAt: number; step?: string }, limits: SessionLimits): number =>
+  session.signedInAt + (session.step ? Math.min(HALFWAY_TTL, limits.absolute) : limits.absolute);
 
 const fail = (callback: (error?: unknown) => void) => (error: unknown) => callback(error);
 
@@ -46,13 +57,13 @@ export class DbSessionStore implements SessionStore {
   ) {}
 
   set(sessionId: string, session: Session, callback: (error?: unknown) => void): void {
-    const { userId, accountId, signedInAt } = session;
+    const { userId, accountId, signedInAt, step } = session;
     if (!userId || !accountId || signedInAt === undefined) {
       callback();
       return;
     }
     const now = nowMicros();
-    const data = JSON.stringify({ userId, accountId, signedInAt, _csrf: session._csrf, cookie: session.cookie });
+    const data = JSON.stringify({ userId, accountId, signedInAt, step, _csrf: session._csrf, cookie: session.cookie });
     usersRepository
       .upsertSession(this.db.direct, {
         session_hash: hashSecret(sessionId),
@@ -61,7 +72,7 @@ export class DbSessionStore implements SessionStore {
         data_json: data,
         created_at: signedInAt,
         last_seen_at: now,
-        expires_at: signedInAt + this.limits.absolute,
+        expires_at: sessionEnd({ signedInAt, step }, this.limits),
       })
       .then(() => callback(), fail(callback));
   }
@@ -100,7 +111,8 @@ function isSessionData(value: unknown): value is Session {
     isRecord(value) &&
     typeof value.userId === 'string' &&
     typeof value.accountId === 'string' &&
-    typeof value.signedInAt === 'number'
+    typeof value.signedInAt === 'number' &&
+    (value.step === undefined || value.step === 'MFA_CODE' || value.step === 'MFA_ENROLMENT')
   );
 }
 
@@ -110,9 +122,12 @@ function isSessionData(value: unknown): value is Session {
  */
 const cursorKeys = new Map<string, Buffer>();
 
-/** The caller a signed-in session stands for, with its role's scopes; null for a session of nobody. */
+/**
+ * The caller a signed-in session stands for, with its role's scopes; null for a session of nobody, and for a
+ * sign-in halfway (its second step not done): such a session calls nothing of the API.
+ */
 export async function sessionCaller(db: Db, session: Session | null | undefined): Promise<AuthContext | null> {
-  if (!session?.userId || !session.accountId || !session.role) return null;
+  if (!session?.userId || !session.accountId || !session.role || session.step !== undefined) return null;
   const role: Role = isOneOf(ROLES, session.role) ? session.role : 'READ_ONLY';
   const cursorKey = cursorKeys.get(session.accountId) ?? (await authService.cursorKeyOf(db.direct, session.accountId));
   if (!cursorKey) return null;

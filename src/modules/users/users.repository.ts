@@ -1,5 +1,24 @@
-import type { Executor } from '../../db/database.js';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, Executor } from '../../db/database.js';
 import type { UserPasswordLinksTable, UserSessionsTable, UsersTable } from './users.tables.js';
+
+/** A user as read: the row, and whether a confirmed TOTP authenticator is theirs. */
+export interface UserRow extends UsersTable {
+  mfa_enrolled: number | boolean;
+}
+
+/** Whether the user of the row has confirmed a TOTP authenticator (one indexed lookup by the key of user_totp). */
+const mfaEnrolled = (eb: ExpressionBuilder<Database, 'users'>) =>
+  eb
+    .exists(
+      eb
+        .selectFrom('user_totp as t')
+        .select('t.user_id')
+        .whereRef('t.account_id', '=', 'users.account_id')
+        .whereRef('t.user_id', '=', 'users.user_id')
+        .where('t.confirmed_at', 'is not', null),
+    )
+    .as('mfa_enrolled');
 
 /** A session with the user it belongs to, as one lookup reads them. */
 export interface SessionWithUser extends UserSessionsTable {
@@ -15,25 +34,26 @@ export const usersRepository = {
     await ex.insertInto('users').values(user).execute();
   },
 
-  async findByEmail(ex: Executor, email: string): Promise<UsersTable | undefined> {
-    return ex.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  async findByEmail(ex: Executor, email: string): Promise<UserRow | undefined> {
+    return ex.selectFrom('users').selectAll().select(mfaEnrolled).where('email', '=', email).executeTakeFirst();
   },
 
-  async find(ex: Executor, accountId: string, userId: string): Promise<UsersTable | undefined> {
+  async find(ex: Executor, accountId: string, userId: string): Promise<UserRow | undefined> {
     return ex
       .selectFrom('users')
       .selectAll()
+      .select(mfaEnrolled)
       .where('account_id', '=', accountId)
       .where('user_id', '=', userId)
       .executeTakeFirst();
   },
 
-  async findById(ex: Executor, userId: string): Promise<UsersTable | undefined> {
-    return ex.selectFrom('users').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  async findById(ex: Executor, userId: string): Promise<UserRow | undefined> {
+    return ex.selectFrom('users').selectAll().select(mfaEnrolled).where('user_id', '=', userId).executeTakeFirst();
   },
 
-  async list(ex: Executor, accountId: string | null): Promise<UsersTable[]> {
-    let query = ex.selectFrom('users').selectAll().orderBy('account_id').orderBy('email');
+  async list(ex: Executor, accountId: string | null): Promise<UserRow[]> {
+    let query = ex.selectFrom('users').selectAll().select(mfaEnrolled).orderBy('account_id').orderBy('email');
     if (accountId !== null) query = query.where('account_id', '=', accountId);
     return query.execute();
   },
@@ -68,22 +88,6 @@ export const usersRepository = {
       .where('disabled_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
-  },
-
-  /**
-   * Counts a sign-in attempt unless the user is locked out; answers the count after it, or null when locked.
-   * One statement, so concurrent attempts all count and none slips past a lockout set meanwhile.
-   */
-  async countAttempt(ex: Executor, accountId: string, userId: string, now: number): Promise<number | null> {
-    const row = await ex
-      .updateTable('users')
-      .set((eb) => ({ failed_sign_ins: eb('failed_sign_ins', '+', 1), updated_at: now }))
-      .where('account_id', '=', accountId)
-      .where('user_id', '=', userId)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-      .returning('failed_sign_ins')
-      .executeTakeFirst();
-    return row?.failed_sign_ins ?? null;
   },
 
   // ---- sessions ----------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { oneOf, Timestamp } from '../../http/schemas.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from './passwords.js';
 import { ROLES } from './roles.js';
 
 export const User = Type.Object(
@@ -9,6 +10,9 @@ export const User = Type.Object(
     email: Type.String(),
     role: oneOf(ROLES, 'ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads'),
     status: oneOf(['ACTIVE', 'DISABLED', 'INVITED'] as const, 'INVITED: no password set yet'),
+    mfa_enrolled: Type.Boolean({
+      description: 'Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password',
+    }),
     created_at: Timestamp,
   },
   { title: 'ConsoleUser' },
@@ -22,9 +26,15 @@ export const SignInBody = Type.Object(
   { additionalProperties: false, title: 'SignInRequest' },
 );
 
+export const SignInStep = oneOf(
+  ['SIGNED_IN', 'MFA_CODE', 'MFA_ENROLMENT'] as const,
+  'SIGNED_IN: the session may call the API. MFA_CODE: send a code of the authenticator, or a recovery code, to POST /auth/mfa/verify. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.',
+);
+
 export const SessionResponse = Type.Object(
   {
     user: User,
+    step: SignInStep,
     csrf_token: Type.String({
       description: 'Send as X-CSRF-Token on every POST, PUT and DELETE made with this session',
     }),
@@ -36,7 +46,11 @@ export const SessionResponse = Type.Object(
 export const SetPasswordBody = Type.Object(
   {
     token: Type.String({ minLength: 1, maxLength: 200, description: "The one-time link's token" }),
-    password: Type.String({ minLength: 1, maxLength: 1024, description: 'At least 12 characters' }),
+    password: Type.String({
+      minLength: 1,
+      maxLength: 1024,
+      description: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters (after NFKC normalisation), any printing characters and spaces; refused when easy to guess (common passwords, words and names alone, repeats, sequences, keyboard patterns, dates, the email), with what to do in the message`,
+    }),
   },
   { additionalProperties: false, title: 'SetPasswordRequest' },
 );

@@ -6,9 +6,9 @@ export interface UsersTable {
   role: string;
   /** argon2id (PHC string); null until the user sets a first password through a one-time link */
   password_hash: string | null;
-  /** failed sign-ins since the last successful one */
+  /** unused since migration 0013 (sign-in throttles per address replaced the per-user lockout); kept at 0 */
   failed_sign_ins: number;
-  /** microseconds; sign-in refused until then */
+  /** unused since migration 0013; kept null */
   locked_until: number | null;
   created_at: number;
   updated_at: number;
@@ -37,6 +37,17 @@ export interface UserPasswordLinksTable {
   expires_at: number;
 }
 
+/** Failed attempts under one throttle key (sign-in-throttle.ts): (email, address), address, or a user's second step. */
+export interface SignInThrottlesTable {
+  /** sha256 of the key, hex: an email someone typed is never stored */
+  throttle_key: string;
+  /** attempts counted as failures (each is counted before its password or code is checked; a success gives back) */
+  failures: number;
+  /** microseconds; attempts under the key are refused until then */
+  blocked_until: number | null;
+  updated_at: number;
+}
+
 export interface ServiceSecretsTable {
   name: string;
   value: string;
@@ -49,5 +60,6 @@ declare module '../../db/database.js' {
     user_sessions: UserSessionsTable;
     user_password_links: UserPasswordLinksTable;
     service_secrets: ServiceSecretsTable;
+    sign_in_throttles: SignInThrottlesTable;
   }
 }

@@ -1,9 +1,18 @@
 import { SvcApiError, type ConsoleSession, type SignInRequest } from '@svc/client';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { client } from '../../../lib/client';
 
 export const sessionKey = ['session'] as const;
+
+/**
+ * Forgets everything read under the session before, and keeps the new session: the session's own query stays in
+ * the cache (its observers, the pages that show the sign-in's next step, see the new one at once).
+ */
+export function startedSession(queryClient: QueryClient, session: ConsoleSession): void {
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionKey[0] });
+  queryClient.setQueryData(sessionKey, session);
+}
 
 /** The signed-in session (null when signed out). Reading it also gives the SDK the session's CSRF token. */
 export function useSession() {
@@ -28,11 +37,8 @@ export function useSignIn() {
       // A locked sign-in (429 SIGN_IN_LOCKED) is answered at once: the SDK does not wait it out.
       return client.session.signIn(credentials);
     },
-    onSuccess: (session) => {
-      // Nothing read under another session survives a sign-in.
-      queryClient.clear();
-      queryClient.setQueryData(sessionKey, session);
-    },
+    // Nothing read under another session survives a sign-in (signed in, or halfway).
+    onSuccess: (session) => startedSession(queryClient, session),
   });
 }
 

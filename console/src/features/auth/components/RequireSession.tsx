@@ -5,7 +5,10 @@ import { Loading } from '../../../components/Loading';
 import { useSession } from '../api/session';
 import { CurrentUserContext } from '../session-context';
 
-/** Its pages for a signed-in user; anyone else is sent to sign in, and brought back here afterwards. */
+/**
+ * Its pages for a signed-in user; anyone else is sent to sign in (or to finish signing in), and brought back here
+ * afterwards.
+ */
 export function RequireSession({ children }: { children: ReactNode }) {
   const session = useSession();
   const [location] = useLocation();
@@ -22,9 +25,12 @@ export function RequireSession({ children }: { children: ReactNode }) {
       </main>
     );
   }
-  if (!session.data) {
+  if (!session.data || session.data.step !== 'SIGNED_IN') {
+    // Not signed in, or halfway: the sign-in page asks for the code; a set-up the account requires comes first.
     const here = `${location}${search ? `?${search}` : ''}`;
-    return <Redirect to={here === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(here)}`} replace />;
+    const next = here === '/' ? '' : `?next=${encodeURIComponent(here)}`;
+    const to = session.data?.step === 'MFA_ENROLMENT' ? '/two-step/set-up' : '/sign-in';
+    return <Redirect to={`${to}${next}`} replace />;
   }
   return <CurrentUserContext.Provider value={session.data.user}>{children}</CurrentUserContext.Provider>;
 }

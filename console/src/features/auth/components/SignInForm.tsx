@@ -1,28 +1,22 @@
-import { SvcApiError } from '@svc/client';
+import { SvcApiError, type ConsoleSession } from '@svc/client';
 import { useId, useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../../../components/ErrorMessage';
-import { plural } from '../../../lib/format';
 import { useSignIn } from '../api/session';
-
-/** "15 minutes" from a SIGN_IN_LOCKED answer's retry_after_seconds. */
-function lockWait(error: SvcApiError): string | null {
-  const seconds = error.details?.retry_after_seconds;
-  if (typeof seconds !== 'number' || seconds <= 0) return null;
-  return seconds < 90 ? plural(Math.ceil(seconds), 'second') : plural(Math.ceil(seconds / 60), 'minute');
-}
+import { lockWait } from '../lock-wait';
 
 function signInFailure(error: unknown): string {
   if (error instanceof SvcApiError) {
     if (error.error_code === 'INVALID_CREDENTIALS') return 'The email or password is incorrect.';
     if (error.error_code === 'SIGN_IN_LOCKED') {
       const wait = lockWait(error);
-      return `Too many failed sign-ins for this user. Signing in is blocked${wait ? ` for ${wait}` : ' for a while'}; try again later.`;
+      return `Too many failed sign-in attempts. Signing in is blocked${wait ? ` for ${wait}` : ' for a while'}; try again later.`;
     }
   }
   return 'Signing in did not work.';
 }
 
-export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
+/** Email and password; the session answered goes to `onSignedIn` (signed in, or waiting for its second step). */
+export function SignInForm({ onSignedIn }: { onSignedIn: (session: ConsoleSession) => void }) {
   const signIn = useSignIn();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
