@@ -66,14 +66,14 @@ export default tseslint.config(
   {
     // Errors are made through the factory map of src/errors.ts, so every code and status is listed once.
     files: ['src/**/*.ts'],
-    ignores: ['src/errors.ts'],
+    ignores: ['src/errors.ts', 'src/errors/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
         ...unsafeCasts,
         {
           selector: 'NewExpression[callee.name="AppError"]',
-          message: 'Build errors through the factories of src/errors.ts (errors.xxx(...)).',
+          message: 'Build errors through the factories of src/errors.ts and src/errors/ (errors.xxx(...)).',
         },
       ],
     },

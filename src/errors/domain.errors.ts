@@ -1,0 +1,122 @@
+import { AppError, type ValidationProblem } from './app-error.js';
+
+/** The business rules of records, values and integrations. Used through `errors` (src/errors.ts). */
+export const domainErrors = {
+  addressedValuesNotFound: (fieldId: string, missing: Record<string, unknown>[]) =>
+    new AppError(
+      'NOT_FOUND',
+      404,
+      `${missing.length === 1 ? '1 addressed field value was' : `${missing.length} addressed field values were`} not found in field ${fieldId}; nothing was changed.`,
+      { field_id: fieldId, not_found: missing },
+    ),
+  duplicateExportResults: (ids: string[]) =>
+    new AppError(
+      'DUPLICATE_ACCOUNTING_RECORD_IDS',
+      422,
+      'Duplicate accounting record ids found across success and failure results.',
+      { duplicate_accounting_record_ids: ids },
+    ),
+  exportedRecordsNotFound: (ids: string[]) =>
+    new AppError('NOT_FOUND', 404, `Accounting record source IDs not found: ${ids.join(', ')}`, {
+      not_found_export_entry_source_ids: ids,
+    }),
+  notReadyForExport: (exportable: string, ids: string[]) =>
+    new AppError(
+      'ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT',
+      422,
+      `Only accounting records with review status ${exportable} can be updated via this endpoint.`,
+      { not_ready_for_export_accounting_record_ids: ids },
+    ),
+  invalidTransition: (from: string, to: string) =>
+    new AppError('INVALID_TRANSITION', 409, `Cannot move a record from ${from} to ${to}.`, {
+      from,
+      to,
+    }),
+  versionConflict: (expected: number, actual: number) =>
+    new AppError('VERSION_CONFLICT', 409, `The record is at version ${actual}, not ${expected}.`, {
+      expected_version: expected,
+      current_version: actual,
+    }),
+  /** Coding, splitting and merging are for records under review. */
+  recordNotEditable: (id: string, status: string, editable: readonly string[]) =>
+    new AppError(
+      'RECORD_NOT_EDITABLE',
+      409,
+      `Record ${id} is ${status}: its lines can be coded, split or merged only in ${editable.join(' or ')}. Move it back to REVIEW first.`,
+      { accounting_record_id: id, review_status: status, editable_review_statuses: [...editable] },
+    ),
+  /** Field values that cannot code a line: each problem names the line and the value. */
+  invalidCoding: (problems: (ValidationProblem & Record<string, unknown>)[]) =>
+    new AppError(
+      'INVALID_CODING',
+      422,
+      `The coding cannot be applied: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}. Nothing was changed.`,
+      { errors: problems },
+    ),
+  /** A bulk review move refused: every failing record, each with its own code; the status of the gravest. */
+  bulkMoveRefused: (
+    code: 'NOT_FOUND' | 'VERSION_CONFLICT' | 'INVALID_TRANSITION' | 'CODING_REQUIRED',
+    requested: number,
+    problems: Record<string, unknown>[],
+  ) =>
+    new AppError(
+      code,
+      code === 'NOT_FOUND' ? 404 : code === 'CODING_REQUIRED' ? 422 : 409,
+      `${problems.length} of ${requested} records cannot make this move; nothing was changed. details.errors names each.`,
+      { errors: problems },
+    ),
+  codingRequired: (records: Record<string, unknown>[]) =>
+    new AppError(
+      'CODING_REQUIRED',
+      422,
+      `${records.length === 1 ? '1 record lacks' : `${records.length} records lack`} the coding the account requires before READY_FOR_EXPORT; nothing was changed.`,
+      { records },
+    ),
+  /** The account has an ACTIVE integration, and the request would make another (create, reactivate). */
+  activeIntegrationExists: (
+    message: string,
+    existing: { integration_id: string; vendor: string },
+    requestedVendor: string,
+  ) =>
+    new AppError('ACTIVE_INTEGRATION_EXISTS', 409, message, {
+      existing_integration_id: existing.integration_id,
+      existing_vendor: existing.vendor,
+      requested_vendor: requestedVendor,
+    }),
+  vendorAccountIdMismatch: (existing: { integration_id: string; vendor_account_id: string }, requested: string) =>
+    new AppError(
+      'VENDOR_ACCOUNT_ID_MISMATCH',
+      409,
+      'Cannot create integration. An active integration for this vendor already exists with a different vendor account ID.',
+      {
+        existing_integration_id: existing.integration_id,
+        existing_vendor_account_id: existing.vendor_account_id,
+        requested_vendor_account_id: requested,
+      },
+    ),
+  integrationNotActive: (integrationId: string, status: string) =>
+    new AppError('INTEGRATION_NOT_ACTIVE', 409, 'Cannot disconnect integration. Integration is not active.', {
+      integration_id: integrationId,
+      current_status: status,
+    }),
+  /**
+   * A vendor that no operator created, or one disabled, named by the request at `path` (the body's /vendor, or
+   * the integration a reactivation names): 400, as any other invalid value.
+   */
+  vendorUnusable: (vendor: string, state: 'unknown' | 'disabled', path: string) =>
+    new AppError(
+      'INVALID_REQUEST',
+      400,
+      state === 'unknown'
+        ? `Vendor ${vendor} is not a vendor of this service: ERP partners get their vendor id from the service's operator.`
+        : `Vendor ${vendor} is disabled: no integration with it can be created or reactivated.`,
+      {
+        errors: [
+          {
+            path,
+            message: state === 'unknown' ? 'names no vendor of this service' : `names disabled vendor ${vendor}`,
+          },
+        ],
+      },
+    ),
+} as const;
