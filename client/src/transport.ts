@@ -286,3 +286,9 @@ export class Transport {
     }
   }
 }
+
+/** A write (POST or PUT) with a JSON body and an Idempotency-Key (the caller's, or a new one). */
+export function writer(http: Transport) {
+  return <T>(method: 'POST' | 'PUT', path: string, body: unknown, options?: WriteOptions): Promise<T> =>
+    http.request<T>({ method, path, body, idempotencyKey: options?.idempotencyKey ?? newIdempotencyKey(), options });
+}

@@ -1,0 +1,133 @@
+import { paginate } from './pages.js';
+import { writer, newIdempotencyKey, type RequestOptions, type Transport, type WriteOptions } from './transport.js';
+import type {
+  AccountingOverview,
+  AccountingRecord,
+  AccountingRecordPage,
+  AccountingRecordQuery,
+  ExportResult,
+  ExportResultsResponse,
+  FieldValue,
+  BulkMoveRequest,
+  BulkMoveResponse,
+  CodeLinesRequest,
+  FieldValueSearchQuery,
+  MergeLinesRequest,
+  RecordCreate,
+  RecordHistoryPage,
+  RecordHistoryQuery,
+  RecordSearchPage,
+  RecordSearchQuery,
+  RecordWithSingleEntry,
+  RequiredCoding,
+  ReviewMoveRequest,
+  SplitLineRequest,
+} from './types.js';
+
+const enc = encodeURIComponent;
+type ListQuery<Q> = Omit<Q, 'cursor'>;
+
+/* Accounting records (/v3/accounting/records) and the internal review workflow. */
+
+export function accountingRecordsApi(http: Transport) {
+  /** One page of records ordered by (updated_at, id). */
+  const queryPage = (query: AccountingRecordQuery = {} as AccountingRecordQuery, options?: RequestOptions) =>
+    http.request<AccountingRecordPage>({
+      method: 'GET',
+      path: '/v3/accounting/records',
+      query,
+      options,
+    });
+  return {
+    get: (recordId: string, query: { single_entry?: boolean } = {}, options?: RequestOptions) =>
+      http.request<AccountingRecord>({
+        method: 'GET',
+        path: `/v3/accounting/records/${enc(recordId)}`,
+        query,
+        options,
+      }),
+    query: queryPage,
+    /** Every matching record, following next_cursor. */
+    queryAll: (query: ListQuery<AccountingRecordQuery> = {} as AccountingRecordQuery, options?: RequestOptions) =>
+      paginate((q) => queryPage(q as AccountingRecordQuery, options), query),
+    reportExportResults: (results: ExportResult[], options?: WriteOptions) =>
+      http.request<ExportResultsResponse>({
+        method: 'POST',
+        path: '/v3/accounting/records/export-results',
+        body: { results },
+        idempotencyKey: options?.idempotencyKey ?? newIdempotencyKey(),
+        options,
+      }),
+  };
+}
+
+export function reviewApi(http: Transport) {
+  const write = writer(http);
+  const history = (recordId: string, query: RecordHistoryQuery = {}, options?: RequestOptions) =>
+    http.request<RecordHistoryPage>({
+      method: 'GET',
+      path: `/internal/v1/accounting/records/${enc(recordId)}/history`,
+      query,
+      options,
+    });
+  /** One page of the review queue's search. */
+  const search = (query: RecordSearchQuery = {}, options?: RequestOptions) =>
+    http.request<RecordSearchPage>({ method: 'GET', path: '/internal/v1/accounting/records', query, options });
+  return {
+    /** Counts by state and source, the records waiting longest, failed exports, export reports per day. */
+    overview: (options?: RequestOptions) =>
+      http.request<AccountingOverview>({ method: 'GET', path: '/internal/v1/accounting/overview', options }),
+    /** Creates records from source activity (accounting.record.admin): up to 1000, all or none. */
+    createRecords: (items: RecordCreate[], options?: WriteOptions) =>
+      http.request<{ items: AccountingRecord[] }>({
+        method: 'POST',
+        path: '/internal/v1/accounting/records',
+        body: { items },
+        idempotencyKey: options?.idempotencyKey ?? newIdempotencyKey(),
+        options,
+      }),
+    /** Sets the coding of economic lines; answers the record in double- and single-entry form. */
+    codeLines: (recordId: string, input: CodeLinesRequest, options?: WriteOptions) =>
+      write<RecordWithSingleEntry>('POST', `/internal/v1/accounting/records/${enc(recordId)}/coding`, input, options),
+    splitLine: (recordId: string, lineId: string, input: SplitLineRequest, options?: WriteOptions) =>
+      write<RecordWithSingleEntry>(
+        'POST',
+        `/internal/v1/accounting/records/${enc(recordId)}/lines/${enc(lineId)}/split`,
+        input,
+        options,
+      ),
+    mergeLines: (recordId: string, input: MergeLinesRequest, options?: WriteOptions) =>
+      write<RecordWithSingleEntry>(
+        'POST',
+        `/internal/v1/accounting/records/${enc(recordId)}/lines/merge`,
+        input,
+        options,
+      ),
+    /** One record, one step. */
+    moveRecord: (recordId: string, input: ReviewMoveRequest, options?: WriteOptions) =>
+      write<AccountingRecord>('POST', `/internal/v1/accounting/records/${enc(recordId)}/review-status`, input, options),
+    /** Up to 1000 records to one review state, all or nothing (a refusal names every record that cannot move). */
+    moveRecords: (input: BulkMoveRequest, options?: WriteOptions) =>
+      write<BulkMoveResponse>('POST', '/internal/v1/accounting/records/review-status', input, options),
+    history,
+    /** Every event of the record, in version order. */
+    historyAll: (recordId: string, options?: RequestOptions) =>
+      paginate((q: RecordHistoryQuery) => history(recordId, q, options), {}),
+    search,
+    searchAll: (query: ListQuery<RecordSearchQuery> = {}, options?: RequestOptions) =>
+      paginate((q: RecordSearchQuery) => search(q, options), query),
+    requiredCoding: (options?: RequestOptions) =>
+      http.request<RequiredCoding>({ method: 'GET', path: '/internal/v1/accounting/required-coding', options }),
+    /** Replaces the account's required fields (accounting.record.admin). */
+    setRequiredCoding: (fieldIds: string[], options?: WriteOptions) =>
+      write<RequiredCoding>('PUT', '/internal/v1/accounting/required-coding', { field_ids: fieldIds }, options),
+    /** Values of a field for a coding picker: starting with the text first, then containing it. */
+    searchFieldValues: (fieldId: string, query: FieldValueSearchQuery, options?: RequestOptions) =>
+      http.request<{ items: FieldValue[] }>({
+        method: 'GET',
+        path: `/internal/v1/fields/${enc(fieldId)}/values/search`,
+        query,
+        options,
+      }),
+  };
+}
