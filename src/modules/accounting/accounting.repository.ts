@@ -1,6 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { ByDialect, Database, Executor } from '../../db/database.js';
-import { preparedQuery } from '../../db/prepared.js';
+import type { Database, Executor } from '../../db/database.js';
 import type { AccountingRecordsTable, ShownRecordRow, StoredRecord } from './accounting.tables.js';
 import type { SourceType } from './ledger.js';
 import type { ReviewStatus } from './lifecycle.js';
@@ -37,17 +36,10 @@ export class CountDeltas {
   }
 }
 
-export interface ExportUpdate {
-  id: string;
-  reviewStatus: ReviewStatus;
-  updatedAt: number;
-  lastExportJson: string;
-}
-
 const INSERT_CHUNK = 1000; // 20 columns × 1000 rows stays under both dialects' bound-parameter limits (32766, 65535)
-const ID_CHUNK = 500;
+export const ID_CHUNK = 500;
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
+export function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
@@ -109,69 +101,6 @@ export const DETAIL_COLUMNS = [
   'd.billing_currency',
   'd.billing_amount_minor',
 ] as const;
-
-/** One record's export result, as a SQLite statement compiled once and run per record (applyExportResults). */
-const exportOne = preparedQuery<{
-  accountId: string;
-  id: string;
-  reviewStatus: ReviewStatus;
-  updatedAt: number;
-  lastExportJson: string;
-}>()((ex, p) =>
-  ex
-    .updateTable('accounting_records')
-    .set((eb) => ({
-      review_status: p('reviewStatus'),
-      updated_at: p('updatedAt'),
-      last_export_json: p('lastExportJson'),
-      version: eb('version', '+', 1),
-    }))
-    .where('account_id', '=', p('accountId'))
-    .where('id', '=', p('id'))
-    .where('review_status', '=', 'READY_FOR_EXPORT'),
-);
-
-/**
- * SQLite: one compiled statement run per record, each a primary-key probe (in process a statement is a call,
- * not a round trip, and these cost less than one UPDATE ... FROM (VALUES ...) per 500: docs/performance.md).
- * PostgreSQL: one statement per 500, as each statement is a round trip to the server.
- */
-const applyExportResultsBy: ByDialect<
-  (ex: Executor, accountId: string, updates: readonly ExportUpdate[]) => Promise<number>
-> = {
-  async sqlite(ex, accountId, updates) {
-    let changed = 0;
-    for (const u of updates) {
-      const result = await exportOne(ex, {
-        accountId,
-        id: u.id,
-        reviewStatus: u.reviewStatus,
-        updatedAt: u.updatedAt,
-        lastExportJson: u.lastExportJson,
-      });
-      changed += Number(result.numAffectedRows ?? 0n);
-    }
-    return changed;
-  },
-  async postgres(ex, accountId, updates) {
-    let changed = 0;
-    for (const chunk of chunks(updates, ID_CHUNK)) {
-      const values = sql.join(
-        chunk.map((u) => sql`(${u.id}, cast(${u.updatedAt} as bigint), ${u.reviewStatus}, ${u.lastExportJson})`),
-      );
-      const result = await sql`
-        with v(id, updated_at, review_status, last_export_json) as (values ${values})
-        update accounting_records
-        set review_status = v.review_status, updated_at = v.updated_at, last_export_json = v.last_export_json,
-            version = accounting_records.version + 1
-        from v
-        where accounting_records.account_id = ${accountId} and accounting_records.id = v.id
-          and accounting_records.review_status = 'READY_FOR_EXPORT'`.execute(ex);
-      changed += Number(result.numAffectedRows ?? 0n);
-    }
-    return changed;
-  },
-};
 
 export const accountingRepository = {
   /** Inserts records with their details (in the caller's transaction). */
@@ -303,34 +232,5 @@ export const accountingRepository = {
           .doUpdateSet({ records: sql<number>`account_record_counts.records + excluded.records` }),
       )
       .execute();
-  },
-
-  /** Moves one record; true if it changed. */
-  async setReviewStatus(
-    db: Executor,
-    accountId: string,
-    id: string,
-    from: { reviewStatus: ReviewStatus; version: number },
-    to: ReviewStatus,
-    updatedAt: number,
-  ): Promise<boolean> {
-    // Conditional on the state read: a concurrent change makes this a no-op instead of a lost update.
-    const result = await db
-      .updateTable('accounting_records')
-      .set({ review_status: to, version: from.version + 1, updated_at: updatedAt })
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .where('version', '=', from.version)
-      .where('review_status', '=', from.reviewStatus)
-      .executeTakeFirst();
-    return result.numUpdatedRows === 1n;
-  },
-
-  /**
-   * Applies export results, each record only if still READY_FOR_EXPORT; returns how many records changed so
-   * the caller can tell a lost race from success.
-   */
-  async applyExportResults(ex: Executor, accountId: string, updates: readonly ExportUpdate[]): Promise<number> {
-    return applyExportResultsBy[ex.dialect](ex, accountId, updates);
   },
 };

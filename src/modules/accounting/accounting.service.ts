@@ -5,6 +5,7 @@ import { pageOf } from '../../lib/pagination.js';
 import { isoToMicros } from '../../lib/clock.js';
 import type { AuthContext, Caller, Tenant } from '../auth/auth.service.js';
 import { accountingRepository, CountDeltas, type RecordFilter } from './accounting.repository.js';
+import { exportResultsRepository } from './export-results.repository.js';
 import {
   AccountingRecordShape,
   type AccountingRecordDto,
@@ -152,7 +153,7 @@ export const accountingService = {
         reported,
       };
     });
-    const changed = await accountingRepository.applyExportResults(db, tenant.accountId, updates);
+    const changed = await exportResultsRepository.applyExportResults(db, tenant.accountId, updates);
     // Under the clock lock nothing else can have moved these records; a shortfall is a bug, not a race.
     if (changed !== ids.length) throw errors.internal();
     const deltas = new CountDeltas();
