@@ -14,7 +14,7 @@ export interface Database {}
  * What repositories run statements on: an open transaction, or the database outside one (`Db.direct`). It knows
  * its dialect, so that a repository picks its SQLite or PostgreSQL statement (`ByDialect`) without asking Kysely.
  */
-export type Executor = Kysely<Database> & { readonly dialect: DialectName; readonly now?: ReadsNow };
+export type Executor = Kysely<Database> & { readonly dialect: DialectName; readonly directReads?: DirectReads };
 
 /**
  * SQLite's `Db.direct` only (better-sqlite3 is synchronous): a reading statement run at once, without Kysely's
@@ -22,7 +22,7 @@ export type Executor = Kysely<Database> & { readonly dialect: DialectName; reado
  * small read: docs/performance.md). Each answers undefined when it cannot run now — a transaction of this process
  * holds the connection, or the database is locked — and the caller takes the usual way, which waits.
  */
-export interface ReadsNow {
+export interface DirectReads {
   /** The rows of a reading statement (never one that writes: those take the usual way). */
   rows(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
   /**
@@ -59,13 +59,13 @@ export function dbOver(
   parts: {
     read<T>(kysely: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
     ping(): Promise<void>;
-    now?: ReadsNow;
+    directReads?: DirectReads;
   },
 ): Db {
   const know = (handle: Kysely<Database>): Executor => Object.assign(handle, { dialect });
   return {
     dialect,
-    direct: Object.assign(kysely, { dialect, now: parts.now }),
+    direct: Object.assign(kysely, { dialect, directReads: parts.directReads }),
     read: (work) => parts.read(kysely, (trx) => work(know(trx))),
     write: (work) => kysely.transaction().execute((trx) => work(know(trx))),
     ping: () => parts.ping(),

@@ -40,7 +40,7 @@ export function preparedQuery<P extends Record<string, unknown>>() {
       if (!compiled) byDialect.set(ex.dialect, (compiled = compile(ex)));
       const { query, slots } = compiled;
       const parameters = slots.map((slot, i) => (slot === null ? query.parameters[i] : values[slot]));
-      const rows = ex.now?.rows(query.sql, parameters);
+      const rows = ex.directReads?.rows(query.sql, parameters);
       // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the same rows Kysely would type as Row
       if (rows !== undefined) return { rows: rows as Row[] };
       return ex.executeQuery<Row>({ ...query, parameters });

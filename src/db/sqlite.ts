@@ -10,7 +10,7 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
-import { dbOver, type Database, type Db, type ReadsNow } from './database.js';
+import { dbOver, type Database, type Db, type DirectReads } from './database.js';
 import { errorCode } from './failures.js';
 import { isRecord } from '../lib/guards.js';
 
@@ -27,7 +27,7 @@ const isBusy = (error: unknown) => {
 interface ConnectionState {
   /** A transaction of this process is open on the connection (BEGIN IMMEDIATE … COMMIT/ROLLBACK). */
   inTransaction: boolean;
-  /** Statements that write, run by this process (each counted as it is prepared to run): see ReadsNow. */
+  /** Statements that write, run by this process (each counted as it is prepared to run): see DirectReads. */
   writes: number;
 }
 
@@ -144,16 +144,16 @@ function withStatementCache(database: SqliteDatabase.Database, state: Connection
 }
 
 /**
- * Reads that run at once on the one connection (database.ts, ReadsNow): only while no transaction of this process
+ * Reads that run at once on the one connection (database.ts, DirectReads): only while no transaction of this process
  * is open on it, so a read never lands inside another request's transaction. A locked database (SQLITE_BUSY, rare
  * for a read in WAL mode) answers undefined and the read takes the usual way, which waits for the lock.
  */
-function readsNow(
+function directReads(
   database: SqliteDatabase.Database,
   state: ConnectionState,
   statements: { prepare(sql: string): SqliteDatabase.Statement },
   dataVersion: SqliteDatabase.Statement,
-): ReadsNow {
+): DirectReads {
   const attempt = <T>(read: () => T): T | undefined => {
     // SQLite's own word (autocommit off) as well as the driver's: a COMMIT that fails leaves the transaction open
     // until Kysely's ROLLBACK a few turns later, and the driver's flag is already down by then.
@@ -200,7 +200,7 @@ export function openSqlite(file: string): Db {
   });
   const dataVersion = database.prepare('pragma data_version');
   return dbOver(kysely, 'sqlite', {
-    now: readsNow(database, state, statements, dataVersion),
+    directReads: directReads(database, state, statements, dataVersion),
     // One connection: holding it keeps this process's writers out between the reads.
     read: (k, work) => k.connection().execute(work),
     async ping() {

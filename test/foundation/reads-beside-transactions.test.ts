@@ -6,7 +6,7 @@ import { valuesUrl } from '../support/field-values.js';
 
 /**
  * A request's reads never see another request's uncommitted writes. On SQLite the service's one connection runs
- * simple reads at once (`ReadsNow`, src/db/sqlite.ts) only while no transaction holds it; otherwise the read
+ * simple reads at once (`DirectReads`, src/db/sqlite.ts) only while no transaction holds it; otherwise the read
  * waits for the transaction to end. Each case opens a transaction that writes, asks while it is open, then rolls
  * it back: a read that ran inside the transaction would answer what was never committed.
  */
@@ -86,14 +86,14 @@ describeEachDialect(
       // Reads at every microtask turn of the write, as another request's handler could run them.
       const seen: number[] = [];
       for (let turn = 0; !settled && turn < 100_000; turn++) {
-        const rows = db.direct.now!.rows('select count(*) as n from guard_child', []);
+        const rows = db.direct.directReads!.rows('select count(*) as n from guard_child', []);
         if (rows) seen.push(Number((rows[0] as { n: number }).n));
         await Promise.resolve();
       }
       expect(await writing).toMatch(/FOREIGN KEY constraint failed/);
       expect(seen.length).toBeGreaterThan(0);
       expect(seen.filter((n) => n !== 0)).toEqual([]);
-      expect(db.direct.now!.rows('select count(*) as n from guard_child', [])).toEqual([{ n: 0 }]);
+      expect(db.direct.directReads!.rows('select count(*) as n from guard_child', [])).toEqual([{ n: 0 }]);
     });
   },
   {},

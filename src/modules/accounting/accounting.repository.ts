@@ -46,11 +46,11 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 export function filtered(
-  db: Executor,
+  ex: Executor,
   accountId: string,
   f: RecordFilter,
 ): SelectQueryBuilder<Database & { r: AccountingRecordsTable }, 'r', object> {
-  let q = db.selectFrom('accounting_records as r').where('r.account_id', '=', accountId);
+  let q = ex.selectFrom('accounting_records as r').where('r.account_id', '=', accountId);
   if (f.ids) q = q.where('r.id', 'in', f.ids.length > 0 ? f.ids : ['']);
   if (f.reviewStatus) q = q.where('r.review_status', '=', f.reviewStatus);
   if (f.sourceTypes) {
@@ -104,7 +104,7 @@ export const DETAIL_COLUMNS = [
 
 export const accountingRepository = {
   /** Inserts records with their details (in the caller's transaction). */
-  async insertMany(db: Executor, records: readonly StoredRecord[]): Promise<void> {
+  async insertMany(ex: Executor, records: readonly StoredRecord[]): Promise<void> {
     for (const chunk of chunks(records, INSERT_CHUNK)) {
       const rows: AccountingRecordsTable[] = [];
       const details: Database['accounting_record_details'][] = [];
@@ -131,13 +131,13 @@ export const accountingRepository = {
           billing_amount_minor,
         });
       }
-      await db.insertInto('accounting_records').values(rows).execute();
-      await db.insertInto('accounting_record_details').values(details).execute();
+      await ex.insertInto('accounting_records').values(rows).execute();
+      await ex.insertInto('accounting_record_details').values(details).execute();
     }
   },
 
-  async find(db: Executor, accountId: string, id: string): Promise<StoredRecord | undefined> {
-    return withDetails(filtered(db, accountId, {}))
+  async find(ex: Executor, accountId: string, id: string): Promise<StoredRecord | undefined> {
+    return withDetails(filtered(ex, accountId, {}))
       .selectAll('r')
       .select(DETAIL_COLUMNS)
       .where('r.id', '=', id)
@@ -149,13 +149,13 @@ export const accountingRepository = {
    * that each id is one primary-key probe: as `id in (...)`, SQLite without statistics preferred to scan the
    * account's whole range of the review-status index (it covers these columns).
    */
-  async statesOf(db: Executor, accountId: string, ids: readonly string[]): Promise<RecordState[]> {
+  async statesOf(ex: Executor, accountId: string, ids: readonly string[]): Promise<RecordState[]> {
     const out: RecordState[] = [];
     for (const chunk of chunks(ids, ID_CHUNK)) {
       const result = await sql<RecordState>`
         with v(id) as (values ${sql.join(chunk.map((id) => sql`(${id})`))})
         select r.id, r.review_status, r.source_type, r.version
-        from v join accounting_records r on r.account_id = ${accountId} and r.id = v.id`.execute(db);
+        from v join accounting_records r on r.account_id = ${accountId} and r.id = v.id`.execute(ex);
       out.push(...result.rows.map((row) => ({ ...row, version: Number(row.version) })));
     }
     return out;
@@ -163,7 +163,7 @@ export const accountingRepository = {
 
   /** A keyset page in (updated_at, id) order; fetches limit + 1 rows. */
   async page(
-    db: Executor,
+    ex: Executor,
     accountId: string,
     filter: RecordFilter,
     position: { updatedAt: number; id: string } | null,
@@ -171,7 +171,7 @@ export const accountingRepository = {
   ): Promise<ShownRecordRow[]> {
     // The answer's columns only: building the row objects of a 500-record page is a large part of its cost.
     // Joining the details measured no slower than reading them from a wide row.
-    let q = withDetails(filtered(db, accountId, filter)).select([...SHOWN_ROW_COLUMNS, ...DETAIL_COLUMNS]);
+    let q = withDetails(filtered(ex, accountId, filter)).select([...SHOWN_ROW_COLUMNS, ...DETAIL_COLUMNS]);
     // updated_at is unique within an account (the record clock; unique index), so "after (updated_at, id)" is
     // "updated_at > x": one index range, where the OR form of a two-column keyset defeats SQLite's planner.
     if (position) q = q.where('r.updated_at', '>', position.updatedAt);
@@ -186,10 +186,10 @@ export const accountingRepository = {
    * total_count: from the kept counts when the filter is only review_status / source_type (a full poll asks on
    * every page), else count(*) over the index range.
    */
-  async count(db: Executor, accountId: string, filter: RecordFilter): Promise<number> {
+  async count(ex: Executor, accountId: string, filter: RecordFilter): Promise<number> {
     const ranged = [filter.gt, filter.gte, filter.lt, filter.lte].some((b) => b !== undefined);
     if (!filter.ids && !ranged) {
-      let q = db
+      let q = ex
         .selectFrom('account_record_counts')
         .select((eb) => eb.fn.sum<number | string | null>('records').as('n'))
         .where('account_id', '=', accountId);
@@ -197,7 +197,7 @@ export const accountingRepository = {
       if (filter.sourceTypes) q = q.where('source_type', 'in', filter.sourceTypes);
       return Number((await q.executeTakeFirst())?.n ?? 0);
     }
-    const row = await filtered(db, accountId, filter)
+    const row = await filtered(ex, accountId, filter)
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
@@ -207,7 +207,7 @@ export const accountingRepository = {
    * Deletes every record of the account with its details, history, counts and required coding (a sandbox
    * reset). The record clock stays, so that updated_at keeps growing past what pollers have seen.
    */
-  async purgeAccount(db: Executor, accountId: string): Promise<void> {
+  async purgeAccount(ex: Executor, accountId: string): Promise<void> {
     for (const table of [
       'accounting_record_events',
       'accounting_record_details',
@@ -215,15 +215,15 @@ export const accountingRepository = {
       'account_record_counts',
       'account_required_fields',
     ] as const) {
-      await db.deleteFrom(table).where('account_id', '=', accountId).execute();
+      await ex.deleteFrom(table).where('account_id', '=', accountId).execute();
     }
   },
 
   /** Applies count changes; runs in the record-writing transaction, under the account's clock lock. */
-  async adjustCounts(db: Executor, accountId: string, deltas: CountDeltas): Promise<void> {
+  async adjustCounts(ex: Executor, accountId: string, deltas: CountDeltas): Promise<void> {
     const rows = deltas.entries().map((d) => ({ account_id: accountId, ...d }));
     if (rows.length === 0) return;
-    await db
+    await ex
       .insertInto('account_record_counts')
       .values(rows)
       .onConflict((oc) =>

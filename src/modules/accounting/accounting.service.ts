@@ -39,8 +39,8 @@ export const accountingService = {
     return accountingRepository.count(ex, tenant.accountId, {});
   },
 
-  async get(db: Executor, tenant: Tenant, id: string, singleEntry: boolean): Promise<AccountingRecordDto> {
-    const row = await accountingRepository.find(db, tenant.accountId, id);
+  async get(ex: Executor, tenant: Tenant, id: string, singleEntry: boolean): Promise<AccountingRecordDto> {
+    const row = await accountingRepository.find(ex, tenant.accountId, id);
     if (!row) throw notFound(id);
     return AccountingRecordShape.toObject(row, { singleEntry });
   },
@@ -95,20 +95,20 @@ export const accountingService = {
 
   /** A review move of one record (reviewService.moveOne: a bulk move of one); answers the record as it is now. */
   async moveReviewStatus(
-    db: Executor,
+    ex: Executor,
     tenant: Caller,
     id: string,
     input: { review_status: ReviewStatus; version?: number },
   ): Promise<AccountingRecordDto> {
-    await reviewService.moveOne(db, tenant, id, input);
-    const updated = await accountingRepository.find(db, tenant.accountId, id);
+    await reviewService.moveOne(ex, tenant, id, input);
+    const updated = await accountingRepository.find(ex, tenant.accountId, id);
     if (!updated) throw errors.internal();
     return AccountingRecordShape.toObject(updated, { singleEntry: false });
   },
 
   /** Export results, all or none: success → EXPORTED, failure → REVIEW, each kept as last_export_result. */
   async reportExportResults(
-    db: Executor,
+    ex: Executor,
     tenant: Caller,
     input: ExportResultsInput,
   ): Promise<{ updated_accounting_record_ids: string[] }> {
@@ -117,8 +117,8 @@ export const accountingService = {
     if (duplicates.length > 0) {
       throw errors.duplicateExportResults(duplicates);
     }
-    const last = await recordClock.lock(db, tenant.accountId);
-    const states = new Map((await accountingRepository.statesOf(db, tenant.accountId, ids)).map((s) => [s.id, s]));
+    const last = await recordClock.lock(ex, tenant.accountId);
+    const states = new Map((await accountingRepository.statesOf(ex, tenant.accountId, ids)).map((s) => [s.id, s]));
     const missing = ids.filter((id) => !states.has(id));
     if (missing.length > 0) {
       throw errors.exportedRecordsNotFound(missing);
@@ -127,7 +127,7 @@ export const accountingService = {
     if (notReady.length > 0) {
       throw errors.notReadyForExport(EXPORTABLE, notReady);
     }
-    const first = await recordClock.advance(db, tenant.accountId, last, ids.length);
+    const first = await recordClock.advance(ex, tenant.accountId, last, ids.length);
     const updates = input.results.map((result, i) => {
       const reported: LastExportResult =
         'success' in result
@@ -153,7 +153,7 @@ export const accountingService = {
         reported,
       };
     });
-    const changed = await exportResultsRepository.applyExportResults(db, tenant.accountId, updates);
+    const changed = await exportResultsRepository.applyExportResults(ex, tenant.accountId, updates);
     // Under the clock lock nothing else can have moved these records; a shortfall is a bug, not a race.
     if (changed !== ids.length) throw errors.internal();
     const deltas = new CountDeltas();
@@ -161,9 +161,9 @@ export const accountingService = {
       const { source_type } = states.get(update.id)!;
       deltas.add(source_type, EXPORTABLE, -1).add(source_type, update.reviewStatus, 1);
     }
-    await accountingRepository.adjustCounts(db, tenant.accountId, deltas);
+    await accountingRepository.adjustCounts(ex, tenant.accountId, deltas);
     await recordEvents(
-      db,
+      ex,
       tenant,
       updates.map(({ id, reviewStatus, updatedAt, reported }) => ({
         recordId: id,

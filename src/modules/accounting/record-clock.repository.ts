@@ -29,13 +29,13 @@ const readLocked: ByDialect<(ex: Executor, accountId: string) => Promise<{ last_
  */
 export const recordClock = {
   /** Locks the account's clock until the transaction ends; returns the last updated_at handed out. */
-  async lock(db: Executor, accountId: string): Promise<number> {
-    await db
+  async lock(ex: Executor, accountId: string): Promise<number> {
+    await ex
       .insertInto('account_record_clocks')
       .values({ account_id: accountId, last_updated_at: 0 })
       .onConflict((oc) => oc.column('account_id').doNothing())
       .execute();
-    const row = await readLocked[db.dialect](db, accountId);
+    const row = await readLocked[ex.dialect](ex, accountId);
     return Number(row.last_updated_at);
   },
 
@@ -43,9 +43,9 @@ export const recordClock = {
    * Hands out `count` consecutive values after `last` (the locked clock's value) and stores the greatest;
    * returns the first. Values stay distinct and increasing even when the wall clock steps back.
    */
-  async advance(db: Executor, accountId: string, last: number, count: number): Promise<number> {
+  async advance(ex: Executor, accountId: string, last: number, count: number): Promise<number> {
     const first = Math.max(nowMicros(), last + 1);
-    await db
+    await ex
       .updateTable('account_record_clocks')
       .set({ last_updated_at: first + count - 1 })
       .where('account_id', '=', accountId)

@@ -27,12 +27,12 @@ const clientQuery = preparedQuery<{ clientId: string }>()((ex, param) =>
 );
 
 /**
- * SQLite: a mark that changes whenever anything in the database may have changed (`ReadsNow.changeMark`: a write
+ * SQLite: a mark that changes whenever anything in the database may have changed (`DirectReads.changeMark`: a write
  * by this process or a commit by another). Equal marks mean equal data. None (null) while a transaction of this
  * process holds the connection, and on PostgreSQL, which has no such counter: the grant is then read every time.
  */
 const changeMarkBy: ByDialect<(ex: Executor) => string | null> = {
-  sqlite: (ex) => ex.now?.changeMark() ?? null,
+  sqlite: (ex) => ex.directReads?.changeMark() ?? null,
   postgres: () => null,
 };
 
@@ -41,8 +41,8 @@ export const authRepository = {
     return changeMarkBy[ex.dialect](ex);
   },
 
-  async ensureAccount(db: Executor, accountId: string, cursorKey: string, now: number): Promise<void> {
-    await db
+  async ensureAccount(ex: Executor, accountId: string, cursorKey: string, now: number): Promise<void> {
+    await ex
       .insertInto('accounts')
       .values({ account_id: accountId, cursor_key: cursorKey, created_at: now })
       .onConflict((oc) => oc.column('account_id').doNothing())
@@ -58,17 +58,17 @@ export const authRepository = {
     return row?.cursor_key;
   },
 
-  async insertClient(db: Executor, client: OauthClientsTable): Promise<void> {
-    await db.insertInto('oauth_clients').values(client).execute();
+  async insertClient(ex: Executor, client: OauthClientsTable): Promise<void> {
+    await ex.insertInto('oauth_clients').values(client).execute();
   },
 
   /** Every token request reads its client: a prepared query (src/db/prepared.ts). */
-  async findClient(db: Executor, clientId: string): Promise<OauthClientsTable | undefined> {
-    return (await clientQuery(db, { clientId })).rows[0];
+  async findClient(ex: Executor, clientId: string): Promise<OauthClientsTable | undefined> {
+    return (await clientQuery(ex, { clientId })).rows[0];
   },
 
-  async listClients(db: Executor, accountId: string | null): Promise<OauthClientsTable[]> {
-    let query = db
+  async listClients(ex: Executor, accountId: string | null): Promise<OauthClientsTable[]> {
+    let query = ex
       .selectFrom('oauth_clients')
       .selectAll()
       .where('app_id', 'is', null)
@@ -113,12 +113,12 @@ export const authRepository = {
   },
 
   /** The grant behind a token hash, if its client is still active. One indexed lookup per request. */
-  async findGrant(db: Executor, tokenHash: string): Promise<TokenGrant | undefined> {
-    return (await grantQuery(db, { tokenHash })).rows[0];
+  async findGrant(ex: Executor, tokenHash: string): Promise<TokenGrant | undefined> {
+    return (await grantQuery(ex, { tokenHash })).rows[0];
   },
 
-  async deleteExpiredTokens(db: Executor, now: number): Promise<number> {
-    const result = await db.deleteFrom('access_tokens').where('expires_at', '<', now).executeTakeFirst();
+  async deleteExpiredTokens(ex: Executor, now: number): Promise<number> {
+    const result = await ex.deleteFrom('access_tokens').where('expires_at', '<', now).executeTakeFirst();
     return Number(result.numDeletedRows);
   },
 };

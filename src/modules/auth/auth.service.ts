@@ -231,14 +231,14 @@ export const authService = {
 
   /** Client credentials grant (RFC 6749 §4.4). */
   async issueToken(
-    db: Executor,
+    ex: Executor,
     tokens: TokenWriter,
     clientId: string,
     clientSecret: string,
     requestedScope: string | undefined,
     ttlSeconds: number,
   ): Promise<{ access_token: string; token_type: 'Bearer'; expires_in: number; scope: string }> {
-    const client = await authService.authenticateClient(db, clientId, clientSecret);
+    const client = await authService.authenticateClient(ex, clientId, clientSecret);
     const granted = splitScopes(client.scopes);
     let scopes = granted;
     if (requestedScope !== undefined) {
@@ -266,11 +266,11 @@ export const authService = {
   },
 
   /** The context of a bearer token, or null when it is unknown, expired or its client revoked. */
-  async authenticate(db: Executor, token: string, grants?: GrantCache<AuthContext>): Promise<AuthContext | null> {
-    const mark = grants ? authRepository.changeMark(db) : null;
+  async authenticate(ex: Executor, token: string, grants?: GrantCache<AuthContext>): Promise<AuthContext | null> {
+    const mark = grants ? authRepository.changeMark(ex) : null;
     const cached = mark === null ? undefined : grants!.get(mark, token);
     if (cached) return cached.expiresAt <= nowMicros() ? null : cached.context;
-    const grant = await authRepository.findGrant(db, hashSecret(token));
+    const grant = await authRepository.findGrant(ex, hashSecret(token));
     if (!grant) return null;
     const context: AuthContext = {
       accountId: grant.account_id,

@@ -62,10 +62,10 @@ export interface ListFilter {
 }
 
 /** The field's values matching the filter after the cursor, in creation order, shown columns only. */
-function listQuery(db: Executor, accountId: string, fieldId: string, filter: ListFilter) {
+function listQuery(ex: Executor, accountId: string, fieldId: string, filter: ListFilter) {
   // Only the shown columns: building row objects is most of a page's cost, and the two long key columns
   // were a third of it.
-  let query = db
+  let query = ex
     .selectFrom('field_values')
     .select(SHOWN_VALUE_COLUMNS)
     .where('account_id', '=', accountId)
@@ -151,10 +151,10 @@ export const fieldValuesRepository = {
    * Inserts every row, skipping (not failing on) rows whose remote_id or value_id a concurrent transaction
    * has just taken, so that the caller can name the clashing items; returns the svc_ids inserted.
    */
-  async insertMany(db: Executor, rows: FieldValuesTable[]): Promise<Set<string>> {
+  async insertMany(ex: Executor, rows: FieldValuesTable[]): Promise<Set<string>> {
     const inserted = new Set<string>();
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      const result = await db
+      const result = await ex
         .insertInto('field_values')
         .values(rows.slice(i, i + INSERT_CHUNK))
         .onConflict((oc) => oc.doNothing())
@@ -165,13 +165,13 @@ export const fieldValuesRepository = {
     return inserted;
   },
 
-  async find(db: Executor, accountId: string, fieldId: string, svcId: string): Promise<FieldValuesTable | undefined> {
-    return (await findQuery(db, { accountId, fieldId, svcId })).rows[0];
+  async find(ex: Executor, accountId: string, fieldId: string, svcId: string): Promise<FieldValuesTable | undefined> {
+    return (await findQuery(ex, { accountId, fieldId, svcId })).rows[0];
   },
 
   /** The field's values that any of these addresses name. */
-  async findAddressed(db: Executor, accountId: string, fieldId: string, lists: AddressLists): Promise<AddressRow[]> {
-    return db
+  async findAddressed(ex: Executor, accountId: string, fieldId: string, lists: AddressLists): Promise<AddressRow[]> {
+    return ex
       .selectFrom('field_values')
       .select(['svc_id', 'remote_id', 'value_id'])
       .where((eb) => anyAddress(eb, accountId, fieldId, lists))
@@ -235,7 +235,7 @@ export const fieldValuesRepository = {
    * transaction's change; updated_at moves only for rows that really change. Returns the rows it touched.
    */
   async updateMany(
-    db: Executor,
+    ex: Executor,
     accountId: string,
     fieldId: string,
     changes: ValueChange[],
@@ -266,13 +266,13 @@ export const fieldValuesRepository = {
         and field_values.field_id = ${fieldId}
         and field_values.svc_id = v.svc_id
         and field_values.svc_id in (${sql.join(changes.map((c) => c.svc_id))})
-      returning ${sql.join(COLUMNS.map((c) => sql.ref(`field_values.${c}`)))}`.execute(db);
+      returning ${sql.join(COLUMNS.map((c) => sql.ref(`field_values.${c}`)))}`.execute(ex);
     return result.rows;
   },
 
   /** Deletes every value that any of these addresses name, in one statement; returns what it deleted. */
-  async deleteAddressed(db: Executor, accountId: string, fieldId: string, lists: AddressLists): Promise<AddressRow[]> {
-    return db
+  async deleteAddressed(ex: Executor, accountId: string, fieldId: string, lists: AddressLists): Promise<AddressRow[]> {
+    return ex
       .deleteFrom('field_values')
       .where((eb) => anyAddress(eb, accountId, fieldId, lists))
       .returning(['svc_id', 'remote_id', 'value_id'])

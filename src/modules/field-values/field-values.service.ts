@@ -49,14 +49,14 @@ export const fieldValuesService = {
   ...valueSearchService,
 
   async create(
-    db: Executor,
+    ex: Executor,
     tenant: Tenant,
     fieldId: string,
     items: FieldValueCreate[],
   ): Promise<{ items: FieldValueDto[] }> {
-    await fieldsService.require(db, tenant, fieldId);
+    await fieldsService.require(ex, tenant, fieldId);
     const lookup = (lists: { remoteIds: string[]; valueIds: string[] }) =>
-      repo.findAddressed(db, tenant.accountId, fieldId, { svcIds: [], ...lists });
+      repo.findAddressed(ex, tenant.accountId, fieldId, { svcIds: [], ...lists });
 
     const before = await findConflicts(items, lookup);
     if (before.length > 0) conflictError(before);
@@ -75,7 +75,7 @@ export const fieldValuesService = {
     }));
     let inserted: Set<string>;
     try {
-      inserted = await repo.insertMany(db, rows);
+      inserted = await repo.insertMany(ex, rows);
     } catch (error) {
       if (isForeignKeyViolation(error)) throw errors.notFound(`Field ${fieldId}`, { field_id: fieldId });
       throw error;
@@ -90,20 +90,20 @@ export const fieldValuesService = {
       conflictError(after);
     }
     const svcIds = rows.map((r) => r.svc_id);
-    await eventsService.emit(db, tenant, [{ type: 'field_values.changed', fieldId, operation: 'CREATED', svcIds }]);
+    await eventsService.emit(ex, tenant, [{ type: 'field_values.changed', fieldId, operation: 'CREATED', svcIds }]);
     return { items: rows.map((row) => answer(row)) };
   },
 
-  async get(db: Executor, tenant: Tenant, fieldId: string, svcId: string): Promise<FieldValueDto> {
-    const row = await repo.find(db, tenant.accountId, fieldId, svcId);
+  async get(ex: Executor, tenant: Tenant, fieldId: string, svcId: string): Promise<FieldValueDto> {
+    const row = await repo.find(ex, tenant.accountId, fieldId, svcId);
     if (row) return answer(row);
-    await fieldsService.require(db, tenant, fieldId); // a missing field is named as such
+    await fieldsService.require(ex, tenant, fieldId); // a missing field is named as such
     throw errors.notFound(`Field value ${svcId}`, { field_id: fieldId, svc_id: svcId });
   },
 
   /** A page of values: the items as JSON text (see the repository), and the cursor of the next page. */
   async list(
-    db: Executor,
+    ex: Executor,
     auth: AuthContext,
     fieldId: string,
     query: {
@@ -115,7 +115,7 @@ export const fieldValuesService = {
       limit: number;
     },
   ): Promise<{ itemsJson: Buffer; next_cursor: string | null }> {
-    await fieldsService.require(db, auth, fieldId);
+    await fieldsService.require(ex, auth, fieldId);
     const filters = {
       field_id: fieldId,
       svc_ids: normalised(query.svcIds),
@@ -126,7 +126,7 @@ export const fieldValuesService = {
     const afterId = query.cursor
       ? String(openCursor(auth.cursorKey, 'field_values', filters, query.cursor)[0])
       : undefined;
-    const page = await repo.listPage(db, auth.accountId, fieldId, {
+    const page = await repo.listPage(ex, auth.accountId, fieldId, {
       svcIds: filters.svc_ids,
       remoteIds: filters.remote_ids,
       valueIds: filters.value_ids,
@@ -144,15 +144,15 @@ export const fieldValuesService = {
   },
 
   async update(
-    db: Executor,
+    ex: Executor,
     tenant: Tenant,
     fieldId: string,
     items: FieldValueUpdate[],
   ): Promise<{ items: FieldValueDto[] }> {
     const addresses = items.map(addressOf);
     rejectRepeatedAddresses(addresses);
-    await fieldsService.require(db, tenant, fieldId);
-    const stored = await repo.findAddressed(db, tenant.accountId, fieldId, addressLists(addresses));
+    await fieldsService.require(ex, tenant, fieldId);
+    const stored = await repo.findAddressed(ex, tenant.accountId, fieldId, addressLists(addresses));
     const svcIds = resolveAddresses(fieldId, addresses, stored);
 
     const changes = items.map((item, i) => ({
@@ -160,23 +160,23 @@ export const fieldValuesService = {
       value: item.data.value ?? null,
       is_disabled: bit(item.data.is_disabled),
     }));
-    const rows = await repo.updateMany(db, tenant.accountId, fieldId, changes, nowMicros());
+    const rows = await repo.updateMany(ex, tenant.accountId, fieldId, changes, nowMicros());
     const byId = new Map(rows.map((row) => [row.svc_id, row]));
     // A value deleted by a concurrent request between the lookup and the update: the batch fails whole.
     const gone = addresses.flatMap((a, i) => (byId.has(svcIds[i]!) ? [] : [{ index: i, [a.key]: a.id }]));
     if (gone.length > 0) throw notFound(fieldId, gone);
-    await eventsService.emit(db, tenant, [{ type: 'field_values.changed', fieldId, operation: 'UPDATED', svcIds }]);
+    await eventsService.emit(ex, tenant, [{ type: 'field_values.changed', fieldId, operation: 'UPDATED', svcIds }]);
     return { items: svcIds.map((id) => answer(byId.get(id)!)) };
   },
 
   /** Deletes in one statement; an unknown or repeated address rolls the whole batch back. */
-  async delete(db: Executor, tenant: Tenant, fieldId: string, items: Address[]): Promise<Record<string, never>> {
+  async delete(ex: Executor, tenant: Tenant, fieldId: string, items: Address[]): Promise<Record<string, never>> {
     const addresses = items.map(addressOf);
     rejectRepeatedAddresses(addresses);
-    await fieldsService.require(db, tenant, fieldId);
-    const deleted = await repo.deleteAddressed(db, tenant.accountId, fieldId, addressLists(addresses));
+    await fieldsService.require(ex, tenant, fieldId);
+    const deleted = await repo.deleteAddressed(ex, tenant.accountId, fieldId, addressLists(addresses));
     const svcIds = resolveAddresses(fieldId, addresses, deleted);
-    await eventsService.emit(db, tenant, [{ type: 'field_values.changed', fieldId, operation: 'DELETED', svcIds }]);
+    await eventsService.emit(ex, tenant, [{ type: 'field_values.changed', fieldId, operation: 'DELETED', svcIds }]);
     return {};
   },
 };

@@ -3,12 +3,12 @@ import type { Executor } from '../../db/database.js';
 import type { FieldsTable } from './fields.tables.js';
 
 export const fieldsRepository = {
-  async insert(db: Executor, row: FieldsTable): Promise<void> {
-    await db.insertInto('fields').values(row).execute();
+  async insert(ex: Executor, row: FieldsTable): Promise<void> {
+    await ex.insertInto('fields').values(row).execute();
   },
 
-  async find(db: Executor, accountId: string, fieldId: string): Promise<FieldsTable | undefined> {
-    return db
+  async find(ex: Executor, accountId: string, fieldId: string): Promise<FieldsTable | undefined> {
+    return ex
       .selectFrom('fields')
       .selectAll()
       .where('account_id', '=', accountId)
@@ -59,11 +59,11 @@ export const fieldsRepository = {
 
   /** Keyset page in creation order (identifiers sort by creation time); fetches limit + 1 rows. */
   async list(
-    db: Executor,
+    ex: Executor,
     accountId: string,
     filter: { fieldIds?: readonly string[]; afterId?: string; limit: number },
   ): Promise<FieldsTable[]> {
-    let query = db.selectFrom('fields').selectAll().where('account_id', '=', accountId);
+    let query = ex.selectFrom('fields').selectAll().where('account_id', '=', accountId);
     if (filter.fieldIds) query = query.where('svc_id', 'in', filter.fieldIds);
     if (filter.afterId !== undefined) query = query.where('svc_id', '>', filter.afterId);
     return query
@@ -77,7 +77,7 @@ export const fieldsRepository = {
    * value really changes; every SET expression sees the old row in both dialects.
    */
   async update(
-    db: Executor,
+    ex: Executor,
     accountId: string,
     fieldId: string,
     changes: { name: string | null; is_disabled: number | null },
@@ -85,7 +85,7 @@ export const fieldsRepository = {
   ): Promise<FieldsTable | undefined> {
     const name = sql<string>`coalesce(${changes.name}, name)`;
     const disabled = sql<number>`coalesce(${changes.is_disabled}, is_disabled)`;
-    return db
+    return ex
       .updateTable('fields')
       .set({
         name,
@@ -99,13 +99,13 @@ export const fieldsRepository = {
   },
 
   /** Every field of the account (and, through the foreign key, their values); how many. */
-  async deleteAll(db: Executor, accountId: string): Promise<number> {
-    const result = await db.deleteFrom('fields').where('account_id', '=', accountId).executeTakeFirst();
+  async deleteAll(ex: Executor, accountId: string): Promise<number> {
+    const result = await ex.deleteFrom('fields').where('account_id', '=', accountId).executeTakeFirst();
     return Number(result.numDeletedRows);
   },
 
-  async delete(db: Executor, accountId: string, fieldId: string): Promise<boolean> {
-    const result = await db
+  async delete(ex: Executor, accountId: string, fieldId: string): Promise<boolean> {
+    const result = await ex
       .deleteFrom('fields')
       .where('account_id', '=', accountId)
       .where('svc_id', '=', fieldId)

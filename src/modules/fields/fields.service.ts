@@ -15,7 +15,7 @@ export const FIELD_ID_PREFIX = 'extended_field';
 export const fieldRowToField = (row: FieldsTable): FieldDto => FieldShape.toObject(row, undefined);
 
 export const fieldsService = {
-  async create(db: Executor, tenant: Tenant, input: FieldCreate): Promise<FieldDto> {
+  async create(ex: Executor, tenant: Tenant, input: FieldCreate): Promise<FieldDto> {
     const now = nowMicros();
     const row: FieldsTable = {
       account_id: tenant.accountId,
@@ -28,13 +28,13 @@ export const fieldsService = {
       created_at: now,
       updated_at: now,
     };
-    await fieldsRepository.insert(db, row);
+    await fieldsRepository.insert(ex, row);
     return fieldRowToField(row);
   },
 
   /** The account's field, or 404: another account's field is indistinguishable from a missing one. */
-  async require(db: Executor, tenant: Tenant, fieldId: string): Promise<FieldsTable> {
-    const row = await fieldsRepository.find(db, tenant.accountId, fieldId);
+  async require(ex: Executor, tenant: Tenant, fieldId: string): Promise<FieldsTable> {
+    const row = await fieldsRepository.find(ex, tenant.accountId, fieldId);
     if (!row) throw errors.notFound(`Field ${fieldId}`, { field_id: fieldId });
     return row;
   },
@@ -55,8 +55,8 @@ export const fieldsService = {
     return fieldsRepository.findMany(ex, tenant.accountId, fieldIds);
   },
 
-  async get(db: Executor, tenant: Tenant, fieldId: string): Promise<FieldDto> {
-    return fieldRowToField(await this.require(db, tenant, fieldId));
+  async get(ex: Executor, tenant: Tenant, fieldId: string): Promise<FieldDto> {
+    return fieldRowToField(await this.require(ex, tenant, fieldId));
   },
 
   /** How many fields the account has. */
@@ -65,13 +65,13 @@ export const fieldsService = {
   },
 
   async list(
-    db: Executor,
+    ex: Executor,
     auth: AuthContext,
     query: { fieldIds?: string[]; cursor?: string; limit: number },
   ): Promise<{ items: FieldDto[]; next_cursor: string | null }> {
     const filters = { field_ids: query.fieldIds ? [...new Set(query.fieldIds)].sort() : null };
     const afterId = query.cursor ? String(openCursor(auth.cursorKey, 'fields', filters, query.cursor)[0]) : undefined;
-    const rows = await fieldsRepository.list(db, auth.accountId, {
+    const rows = await fieldsRepository.list(ex, auth.accountId, {
       fieldIds: query.fieldIds,
       afterId,
       limit: query.limit,
@@ -84,24 +84,24 @@ export const fieldsService = {
     };
   },
 
-  async update(db: Executor, tenant: Tenant, fieldId: string, input: FieldUpdate): Promise<FieldDto> {
+  async update(ex: Executor, tenant: Tenant, fieldId: string, input: FieldUpdate): Promise<FieldDto> {
     const changes = {
       name: input.name ?? null,
       is_disabled: input.is_disabled === undefined || input.is_disabled === null ? null : input.is_disabled ? 1 : 0,
     };
-    const row = await fieldsRepository.update(db, tenant.accountId, fieldId, changes, nowMicros());
+    const row = await fieldsRepository.update(ex, tenant.accountId, fieldId, changes, nowMicros());
     if (!row) throw errors.notFound(`Field ${fieldId}`, { field_id: fieldId });
     return fieldRowToField(row);
   },
 
   /** Deletes every field of the account and their values (sandbox reset). */
-  async deleteAll(db: Executor, tenant: Tenant): Promise<number> {
-    return fieldsRepository.deleteAll(db, tenant.accountId);
+  async deleteAll(ex: Executor, tenant: Tenant): Promise<number> {
+    return fieldsRepository.deleteAll(ex, tenant.accountId);
   },
 
   /** Deletes the field and, through the foreign key, its values. */
-  async delete(db: Executor, tenant: Tenant, fieldId: string): Promise<Record<string, never>> {
-    if (!(await fieldsRepository.delete(db, tenant.accountId, fieldId))) {
+  async delete(ex: Executor, tenant: Tenant, fieldId: string): Promise<Record<string, never>> {
+    if (!(await fieldsRepository.delete(ex, tenant.accountId, fieldId))) {
       throw errors.notFound(`Field ${fieldId}`, { field_id: fieldId });
     }
     return {};

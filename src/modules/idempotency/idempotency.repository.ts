@@ -24,8 +24,8 @@ function lockNumber(ids: Ids): string {
 }
 
 export const idempotencyRepository = {
-  async find(db: Executor, ids: Ids): Promise<IdempotencyKeysTable | undefined> {
-    return db
+  async find(ex: Executor, ids: Ids): Promise<IdempotencyKeysTable | undefined> {
+    return ex
       .selectFrom('idempotency_keys')
       .selectAll()
       .where('account_id', '=', ids.account_id)
@@ -107,8 +107,8 @@ export const idempotencyRepository = {
     return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
   },
 
-  async deleteAllExpired(db: Executor, now: number): Promise<number> {
-    const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<', now).executeTakeFirst();
+  async deleteAllExpired(ex: Executor, now: number): Promise<number> {
+    const result = await ex.deleteFrom('idempotency_keys').where('expires_at', '<', now).executeTakeFirst();
     return Number(result.numDeletedRows);
   },
 };
