@@ -13,6 +13,8 @@ const WEBHOOKS = '0010_webhooks';
 const OAUTH_APPS = '0011_oauth_apps';
 const SECRET_ROTATION = '0012_client_secret_rotation';
 const SIGN_IN_SECURITY = '0013_sign_in_security';
+const AUDIT_LOG = '0015_audit_log';
+const CANONICAL_JSON = '0016_canonical_record_json';
 const LATER = [
   '0004_line_items_as_answered',
   '0005_record_details',
@@ -24,6 +26,8 @@ const LATER = [
   OAUTH_APPS,
   SECRET_ROTATION,
   SIGN_IN_SECURITY,
+  AUDIT_LOG,
+  CANONICAL_JSON,
 ];
 const REVIEW_COLUMNS = ['amount_sort', 'uncoded_lines', 'vendor_name', 'user_email'];
 const RECORD_FIELD_COLUMNS = ['status', 'billing_currency', 'billing_amount_minor'];
@@ -70,8 +74,16 @@ async function undoIntegrations(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
 }
 
-/** Undoes migration 0013 (sign-in throttles, two-step sign-in, the account's user settings). */
+/** Undoes migrations 0016 (stored JSON in the serializer's member order: data only, so it is only forgotten) and 0015 (the audit log). */
+async function undoAuditLog(db: Kysely<any>) {
+  await sql`delete from kysely_migration where name = ${CANONICAL_JSON}`.execute(db);
+  await sql`drop table audit_events`.execute(db);
+  await sql`delete from kysely_migration where name = ${AUDIT_LOG}`.execute(db);
+}
+
+/** Undoes migrations 0015 and 0013 (sign-in throttles, two-step sign-in, the account's user settings). */
 async function undoSignInSecurity(db: Kysely<any>) {
+  await undoAuditLog(db);
   for (const table of ['account_user_settings', 'user_recovery_codes', 'user_totp', 'sign_in_throttles'])
     await sql`drop table ${sql.ref(table)}`.execute(db);
   await sql`delete from kysely_migration where name = ${SIGN_IN_SECURITY}`.execute(db);
@@ -342,6 +354,8 @@ describeEachDialect("accounting: migration 0008 (the reference record's fields)"
       OAUTH_APPS,
       SECRET_ROTATION,
       SIGN_IN_SECURITY,
+      AUDIT_LOG,
+      CANONICAL_JSON,
     ]);
     expect((await api.get(RECORDS, { limit: '50' })).text).toBe(page);
     expect((await api.get(RECORDS, { limit: '50', single_entry: 'true' })).text).toBe(singles);
@@ -361,6 +375,8 @@ describeEachDialect('migration 0009 (vendors and integrations)', (t) => {
       OAUTH_APPS,
       SECRET_ROTATION,
       SIGN_IN_SECURITY,
+      AUDIT_LOG,
+      CANONICAL_JSON,
     ]);
 
     await db.insertInto('vendors').values({ vendor_id: 'ERP_M', name: 'M', created_at: 1, updated_at: 1 }).execute();
@@ -397,7 +413,14 @@ describeEachDialect('migration 0010 (account events and webhooks)', (t) => {
     const db = t.ctx.db.direct as Kysely<any>;
     const api = await t.ctx.as(['webhooks.write']);
     await undoWebhooks(db);
-    expect(await migrateToLatest(t.ctx.db)).toEqual([WEBHOOKS, OAUTH_APPS, SECRET_ROTATION, SIGN_IN_SECURITY]);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([
+      WEBHOOKS,
+      OAUTH_APPS,
+      SECRET_ROTATION,
+      SIGN_IN_SECURITY,
+      AUDIT_LOG,
+      CANONICAL_JSON,
+    ]);
     const made = await api.post('/v1/webhooks', {
       url: 'https://erp.example.com/hook',
       event_types: ['field_values.changed'],
@@ -456,3 +479,53 @@ describeEachDialect(
   {},
   { only: 'postgres' },
 );
+
+describeEachDialect('migration 0016 (stored JSON in the serializer member order)', (t) => {
+  it('rewrites lines, user, vendor and receipts stored in other orders; every value stays, pages match the serializer', async () => {
+    const db = t.ctx.db.direct as Kysely<any>;
+    const api = await t.ctx.as([...ADMIN, 'accounting.record.read']);
+    const made = await api.create('/internal/v1/accounting/records', {
+      items: [
+        {
+          type: 'CARD_EXPENSE_POST',
+          amount: { amount: 20, currency: 'EUR' },
+          billing_amount: { amount: 25, currency: 'USD' },
+          posted_at: '2026-06-11T09:09:05.840865Z',
+          user: { ...PEOPLE.user, title_name: 'Accountant' },
+          vendor: { id: 'v_9', name: 'Vendor Z', website: 'https://example.invalid/', email: null },
+          receipts: PEOPLE.receipts,
+        },
+      ],
+    });
+    expect(made.status, made.text).toBe(200);
+    const id = made.body.items[0].id;
+    const before = await api.get(`${RECORDS}/${id}`);
+    const page = (await api.get(RECORDS, { limit: '10' })).text;
+    // As earlier releases stored them: a line's billing_amount after original_amount, the sender's orders.
+    const [row] = await db
+      .selectFrom('accounting_record_details')
+      .select(['line_items_json', 'user_json', 'vendor_json', 'receipts_json'])
+      .where('id', '=', id)
+      .execute();
+    const lines = JSON.parse(row.line_items_json).map((l: Record<string, unknown>) => {
+      const { id: lineId, type, amount, original_amount, billing_amount, ...rest } = l;
+      return { type, id: lineId, amount, original_amount, ...(billing_amount ? { billing_amount } : {}), ...rest };
+    });
+    const user = JSON.parse(row.user_json);
+    const vendor = JSON.parse(row.vendor_json);
+    await db
+      .updateTable('accounting_record_details')
+      .set({
+        line_items_json: JSON.stringify(lines),
+        user_json: JSON.stringify({ title_name: user.title_name, ...user }),
+        vendor_json: JSON.stringify({ website: vendor.website, name: vendor.name, email: vendor.email, id: vendor.id }),
+      })
+      .where('id', '=', id)
+      .execute();
+    expect((await api.get(RECORDS, { limit: '10' })).text).not.toBe(page);
+    await sql`delete from kysely_migration where name = ${CANONICAL_JSON}`.execute(db);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([CANONICAL_JSON]);
+    expect((await api.get(RECORDS, { limit: '10' })).text).toBe(page);
+    expect(await api.get(`${RECORDS}/${id}`)).toMatchObject({ status: 200, text: before.text });
+  });
+});

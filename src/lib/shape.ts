@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import fastJson from 'fast-json-stringify';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { microsToIso } from './clock.js';
 
@@ -191,4 +192,15 @@ export function members<Row extends object, Ctx = undefined>() {
       return { schema, read, write };
     },
   };
+}
+
+/**
+ * The writer of a member stored as JSON text in the answer's form (a record's lines, user, vendor, receipts): the
+ * response serializer's own (fast-json-stringify, compiled once from the member's schema on first use), so that
+ * the stored text, spliced into pre-written pages, is byte for byte what the route's serializer writes for it
+ * (members in its order: required ones first, then optional ones). Its input is what the request's schema let through.
+ */
+export function storedJsonWriter(schema: TSchema): (value: unknown) => string {
+  let write: ((value: unknown) => string) | undefined;
+  return (value) => (write ??= fastJson(schema))(value);
 }

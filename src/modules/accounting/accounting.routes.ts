@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../db/database.js';
 import { authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
-import { sendJsonText } from '../../http/json-text.js';
 import { errorResponses } from '../../http/schemas.js';
 import { accountingService } from './accounting.service.js';
 import {
@@ -17,6 +16,7 @@ import {
 import { internalAccountingRoutes } from './internal.routes.js';
 import { overviewRoutes } from './overview.routes.js';
 import { reviewRoutes } from './review.routes.js';
+import { sendPrewritten } from '../../http/serialization.js';
 
 const tags = ['Accounting Records'];
 
@@ -64,7 +64,7 @@ export function accountingRoutes(db: Db): FastifyPluginAsyncTypebox {
         // Pages of up to 500 records are the polling hot path: written as text (AccountingRecordShape.toJson), not
         // through the schema serializer; the schema above still documents the answer.
         const page = await accountingService.query(db, authOf(request), request.query);
-        return sendJsonText(reply, page);
+        return sendPrewritten(reply, page);
       },
     );
 

@@ -13,7 +13,7 @@ import {
 import { INITIAL_STATUSES, REVIEW_STATUSES } from './lifecycle.js';
 import { SOURCE_STATUSES } from './source-status.js';
 
-export { AccountingRecord, AccountingRecordShape, type AccountingRecordDto } from './record.shape.js';
+export { AccountingRecord, AccountingRecordShape, storedForm, type AccountingRecordDto } from './record.shape.js';
 
 // ---- responses -------------------------------------------------------------------------------------------
 

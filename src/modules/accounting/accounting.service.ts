@@ -2,6 +2,7 @@ import type { Db, Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { pageOf } from '../../lib/pagination.js';
+import { prewrittenPage, type PrewrittenJson } from '../../lib/prewritten.js';
 import { isoToMicros } from '../../lib/clock.js';
 import type { AuthContext, Caller, Tenant } from '../auth/auth.service.js';
 import { accountingRepository, CountDeltas, type RecordFilter } from './accounting.repository.js';
@@ -45,8 +46,8 @@ export const accountingService = {
     return AccountingRecordShape.toObject(row, { singleEntry });
   },
 
-  /** A page of records as the answer's JSON text. */
-  async query(db: Db, auth: AuthContext, q: RecordQueryInput): Promise<string> {
+  /** A page of records, pre-written (lib/prewritten.ts): its records written by their shape. */
+  async query(db: Db, auth: AuthContext, q: RecordQueryInput): Promise<PrewrittenJson> {
     if (q.review_status && q.source_type === 'BILL') {
       throw errors.invalidField('/query/review_status', 'is supported only with source_type CARD or REIMBURSEMENT');
     }
@@ -87,10 +88,9 @@ export const accountingService = {
       page.hasMore && last
         ? sealCursor(auth.cursorKey, 'accounting_records', binding, [Number(last.updated_at), last.id])
         : null;
-    // The page as JSON text (RecordPage's members in order), its records written by their shape.
     const ctx = { singleEntry: q.single_entry ?? false };
     const items = page.items.map((row) => AccountingRecordShape.toJson(row, ctx)).join(',');
-    return `{"items":[${items}],"has_next_page":${page.hasMore},"next_cursor":${JSON.stringify(nextCursor)},"total_count":${total}}`;
+    return prewrittenPage(`[${items}]`, { has_next_page: page.hasMore, next_cursor: nextCursor, total_count: total });
   },
 
   /** A review move of one record (reviewService.moveOne: a bulk move of one); answers the record as it is now. */

@@ -5,7 +5,12 @@ import { newId } from '../../lib/ids.js';
 import type { Caller } from '../auth/auth.service.js';
 import { fieldValuesService, type Coding } from '../field-values/field-values.service.js';
 import { accountingRepository, CountDeltas } from './accounting.repository.js';
-import { AccountingRecordShape, type AccountingRecordDto, type IngestItemInput } from './accounting.schemas.js';
+import {
+  AccountingRecordShape,
+  storedForm,
+  type AccountingRecordDto,
+  type IngestItemInput,
+} from './accounting.schemas.js';
 import type { LastExportResult, StoredRecord } from './accounting.tables.js';
 import {
   buildLineItems,
@@ -107,7 +112,6 @@ export const codingOf = (coding: Coding): AccountingFieldValue => ({
   type: 'IDENTIFIER',
 });
 
-const json = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
 
 /** A record to write, as the domain knows it: money in minor units, times in microseconds, codings resolved. */
 export interface RecordDraft {
@@ -167,7 +171,7 @@ async function insertDrafts(
       due_at: d.dueAt,
       invoice_number: d.invoiceNumber,
       memo: d.memo,
-      line_items_json: JSON.stringify(
+      line_items_json: storedForm.lineItems(
         lineItemsOf(
           buildLineItems(d.type, d.amountMinor, d.originalAmountMinor, d.billingAmountMinor ?? d.amountMinor, d.lines),
           d.currency,
@@ -176,9 +180,10 @@ async function insertDrafts(
         ),
       ),
       // A record's user is a user of its account.
-      user_json: d.user === null ? null : JSON.stringify({ ...d.user, account_id: caller.accountId }),
-      vendor_json: json(d.vendor),
-      receipts_json: json(d.receipts),
+      // Each in the answer's form, as the response serializer writes it (record.shape.ts, storedForm).
+      user_json: d.user === null ? null : storedForm.user({ ...d.user, account_id: caller.accountId }),
+      vendor_json: d.vendor === null || d.vendor === undefined ? null : storedForm.vendor(d.vendor),
+      receipts_json: d.receipts === null || d.receipts === undefined ? null : storedForm.receipts(d.receipts),
       status: d.status,
       billing_currency: d.billingAmountMinor === null ? null : d.billingCurrency,
       billing_amount_minor: d.billingCurrency === null ? null : d.billingAmountMinor,

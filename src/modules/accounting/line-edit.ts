@@ -3,7 +3,7 @@ import { errors, type ValidationProblem } from '../../errors.js';
 import type { Caller } from '../auth/auth.service.js';
 import { fieldValuesService, type CodingRef } from '../field-values/field-values.service.js';
 import { accountingRepository } from './accounting.repository.js';
-import { AccountingRecordShape } from './accounting.schemas.js';
+import { AccountingRecordShape, storedForm } from './accounting.schemas.js';
 import type { StoredRecord } from './accounting.tables.js';
 import type { RecordWithSingleEntry } from './review.schemas.js';
 import { recordEvents } from './history.js';
@@ -123,7 +123,7 @@ export async function editRecord(
   const updatedAt = await recordClock.advance(ex, caller.accountId, last, 1);
   const side = economicSideOf(record.type);
   const changed = await reviewRepository.updateLines(ex, caller.accountId, id, version, {
-    lineItemsJson: JSON.stringify(result.lines),
+    lineItemsJson: storedForm.lineItems(result.lines),
     uncodedLines: result.lines.filter((l) => l.type === side && l.accounting_field_values.length === 0).length,
     updatedAt,
   });

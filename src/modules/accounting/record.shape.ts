@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from '../../http/schemas.js';
 import { microsToIso } from '../../lib/clock.js';
-import { defineShape, members } from '../../lib/shape.js';
+import { defineShape, members, storedJsonWriter } from '../../lib/shape.js';
 import {
   oneOf,
   OrNull,
@@ -96,9 +96,20 @@ const lineItems = (row: ShownRecordRow): LineItem[] => {
 const record = members<ShownRecordRow, { singleEntry: boolean }>();
 
 /**
+ * The writers of the members stored in the answer's form: the schema serializer's own (lib/shape.ts), so that what
+ * is stored, and spliced into pages, is what the serializer writes.
+ */
+export const storedForm = {
+  lineItems: storedJsonWriter(Type.Array(LineItemSchema)),
+  user: storedJsonWriter(UserSchema),
+  vendor: storedJsonWriter(VendorSchema),
+  receipts: storedJsonWriter(Type.Array(ReceiptSchema)),
+};
+
+/**
  * A record as answered, from its stored row: schema, object and JSON text from this one list (pages of 500 are
  * written as text: parsing, building and re-serializing objects was most of their cost). Line items, receipts,
- * user and vendor are stored in the answer's form (written by JSON.stringify) and spliced in as they are.
+ * user and vendor are stored in the answer's form (written by `storedForm`) and spliced in as they are.
  * `singleEntry` drops the balancing lines.
  */
 export const AccountingRecordShape = defineShape<ShownRecordRow, { singleEntry: boolean }>()(
@@ -141,7 +152,8 @@ export const AccountingRecordShape = defineShape<ShownRecordRow, { singleEntry: 
     line_items: record.computed(
       Type.Array(LineItemSchema, { description: 'Double entry: debits and credits each sum to amount' }),
       (row, ctx) => (ctx.singleEntry ? economicLines(row.type, lineItems(row)) : lineItems(row)),
-      (row, ctx) => (ctx.singleEntry ? JSON.stringify(economicLines(row.type, lineItems(row))) : row.line_items_json),
+      (row, ctx) =>
+        ctx.singleEntry ? storedForm.lineItems(economicLines(row.type, lineItems(row))) : row.line_items_json,
     ),
     receipts: record.storedJson('receipts_json', OrNull(Type.Array(ReceiptSchema))),
     user: record.storedJson('user_json', OrNull(UserSchema)),

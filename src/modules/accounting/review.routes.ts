@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../db/database.js';
 import { auditOf, authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
-import { sendJsonText } from '../../http/json-text.js';
 import { errorResponses } from '../../http/schemas.js';
 import { RecordIdParams } from './accounting.schemas.js';
 import { codingService } from './coding.service.js';
@@ -26,6 +25,7 @@ import {
 import { reviewService } from './review.service.js';
 import { searchService } from './search.service.js';
 import { splitMergeService } from './split-merge.service.js';
+import { sendPrewritten } from '../../http/serialization.js';
 
 const tags = ['Internal: review workflow'];
 const REVIEW = ['accounting.record.review', 'accounting.record.admin'] as const;
@@ -154,7 +154,7 @@ export function reviewRoutes(db: Db): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) =>
-        sendJsonText(reply, await searchService.search(db.direct, authOf(request), request.query)),
+        sendPrewritten(reply, await searchService.search(db.direct, authOf(request), request.query)),
     );
 
     app.get(

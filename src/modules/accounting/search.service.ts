@@ -7,6 +7,7 @@ import type { AuthContext } from '../auth/auth.service.js';
 import { AccountingRecordShape } from './accounting.schemas.js';
 import type { RecordSearchInput } from './review.schemas.js';
 import { searchRepository, type SearchFilter, type SearchOrder, type SortColumn } from './search.repository.js';
+import { prewrittenPage, type PrewrittenJson } from '../../lib/prewritten.js';
 
 const SORT_COLUMNS: Record<string, SortColumn> = {
   updated_at: 'updated_at',
@@ -36,7 +37,7 @@ const scaled = (amount: number, round: (x: number) => number) => {
  * type here (the public query's "card and reimbursement only" rule is the contract's, not the queue's).
  */
 export const searchService = {
-  async search(ex: Executor, auth: AuthContext, q: RecordSearchInput): Promise<string> {
+  async search(ex: Executor, auth: AuthContext, q: RecordSearchInput): Promise<PrewrittenJson> {
     if (q['amount[gte]'] !== undefined && q['amount[lte]'] !== undefined && q['amount[gte]'] > q['amount[lte]']) {
       throw errors.invalidField('/query/amount[lte]', 'must not be less than amount[gte]');
     }
@@ -69,6 +70,6 @@ export const searchService = {
       page.hasMore && last ? sealCursor(auth.cursorKey, 'record_search', binding, [last.sort_value, last.id]) : null;
     const ctx = { singleEntry: q.single_entry ?? false };
     const items = page.items.map((row) => AccountingRecordShape.toJson(row, ctx)).join(',');
-    return `{"items":[${items}],"has_next_page":${page.hasMore},"next_cursor":${JSON.stringify(next)}}`;
+    return prewrittenPage(`[${items}]`, { has_next_page: page.hasMore, next_cursor: next });
   },
 };

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../db/database.js';
 import { authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
-import { sendJsonText } from '../../http/json-text.js';
 import { errorResponses } from '../../http/schemas.js';
 import { fieldValuesService } from './field-values.service.js';
 import {
@@ -18,6 +17,7 @@ import {
   FieldValueSearchQuery,
   FieldValueUpdateBody,
 } from './field-values.schemas.js';
+import { sendPrewritten } from '../../http/serialization.js';
 
 const tags = ['Field Values'];
 
@@ -48,14 +48,7 @@ export function fieldValuesRoutes(db: Db): FastifyPluginAsyncTypebox {
           cursor: q.cursor,
           limit: q.limit ?? 100,
         });
-        // Pages of up to 1000 values are written as bytes, not through the schema serializer: the items
-        // arrive as JSON text (see the repository); the schema above still documents the answer.
-        const body = Buffer.concat([
-          Buffer.from('{"items":'),
-          page.itemsJson,
-          Buffer.from(`,"next_cursor":${JSON.stringify(page.next_cursor)}}`),
-        ]);
-        return sendJsonText(reply, body);
+        return sendPrewritten(reply, page);
       },
     );
 

@@ -26,6 +26,7 @@ import {
   type FieldValueUpdate,
 } from './field-values.schemas.js';
 import type { FieldValuesTable } from './field-values.tables.js';
+import { prewrittenPage, type PrewrittenJson } from '../../lib/prewritten.js';
 
 export const FIELD_VALUE_ID_PREFIX = 'efo';
 
@@ -101,7 +102,7 @@ export const fieldValuesService = {
     throw errors.notFound(`Field value ${svcId}`, { field_id: fieldId, svc_id: svcId });
   },
 
-  /** A page of values: the items as JSON text (see the repository), and the cursor of the next page. */
+  /** A page of values, pre-written (lib/prewritten.ts): its items written by SQLite or by their shape (the repository). */
   async list(
     ex: Executor,
     auth: AuthContext,
@@ -114,7 +115,7 @@ export const fieldValuesService = {
       cursor?: string;
       limit: number;
     },
-  ): Promise<{ itemsJson: Buffer; next_cursor: string | null }> {
+  ): Promise<PrewrittenJson> {
     await fieldsService.require(ex, auth, fieldId);
     const filters = {
       field_id: fieldId,
@@ -134,13 +135,12 @@ export const fieldValuesService = {
       afterId,
       limit: query.limit,
     });
-    return {
-      itemsJson: page.itemsJson,
+    return prewrittenPage(page.itemsJson, {
       next_cursor:
         page.hasMore && page.lastId !== null
           ? sealCursor(auth.cursorKey, 'field_values', filters, [page.lastId])
           : null,
-    };
+    });
   },
 
   async update(

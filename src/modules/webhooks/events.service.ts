@@ -7,6 +7,7 @@ import { pageOf } from '../../lib/pagination.js';
 import type { AuthContext, Tenant } from '../auth/auth.service.js';
 import { eventsRepository as repo } from './events.repository.js';
 import type { AccountEventsTable } from './webhooks.tables.js';
+import { prewrittenPage, type PrewrittenJson } from '../../lib/prewritten.js';
 
 /**
  * The account's events (docs/webhooks.md): written by the services whose changes they announce, in the same
@@ -141,7 +142,7 @@ export const eventsService = {
   },
 
   /**
-   * The account's events after the cursor, in commit order, as the page's JSON text. The feed has no end:
+   * The account's events after the cursor, in commit order, pre-written (lib/prewritten.ts). The feed has no end:
    * `next_cursor` is always given (where to ask next, also when nothing new came), and `has_more` says whether
    * more events are there already. Without a cursor: from the oldest event kept. `types` keeps only events of
    * those types; the cursor is bound to them (in any order), so it cannot be replayed with other types.
@@ -150,7 +151,7 @@ export const eventsService = {
     ex: Executor,
     auth: AuthContext,
     query: { cursor?: string; limit: number; types?: readonly AccountEventType[] },
-  ): Promise<string> {
+  ): Promise<PrewrittenJson> {
     const types = query.types ? [...new Set(query.types)].sort() : undefined;
     // Without types the binding stays {}: cursors handed out before the filter existed keep working.
     const binding = types ? { type: types } : {};
@@ -163,6 +164,6 @@ export const eventsService = {
     const page = pageOf(await repo.page(ex, auth.accountId, after, query.limit, types), query.limit);
     const last = page.items.at(-1);
     const next = sealCursor(auth.cursorKey, 'account_events', binding, [last ? Number(last.seq) : after]);
-    return `{"items":[${page.items.map(eventJson).join(',')}],"next_cursor":${JSON.stringify(next)},"has_more":${page.hasMore}}`;
+    return prewrittenPage(`[${page.items.map(eventJson).join(',')}]`, { next_cursor: next, has_more: page.hasMore });
   },
 };

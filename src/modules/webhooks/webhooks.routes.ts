@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../db/database.js';
 import { authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
-import { sendJsonText } from '../../http/json-text.js';
 import { errorResponses } from '../../http/schemas.js';
 import { EventFeedPage, EventFeedQuery } from './events.schemas.js';
 import { eventsService } from './events.service.js';
@@ -23,6 +22,7 @@ import {
   WebhookListQuery,
   WebhookSecrets,
 } from './webhooks.schemas.js';
+import { sendPrewritten } from '../../http/serialization.js';
 
 const tags = ['Webhooks'];
 const READ = ['webhooks.read', 'webhooks.write'] as const;
@@ -46,7 +46,7 @@ export function webhooksRoutes(db: Db, rules: TargetRules): FastifyPluginAsyncTy
         },
       },
       async (request, reply) =>
-        sendJsonText(
+        sendPrewritten(
           reply,
           await eventsService.feed(db.direct, authOf(request), {
             cursor: request.query.cursor,
