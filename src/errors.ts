@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'ACTIVE_INTEGRATION_EXISTS',
   'VENDOR_ACCOUNT_ID_MISMATCH',
   'INTEGRATION_NOT_ACTIVE',
+  'WEBHOOK_ENDPOINT_LIMIT_REACHED',
   'INVALID_AUTHORIZATION_REQUEST',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
@@ -322,6 +323,14 @@ export const errors = {
           },
         ],
       },
+    ),
+  /** The account has as many webhook endpoints as an account may have: nothing was created. */
+  webhookEndpointLimitReached: (limit: number) =>
+    new AppError(
+      'WEBHOOK_ENDPOINT_LIMIT_REACHED',
+      409,
+      `An account may have at most ${limit} webhook endpoints; delete one before creating another. Nothing was created.`,
+      { max_webhook_endpoints: limit },
     ),
   internal: () => new AppError('INTERNAL_ERROR', 500, 'An unexpected error occurred. Please try again later.'),
   /** A sandbox fault set on the client (docs/sandbox.md): the answer a failing service would give. */
