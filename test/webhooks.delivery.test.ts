@@ -261,7 +261,7 @@ describeEachDialect('webhook delivery: targets refused at send time (default con
       resolve: async (host) =>
         host === 'erp.internal.example'
           ? [
-              { address: '203.0.113.10', family: 4 },
+              { address: '8.8.8.8', family: 4 }, // public (203.0.113.0/24 is documentation space: reserved)
               { address: '10.0.0.7', family: 4 },
             ]
           : [{ address: '127.0.0.1', family: 4 }],
