@@ -129,6 +129,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // The signature's time is the wall clock's: receivers check it against theirs.
     const headers = signedHeaders(secrets, d.event_id, new Date(), body);
     const result = await sendWebhook(d.url, body, headers, { timeoutMs, rules, resolve });
+    if (result.refused) {
+      // For the operator: someone points a webhook inside. The words are the attempt's own: no address.
+      options.log?.warn(
+        { account_id: d.account_id, webhook_id: d.endpoint_id, event_id: d.event_id, error: result.error },
+        'webhook target refused: not a public address',
+      );
+    }
     await settle(d, token, result, startedAt);
     return isDelivered(result);
   }

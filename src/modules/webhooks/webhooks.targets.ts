@@ -82,7 +82,8 @@ export interface TargetRules {
 
 /**
  * Why `text` cannot be a webhook target (for a 400), or null: an absolute https URL (http too when private
- * targets are allowed) without credentials, whose host, when it is an address, is a public one.
+ * targets are allowed) without credentials, whose host, when it is an address, is a public one. The address named
+ * is the caller's own, as written in the URL.
  */
 export function targetProblem(text: string, rules: TargetRules): string | null {
   let url: URL;
@@ -110,22 +111,25 @@ export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
-/** Every address the target's host resolves to, all of them checked; throws with the reason when one is refused. */
+/**
+ * A send refused because the target is not public. Its words name the host as the URL gives it and nothing the
+ * resolver answered: not the address, not its class (the delivery log, the endpoint's disabled_reason and the
+ * service's logs must not map another network for whoever points a webhook at it).
+ */
+export class TargetNotPublic extends Error {
+  constructor(host: string) {
+    super(`refused: ${host} is not a public address (webhooks are sent to public addresses only)`);
+    this.name = 'TargetNotPublic';
+  }
+}
+
+/** Every address the target's host resolves to, all of them checked; throws TargetNotPublic when one is refused. */
 export async function resolveTarget(url: URL, rules: TargetRules, resolve: Resolver): Promise<ResolvedAddress[]> {
   const literal = literalAddress(url);
   const addresses = literal ? [{ address: literal, family: isIP(literal) }] : await resolve(url.hostname);
   if (addresses.length === 0) throw new Error(`${url.hostname} resolves to no address`);
-  if (!rules.allowPrivate) {
-    for (const { address } of addresses) {
-      const refused = refusedClass(address);
-      if (refused) {
-        throw new Error(
-          literal
-            ? `refused: ${address} is a ${refused} address`
-            : `refused: ${url.hostname} resolves to ${address}, a ${refused} address`,
-        );
-      }
-    }
+  if (!rules.allowPrivate && addresses.some(({ address }) => refusedClass(address) !== null)) {
+    throw new TargetNotPublic(url.hostname);
   }
   return addresses;
 }
