@@ -12,6 +12,7 @@ const INTEGRATIONS = '0009_integrations';
 const WEBHOOKS = '0010_webhooks';
 const OAUTH_APPS = '0011_oauth_apps';
 const SECRET_ROTATION = '0012_client_secret_rotation';
+const DELIVERY_QUEUES = '0014_webhook_delivery_queues';
 const LATER = [
   '0004_line_items_as_answered',
   '0005_record_details',
@@ -22,6 +23,7 @@ const LATER = [
   WEBHOOKS,
   OAUTH_APPS,
   SECRET_ROTATION,
+  DELIVERY_QUEUES,
 ];
 const REVIEW_COLUMNS = ['amount_sort', 'uncoded_lines', 'vendor_name', 'user_email'];
 const RECORD_FIELD_COLUMNS = ['status', 'billing_currency', 'billing_amount_minor'];
@@ -89,8 +91,9 @@ async function undoOauthApps(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${OAUTH_APPS}`.execute(db);
 }
 
-/** Undoes migration 0010 (account events and webhooks). */
+/** Undoes migration 0010 (account events and webhooks), and 0014 (its index goes with the deliveries' table). */
 async function undoWebhooks(db: Kysely<any>) {
+  await sql`delete from kysely_migration where name = ${DELIVERY_QUEUES}`.execute(db);
   await undoOauthApps(db);
   for (const table of [
     'webhook_attempts',
@@ -331,6 +334,7 @@ describeEachDialect("accounting: migration 0008 (the reference record's fields)"
       WEBHOOKS,
       OAUTH_APPS,
       SECRET_ROTATION,
+      DELIVERY_QUEUES,
     ]);
     expect((await api.get(RECORDS, { limit: '50' })).text).toBe(page);
     expect((await api.get(RECORDS, { limit: '50', single_entry: 'true' })).text).toBe(singles);
@@ -344,7 +348,13 @@ describeEachDialect('migration 0009 (vendors and integrations)', (t) => {
     const api = await t.ctx.as(['accounting.integration.write']);
     await undoWebhooks(db);
     await undoIntegrations(db);
-    expect(await migrateToLatest(t.ctx.db)).toEqual([INTEGRATIONS, WEBHOOKS, OAUTH_APPS, SECRET_ROTATION]);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([
+      INTEGRATIONS,
+      WEBHOOKS,
+      OAUTH_APPS,
+      SECRET_ROTATION,
+      DELIVERY_QUEUES,
+    ]);
 
     await db.insertInto('vendors').values({ vendor_id: 'ERP_M', name: 'M', created_at: 1, updated_at: 1 }).execute();
     const row = (integration_id: string, status: string) => ({
@@ -380,7 +390,7 @@ describeEachDialect('migration 0010 (account events and webhooks)', (t) => {
     const db = t.ctx.db.direct as Kysely<any>;
     const api = await t.ctx.as(['webhooks.write']);
     await undoWebhooks(db);
-    expect(await migrateToLatest(t.ctx.db)).toEqual([WEBHOOKS, OAUTH_APPS, SECRET_ROTATION]);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([WEBHOOKS, OAUTH_APPS, SECRET_ROTATION, DELIVERY_QUEUES]);
     const made = await api.post('/v1/webhooks', {
       url: 'https://erp.example.com/hook',
       event_types: ['field_values.changed'],

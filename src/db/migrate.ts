@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009_integrations.js';
 import * as m0010 from './migrations/0010_webhooks.js';
 import * as m0011 from './migrations/0011_oauth_apps.js';
 import * as m0012 from './migrations/0012_client_secret_rotation.js';
+import * as m0014 from './migrations/0014_webhook_delivery_queues.js';
 
 /**
  * The numbered migrations, in order. Imported statically so that the same list serves the compiled
@@ -30,6 +31,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010_webhooks': m0010,
   '0011_oauth_apps': m0011,
   '0012_client_secret_rotation': m0012,
+  '0014_webhook_delivery_queues': m0014,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

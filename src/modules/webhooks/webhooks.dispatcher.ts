@@ -1,37 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.js';
-import { microsToIso, nowMicros } from '../../lib/clock.js';
+import { nowMicros } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { deliveriesRepository as deliveries, type DueDelivery } from './deliveries.repository.js';
-import { deliveryBody } from './events.service.js';
+import { deliveriesRepository as deliveries, type DueDelivery, type EndpointKey } from './deliveries.repository.js';
 import { webhooksRepository } from './webhooks.repository.js';
-import { isDelivered, sendWebhook, type SendResult } from './webhooks.sender.js';
-import { eventTypesOf, validSecrets } from './webhooks.service.js';
-import { signedHeaders } from './webhooks.signing.js';
+import { attempter } from './webhooks.attempt.js';
+import { DEFAULT_BOUNDS, InFlight, planClaims, type Bounds } from './webhooks.scheduler.js';
+import { eventTypesOf } from './webhooks.service.js';
 import { systemResolver, type Resolver } from './webhooks.targets.js';
 
-const SECOND = 1_000_000;
-const HOUR = 3600 * SECOND;
-const DAY = 24 * HOUR;
+export { DISABLE_AFTER, RETRY_WINDOW, retryDelay } from './webhooks.attempt.js';
+export { ACCOUNT_CONCURRENCY, DELIVERY_CONCURRENCY, ENDPOINT_CONCURRENCY } from './webhooks.scheduler.js';
 
-/** A delivery is retried for this long after it is made (or redelivered), then given up (FAILED). */
-export const RETRY_WINDOW = 3 * DAY;
-/** An endpoint whose every attempt failed for this long is disabled, with the reason. */
-export const DISABLE_AFTER = 5 * DAY;
 /** How long a claimed delivery is this process's: well over the send timeout. */
-export const LEASE = 60 * SECOND;
-const FIRST_RETRY = 5 * SECOND;
-const LONGEST_WAIT = 8 * HOUR;
-
+export const LEASE = 60_000_000;
 /**
- * The wait before the retry that follows the `attempts`-th failed attempt: 5 s × 3^(attempts−1), at most 8 h,
- * times a random factor from 0.75 to 1.25 (so that an endpoint back from an outage is not hit by every retry at
- * once). Over the 3-day window: about 17 attempts (5 s, 15 s, 45 s, 2¼ min, 7 min, 20 min, 1 h, 3 h, then 8 h).
+ * A step's fan-out, in turns over the endpoints behind their account's events (key order, from just after the last
+ * one served): at most FANOUT_ENDPOINTS endpoints, FANOUT_EVENTS events each and FANOUT_BUDGET events in all, so that
+ * an account that makes events by the thousand delays another's by a few steps, not by its whole backlog.
  */
-export function retryDelay(attempts: number, random: () => number): number {
-  const base = Math.min(FIRST_RETRY * 3 ** Math.max(0, attempts - 1), LONGEST_WAIT);
-  return Math.round(base * (0.75 + random() / 2));
-}
+const FANOUT_ENDPOINTS = 20;
+const FANOUT_EVENTS = 200;
+const FANOUT_BUDGET = 1000;
 
 export interface DispatcherOptions {
   db: Db;
@@ -42,11 +32,14 @@ export interface DispatcherOptions {
   now?: () => number;
   resolve?: Resolver;
   random?: () => number;
-  /** deliveries attempted at once (default 8) */
+  /** attempts under way at once, in all (default DELIVERY_CONCURRENCY: 32) */
   concurrency?: number;
+  /** … for one account (default ACCOUNT_CONCURRENCY: 8) and for one endpoint (ENDPOINT_CONCURRENCY: 4) */
+  accountConcurrency?: number;
+  endpointConcurrency?: number;
   /** one attempt's whole exchange (default 10 s) */
   timeoutMs?: number;
-  /** the pause between rounds that found nothing to do (default 1 s) */
+  /** the longest pause between steps that found nothing to do (default 1 s; an attempt that ends cuts it short) */
   idleMs?: number;
 }
 
@@ -58,12 +51,34 @@ export interface RoundStats {
   delivered: number;
 }
 
+/** A delivery a step claimed, its attempt under way. */
+export interface Claimed extends EndpointKey {
+  delivery_id: string;
+  event_id: string;
+  /** Whether the attempt delivered, once its outcome is written (rejects when it could not be). */
+  settled: Promise<boolean>;
+}
+
+export interface Step {
+  scanned: number;
+  fanned: number;
+  /** In the order the places were handed out (round-robin over the accounts). */
+  claimed: Claimed[];
+}
+
 export interface Dispatcher {
-  /** One round: new events made into deliveries, the due ones attempted (and awaited), old rows swept hourly. */
+  /**
+   * One step: new events made into deliveries (a bounded share, in turns), then due deliveries claimed for the free
+   * places, fairly (webhooks.scheduler.ts), and their attempts started, not awaited.
+   */
+  step(): Promise<Step>;
+  /** Steps, each one's attempts awaited, until a step finds nothing to do: everything due now is attempted. */
   runOnce(): Promise<RoundStats>;
-  /** Rounds until stop(): at once after a round that did something, else after idleMs. */
+  /** Resolves when every attempt under way has ended (delivered, failed or timed out) and its outcome is written. */
+  settled(): Promise<void>;
+  /** Steps until stop(): again at once after a step that did something, else when an attempt ends or after idleMs. */
   start(): void;
-  /** Ends the loop after the round under way (its attempts finish or time out). */
+  /** Ends the loop, then waits for the attempts under way (they finish or time out). */
   stop(): Promise<void>;
 }
 
@@ -71,24 +86,42 @@ export interface Dispatcher {
  * Webhook delivery, outside requests (started by server.ts). Safe with many processes on one database: fan-out
  * and claims lock what they take (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite: one write transaction at a time),
  * and a claim is a lease, so no attempt is made twice at once and a dead process's claims come due again.
+ * Attempts run beside the steps: a slow one holds its place (and its account's), not the dispatcher.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { db } = options;
   const now = options.now ?? nowMicros;
-  const random = options.random ?? Math.random;
-  const concurrency = options.concurrency ?? 8;
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const rules = { allowPrivate: options.allowPrivateTargets };
-  const resolve = options.resolve ?? systemResolver;
+  const bounds: Bounds = {
+    total: options.concurrency ?? DEFAULT_BOUNDS.total,
+    perAccount: options.accountConcurrency ?? DEFAULT_BOUNDS.perAccount,
+    perEndpoint: options.endpointConcurrency ?? DEFAULT_BOUNDS.perEndpoint,
+  };
+  const attempt = attempter({
+    db,
+    now,
+    random: options.random ?? Math.random,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    rules: { allowPrivate: options.allowPrivateTargets },
+    resolve: options.resolve ?? systemResolver,
+    log: options.log,
+  });
+  const inFlight = new InFlight();
+  const underWay = new Set<Promise<void>>();
+  /** Where the turns left off: the endpoint fanned out last, the account given a place last. */
+  let fannedLast: EndpointKey | null = null;
+  let servedLast: string | null = null;
 
-  /** Deliveries for every enabled endpoint's new events of its types. */
+  /** Deliveries for the enabled endpoints' new events of their types: a bounded share of them, in turns. */
   async function fanOut(): Promise<{ scanned: number; fanned: number }> {
     return db.write(async (ex) => {
       let made = 0;
       let scanned = 0;
-      for (const endpoint of await deliveries.behind(ex, 50)) {
+      for (const endpoint of await deliveries.behind(ex, fannedLast, FANOUT_ENDPOINTS)) {
+        const budget = Math.min(FANOUT_EVENTS, FANOUT_BUDGET - scanned);
+        if (budget <= 0) break;
+        fannedLast = { account_id: endpoint.account_id, endpoint_id: endpoint.endpoint_id };
         const types = new Set<string>(eventTypesOf(endpoint));
-        const events = await deliveries.eventsAfter(ex, endpoint.account_id, Number(endpoint.fanned_seq), 500);
+        const events = await deliveries.eventsAfter(ex, endpoint.account_id, Number(endpoint.fanned_seq), budget);
         if (events.length === 0) continue;
         scanned += events.length;
         const at = now();
@@ -115,131 +148,122 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     });
   }
 
-  async function attempt(d: DueDelivery, token: string): Promise<boolean> {
-    const startedAt = now();
-    const body = deliveryBody({
+  /** Claims due deliveries for the free places, handed out by the scheduler; in the order handed out. */
+  async function claim(token: string): Promise<DueDelivery[]> {
+    const at = now();
+    return db.write(async (ex) => {
+      const due = await deliveries.dueEndpoints(ex, at, bounds.perEndpoint);
+      const plan = planClaims(due, inFlight, bounds, servedLast);
+      servedLast = plan.last ?? servedLast;
+      const wanted = new Map<string, { endpoint: EndpointKey; count: number }>();
+      for (const place of plan.places) {
+        const key = `${place.account_id}\u0000${place.endpoint_id}`;
+        const entry = wanted.get(key) ?? { endpoint: place, count: 0 };
+        entry.count++;
+        wanted.set(key, entry);
+      }
+      const taken = new Map<string, DueDelivery[]>();
+      for (const [key, { endpoint, count }] of wanted) {
+        taken.set(key, await deliveries.claim(ex, endpoint, at, count, at + LEASE, token));
+      }
+      // Another process may have claimed some since the count: their places stay free for the next step.
+      return plan.places.flatMap((place) => taken.get(`${place.account_id}\u0000${place.endpoint_id}`)?.shift() ?? []);
+    });
+  }
+
+  function begin(d: DueDelivery, token: string): Claimed {
+    inFlight.add(d);
+    const settled = attempt(d, token);
+    const ended: Promise<void> = settled
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          options.log?.warn(
+            { err: error, account_id: d.account_id, webhook_id: d.endpoint_id, event_id: d.event_id },
+            'webhook attempt not settled; the delivery comes due again when its lease runs out',
+          ),
+      )
+      .finally(() => {
+        inFlight.remove(d);
+        underWay.delete(ended);
+        poke();
+      });
+    underWay.add(ended);
+    return {
       account_id: d.account_id,
-      seq: 0,
+      endpoint_id: d.endpoint_id,
+      delivery_id: d.delivery_id,
       event_id: d.event_id,
-      type: d.type,
-      occurred_at: d.occurred_at,
-      data_json: d.data_json,
-    });
-    const secrets = validSecrets(d, startedAt).map((s) => s.secret);
-    // The signature's time is the wall clock's: receivers check it against theirs.
-    const headers = signedHeaders(secrets, d.event_id, new Date(), body);
-    const result = await sendWebhook(d.url, body, headers, { timeoutMs, rules, resolve });
-    if (result.refused) {
-      // For the operator: someone points a webhook inside. The words are the attempt's own: no address.
-      options.log?.warn(
-        { account_id: d.account_id, webhook_id: d.endpoint_id, event_id: d.event_id, error: result.error },
-        'webhook target refused: not a public address',
-      );
-    }
-    await settle(d, token, result, startedAt);
-    return isDelivered(result);
+      settled,
+    };
   }
 
-  async function settle(d: DueDelivery, token: string, result: SendResult, attemptedAt: number): Promise<void> {
-    const delivered = isDelivered(result);
-    await db.write(async (ex) => {
-      const at = now();
-      await deliveries.insertAttempt(ex, {
-        account_id: d.account_id,
-        attempt_id: newId('wha'),
-        endpoint_id: d.endpoint_id,
-        event_id: d.event_id,
-        attempted_at: attemptedAt,
-        status_code: result.statusCode,
-        latency_ms: result.latencyMs,
-        response_excerpt: result.excerpt,
-        error: result.error,
-        succeeded: delivered ? 1 : 0,
-      });
-      const attempts = d.attempts + 1;
-      const givenUp = !delivered && at - Number(d.retry_from) >= RETRY_WINDOW;
-      const stillOurs = await deliveries.settle(ex, d, token, {
-        status: delivered ? 'DELIVERED' : givenUp ? 'FAILED' : 'PENDING',
-        attempts,
-        nextAttemptAt: delivered || givenUp ? at : at + retryDelay(attempts, random),
-        now: at,
-      });
-      // The lease ran out and another process holds the delivery now: the attempt is logged, the endpoint's
-      // health is that process's to judge.
-      if (!stillOurs) return;
-      const endpoint = await deliveries.endpointFailing(ex, d.account_id, d.endpoint_id);
-      if (!endpoint) return;
-      if (delivered) {
-        if (endpoint.failing_since !== null) {
-          await deliveries.setEndpoint(ex, d.account_id, d.endpoint_id, { failing_since: null });
-        }
-        return;
-      }
-      const since = endpoint.failing_since === null ? at : Number(endpoint.failing_since);
-      if (endpoint.status === 'ENABLED' && at - since >= DISABLE_AFTER) {
-        const last = result.statusCode !== null ? `HTTP ${result.statusCode}` : (result.error ?? 'no answer');
-        await deliveries.setEndpoint(ex, d.account_id, d.endpoint_id, {
-          status: 'DISABLED',
-          disabled_at: at,
-          updated_at: at,
-          disabled_reason: `Every delivery attempt failed for ${Math.round((at - since) / DAY)} days (since ${microsToIso(since)}); the last one: ${last}. Fix the endpoint, then enable it again (PUT status ENABLED) and redeliver what it missed.`,
-        });
-        await webhooksRepository.setWaiting(ex, d.account_id, d.endpoint_id, 'PENDING', 'PAUSED', at);
-        options.log?.warn({ account_id: d.account_id, webhook_id: d.endpoint_id }, 'webhook endpoint disabled');
-      } else if (endpoint.failing_since === null) {
-        await deliveries.setEndpoint(ex, d.account_id, d.endpoint_id, { failing_since: at });
-      }
-    });
-  }
-
-  async function runOnce(): Promise<RoundStats> {
+  async function step(): Promise<Step> {
     const work = await deliveries.hasWork(db.direct, now());
     const { scanned, fanned } = work.behind ? await fanOut() : { scanned: 0, fanned: 0 };
     const token = randomUUID();
-    const at = now();
-    const claimed =
-      work.behind || work.due
-        ? await db.write((ex) => deliveries.claim(ex, at, concurrency * 4, at + LEASE, token))
-        : [];
-    let delivered = 0;
-    let next = 0;
-    const worker = async () => {
-      while (next < claimed.length) {
-        const d = claimed[next++]!;
-        if (await attempt(d, token)) delivered++;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, worker));
-    return { scanned, fanned, attempted: claimed.length, delivered };
+    const claimed = (work.behind || work.due) && inFlight.total < bounds.total ? await claim(token) : [];
+    return { scanned, fanned, claimed: claimed.map((d) => begin(d, token)) };
   }
+
+  async function runOnce(): Promise<RoundStats> {
+    const stats: RoundStats = { scanned: 0, fanned: 0, attempted: 0, delivered: 0 };
+    for (;;) {
+      const { scanned, fanned, claimed } = await step();
+      stats.scanned += scanned;
+      stats.fanned += fanned;
+      stats.attempted += claimed.length;
+      for (const delivered of await Promise.all(claimed.map((c) => c.settled))) if (delivered) stats.delivered++;
+      if (scanned === 0 && claimed.length === 0) return stats;
+    }
+  }
+
+  const settled = async () => {
+    while (underWay.size > 0) await Promise.all(underWay);
+  };
 
   let running = false;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
+  let poked = false;
+  /** An attempt ended (a place is free): the loop's pause ends now, or the next one is skipped. */
+  function poke(): void {
+    if (wake) wake();
+    else poked = true;
+  }
   const pause = (ms: number) =>
     new Promise<void>((done) => {
-      const timer = setTimeout(done, ms);
-      wake = () => {
+      if (poked) {
+        poked = false;
+        done();
+        return;
+      }
+      const finish = () => {
         clearTimeout(timer);
+        wake = null;
         done();
       };
+      const timer = setTimeout(finish, ms);
+      wake = finish;
     });
 
   return {
+    step,
     runOnce,
+    settled,
     start() {
       if (running) return;
       running = true;
       loop = (async () => {
         while (running) {
-          let busy = false;
+          let again = false;
           try {
-            const stats = await runOnce();
-            busy = stats.scanned + stats.attempted > 0;
+            const { scanned, claimed } = await step();
+            again = (scanned > 0 || claimed.length > 0) && inFlight.total < bounds.total;
           } catch (error) {
-            options.log?.warn({ err: error }, 'webhook round failed; will retry');
+            options.log?.warn({ err: error }, 'webhook step failed; will retry');
           }
-          if (running) await pause(busy ? 0 : (options.idleMs ?? 1000));
+          if (running && !again) await pause(options.idleMs ?? 1000);
         }
       })();
     },
@@ -247,6 +271,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       running = false;
       wake?.();
       await loop;
+      await settled();
     },
   };
 }
