@@ -123,6 +123,7 @@ export async function startTarpit(): Promise<{
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
+    socket.resume(); // reads the request (and sees the dispatcher hang up), never answers
     for (const listener of listeners) listener();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

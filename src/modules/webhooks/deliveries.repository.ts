@@ -27,12 +27,14 @@ export interface EndpointKey {
 
 /**
  * Enabled endpoints behind their account's events, in key order from just after `after` (PostgreSQL: skipping those
- * another process fans out now).
+ * another process fans out now). FOR NO KEY UPDATE, not FOR UPDATE: the key-share locks that the foreign keys of an
+ * attempt's outcome take on its endpoint (beside the fan-out, attempts run all the time) must not make fan-out skip
+ * a busy endpoint.
  */
 const behind: ByDialect<(ex: Executor, after: EndpointKey | null, limit: number) => Promise<WebhookEndpointsTable[]>> =
   {
     sqlite: (ex, after, limit) => behindQuery(ex, after, limit).execute(),
-    postgres: (ex, after, limit) => behindQuery(ex, after, limit).forUpdate('e').skipLocked().execute(),
+    postgres: (ex, after, limit) => behindQuery(ex, after, limit).forNoKeyUpdate('e').skipLocked().execute(),
   };
 
 function behindQuery(ex: Executor, after: EndpointKey | null, limit: number) {
@@ -121,11 +123,15 @@ export const deliveriesRepository = {
   },
 
   /**
-   * Every enabled endpoint with a due delivery, in key order, each with how many are due (up to `upTo`). A skip
+   * Every enabled endpoint with a due delivery, in key order, each with how many are due (up to `upTo`); in a
+   * transaction (claims read it there). A skip
    * scan over the waiting deliveries' index by endpoint (migration 0014): a few probes per endpoint that has
    * waiting deliveries, however many wait, so that a backlog costs its own endpoint's probes and nothing more.
    */
   async dueEndpoints(ex: Executor, now: number, upTo: number): Promise<DueEndpoint[]> {
+    // PostgreSQL's estimates of a recursive query are large (worse without statistics, as on a queue that just
+    // filled): it would JIT-compile the statement for 20 ms to run it in 1. Off for the rest of the transaction.
+    if (ex.dialect === 'postgres') await sql`set local jit = off`.execute(ex);
     const { rows } = await sql<DueEndpoint>`
       with recursive
       waiting_accounts(account_id) as (

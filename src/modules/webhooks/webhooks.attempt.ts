@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 import { microsToIso } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { attemptsRepository as outcomes } from './attempts.repository.js';
@@ -41,15 +41,27 @@ export interface AttemptOptions {
   log?: { warn(obj: object, msg: string): void };
 }
 
+/** One attempt of a claimed delivery: whether it delivered, and what `then` answered in its outcome's transaction. */
+export type Attempt = <T>(
+  d: DueDelivery,
+  token: string,
+  then: (ex: Executor) => Promise<T>,
+) => Promise<{ delivered: boolean; then: T }>;
+
 /**
  * One attempt of a claimed delivery (webhooks.dispatcher.ts claims it): signed and sent, then its outcome written
  * under the claim's token, with the retry schedule, the give-up after RETRY_WINDOW and the endpoint's health (its
- * disabling after DISABLE_AFTER of failures). Answers whether it was delivered.
+ * disabling after DISABLE_AFTER of failures); `then` runs last in the same transaction (the dispatcher hands out the
+ * place the attempt frees there, so that a claim costs no commit of its own).
  */
-export function attempter(options: AttemptOptions): (d: DueDelivery, token: string) => Promise<boolean> {
+export function attempter(options: AttemptOptions): Attempt {
   const { db, now, random, timeoutMs, rules, resolve } = options;
 
-  async function attempt(d: DueDelivery, token: string): Promise<boolean> {
+  async function attempt<T>(
+    d: DueDelivery,
+    token: string,
+    then: (ex: Executor) => Promise<T>,
+  ): Promise<{ delivered: boolean; then: T }> {
     const startedAt = now();
     const body = deliveryBody({
       account_id: d.account_id,
@@ -70,60 +82,67 @@ export function attempter(options: AttemptOptions): (d: DueDelivery, token: stri
         'webhook target refused: not a public address',
       );
     }
-    await settle(d, token, result, startedAt);
-    return isDelivered(result);
+    const answered = await db.write(async (ex) => {
+      await settle(ex, d, token, result, startedAt);
+      return then(ex);
+    });
+    return { delivered: isDelivered(result), then: answered };
   }
 
-  async function settle(d: DueDelivery, token: string, result: SendResult, attemptedAt: number): Promise<void> {
+  async function settle(
+    ex: Executor,
+    d: DueDelivery,
+    token: string,
+    result: SendResult,
+    attemptedAt: number,
+  ): Promise<void> {
     const delivered = isDelivered(result);
-    await db.write(async (ex) => {
-      const at = now();
-      await outcomes.insertAttempt(ex, {
-        account_id: d.account_id,
-        attempt_id: newId('wha'),
-        endpoint_id: d.endpoint_id,
-        event_id: d.event_id,
-        attempted_at: attemptedAt,
-        status_code: result.statusCode,
-        latency_ms: result.latencyMs,
-        response_excerpt: result.excerpt,
-        error: result.error,
-        succeeded: delivered ? 1 : 0,
-      });
-      const attempts = d.attempts + 1;
-      const givenUp = !delivered && at - Number(d.retry_from) >= RETRY_WINDOW;
-      const stillOurs = await outcomes.settle(ex, d, token, {
-        status: delivered ? 'DELIVERED' : givenUp ? 'FAILED' : 'PENDING',
-        attempts,
-        nextAttemptAt: delivered || givenUp ? at : at + retryDelay(attempts, random),
-        now: at,
-      });
-      // The lease ran out and another process holds the delivery now: the attempt is logged, the endpoint's
-      // health is that process's to judge.
-      if (!stillOurs) return;
-      const endpoint = await outcomes.endpointFailing(ex, d.account_id, d.endpoint_id);
-      if (!endpoint) return;
-      if (delivered) {
-        if (endpoint.failing_since !== null) {
-          await outcomes.setEndpoint(ex, d.account_id, d.endpoint_id, { failing_since: null });
-        }
-        return;
-      }
-      const since = endpoint.failing_since === null ? at : Number(endpoint.failing_since);
-      if (endpoint.status === 'ENABLED' && at - since >= DISABLE_AFTER) {
-        const last = result.statusCode !== null ? `HTTP ${result.statusCode}` : (result.error ?? 'no answer');
-        await outcomes.setEndpoint(ex, d.account_id, d.endpoint_id, {
-          status: 'DISABLED',
-          disabled_at: at,
-          updated_at: at,
-          disabled_reason: `Every delivery attempt failed for ${Math.round((at - since) / DAY)} days (since ${microsToIso(since)}); the last one: ${last}. Fix the endpoint, then enable it again (PUT status ENABLED) and redeliver what it missed.`,
-        });
-        await webhooksRepository.setWaiting(ex, d.account_id, d.endpoint_id, 'PENDING', 'PAUSED', at);
-        options.log?.warn({ account_id: d.account_id, webhook_id: d.endpoint_id }, 'webhook endpoint disabled');
-      } else if (endpoint.failing_since === null) {
-        await outcomes.setEndpoint(ex, d.account_id, d.endpoint_id, { failing_since: at });
-      }
+    const at = now();
+    await outcomes.insertAttempt(ex, {
+      account_id: d.account_id,
+      attempt_id: newId('wha'),
+      endpoint_id: d.endpoint_id,
+      event_id: d.event_id,
+      attempted_at: attemptedAt,
+      status_code: result.statusCode,
+      latency_ms: result.latencyMs,
+      response_excerpt: result.excerpt,
+      error: result.error,
+      succeeded: delivered ? 1 : 0,
     });
+    const attempts = d.attempts + 1;
+    const givenUp = !delivered && at - Number(d.retry_from) >= RETRY_WINDOW;
+    const stillOurs = await outcomes.settle(ex, d, token, {
+      status: delivered ? 'DELIVERED' : givenUp ? 'FAILED' : 'PENDING',
+      attempts,
+      nextAttemptAt: delivered || givenUp ? at : at + retryDelay(attempts, random),
+      now: at,
+    });
+    // The lease ran out and another process holds the delivery now: the attempt is logged, the endpoint's
+    // health is that process's to judge.
+    if (!stillOurs) return;
+    const endpoint = await outcomes.endpointFailing(ex, d.account_id, d.endpoint_id);
+    if (!endpoint) return;
+    if (delivered) {
+      if (endpoint.failing_since !== null) {
+        await outcomes.setEndpoint(ex, d.account_id, d.endpoint_id, { failing_since: null });
+      }
+      return;
+    }
+    const since = endpoint.failing_since === null ? at : Number(endpoint.failing_since);
+    if (endpoint.status === 'ENABLED' && at - since >= DISABLE_AFTER) {
+      const last = result.statusCode !== null ? `HTTP ${result.statusCode}` : (result.error ?? 'no answer');
+      await outcomes.setEndpoint(ex, d.account_id, d.endpoint_id, {
+        status: 'DISABLED',
+        disabled_at: at,
+        updated_at: at,
+        disabled_reason: `Every delivery attempt failed for ${Math.round((at - since) / DAY)} days (since ${microsToIso(since)}); the last one: ${last}. Fix the endpoint, then enable it again (PUT status ENABLED) and redeliver what it missed.`,
+      });
+      await webhooksRepository.setWaiting(ex, d.account_id, d.endpoint_id, 'PENDING', 'PAUSED', at);
+      options.log?.warn({ account_id: d.account_id, webhook_id: d.endpoint_id }, 'webhook endpoint disabled');
+    } else if (endpoint.failing_since === null) {
+      await outcomes.setEndpoint(ex, d.account_id, d.endpoint_id, { failing_since: at });
+    }
   }
 
   return attempt;

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 import { nowMicros } from '../../lib/clock.js';
-import { newId } from '../../lib/ids.js';
 import { deliveriesRepository as deliveries, type DueDelivery, type EndpointKey } from './deliveries.repository.js';
-import { webhooksRepository } from './webhooks.repository.js';
 import { attempter } from './webhooks.attempt.js';
+import { fanOuter } from './webhooks.fanout.js';
 import { DEFAULT_BOUNDS, InFlight, planClaims, type Bounds } from './webhooks.scheduler.js';
-import { eventTypesOf } from './webhooks.service.js';
 import { systemResolver, type Resolver } from './webhooks.targets.js';
 
 export { DISABLE_AFTER, RETRY_WINDOW, retryDelay } from './webhooks.attempt.js';
@@ -14,14 +12,7 @@ export { ACCOUNT_CONCURRENCY, DELIVERY_CONCURRENCY, ENDPOINT_CONCURRENCY } from 
 
 /** How long a claimed delivery is this process's: well over the send timeout. */
 export const LEASE = 60_000_000;
-/**
- * A step's fan-out, in turns over the endpoints behind their account's events (key order, from just after the last
- * one served): at most FANOUT_ENDPOINTS endpoints, FANOUT_EVENTS events each and FANOUT_BUDGET events in all, so that
- * an account that makes events by the thousand delays another's by a few steps, not by its whole backlog.
- */
-const FANOUT_ENDPOINTS = 20;
-const FANOUT_EVENTS = 200;
-const FANOUT_BUDGET = 1000;
+const keyOf = (e: EndpointKey) => `${e.account_id}\u0000${e.endpoint_id}`;
 
 export interface DispatcherOptions {
   db: Db;
@@ -32,14 +23,14 @@ export interface DispatcherOptions {
   now?: () => number;
   resolve?: Resolver;
   random?: () => number;
-  /** attempts under way at once, in all (default DELIVERY_CONCURRENCY: 32) */
+  /** attempts under way at once, in all (default DELIVERY_CONCURRENCY: 64) */
   concurrency?: number;
-  /** … for one account (default ACCOUNT_CONCURRENCY: 8) and for one endpoint (ENDPOINT_CONCURRENCY: 4) */
+  /** … for one account (default ACCOUNT_CONCURRENCY: 16) and for one endpoint (ENDPOINT_CONCURRENCY: 8) */
   accountConcurrency?: number;
   endpointConcurrency?: number;
   /** one attempt's whole exchange (default 10 s) */
   timeoutMs?: number;
-  /** the longest pause between steps that found nothing to do (default 1 s; an attempt that ends cuts it short) */
+  /** the pause after a step that found nothing to do (default 1 s) */
   idleMs?: number;
 }
 
@@ -57,6 +48,8 @@ export interface Claimed extends EndpointKey {
   event_id: string;
   /** Whether the attempt delivered, once its outcome is written (rejects when it could not be). */
   settled: Promise<boolean>;
+  /** The deliveries its outcome's transaction claimed for the place it freed, their attempts begun. */
+  next: Promise<Claimed[]>;
 }
 
 export interface Step {
@@ -76,7 +69,10 @@ export interface Dispatcher {
   runOnce(): Promise<RoundStats>;
   /** Resolves when every attempt under way has ended (delivered, failed or timed out) and its outcome is written. */
   settled(): Promise<void>;
-  /** Steps until stop(): again at once after a step that did something, else when an attempt ends or after idleMs. */
+  /**
+   * Steps until stop(): again at once after a step that did something, else after idleMs. (A place an attempt frees
+   * is handed out as the attempt ends, in its outcome's transaction.)
+   */
   start(): void;
   /** Ends the loop, then waits for the attempts under way (they finish or time out). */
   stop(): Promise<void>;
@@ -106,95 +102,101 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     log: options.log,
   });
   const inFlight = new InFlight();
-  const underWay = new Set<Promise<void>>();
-  /** Where the turns left off: the endpoint fanned out last, the account given a place last. */
-  let fannedLast: EndpointKey | null = null;
+  const underWay = new Set<Promise<unknown>>();
+  let begun = 0;
+  let deliveredCount = 0;
+  const fanOut = fanOuter(db, now);
+  /** Where the turns left off: the account given a place last. */
   let servedLast: string | null = null;
 
-  /** Deliveries for the enabled endpoints' new events of their types: a bounded share of them, in turns. */
-  async function fanOut(): Promise<{ scanned: number; fanned: number }> {
-    return db.write(async (ex) => {
-      let made = 0;
-      let scanned = 0;
-      for (const endpoint of await deliveries.behind(ex, fannedLast, FANOUT_ENDPOINTS)) {
-        const budget = Math.min(FANOUT_EVENTS, FANOUT_BUDGET - scanned);
-        if (budget <= 0) break;
-        fannedLast = { account_id: endpoint.account_id, endpoint_id: endpoint.endpoint_id };
-        const types = new Set<string>(eventTypesOf(endpoint));
-        const events = await deliveries.eventsAfter(ex, endpoint.account_id, Number(endpoint.fanned_seq), budget);
-        if (events.length === 0) continue;
-        scanned += events.length;
-        const at = now();
-        const rows = events
-          .filter((e) => types.has(e.type))
-          .map((e) => ({
-            account_id: endpoint.account_id,
-            delivery_id: newId('whd'),
-            endpoint_id: endpoint.endpoint_id,
-            event_id: e.event_id,
-            status: 'PENDING' as const,
-            attempts: 0,
-            next_attempt_at: at,
-            retry_from: at,
-            lease_token: null,
-            created_at: at,
-            updated_at: at,
-          }));
-        await webhooksRepository.insertDeliveries(ex, rows);
-        await deliveries.setFanned(ex, endpoint.account_id, endpoint.endpoint_id, Number(events.at(-1)!.seq));
-        made += rows.length;
-      }
-      return { scanned, fanned: made };
-    });
-  }
-
-  /** Claims due deliveries for the free places, handed out by the scheduler; in the order handed out. */
-  async function claim(token: string): Promise<DueDelivery[]> {
+  /**
+   * Claims due deliveries in `ex` for the free places, handed out by the scheduler; in the order handed out. Each is
+   * counted under way from the moment it is planned, before any other claim can plan (another transaction's claim
+   * runs beside this one on PostgreSQL); the caller releases them if the transaction does not commit.
+   */
+  async function claimIn(ex: Executor, token: string, claimed: DueDelivery[]): Promise<void> {
     const at = now();
-    return db.write(async (ex) => {
-      const due = await deliveries.dueEndpoints(ex, at, bounds.perEndpoint);
-      const plan = planClaims(due, inFlight, bounds, servedLast);
-      servedLast = plan.last ?? servedLast;
-      const wanted = new Map<string, { endpoint: EndpointKey; count: number }>();
-      for (const place of plan.places) {
-        const key = `${place.account_id}\u0000${place.endpoint_id}`;
-        const entry = wanted.get(key) ?? { endpoint: place, count: 0 };
-        entry.count++;
-        wanted.set(key, entry);
-      }
-      const taken = new Map<string, DueDelivery[]>();
+    const due = await deliveries.dueEndpoints(ex, at, bounds.perEndpoint);
+    const plan = planClaims(due, inFlight, bounds, servedLast);
+    servedLast = plan.last ?? servedLast;
+    const wanted = new Map<string, { endpoint: EndpointKey; count: number }>();
+    for (const place of plan.places) {
+      inFlight.add(place);
+      const key = keyOf(place);
+      const entry = wanted.get(key) ?? { endpoint: place, count: 0 };
+      entry.count++;
+      wanted.set(key, entry);
+    }
+    const taken = new Map<string, DueDelivery[]>();
+    try {
       for (const [key, { endpoint, count }] of wanted) {
         taken.set(key, await deliveries.claim(ex, endpoint, at, count, at + LEASE, token));
       }
-      // Another process may have claimed some since the count: their places stay free for the next step.
-      return plan.places.flatMap((place) => taken.get(`${place.account_id}\u0000${place.endpoint_id}`)?.shift() ?? []);
-    });
+    } finally {
+      // A place left empty (another process claimed its delivery since the count, or the claim failed) is free.
+      for (const place of plan.places) {
+        const row = taken.get(keyOf(place))?.shift();
+        if (row) claimed.push(row);
+        else inFlight.remove(place);
+      }
+    }
   }
 
+  /** Runs `claim` in a write transaction of its own: the deliveries it claimed, released if it did not commit. */
+  async function claimAlone(token: string): Promise<DueDelivery[]> {
+    const claimed: DueDelivery[] = [];
+    try {
+      await db.write((ex) => claimIn(ex, token, claimed));
+    } catch (error) {
+      for (const d of claimed) inFlight.remove(d);
+      throw error;
+    }
+    return claimed;
+  }
+
+  /**
+   * Attempts a claimed delivery (counted under way already). Its outcome's transaction also hands out the place it
+   * frees (claims for it), so that a busy dispatcher claims without a commit of its own; those claims begin next.
+   */
   function begin(d: DueDelivery, token: string): Claimed {
-    inFlight.add(d);
-    const settled = attempt(d, token);
-    const ended: Promise<void> = settled
+    begun++;
+    const nextToken = randomUUID();
+    const chained: DueDelivery[] = [];
+    let freed = false;
+    const outcome = attempt(d, token, async (ex) => {
+      inFlight.remove(d);
+      freed = true;
+      await claimIn(ex, nextToken, chained);
+    });
+    const settled = outcome.then(({ delivered }) => {
+      if (delivered) deliveredCount++;
+      return delivered;
+    });
+    settled.catch(() => {}); // awaited by whoever wants the outcome; its failure is logged below
+    const next: Promise<Claimed[]> = outcome
       .then(
-        () => undefined,
-        (error: unknown) =>
+        () => chained.map((c) => begin(c, nextToken)),
+        (error: unknown) => {
+          for (const c of chained) inFlight.remove(c);
           options.log?.warn(
             { err: error, account_id: d.account_id, webhook_id: d.endpoint_id, event_id: d.event_id },
             'webhook attempt not settled; the delivery comes due again when its lease runs out',
-          ),
+          );
+          return [];
+        },
       )
       .finally(() => {
-        inFlight.remove(d);
-        underWay.delete(ended);
-        poke();
+        if (!freed) inFlight.remove(d);
+        underWay.delete(next);
       });
-    underWay.add(ended);
+    underWay.add(next);
     return {
       account_id: d.account_id,
       endpoint_id: d.endpoint_id,
       delivery_id: d.delivery_id,
       event_id: d.event_id,
       settled,
+      next,
     };
   }
 
@@ -202,20 +204,22 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const work = await deliveries.hasWork(db.direct, now());
     const { scanned, fanned } = work.behind ? await fanOut() : { scanned: 0, fanned: 0 };
     const token = randomUUID();
-    const claimed = (work.behind || work.due) && inFlight.total < bounds.total ? await claim(token) : [];
+    const claimed = (work.behind || work.due) && inFlight.total < bounds.total ? await claimAlone(token) : [];
     return { scanned, fanned, claimed: claimed.map((d) => begin(d, token)) };
   }
 
   async function runOnce(): Promise<RoundStats> {
     const stats: RoundStats = { scanned: 0, fanned: 0, attempted: 0, delivered: 0 };
+    const [begunBefore, deliveredBefore] = [begun, deliveredCount];
     for (;;) {
       const { scanned, fanned, claimed } = await step();
       stats.scanned += scanned;
       stats.fanned += fanned;
-      stats.attempted += claimed.length;
-      for (const delivered of await Promise.all(claimed.map((c) => c.settled))) if (delivered) stats.delivered++;
-      if (scanned === 0 && claimed.length === 0) return stats;
+      await Promise.all(claimed.map((c) => c.settled));
+      await settled(); // and the attempts their outcomes claimed for the places they freed
+      if (scanned === 0 && claimed.length === 0) break;
     }
+    return { ...stats, attempted: begun - begunBefore, delivered: deliveredCount - deliveredBefore };
   }
 
   const settled = async () => {
@@ -225,26 +229,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let running = false;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
-  let poked = false;
-  /** An attempt ended (a place is free): the loop's pause ends now, or the next one is skipped. */
-  function poke(): void {
-    if (wake) wake();
-    else poked = true;
-  }
   const pause = (ms: number) =>
     new Promise<void>((done) => {
-      if (poked) {
-        poked = false;
+      const timer = setTimeout(() => {
+        wake = null;
         done();
-        return;
-      }
-      const finish = () => {
+      }, ms);
+      wake = () => {
         clearTimeout(timer);
         wake = null;
         done();
       };
-      const timer = setTimeout(finish, ms);
-      wake = finish;
     });
 
   return {

@@ -9,12 +9,15 @@ import type { DueEndpoint, EndpointKey as EndpointRef } from './deliveries.repos
  * every place is taken, the first that frees goes to the account with the fewest under way.
  */
 
-/** Attempts under way in one dispatcher (one process), at most. */
-export const DELIVERY_CONCURRENCY = 32;
-/** Attempts under way for one account in one dispatcher, at most. */
-export const ACCOUNT_CONCURRENCY = 8;
-/** Attempts under way to one endpoint in one dispatcher, at most. */
-export const ENDPOINT_CONCURRENCY = 4;
+/** Attempts under way in one dispatcher (one process), at most: sockets waiting on receivers cost little. */
+export const DELIVERY_CONCURRENCY = 64;
+/** Attempts under way for one account in one dispatcher, at most: a quarter of the places. */
+export const ACCOUNT_CONCURRENCY = 16;
+/**
+ * Attempts under way to one endpoint in one dispatcher, at most: as many as the dispatcher made to one endpoint
+ * before (8 at a time), and half an account's, so that a slow endpoint leaves its account room for the others.
+ */
+export const ENDPOINT_CONCURRENCY = 8;
 
 export interface Bounds {
   total: number;
