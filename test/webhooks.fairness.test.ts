@@ -208,6 +208,23 @@ describeEachDialect(
       expect(tarpit.held()).toBe(ACCOUNT_CONCURRENCY);
     });
 
+    it('stops handing out places once stopped: the attempts under way end, the backlog waits', async () => {
+      const a = await t.ctx.as(SCOPES);
+      const tarpit = await startTarpit();
+      const slow = await subscribe(a, `${tarpit.url}/slow`);
+      await a.newRecords(Array.from({ length: 20 }, () => ({ review_status: 'READY_FOR_EXPORT' })));
+      const dispatcher = testDispatcher(t.ctx.db, { timeoutMs: NEVER });
+      cleanUp(dispatcher, tarpit, [a]);
+      dispatcher.start();
+      await tarpit.holding(ENDPOINT_CONCURRENCY);
+      const stopped = dispatcher.stop();
+      await tarpit.close(); // the attempts under way fail at once; their places go to nobody
+      await stopped;
+      const rows = (await deliveryRows(t.ctx, a.accountId)).filter((r) => r.endpoint_id === slow);
+      expect(rows.filter((r) => r.attempts === 1)).toHaveLength(ENDPOINT_CONCURRENCY);
+      expect(rows.filter((r) => r.attempts === 0 && !r.claimed)).toHaveLength(20 - ENDPOINT_CONCURRENCY);
+    });
+
     it('makes deliveries of new events in bounded turns: a backlog of thousands takes steps, not one transaction', async () => {
       const a = await t.ctx.as(SCOPES);
       const b = await t.ctx.as(SCOPES);

@@ -74,7 +74,7 @@ export interface Dispatcher {
    * is handed out as the attempt ends, in its outcome's transaction.)
    */
   start(): void;
-  /** Ends the loop, then waits for the attempts under way (they finish or time out). */
+  /** Ends the loop, then waits for the attempts under way (they finish or time out), and claims nothing more. */
   stop(): Promise<void>;
 }
 
@@ -108,6 +108,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const fanOut = fanOuter(db, now);
   /** Where the turns left off: the account given a place last. */
   let servedLast: string | null = null;
+  /** stop() was called: attempts that end hand their places to nobody (the backlog waits for the next process). */
+  let stopping = false;
 
   /**
    * Claims due deliveries in `ex` for the free places, handed out by the scheduler; in the order handed out. Each is
@@ -166,7 +168,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const outcome = attempt(d, token, async (ex) => {
       inFlight.remove(d);
       freed = true;
-      await claimIn(ex, nextToken, chained);
+      if (!stopping) await claimIn(ex, nextToken, chained);
     });
     const settled = outcome.then(({ delivered }) => {
       if (delivered) deliveredCount++;
@@ -264,6 +266,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
     async stop() {
       running = false;
+      stopping = true;
       wake?.();
       await loop;
       await settled();
