@@ -292,7 +292,10 @@ export class SvcClient {
       paginate((q: WebhookEndpointListQuery) => this.webhooks.list(q, options), query),
     get: (webhookId: string, options?: RequestOptions) =>
       this.#http.request<WebhookEndpoint>({ method: 'GET', path: `/v1/webhooks/${enc(webhookId)}`, options }),
-    /** Sent the events of its types that happen from now on; answers the endpoint with its secret. */
+    /**
+     * Sent the events of its types that happen from now on; answers the endpoint with its secret. An account has at
+     * most 20 endpoints: one more is a SvcConflictError with error_code WEBHOOK_ENDPOINT_LIMIT_REACHED.
+     */
     create: (input: WebhookEndpointCreateRequest, options?: WriteOptions) =>
       this.#write<WebhookEndpointCreated>('POST', '/v1/webhooks', input, options),
     /** Absent members unchanged; `status` DISABLED pauses deliveries, ENABLED resumes them. */
