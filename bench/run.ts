@@ -2,6 +2,9 @@
  * `npm run bench [-- --db postgres] [-- --values N --records N --duration S --quick --no-docs]`
  * `npm run bench -- --scaling [--db postgres ...]`: WORKERS=1 against every core, beside the floor's scaling
  * (bench/scenarios/scaling.ts; issue 15). It writes bench/results/<date>-<db>-scaling.json and .md only.
+ * `npm run bench -- --webhooks-tarpit [--db postgres] [--quick]`: one account's webhook deliveries beside another's
+ * tarpit endpoints (bench/scenarios/webhooks-tarpit.ts; issue 28). It writes
+ * bench/results/<date>-<db>-webhooks-tarpit.json and .md only.
  *
  * Measures svc as an operator would: the real server in one child process, load from autocannon over
  * loopback on the same machine, 1,000,000 field values in one field and 1,000,000 accounting records. Every
@@ -26,6 +29,7 @@ import { seedAndRestart } from './scenarios/seed.js';
 import { tokenScenario } from './scenarios/token.js';
 import { readValues } from './scenarios/values-read.js';
 import { createValues, updateValues } from './scenarios/values-write.js';
+import { webhooksTarpit } from './scenarios/webhooks-tarpit.js';
 import { webhookScenarios } from './scenarios/webhooks.js';
 
 const { values: args } = parseArgs({
@@ -37,6 +41,7 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean', default: false },
     'no-docs': { type: 'boolean', default: false },
     scaling: { type: 'boolean', default: false },
+    'webhooks-tarpit': { type: 'boolean', default: false },
     'pg-url': {
       type: 'string',
       default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -60,6 +65,7 @@ const settings: Settings = {
 async function main(): Promise<void> {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: settings.root, stdio: 'inherit' });
   if (args.scaling) return scaling(settings);
+  if (args['webhooks-tarpit']) return webhooksTarpit(settings);
   const rec = recorder();
   const floorLoad = await httpFloor(settings, rec);
 

@@ -15,6 +15,7 @@ const SECRET_ROTATION = '0012_client_secret_rotation';
 const SIGN_IN_SECURITY = '0013_sign_in_security';
 const AUDIT_LOG = '0015_audit_log';
 const CANONICAL_JSON = '0016_canonical_record_json';
+const DELIVERY_QUEUES = '0014_webhook_delivery_queues';
 const LATER = [
   '0004_line_items_as_answered',
   '0005_record_details',
@@ -26,6 +27,7 @@ const LATER = [
   OAUTH_APPS,
   SECRET_ROTATION,
   SIGN_IN_SECURITY,
+  DELIVERY_QUEUES,
   AUDIT_LOG,
   CANONICAL_JSON,
 ];
@@ -111,8 +113,9 @@ async function undoOauthApps(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${OAUTH_APPS}`.execute(db);
 }
 
-/** Undoes migration 0010 (account events and webhooks). */
+/** Undoes migration 0010 (account events and webhooks), and 0014 (its index goes with the deliveries' table). */
 async function undoWebhooks(db: Kysely<any>) {
+  await sql`delete from kysely_migration where name = ${DELIVERY_QUEUES}`.execute(db);
   await undoOauthApps(db);
   for (const table of [
     'webhook_attempts',
@@ -354,6 +357,7 @@ describeEachDialect("accounting: migration 0008 (the reference record's fields)"
       OAUTH_APPS,
       SECRET_ROTATION,
       SIGN_IN_SECURITY,
+      DELIVERY_QUEUES,
       AUDIT_LOG,
       CANONICAL_JSON,
     ]);
@@ -375,6 +379,7 @@ describeEachDialect('migration 0009 (vendors and integrations)', (t) => {
       OAUTH_APPS,
       SECRET_ROTATION,
       SIGN_IN_SECURITY,
+      DELIVERY_QUEUES,
       AUDIT_LOG,
       CANONICAL_JSON,
     ]);
@@ -418,6 +423,7 @@ describeEachDialect('migration 0010 (account events and webhooks)', (t) => {
       OAUTH_APPS,
       SECRET_ROTATION,
       SIGN_IN_SECURITY,
+      DELIVERY_QUEUES,
       AUDIT_LOG,
       CANONICAL_JSON,
     ]);
@@ -502,11 +508,11 @@ describeEachDialect('migration 0016 (stored JSON in the serializer member order)
     const before = await api.get(`${RECORDS}/${id}`);
     const page = (await api.get(RECORDS, { limit: '10' })).text;
     // As earlier releases stored them: a line's billing_amount after original_amount, the sender's orders.
-    const [row] = await db
+    const row = await db
       .selectFrom('accounting_record_details')
       .select(['line_items_json', 'user_json', 'vendor_json', 'receipts_json'])
       .where('id', '=', id)
-      .execute();
+      .executeTakeFirstOrThrow();
     const lines = JSON.parse(row.line_items_json).map((l: Record<string, unknown>) => {
       const { id: lineId, type, amount, original_amount, billing_amount, ...rest } = l;
       return { type, id: lineId, amount, original_amount, ...(billing_amount ? { billing_amount } : {}), ...rest };

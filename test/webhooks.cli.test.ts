@@ -30,7 +30,7 @@ describeEachDialect(
       expect(disabled.code, disabled.stderr).toBe(0);
       expect(lines(disabled.stdout)[0]).toMatchObject({
         status: 'DISABLED',
-        disabled_reason: 'Disabled by system svc webhooks.',
+        disabled_reason: 'Disabled by system svc-cli.',
       });
       expect((await api.get(webhookUrl(endpoint.id))).body.status).toBe('DISABLED');
       const enabled = await svc(['webhooks', 'enable', endpoint.id, '--account', api.accountId], env());

@@ -1,5 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
 import { expect, it } from 'vitest';
-import { describeEachDialect } from './support/context.js';
+import { MAX_ENDPOINTS_PER_ACCOUNT } from '../src/modules/webhooks/webhooks.service.js';
+import { describeEachDialect, type TestContext } from './support/context.js';
 import { errorBody, ISO_MICROS } from './support/expect.js';
 import { SECRET, WEBHOOK_ID, WEBHOOKS, webhookUrl } from './support/webhooks.js';
 
@@ -19,7 +23,108 @@ const endpoint = (url: string, event_types = TYPES, extra: Record<string, unknow
   ...extra,
 });
 
+/** Resolves once `count` transactions of the test's PostgreSQL database wait for a lock. */
+async function waitForLockWaiters(ctx: TestContext, count: number): Promise<void> {
+  for (let i = 0; i < 3000; i++) {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(ctx.db.direct);
+    if (rows[0]!.n >= count) return;
+    await sleep(10);
+  }
+  throw new Error(`fewer than ${count} transactions came to wait for a lock`);
+}
+
+/** The account's endpoints as stored. */
+async function storedEndpoints(ctx: TestContext, accountId: string): Promise<string[]> {
+  const rows = await (ctx.db.direct as Kysely<any>)
+    .selectFrom('webhook_endpoints')
+    .select('endpoint_id')
+    .where('account_id', '=', accountId)
+    .orderBy('endpoint_id')
+    .execute();
+  return rows.map((r) => r.endpoint_id as string);
+}
+
+const limitReached = {
+  error_code: 'WEBHOOK_ENDPOINT_LIMIT_REACHED',
+  message: `An account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one before creating another. Nothing was created.`,
+  details: { max_webhook_endpoints: MAX_ENDPOINTS_PER_ACCOUNT },
+  request_id: expect.any(String),
+};
+
 describeEachDialect('webhook endpoints (default configuration: public https targets only)', (t) => {
+  it(`caps an account at ${MAX_ENDPOINTS_PER_ACCOUNT} endpoints, disabled ones included: one more is 409 naming the cap, and nothing is created`, async () => {
+    expect(MAX_ENDPOINTS_PER_ACCOUNT).toBe(20);
+    const api = await t.ctx.as(WRITE);
+    const made: string[] = [];
+    for (let i = 0; i < MAX_ENDPOINTS_PER_ACCOUNT; i++) {
+      const res = await api.create(WEBHOOKS, { url: `https://erp.example.com/hook/${i}`, event_types: TYPES });
+      expect(res.status, res.text).toBe(200);
+      made.push(res.body.id);
+    }
+    // A disabled endpoint still counts: disabling makes no room.
+    expect((await api.put(webhookUrl(made[0]!), { status: 'DISABLED' })).status).toBe(200);
+
+    const over = await api.create(WEBHOOKS, { url: 'https://erp.example.com/one-more', event_types: TYPES });
+    expect([over.status, over.body]).toEqual([409, limitReached]);
+    expect(over.headers['x-request-id']).toBe(over.body.request_id);
+    expect(await storedEndpoints(t.ctx, api.accountId)).toEqual([...made].sort());
+    expect((await api.get(WEBHOOKS)).body.items.map((e: { id: string }) => e.id)).toEqual(made);
+
+    // The refusal is stored under its Idempotency-Key like any business error: the same request replays it.
+    const key = { 'idempotency-key': 'one-more' };
+    const body = { url: 'https://erp.example.com/one-more', event_types: TYPES };
+    const first = await api.post(WEBHOOKS, body, key);
+    const replay = await api.post(WEBHOOKS, body, key);
+    expect([first.status, replay.status, replay.headers['idempotent-replayed']]).toEqual([409, 409, 'true']);
+
+    // Another account has its own count; deleting one of this account's makes room for one.
+    const other = await t.ctx.as(WRITE);
+    expect((await other.create(WEBHOOKS, body)).status).toBe(200);
+    expect((await api.delete(webhookUrl(made[0]!))).status).toBe(200);
+    const again = await api.create(WEBHOOKS, body);
+    expect(again.status, again.text).toBe(200);
+    expect((await api.create(WEBHOOKS, body)).body).toEqual(limitReached);
+    expect(await storedEndpoints(t.ctx, api.accountId)).toHaveLength(MAX_ENDPOINTS_PER_ACCOUNT);
+  });
+
+  it('counts creates that race for the last place one after the other: exactly one is created', async () => {
+    const api = await t.ctx.as(WRITE);
+    for (let i = 0; i < MAX_ENDPOINTS_PER_ACCOUNT - 1; i++) {
+      const res = await api.create(WEBHOOKS, { url: `https://erp.example.com/hook/${i}`, event_types: TYPES });
+      expect(res.status).toBe(200);
+    }
+    const race = () =>
+      Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          api.create(WEBHOOKS, { url: `https://erp.example.com/racer/${i}`, event_types: TYPES }),
+        ),
+      );
+    let racers: Awaited<ReturnType<typeof race>>;
+    if (t.dialect === 'postgres') {
+      // Every racer is held at its insert by a lock on the table that the test takes from another connection
+      // (reads pass it): without the count taken one create at a time, all six would have counted 19 by then.
+      const holder = new pg.Client({ connectionString: t.ctx.database.url });
+      await holder.connect();
+      try {
+        await holder.query('begin');
+        await holder.query('lock table webhook_endpoints in share row exclusive mode');
+        const racing = race();
+        await waitForLockWaiters(t.ctx, 6);
+        await holder.query('rollback');
+        racers = await racing;
+      } finally {
+        await holder.end();
+      }
+    } else {
+      racers = await race(); // one write transaction at a time (BEGIN IMMEDIATE)
+    }
+    expect(racers.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    for (const refused of racers.filter((r) => r.status === 409)) expect(refused.body).toEqual(limitReached);
+    expect(await storedEndpoints(t.ctx, api.accountId)).toHaveLength(MAX_ENDPOINTS_PER_ACCOUNT);
+  });
+
   it('creates, gets, lists, updates, disables, enables and deletes an endpoint', async () => {
     const api = await t.ctx.as(WRITE);
     const made = await api.create(WEBHOOKS, { url: 'https://erp.example.com/hook', event_types: TYPES });

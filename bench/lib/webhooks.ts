@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import { verifyWebhook } from '../../client/src/webhooks.js';
 import { sendWebhook } from '../../src/modules/webhooks/webhooks.sender.js';
 import { newSecret, signedHeaders } from '../../src/modules/webhooks/webhooks.signing.js';
@@ -66,6 +66,46 @@ export async function startReceiver(): Promise<Receiver> {
       new Promise((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+      }),
+  };
+}
+
+export interface Tarpit {
+  url: string;
+  /** connections accepted since the start */
+  accepted(): number;
+  /** connections open now, and the most open at once */
+  held(): number;
+  mostHeld(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * A tarpit: a TCP server on 127.0.0.1 that accepts every connection, reads it and never answers a byte (an abusive or dead
+ * receiver): each attempt to it lasts until the dispatcher's timeout.
+ */
+export async function startTarpit(): Promise<Tarpit> {
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  let mostHeld = 0;
+  const server = net.createServer((socket) => {
+    accepted++;
+    sockets.add(socket);
+    mostHeld = Math.max(mostHeld, sockets.size);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    socket.resume(); // reads the request (and sees the dispatcher hang up), never answers
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    accepted: () => accepted,
+    held: () => sockets.size,
+    mostHeld: () => mostHeld,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
       }),
   };
 }

@@ -546,7 +546,7 @@ export interface paths {
     get: operations["listWebhookEndpoints"];
     /**
      * Create a webhook endpoint
-     * @description The endpoint is sent the events of its types that happen from now on, signed per Standard Webhooks with the secret answered here (also at GET …/secret).
+     * @description The endpoint is sent the events of its types that happen from now on, signed per Standard Webhooks with the secret answered here (also at GET …/secret). An account has at most 20 endpoints (enabled or disabled): one more is refused with 409 WEBHOOK_ENDPOINT_LIMIT_REACHED, details.max_webhook_endpoints naming the limit, and nothing is created.
      */
     post: operations["createWebhookEndpoint"];
   };
@@ -999,7 +999,7 @@ export interface components {
        * @description Machine-readable error code
        * @enum {string}
        */
-      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "INVALID_AUTHORIZATION_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "INVALID_AUTHORIZATION_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
       /** @description Human-readable error message */
       message: string;
       /** @description The X-Request-Id of the request */
@@ -5051,7 +5051,7 @@ export interface operations {
   };
   /**
    * Create a webhook endpoint
-   * @description The endpoint is sent the events of its types that happen from now on, signed per Standard Webhooks with the secret answered here (also at GET …/secret).
+   * @description The endpoint is sent the events of its types that happen from now on, signed per Standard Webhooks with the secret answered here (also at GET …/secret). An account has at most 20 endpoints (enabled or disabled): one more is refused with 409 WEBHOOK_ENDPOINT_LIMIT_REACHED, details.max_webhook_endpoints naming the limit, and nothing is created.
    */
   createWebhookEndpoint: {
     parameters: {

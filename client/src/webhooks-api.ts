@@ -67,7 +67,10 @@ export function webhooksApi(http: Transport) {
       paginate((q: WebhookEndpointListQuery) => list(q, options), query),
     get: (webhookId: string, options?: RequestOptions) =>
       http.request<WebhookEndpoint>({ method: 'GET', path: `/v1/webhooks/${enc(webhookId)}`, options }),
-    /** Sent the events of its types that happen from now on; answers the endpoint with its secret. */
+    /**
+     * Sent the events of its types that happen from now on; answers the endpoint with its secret. An account has at
+     * most 20 endpoints: one more is a SvcConflictError with error_code WEBHOOK_ENDPOINT_LIMIT_REACHED.
+     */
     create: (input: WebhookEndpointCreateRequest, options?: WriteOptions) =>
       write<WebhookEndpointCreated>('POST', '/v1/webhooks', input, options),
     update,

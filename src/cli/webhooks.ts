@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import { isAppError } from '../errors.js';
 import { webhooksService } from '../modules/webhooks/webhooks.service.js';
 import { CliUsageError, parseAccount } from './usage.js';
+import { operatorSource } from '../modules/audit/audit.service.js';
 
 type Out = (line: string) => void;
 
@@ -20,7 +21,7 @@ export async function webhooks(
     allowPositionals: true,
     strict: true,
   });
-  const tenant = { accountId: parseAccount(values.account), actor: { type: 'system' as const, id: 'svc webhooks' } };
+  const tenant = operatorSource(parseAccount(values.account));
   if (sub === 'list') {
     if (positionals.length > 0) throw new CliUsageError('webhooks list takes no webhook id');
     for (const endpoint of await withDb((db) => webhooksService.listAll(db.direct, tenant)))

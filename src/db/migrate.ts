@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010_webhooks.js';
 import * as m0011 from './migrations/0011_oauth_apps.js';
 import * as m0012 from './migrations/0012_client_secret_rotation.js';
 import * as m0013 from './migrations/0013_sign_in_security.js';
+import * as m0014 from './migrations/0014_webhook_delivery_queues.js';
 import * as m0015 from './migrations/0015_audit_log.js';
 import * as m0016 from './migrations/0016_canonical_record_json.js';
 
@@ -34,6 +35,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0011_oauth_apps': m0011,
   '0012_client_secret_rotation': m0012,
   '0013_sign_in_security': m0013,
+  '0014_webhook_delivery_queues': m0014,
   '0015_audit_log': m0015,
   '0016_canonical_record_json': m0016,
 };

@@ -119,4 +119,12 @@ export const domainErrors = {
         ],
       },
     ),
+  /** The account has as many webhook endpoints as an account may have: nothing was created. */
+  webhookEndpointLimitReached: (limit: number) =>
+    new AppError(
+      'WEBHOOK_ENDPOINT_LIMIT_REACHED',
+      409,
+      `An account may have at most ${limit} webhook endpoints; delete one before creating another. Nothing was created.`,
+      { max_webhook_endpoints: limit },
+    ),
 } as const;

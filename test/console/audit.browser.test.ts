@@ -76,6 +76,7 @@ eachDialectWith(
         .toEqual([
           `Api client revoked | API client ${apiClientId} | Api client ${made.client_id}`,
           `Api client created | API client ${apiClientId} | Api client ${made.client_id}`,
+          expect.stringMatching(/^User created \| Operator \(svc\) svc-cli \| User usr_/),
           `Api client created | Operator (svc) svc-cli | Api client ${apiClientId}`,
         ]);
       await checkScreen(admin, 'audit-log', dialect);

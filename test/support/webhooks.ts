@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import { onTestFinished } from 'vitest';
 import type { Db } from '../../src/db/database.js';
 import { nowMicros } from '../../src/lib/clock.js';
@@ -25,6 +25,19 @@ export interface Received {
   behaviour: Behaviour;
 }
 
+/** Resolves once `done()` holds, checked at each event `subscribe` reports; a generous ceiling turns a hang into a failure. */
+async function until(what: string, done: () => boolean, subscribe: (check: () => void) => void): Promise<void> {
+  if (done()) return;
+  await new Promise<void>((resolve, reject) => {
+    const ceiling = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), 30_000);
+    subscribe(() => {
+      if (!done()) return;
+      clearTimeout(ceiling);
+      resolve();
+    });
+  });
+}
+
 /**
  * A webhook receiver: a real HTTP server on 127.0.0.1 that answers each request as planned (then 200), and keeps
  * what it received. Closed when the test finishes.
@@ -33,8 +46,11 @@ export async function startReceiver(): Promise<{
   url: string;
   received: Received[];
   plan(behaviours: Behaviour[]): void;
+  /** resolves once `count` requests have been received */
+  arrived(count: number): Promise<void>;
 }> {
   const received: Received[] = [];
+  const listeners = new Set<() => void>();
   const planned: Behaviour[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -42,6 +58,7 @@ export async function startReceiver(): Promise<{
     req.on('end', () => {
       const behaviour = planned.shift() ?? 'ok';
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), behaviour });
+      for (const listener of listeners) listener();
       switch (behaviour) {
         case 'ok':
           res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
@@ -72,7 +89,66 @@ export async function startReceiver(): Promise<{
         server.close(() => resolve());
       }),
   );
-  return { url, received, plan: (behaviours) => planned.push(...behaviours) };
+  return {
+    url,
+    received,
+    plan: (behaviours) => planned.push(...behaviours),
+    arrived: (count) =>
+      until(
+        `${count} requests`,
+        () => received.length >= count,
+        (l) => listeners.add(l),
+      ),
+  };
+}
+
+/**
+ * A tarpit: a real TCP server on 127.0.0.1 that accepts every connection and never answers (an attacker's
+ * receiver, or a dead one). Its connections are held until the test drops them; closed when the test finishes.
+ */
+export async function startTarpit(): Promise<{
+  url: string;
+  /** connections open now */
+  held(): number;
+  /** resolves once `count` connections are open at once */
+  holding(count: number): Promise<void>;
+  /** ends one held connection (the attempt on it fails at once) */
+  dropOne(): void;
+  /** ends every held connection and stops accepting */
+  close(): Promise<void>;
+}> {
+  const sockets = new Set<Socket>();
+  const listeners = new Set<() => void>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    socket.resume(); // reads the request (and sees the dispatcher hang up), never answers
+    for (const listener of listeners) listener();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const close = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
+  onTestFinished(close);
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    held: () => sockets.size,
+    holding: (count) =>
+      until(
+        `${count} held connections`,
+        () => sockets.size >= count,
+        (l) => listeners.add(l),
+      ),
+    dropOne() {
+      const [socket] = sockets;
+      socket?.destroy();
+    },
+    close,
+  };
 }
 
 /** A dispatcher over the test's database whose clock the test moves (`advance(seconds)`). */

@@ -112,7 +112,6 @@ export const codingOf = (coding: Coding): AccountingFieldValue => ({
   type: 'IDENTIFIER',
 });
 
-
 /** A record to write, as the domain knows it: money in minor units, times in microseconds, codings resolved. */
 export interface RecordDraft {
   type: RecordType;

@@ -38,8 +38,12 @@ export const AuditQuery = Type.Object(
     ),
     target_type: Type.Optional(oneOf(AUDIT_TARGETS, 'Actions on this kind of object')),
     target_id: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Actions on this object' })),
-    'occurred_at[gte]': Type.Optional(Timestamp),
-    'occurred_at[lt]': Type.Optional(Timestamp),
+    'occurred_at[gte]': Type.Optional(
+      Type.String({ format: 'date-time', description: 'Actions at or after this time (RFC 3339)' }),
+    ),
+    'occurred_at[lt]': Type.Optional(
+      Type.String({ format: 'date-time', description: 'Actions before this time (RFC 3339)' }),
+    ),
     cursor: Type.Optional(Cursor),
     limit: Type.Optional(Limit(500)),
   },

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { ByDialect, Executor } from '../../db/database.js';
-import type { WebhookAttemptsTable, WebhookEndpointsTable } from './webhooks.tables.js';
+import type { WebhookEndpointsTable } from './webhooks.tables.js';
 
 /** A claimed delivery with what its attempt needs: the endpoint's target and secrets, the event. */
 export interface DueDelivery {
@@ -19,30 +19,53 @@ export interface DueDelivery {
   data_json: string;
 }
 
-/** Enabled endpoints behind their account's events (PostgreSQL: skipping those another process fans out now). */
-const behind: ByDialect<(ex: Executor, limit: number) => Promise<WebhookEndpointsTable[]>> = {
-  sqlite: (ex, limit) => behindQuery(ex, limit).execute(),
-  postgres: (ex, limit) => behindQuery(ex, limit).forUpdate('e').skipLocked().execute(),
-};
+/** An endpoint's place in the dispatcher's rotations: its account, then itself. */
+export interface EndpointKey {
+  account_id: string;
+  endpoint_id: string;
+}
 
-function behindQuery(ex: Executor, limit: number) {
-  return ex
+/**
+ * Enabled endpoints behind their account's events, in key order from just after `after` (PostgreSQL: skipping those
+ * another process fans out now). FOR NO KEY UPDATE, not FOR UPDATE: the key-share locks that the foreign keys of an
+ * attempt's outcome take on its endpoint (beside the fan-out, attempts run all the time) must not make fan-out skip
+ * a busy endpoint.
+ */
+const behind: ByDialect<(ex: Executor, after: EndpointKey | null, limit: number) => Promise<WebhookEndpointsTable[]>> =
+  {
+    sqlite: (ex, after, limit) => behindQuery(ex, after, limit).execute(),
+    postgres: (ex, after, limit) => behindQuery(ex, after, limit).forNoKeyUpdate('e').skipLocked().execute(),
+  };
+
+function behindQuery(ex: Executor, after: EndpointKey | null, limit: number) {
+  let query = ex
     .selectFrom('webhook_endpoints as e')
     .innerJoin('account_event_counters as c', 'c.account_id', 'e.account_id')
     .selectAll('e')
     .where('e.status', '=', 'ENABLED')
-    .whereRef('c.last_seq', '>', 'e.fanned_seq')
-    .limit(limit);
+    .whereRef('c.last_seq', '>', 'e.fanned_seq');
+  if (after) {
+    query = query.where((eb) =>
+      eb(eb.refTuple('e.account_id', 'e.endpoint_id'), '>', eb.tuple(after.account_id, after.endpoint_id)),
+    );
+  }
+  return query.orderBy('e.account_id').orderBy('e.endpoint_id').limit(limit);
 }
 
-/** Due deliveries of enabled endpoints, oldest due first (PostgreSQL: skipping rows another process claims now). */
-const due: ByDialect<(ex: Executor, now: number, limit: number) => Promise<DueDelivery[]>> = {
-  sqlite: (ex, now, limit) => dueQuery(ex, now, limit).execute(),
-  postgres: (ex, now, limit) => dueQuery(ex, now, limit).forUpdate('d').skipLocked().execute(),
+/** One endpoint's due deliveries, oldest due first (PostgreSQL: skipping rows another process claims now). */
+const dueOf: ByDialect<(ex: Executor, endpoint: EndpointKey, now: number, limit: number) => Promise<DueDelivery[]>> = {
+  sqlite: (ex, endpoint, now, limit) => dueQuery(ex, now, limit, endpoint).execute(),
+  postgres: (ex, endpoint, now, limit) => dueQuery(ex, now, limit, endpoint).forUpdate('d').skipLocked().execute(),
 };
 
-function dueQuery(ex: Executor, now: number, limit: number) {
-  return ex
+/** An enabled endpoint with deliveries due, and how many (counted up to the number asked for). */
+export interface DueEndpoint extends EndpointKey {
+  due: number;
+}
+
+/** Due deliveries of enabled endpoints (of one endpoint, when given), oldest due first. */
+function dueQuery(ex: Executor, now: number, limit: number, endpoint?: EndpointKey) {
+  let query = ex
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as e', (j) =>
       j.onRef('e.account_id', '=', 'd.account_id').onRef('e.endpoint_id', '=', 'd.endpoint_id'),
@@ -67,9 +90,11 @@ function dueQuery(ex: Executor, now: number, limit: number) {
     ])
     .where('d.status', '=', 'PENDING')
     .where('d.next_attempt_at', '<=', now)
-    .where('e.status', '=', 'ENABLED')
-    .orderBy('d.next_attempt_at')
-    .limit(limit);
+    .where('e.status', '=', 'ENABLED');
+  if (endpoint) {
+    query = query.where('d.account_id', '=', endpoint.account_id).where('d.endpoint_id', '=', endpoint.endpoint_id);
+  }
+  return query.orderBy('d.next_attempt_at').limit(limit);
 }
 
 /** The dispatcher's statements (webhooks.dispatcher.ts). */
@@ -80,12 +105,100 @@ export const deliveriesRepository = {
    * a file locked by another process would hold the API's writes behind the dispatcher's wait).
    */
   async hasWork(ex: Executor, now: number): Promise<{ behind: boolean; due: boolean }> {
-    const behindRow = await behindQuery(ex, 1).executeTakeFirst();
+    const behindRow = await behindQuery(ex, null, 1).executeTakeFirst();
     const dueRow = await dueQuery(ex, now, 1).executeTakeFirst();
     return { behind: behindRow !== undefined, due: dueRow !== undefined };
   },
 
-  behind: (ex: Executor, limit: number) => behind[ex.dialect](ex, limit),
+  /**
+   * Up to `limit` enabled endpoints behind their account's events, taking turns: those after `after` in key order
+   * first, then from the start.
+   */
+  async behind(ex: Executor, after: EndpointKey | null, limit: number): Promise<WebhookEndpointsTable[]> {
+    const rows = await behind[ex.dialect](ex, after, limit);
+    if (after === null || rows.length === limit) return rows;
+    const seen = new Set(rows.map((r) => `${r.account_id}\0${r.endpoint_id}`));
+    const wrapped = await behind[ex.dialect](ex, null, limit - rows.length);
+    return [...rows, ...wrapped.filter((r) => !seen.has(`${r.account_id}\0${r.endpoint_id}`))];
+  },
+
+  /**
+   * Every enabled endpoint with a due delivery, in key order, each with how many are due (up to `upTo`); in a
+   * transaction (claims read it there). A skip
+   * scan over the waiting deliveries' index by endpoint (migration 0014): a few probes per endpoint that has
+   * waiting deliveries, however many wait, so that a backlog costs its own endpoint's probes and nothing more.
+   */
+  async dueEndpoints(ex: Executor, now: number, upTo: number): Promise<DueEndpoint[]> {
+    // PostgreSQL's estimates of a recursive query are large (worse without statistics, as on a queue that just
+    // filled): it would JIT-compile the statement for 20 ms to run it in 1. Off for the rest of the transaction.
+    if (ex.dialect === 'postgres') await sql`set local jit = off`.execute(ex);
+    const { rows } = await sql<DueEndpoint>`
+      with recursive
+      waiting_accounts(account_id) as (
+        select (select account_id from webhook_deliveries where status = 'PENDING' order by account_id limit 1)
+        union all
+        select
+          (select d.account_id from webhook_deliveries d
+            where d.status = 'PENDING' and d.account_id > a.account_id order by d.account_id limit 1)
+        from waiting_accounts a
+        where a.account_id is not null
+      ),
+      waiting(account_id, endpoint_id) as (
+        select
+          a.account_id,
+          (select d.endpoint_id from webhook_deliveries d
+            where d.status = 'PENDING' and d.account_id = a.account_id order by d.endpoint_id limit 1)
+        from waiting_accounts a
+        where a.account_id is not null
+        union all
+        select
+          w.account_id,
+          (select d.endpoint_id from webhook_deliveries d
+            where d.status = 'PENDING' and d.account_id = w.account_id and d.endpoint_id > w.endpoint_id
+            order by d.endpoint_id limit 1)
+        from waiting w
+        where w.endpoint_id is not null
+      ),
+      counted as (
+        select w.account_id, w.endpoint_id,
+          (select count(*) from (
+            select 1 from webhook_deliveries d
+            where d.account_id = w.account_id and d.endpoint_id = w.endpoint_id
+              and d.status = 'PENDING' and d.next_attempt_at <= ${now}
+            limit ${upTo}
+          ) as due_rows) as due
+        from waiting w
+        cross join webhook_endpoints e -- SQLite: the waiting endpoints drive the join (few), not the endpoint table
+        where e.account_id = w.account_id and e.endpoint_id = w.endpoint_id
+          and w.endpoint_id is not null and e.status = 'ENABLED'
+      )
+      select account_id, endpoint_id, due from counted where due > 0 order by account_id, endpoint_id`.execute(ex);
+    return rows.map((r) => ({ ...r, due: Number(r.due) }));
+  },
+
+  /**
+   * Claims up to `limit` of the endpoint's due deliveries, oldest due first, for `token`: each is due again only
+   * when the lease runs out (`leaseEnd`), so a process that dies mid-attempt delays it, and loses nothing.
+   */
+  async claim(
+    ex: Executor,
+    endpoint: EndpointKey,
+    now: number,
+    limit: number,
+    leaseEnd: number,
+    token: string,
+  ): Promise<DueDelivery[]> {
+    const rows = await dueOf[ex.dialect](ex, endpoint, now, limit);
+    for (const row of rows) {
+      await ex
+        .updateTable('webhook_deliveries')
+        .set({ next_attempt_at: leaseEnd, lease_token: token, updated_at: now })
+        .where('account_id', '=', row.account_id)
+        .where('delivery_id', '=', row.delivery_id)
+        .execute();
+    }
+    return rows;
+  },
 
   async eventsAfter(ex: Executor, accountId: string, afterSeq: number, limit: number) {
     return ex
@@ -102,75 +215,6 @@ export const deliveriesRepository = {
     await ex
       .updateTable('webhook_endpoints')
       .set({ fanned_seq: seq })
-      .where('account_id', '=', accountId)
-      .where('endpoint_id', '=', endpointId)
-      .execute();
-  },
-
-  /**
-   * Claims up to `limit` due deliveries for `token`: each is due again only when the lease runs out (`leaseEnd`),
-   * so a process that dies mid-attempt delays it, and loses nothing.
-   */
-  async claim(ex: Executor, now: number, limit: number, leaseEnd: number, token: string): Promise<DueDelivery[]> {
-    const rows = await due[ex.dialect](ex, now, limit);
-    for (const row of rows) {
-      await ex
-        .updateTable('webhook_deliveries')
-        .set({ next_attempt_at: leaseEnd, lease_token: token, updated_at: now })
-        .where('account_id', '=', row.account_id)
-        .where('delivery_id', '=', row.delivery_id)
-        .execute();
-    }
-    return rows;
-  },
-
-  async insertAttempt(ex: Executor, row: WebhookAttemptsTable): Promise<void> {
-    await ex.insertInto('webhook_attempts').values(row).execute();
-  },
-
-  /** The attempt's outcome, written only while the claim is still this process's; false when it is not. */
-  async settle(
-    ex: Executor,
-    d: { account_id: string; delivery_id: string },
-    token: string,
-    outcome: { status: 'PENDING' | 'DELIVERED' | 'FAILED'; attempts: number; nextAttemptAt: number; now: number },
-  ): Promise<boolean> {
-    const result = await ex
-      .updateTable('webhook_deliveries')
-      .set({
-        status: outcome.status,
-        attempts: outcome.attempts,
-        next_attempt_at: outcome.nextAttemptAt,
-        lease_token: null,
-        updated_at: outcome.now,
-      })
-      .where('account_id', '=', d.account_id)
-      .where('delivery_id', '=', d.delivery_id)
-      .where('lease_token', '=', token)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  },
-
-  async endpointFailing(ex: Executor, accountId: string, endpointId: string) {
-    return ex
-      .selectFrom('webhook_endpoints')
-      .select(['status', 'failing_since'])
-      .where('account_id', '=', accountId)
-      .where('endpoint_id', '=', endpointId)
-      .executeTakeFirst();
-  },
-
-  async setEndpoint(
-    ex: Executor,
-    accountId: string,
-    endpointId: string,
-    changes: Partial<
-      Pick<WebhookEndpointsTable, 'failing_since' | 'status' | 'disabled_at' | 'disabled_reason' | 'updated_at'>
-    >,
-  ): Promise<void> {
-    await ex
-      .updateTable('webhook_endpoints')
-      .set(changes)
       .where('account_id', '=', accountId)
       .where('endpoint_id', '=', endpointId)
       .execute();

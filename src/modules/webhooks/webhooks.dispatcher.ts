@@ -1,37 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/database.js';
-import { microsToIso, nowMicros } from '../../lib/clock.js';
-import { newId } from '../../lib/ids.js';
-import { deliveriesRepository as deliveries, type DueDelivery } from './deliveries.repository.js';
-import { deliveryBody } from './events.service.js';
-import { webhooksRepository } from './webhooks.repository.js';
-import { isDelivered, sendWebhook, type SendResult } from './webhooks.sender.js';
-import { eventTypesOf, validSecrets } from './webhooks.service.js';
-import { signedHeaders } from './webhooks.signing.js';
+import type { Db, Executor } from '../../db/database.js';
+import { nowMicros } from '../../lib/clock.js';
+import { deliveriesRepository as deliveries, type DueDelivery, type EndpointKey } from './deliveries.repository.js';
+import { attempter } from './webhooks.attempt.js';
+import { fanOuter } from './webhooks.fanout.js';
+import { DEFAULT_BOUNDS, InFlight, planClaims, type Bounds } from './webhooks.scheduler.js';
 import { systemResolver, type Resolver } from './webhooks.targets.js';
 
-const SECOND = 1_000_000;
-const HOUR = 3600 * SECOND;
-const DAY = 24 * HOUR;
+export { DISABLE_AFTER, RETRY_WINDOW, retryDelay } from './webhooks.attempt.js';
+export { ACCOUNT_CONCURRENCY, DELIVERY_CONCURRENCY, ENDPOINT_CONCURRENCY } from './webhooks.scheduler.js';
 
-/** A delivery is retried for this long after it is made (or redelivered), then given up (FAILED). */
-export const RETRY_WINDOW = 3 * DAY;
-/** An endpoint whose every attempt failed for this long is disabled, with the reason. */
-export const DISABLE_AFTER = 5 * DAY;
 /** How long a claimed delivery is this process's: well over the send timeout. */
-export const LEASE = 60 * SECOND;
-const FIRST_RETRY = 5 * SECOND;
-const LONGEST_WAIT = 8 * HOUR;
-
-/**
- * The wait before the retry that follows the `attempts`-th failed attempt: 5 s × 3^(attempts−1), at most 8 h,
- * times a random factor from 0.75 to 1.25 (so that an endpoint back from an outage is not hit by every retry at
- * once). Over the 3-day window: about 17 attempts (5 s, 15 s, 45 s, 2¼ min, 7 min, 20 min, 1 h, 3 h, then 8 h).
- */
-export function retryDelay(attempts: number, random: () => number): number {
-  const base = Math.min(FIRST_RETRY * 3 ** Math.max(0, attempts - 1), LONGEST_WAIT);
-  return Math.round(base * (0.75 + random() / 2));
-}
+export const LEASE = 60_000_000;
+const keyOf = (e: EndpointKey) => `${e.account_id}\u0000${e.endpoint_id}`;
 
 export interface DispatcherOptions {
   db: Db;
@@ -42,11 +23,14 @@ export interface DispatcherOptions {
   now?: () => number;
   resolve?: Resolver;
   random?: () => number;
-  /** deliveries attempted at once (default 8) */
+  /** attempts under way at once, in all (default DELIVERY_CONCURRENCY: 64) */
   concurrency?: number;
+  /** … for one account (default ACCOUNT_CONCURRENCY: 16) and for one endpoint (ENDPOINT_CONCURRENCY: 8) */
+  accountConcurrency?: number;
+  endpointConcurrency?: number;
   /** one attempt's whole exchange (default 10 s) */
   timeoutMs?: number;
-  /** the pause between rounds that found nothing to do (default 1 s) */
+  /** the pause after a step that found nothing to do (default 1 s) */
   idleMs?: number;
 }
 
@@ -58,12 +42,39 @@ export interface RoundStats {
   delivered: number;
 }
 
+/** A delivery a step claimed, its attempt under way. */
+export interface Claimed extends EndpointKey {
+  delivery_id: string;
+  event_id: string;
+  /** Whether the attempt delivered, once its outcome is written (rejects when it could not be). */
+  settled: Promise<boolean>;
+  /** The deliveries its outcome's transaction claimed for the place it freed, their attempts begun. */
+  next: Promise<Claimed[]>;
+}
+
+export interface Step {
+  scanned: number;
+  fanned: number;
+  /** In the order the places were handed out (round-robin over the accounts). */
+  claimed: Claimed[];
+}
+
 export interface Dispatcher {
-  /** One round: new events made into deliveries, the due ones attempted (and awaited), old rows swept hourly. */
+  /**
+   * One step: new events made into deliveries (a bounded share, in turns), then due deliveries claimed for the free
+   * places, fairly (webhooks.scheduler.ts), and their attempts started, not awaited.
+   */
+  step(): Promise<Step>;
+  /** Steps, each one's attempts awaited, until a step finds nothing to do: everything due now is attempted. */
   runOnce(): Promise<RoundStats>;
-  /** Rounds until stop(): at once after a round that did something, else after idleMs. */
+  /** Resolves when every attempt under way has ended (delivered, failed or timed out) and its outcome is written. */
+  settled(): Promise<void>;
+  /**
+   * Steps until stop(): again at once after a step that did something, else after idleMs. (A place an attempt frees
+   * is handed out as the attempt ends, in its outcome's transaction.)
+   */
   start(): void;
-  /** Ends the loop after the round under way (its attempts finish or time out). */
+  /** Ends the loop, then waits for the attempts under way (they finish or time out), and claims nothing more. */
   stop(): Promise<void>;
 }
 
@@ -71,175 +82,194 @@ export interface Dispatcher {
  * Webhook delivery, outside requests (started by server.ts). Safe with many processes on one database: fan-out
  * and claims lock what they take (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite: one write transaction at a time),
  * and a claim is a lease, so no attempt is made twice at once and a dead process's claims come due again.
+ * Attempts run beside the steps: a slow one holds its place (and its account's), not the dispatcher.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { db } = options;
   const now = options.now ?? nowMicros;
-  const random = options.random ?? Math.random;
-  const concurrency = options.concurrency ?? 8;
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const rules = { allowPrivate: options.allowPrivateTargets };
-  const resolve = options.resolve ?? systemResolver;
+  const bounds: Bounds = {
+    total: options.concurrency ?? DEFAULT_BOUNDS.total,
+    perAccount: options.accountConcurrency ?? DEFAULT_BOUNDS.perAccount,
+    perEndpoint: options.endpointConcurrency ?? DEFAULT_BOUNDS.perEndpoint,
+  };
+  const attempt = attempter({
+    db,
+    now,
+    random: options.random ?? Math.random,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    rules: { allowPrivate: options.allowPrivateTargets },
+    resolve: options.resolve ?? systemResolver,
+    log: options.log,
+  });
+  const inFlight = new InFlight();
+  const underWay = new Set<Promise<unknown>>();
+  let begun = 0;
+  let deliveredCount = 0;
+  const fanOut = fanOuter(db, now);
+  /** Where the turns left off: the account given a place last. */
+  let servedLast: string | null = null;
+  /** stop() was called: attempts that end hand their places to nobody (the backlog waits for the next process). */
+  let stopping = false;
 
-  /** Deliveries for every enabled endpoint's new events of its types. */
-  async function fanOut(): Promise<{ scanned: number; fanned: number }> {
-    return db.write(async (ex) => {
-      let made = 0;
-      let scanned = 0;
-      for (const endpoint of await deliveries.behind(ex, 50)) {
-        const types = new Set<string>(eventTypesOf(endpoint));
-        const events = await deliveries.eventsAfter(ex, endpoint.account_id, Number(endpoint.fanned_seq), 500);
-        if (events.length === 0) continue;
-        scanned += events.length;
-        const at = now();
-        const rows = events
-          .filter((e) => types.has(e.type))
-          .map((e) => ({
-            account_id: endpoint.account_id,
-            delivery_id: newId('whd'),
-            endpoint_id: endpoint.endpoint_id,
-            event_id: e.event_id,
-            status: 'PENDING' as const,
-            attempts: 0,
-            next_attempt_at: at,
-            retry_from: at,
-            lease_token: null,
-            created_at: at,
-            updated_at: at,
-          }));
-        await webhooksRepository.insertDeliveries(ex, rows);
-        await deliveries.setFanned(ex, endpoint.account_id, endpoint.endpoint_id, Number(events.at(-1)!.seq));
-        made += rows.length;
+  /**
+   * Claims due deliveries in `ex` for the free places, handed out by the scheduler; in the order handed out. Each is
+   * counted under way from the moment it is planned, before any other claim can plan (another transaction's claim
+   * runs beside this one on PostgreSQL); the caller releases them if the transaction does not commit.
+   */
+  async function claimIn(ex: Executor, token: string, claimed: DueDelivery[]): Promise<void> {
+    const at = now();
+    const due = await deliveries.dueEndpoints(ex, at, bounds.perEndpoint);
+    const plan = planClaims(due, inFlight, bounds, servedLast);
+    servedLast = plan.last ?? servedLast;
+    const wanted = new Map<string, { endpoint: EndpointKey; count: number }>();
+    for (const place of plan.places) {
+      inFlight.add(place);
+      const key = keyOf(place);
+      const entry = wanted.get(key) ?? { endpoint: place, count: 0 };
+      entry.count++;
+      wanted.set(key, entry);
+    }
+    const taken = new Map<string, DueDelivery[]>();
+    try {
+      for (const [key, { endpoint, count }] of wanted) {
+        taken.set(key, await deliveries.claim(ex, endpoint, at, count, at + LEASE, token));
       }
-      return { scanned, fanned: made };
-    });
+    } finally {
+      // A place left empty (another process claimed its delivery since the count, or the claim failed) is free.
+      for (const place of plan.places) {
+        const row = taken.get(keyOf(place))?.shift();
+        if (row) claimed.push(row);
+        else inFlight.remove(place);
+      }
+    }
   }
 
-  async function attempt(d: DueDelivery, token: string): Promise<boolean> {
-    const startedAt = now();
-    const body = deliveryBody({
+  /** Runs `claim` in a write transaction of its own: the deliveries it claimed, released if it did not commit. */
+  async function claimAlone(token: string): Promise<DueDelivery[]> {
+    const claimed: DueDelivery[] = [];
+    try {
+      await db.write((ex) => claimIn(ex, token, claimed));
+    } catch (error) {
+      for (const d of claimed) inFlight.remove(d);
+      throw error;
+    }
+    return claimed;
+  }
+
+  /**
+   * Attempts a claimed delivery (counted under way already). Its outcome's transaction also hands out the place it
+   * frees (claims for it), so that a busy dispatcher claims without a commit of its own; those claims begin next.
+   */
+  function begin(d: DueDelivery, token: string): Claimed {
+    begun++;
+    const nextToken = randomUUID();
+    const chained: DueDelivery[] = [];
+    let freed = false;
+    const outcome = attempt(d, token, async (ex) => {
+      inFlight.remove(d);
+      freed = true;
+      if (!stopping) await claimIn(ex, nextToken, chained);
+    });
+    const settled = outcome.then(({ delivered }) => {
+      if (delivered) deliveredCount++;
+      return delivered;
+    });
+    settled.catch(() => {}); // awaited by whoever wants the outcome; its failure is logged below
+    const next: Promise<Claimed[]> = outcome
+      .then(
+        () => chained.map((c) => begin(c, nextToken)),
+        (error: unknown) => {
+          for (const c of chained) inFlight.remove(c);
+          options.log?.warn(
+            { err: error, account_id: d.account_id, webhook_id: d.endpoint_id, event_id: d.event_id },
+            'webhook attempt not settled; the delivery comes due again when its lease runs out',
+          );
+          return [];
+        },
+      )
+      .finally(() => {
+        if (!freed) inFlight.remove(d);
+        underWay.delete(next);
+      });
+    underWay.add(next);
+    return {
       account_id: d.account_id,
-      seq: 0,
+      endpoint_id: d.endpoint_id,
+      delivery_id: d.delivery_id,
       event_id: d.event_id,
-      type: d.type,
-      occurred_at: d.occurred_at,
-      data_json: d.data_json,
-    });
-    const secrets = validSecrets(d, startedAt).map((s) => s.secret);
-    // The signature's time is the wall clock's: receivers check it against theirs.
-    const headers = signedHeaders(secrets, d.event_id, new Date(), body);
-    const result = await sendWebhook(d.url, body, headers, { timeoutMs, rules, resolve });
-    await settle(d, token, result, startedAt);
-    return isDelivered(result);
+      settled,
+      next,
+    };
   }
 
-  async function settle(d: DueDelivery, token: string, result: SendResult, attemptedAt: number): Promise<void> {
-    const delivered = isDelivered(result);
-    await db.write(async (ex) => {
-      const at = now();
-      await deliveries.insertAttempt(ex, {
-        account_id: d.account_id,
-        attempt_id: newId('wha'),
-        endpoint_id: d.endpoint_id,
-        event_id: d.event_id,
-        attempted_at: attemptedAt,
-        status_code: result.statusCode,
-        latency_ms: result.latencyMs,
-        response_excerpt: result.excerpt,
-        error: result.error,
-        succeeded: delivered ? 1 : 0,
-      });
-      const attempts = d.attempts + 1;
-      const givenUp = !delivered && at - Number(d.retry_from) >= RETRY_WINDOW;
-      const stillOurs = await deliveries.settle(ex, d, token, {
-        status: delivered ? 'DELIVERED' : givenUp ? 'FAILED' : 'PENDING',
-        attempts,
-        nextAttemptAt: delivered || givenUp ? at : at + retryDelay(attempts, random),
-        now: at,
-      });
-      // The lease ran out and another process holds the delivery now: the attempt is logged, the endpoint's
-      // health is that process's to judge.
-      if (!stillOurs) return;
-      const endpoint = await deliveries.endpointFailing(ex, d.account_id, d.endpoint_id);
-      if (!endpoint) return;
-      if (delivered) {
-        if (endpoint.failing_since !== null) {
-          await deliveries.setEndpoint(ex, d.account_id, d.endpoint_id, { failing_since: null });
-        }
-        return;
-      }
-      const since = endpoint.failing_since === null ? at : Number(endpoint.failing_since);
-      if (endpoint.status === 'ENABLED' && at - since >= DISABLE_AFTER) {
-        const last = result.statusCode !== null ? `HTTP ${result.statusCode}` : (result.error ?? 'no answer');
-        await deliveries.setEndpoint(ex, d.account_id, d.endpoint_id, {
-          status: 'DISABLED',
-          disabled_at: at,
-          updated_at: at,
-          disabled_reason: `Every delivery attempt failed for ${Math.round((at - since) / DAY)} days (since ${microsToIso(since)}); the last one: ${last}. Fix the endpoint, then enable it again (PUT status ENABLED) and redeliver what it missed.`,
-        });
-        await webhooksRepository.setWaiting(ex, d.account_id, d.endpoint_id, 'PENDING', 'PAUSED', at);
-        options.log?.warn({ account_id: d.account_id, webhook_id: d.endpoint_id }, 'webhook endpoint disabled');
-      } else if (endpoint.failing_since === null) {
-        await deliveries.setEndpoint(ex, d.account_id, d.endpoint_id, { failing_since: at });
-      }
-    });
-  }
-
-  async function runOnce(): Promise<RoundStats> {
+  async function step(): Promise<Step> {
     const work = await deliveries.hasWork(db.direct, now());
     const { scanned, fanned } = work.behind ? await fanOut() : { scanned: 0, fanned: 0 };
     const token = randomUUID();
-    const at = now();
-    const claimed =
-      work.behind || work.due
-        ? await db.write((ex) => deliveries.claim(ex, at, concurrency * 4, at + LEASE, token))
-        : [];
-    let delivered = 0;
-    let next = 0;
-    const worker = async () => {
-      while (next < claimed.length) {
-        const d = claimed[next++]!;
-        if (await attempt(d, token)) delivered++;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, worker));
-    return { scanned, fanned, attempted: claimed.length, delivered };
+    const claimed = (work.behind || work.due) && inFlight.total < bounds.total ? await claimAlone(token) : [];
+    return { scanned, fanned, claimed: claimed.map((d) => begin(d, token)) };
   }
+
+  async function runOnce(): Promise<RoundStats> {
+    const stats: RoundStats = { scanned: 0, fanned: 0, attempted: 0, delivered: 0 };
+    const [begunBefore, deliveredBefore] = [begun, deliveredCount];
+    for (;;) {
+      const { scanned, fanned, claimed } = await step();
+      stats.scanned += scanned;
+      stats.fanned += fanned;
+      await Promise.all(claimed.map((c) => c.settled));
+      await settled(); // and the attempts their outcomes claimed for the places they freed
+      if (scanned === 0 && claimed.length === 0) break;
+    }
+    return { ...stats, attempted: begun - begunBefore, delivered: deliveredCount - deliveredBefore };
+  }
+
+  const settled = async () => {
+    while (underWay.size > 0) await Promise.all(underWay);
+  };
 
   let running = false;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
   const pause = (ms: number) =>
     new Promise<void>((done) => {
-      const timer = setTimeout(done, ms);
+      const timer = setTimeout(() => {
+        wake = null;
+        done();
+      }, ms);
       wake = () => {
         clearTimeout(timer);
+        wake = null;
         done();
       };
     });
 
   return {
+    step,
     runOnce,
+    settled,
     start() {
       if (running) return;
       running = true;
       loop = (async () => {
         while (running) {
-          let busy = false;
+          let again = false;
           try {
-            const stats = await runOnce();
-            busy = stats.scanned + stats.attempted > 0;
+            const { scanned, claimed } = await step();
+            again = (scanned > 0 || claimed.length > 0) && inFlight.total < bounds.total;
           } catch (error) {
-            options.log?.warn({ err: error }, 'webhook round failed; will retry');
+            options.log?.warn({ err: error }, 'webhook step failed; will retry');
           }
-          if (running) await pause(busy ? 0 : (options.idleMs ?? 1000));
+          if (running && !again) await pause(options.idleMs ?? 1000);
         }
       })();
     },
     async stop() {
       running = false;
+      stopping = true;
       wake?.();
       await loop;
+      await settled();
     },
   };
 }

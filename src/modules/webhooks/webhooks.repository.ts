@@ -1,5 +1,6 @@
-import type { Updateable } from 'kysely';
-import type { Executor } from '../../db/database.js';
+import { createHash } from 'node:crypto';
+import { sql, type Updateable } from 'kysely';
+import type { ByDialect, Executor } from '../../db/database.js';
 import type {
   DeliveryStatus,
   WebhookAttemptsTable,
@@ -10,8 +11,34 @@ import type {
 /** 11 columns × 500 rows: far below both dialects' bound-parameter limits. */
 const INSERT_CHUNK = 500;
 
+/** The account's endpoint list as one number of PostgreSQL's advisory lock space (64 bits of a SHA-256). */
+function endpointsLockNumber(accountId: string): string {
+  return createHash('sha256').update(`webhook_endpoints\0${accountId}`).digest().readBigInt64BE(0).toString();
+}
+
+const lockEndpoints: ByDialect<(ex: Executor, accountId: string) => Promise<void>> = {
+  // Held to the end of the transaction: two creates of one account count one after the other.
+  postgres: async (ex, accountId) => {
+    await sql`select pg_advisory_xact_lock(${endpointsLockNumber(accountId)}::bigint)`.execute(ex);
+  },
+  // One write transaction at a time (BEGIN IMMEDIATE): the transaction is the lock.
+  sqlite: async () => {},
+};
+
 /** Endpoints, and what the API reads and changes of their deliveries and attempts. */
 export const webhooksRepository = {
+  /** Until the transaction ends, no other transaction of this account passes here (a create's count and insert). */
+  lockEndpoints: (ex: Executor, accountId: string) => lockEndpoints[ex.dialect](ex, accountId),
+
+  async count(ex: Executor, accountId: string): Promise<number> {
+    const row = await ex
+      .selectFrom('webhook_endpoints')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
   async insert(ex: Executor, row: WebhookEndpointsTable): Promise<void> {
     await ex.insertInto('webhook_endpoints').values(row).execute();
   },

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../db/database.js';
-import { authOf } from '../../http/auth.js';
+import { auditOf, authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
 import { errorResponses } from '../../http/schemas.js';
+import { deliveriesService } from './deliveries.service.js';
 import { EventFeedPage, EventFeedQuery } from './events.schemas.js';
 import { eventsService } from './events.service.js';
-import { webhooksService, type TargetRules } from './webhooks.service.js';
+import { MAX_ENDPOINTS_PER_ACCOUNT, webhooksService, type TargetRules } from './webhooks.service.js';
 import {
   AttemptsQuery,
   Empty,
@@ -63,15 +64,14 @@ export function webhooksRoutes(db: Db, rules: TargetRules): FastifyPluginAsyncTy
         schema: {
           operationId: 'createWebhookEndpoint',
           summary: 'Create a webhook endpoint',
-          description:
-            'The endpoint is sent the events of its types that happen from now on, signed per Standard Webhooks with the secret answered here (also at GET …/secret).',
+          description: `The endpoint is sent the events of its types that happen from now on, signed per Standard Webhooks with the secret answered here (also at GET …/secret). An account has at most ${MAX_ENDPOINTS_PER_ACCOUNT} endpoints (enabled or disabled): one more is refused with 409 WEBHOOK_ENDPOINT_LIMIT_REACHED, details.max_webhook_endpoints naming the limit, and nothing is created.`,
           tags,
           body: WebhookEndpointCreateBody,
-          response: { 200: WebhookEndpointCreated, ...errorResponses(400) },
+          response: { 200: WebhookEndpointCreated, ...errorResponses(400, 409) },
         },
       },
       async (request, reply) =>
-        writeTransaction(db, request, reply, (ex) => webhooksService.create(ex, authOf(request), request.body, rules)),
+        writeTransaction(db, request, reply, (ex) => webhooksService.create(ex, auditOf(request), request.body, rules)),
     );
 
     app.get(
@@ -127,7 +127,7 @@ export function webhooksRoutes(db: Db, rules: TargetRules): FastifyPluginAsyncTy
       },
       async (request, reply) =>
         writeTransaction(db, request, reply, (ex) =>
-          webhooksService.update(ex, authOf(request), request.params.webhook_id, request.body, rules),
+          webhooksService.update(ex, auditOf(request), request.params.webhook_id, request.body, rules),
         ),
     );
 
@@ -146,7 +146,7 @@ export function webhooksRoutes(db: Db, rules: TargetRules): FastifyPluginAsyncTy
       },
       async (request, reply) =>
         writeTransaction(db, request, reply, (ex) =>
-          webhooksService.delete(ex, authOf(request), request.params.webhook_id),
+          webhooksService.delete(ex, auditOf(request), request.params.webhook_id),
         ),
     );
 
@@ -185,7 +185,7 @@ export function webhooksRoutes(db: Db, rules: TargetRules): FastifyPluginAsyncTy
         writeTransaction(db, request, reply, (ex) =>
           webhooksService.rotate(
             ex,
-            authOf(request),
+            auditOf(request),
             request.params.webhook_id,
             request.body.previous_expires_in_seconds ?? 86_400,
           ),
@@ -208,7 +208,7 @@ export function webhooksRoutes(db: Db, rules: TargetRules): FastifyPluginAsyncTy
         },
       },
       async (request) =>
-        webhooksService.attempts(db.direct, authOf(request), request.params.webhook_id, {
+        deliveriesService.attempts(db.direct, authOf(request), request.params.webhook_id, {
           eventId: request.query.event_id,
           eventType: request.query.event_type,
           cursor: request.query.cursor,
@@ -233,7 +233,7 @@ export function webhooksRoutes(db: Db, rules: TargetRules): FastifyPluginAsyncTy
       },
       async (request, reply) =>
         writeTransaction(db, request, reply, (ex) =>
-          webhooksService.redeliver(ex, authOf(request), request.params.webhook_id, request.body),
+          deliveriesService.redeliver(ex, authOf(request), request.params.webhook_id, request.body),
         ),
     );
   };

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { resolveTarget, type Resolver, type TargetRules } from './webhooks.targets.js';
+import { resolveTarget, TargetNotPublic, type Resolver, type TargetRules } from './webhooks.targets.js';
 
 /** How much of an answer the delivery log keeps. */
 export const EXCERPT_BYTES = 1024;
@@ -12,6 +12,8 @@ export interface SendResult {
   /** why it is not a delivery, when no 2xx came (null for a plain non-2xx status: the status says it) */
   error: string | null;
   latencyMs: number;
+  /** the target is not public: nothing was sent */
+  refused?: true;
 }
 
 export const isDelivered = (r: SendResult) => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
@@ -38,7 +40,8 @@ export async function sendWebhook(
     url = new URL(target);
     addresses = await resolveTarget(url, options.rules, options.resolve);
   } catch (error) {
-    return { statusCode: null, excerpt: null, error: errorText(error), latencyMs: elapsed() };
+    const refused = error instanceof TargetNotPublic ? { refused: true as const } : {};
+    return { statusCode: null, excerpt: null, error: errorText(error), latencyMs: elapsed(), ...refused };
   }
   const [chosen] = addresses;
   const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
@@ -100,6 +103,19 @@ export async function sendWebhook(
   });
 }
 
+/** Node's words for a failed connect name the address it tried ("connect ECONNREFUSED 10.0.0.7:443"): not kept. */
+const CONNECT_FAILURES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
 function errorText(error: unknown): string {
+  if (error instanceof Error && 'syscall' in error && error.syscall === 'connect') {
+    const code = 'code' in error && typeof error.code === 'string' ? error.code : 'unknown';
+    return `${CONNECT_FAILURES[code] ?? 'could not connect'} (${code})`;
+  }
   return storable(error instanceof Error ? error.message : String(error)).slice(0, 500);
 }

@@ -1,30 +1,30 @@
+import { auditService, type AuditSource } from '../audit/audit.service.js';
 import type { Db, Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
-import { isoToMicros, microsToIso, nowMicros } from '../../lib/clock.js';
+import { microsToIso, nowMicros } from '../../lib/clock.js';
 import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
 import { pageOf } from '../../lib/pagination.js';
-import type { AuthContext, Caller, Tenant } from '../auth/auth.service.js';
+import type { AuthContext, Tenant } from '../auth/auth.service.js';
 import { deliveriesRepository } from './deliveries.repository.js';
 import { eventsRepository } from './events.repository.js';
 import { isEventType, type AccountEventType } from './events.service.js';
 import { webhooksRepository as repo } from './webhooks.repository.js';
-import type {
-  Redeliver,
-  WebhookAttemptDto,
-  WebhookEndpointCreate,
-  WebhookEndpointDto,
-  WebhookEndpointUpdate,
-} from './webhooks.schemas.js';
+import type { WebhookEndpointCreate, WebhookEndpointDto, WebhookEndpointUpdate } from './webhooks.schemas.js';
 import { newSecret } from './webhooks.signing.js';
-import type { WebhookDeliveriesTable, WebhookEndpointsTable, WebhookAttemptsTable } from './webhooks.tables.js';
+import type { WebhookEndpointsTable } from './webhooks.tables.js';
 import { targetProblem, type TargetRules } from './webhooks.targets.js';
 
 export type { TargetRules } from './webhooks.targets.js';
 
-const REDELIVER_CHUNK = 500;
+/**
+ * The most webhook endpoints an account may have, enabled or disabled (docs/webhooks.md, "Limits"): each one is a
+ * stream of deliveries the dispatcher serves, so an account's share of it is bounded from the start.
+ */
+export const MAX_ENDPOINTS_PER_ACCOUNT = 20;
 
-const notFound = (id: string) => errors.notFound(`Webhook endpoint ${id}`, { webhook_id: id });
+export const endpointNotFound = (id: string) => errors.notFound(`Webhook endpoint ${id}`, { webhook_id: id });
+const notFound = endpointNotFound;
 
 export function eventTypesOf(row: WebhookEndpointsTable): AccountEventType[] {
   const parsed: unknown = JSON.parse(row.event_types_json);
@@ -44,20 +44,6 @@ function endpointDto(row: WebhookEndpointsTable): WebhookEndpointDto {
     disabled_at: row.disabled_at === null ? null : microsToIso(Number(row.disabled_at)),
     created_at: microsToIso(Number(row.created_at)),
     updated_at: microsToIso(Number(row.updated_at)),
-  };
-}
-
-function attemptDto(row: WebhookAttemptsTable & { event_type: string | null }): WebhookAttemptDto {
-  return {
-    id: row.attempt_id,
-    event_id: row.event_id,
-    event_type: row.event_type !== null && isEventType(row.event_type) ? row.event_type : null,
-    attempted_at: microsToIso(Number(row.attempted_at)),
-    status_code: row.status_code,
-    succeeded: row.succeeded === 1,
-    latency_ms: row.latency_ms,
-    response_excerpt: row.response_excerpt,
-    error: row.error,
   };
 }
 
@@ -95,14 +81,21 @@ export const webhooksService = {
     return events + (await db.write((ex) => deliveriesRepository.sweep(ex, before)));
   },
 
-  /** A new ENABLED endpoint, sent the events that come after it; answered once with its secret. */
+  /**
+   * A new ENABLED endpoint, sent the events that come after it; answered once with its secret. Refused (409) when
+   * the account has MAX_ENDPOINTS_PER_ACCOUNT already.
+   */
   async create(
     ex: Executor,
-    tenant: Tenant,
+    tenant: AuditSource,
     input: WebhookEndpointCreate,
     rules: TargetRules,
   ): Promise<WebhookEndpointDto & { secret: string }> {
     checkUrl(input.url, rules);
+    await repo.lockEndpoints(ex, tenant.accountId);
+    if ((await repo.count(ex, tenant.accountId)) >= MAX_ENDPOINTS_PER_ACCOUNT) {
+      throw errors.webhookEndpointLimitReached(MAX_ENDPOINTS_PER_ACCOUNT);
+    }
     const now = nowMicros();
     const row: WebhookEndpointsTable = {
       account_id: tenant.accountId,
@@ -122,6 +115,16 @@ export const webhooksService = {
       updated_at: now,
     };
     await repo.insert(ex, row);
+    await auditService.record(
+      ex,
+      tenant,
+      'webhook_endpoint.created',
+      { type: 'webhook_endpoint', id: row.endpoint_id },
+      {
+        url: row.url,
+        event_types: input.event_types,
+      },
+    );
     return { ...endpointDto(row), secret: row.secret };
   },
 
@@ -156,7 +159,7 @@ export const webhooksService = {
    */
   async update(
     ex: Executor,
-    caller: Caller,
+    caller: AuditSource,
     endpointId: string,
     input: WebhookEndpointUpdate,
     rules: TargetRules,
@@ -188,12 +191,25 @@ export const webhooksService = {
     }
     const updated = await repo.update(ex, caller.accountId, endpointId, changes);
     if (!updated) throw notFound(endpointId);
+    const { updated_at: _, ...changed } = changes;
+    await auditService.record(
+      ex,
+      caller,
+      'webhook_endpoint.updated',
+      { type: 'webhook_endpoint', id: endpointId },
+      {
+        changed: Object.keys(changed).filter((k) => !['disabled_at', 'fanned_seq', 'failing_since'].includes(k)),
+        ...(input.url !== undefined ? { url: input.url } : {}),
+        ...(changed.status !== undefined ? { status: changed.status } : {}),
+      },
+    );
     return endpointDto(updated);
   },
 
   /** Deletes the endpoint with its deliveries and log; the events stay in the feed. */
-  async delete(ex: Executor, tenant: Tenant, endpointId: string): Promise<Record<string, never>> {
+  async delete(ex: Executor, tenant: AuditSource, endpointId: string): Promise<Record<string, never>> {
     if (!(await repo.delete(ex, tenant.accountId, endpointId))) throw notFound(endpointId);
+    await auditService.record(ex, tenant, 'webhook_endpoint.deleted', { type: 'webhook_endpoint', id: endpointId });
     return {};
   },
 
@@ -204,7 +220,7 @@ export const webhooksService = {
   },
 
   /** A new current secret; the old one still signs (beside it) for `previousExpiresIn` seconds. */
-  async rotate(ex: Executor, tenant: Tenant, endpointId: string, previousExpiresIn: number) {
+  async rotate(ex: Executor, tenant: AuditSource, endpointId: string, previousExpiresIn: number) {
     const row = await repo.find(ex, tenant.accountId, endpointId);
     if (!row) throw notFound(endpointId);
     const now = nowMicros();
@@ -215,93 +231,14 @@ export const webhooksService = {
       updated_at: now,
     });
     if (!updated) throw notFound(endpointId);
+    await auditService.record(
+      ex,
+      tenant,
+      'webhook_endpoint.secret_rotated',
+      { type: 'webhook_endpoint', id: endpointId },
+      { previous_secret_valid_seconds: previousExpiresIn },
+    );
     return secretsDto(updated, now);
-  },
-
-  /** The endpoint's delivery log, newest attempt first, of one event, of one event type, or all. */
-  async attempts(
-    ex: Executor,
-    auth: AuthContext,
-    endpointId: string,
-    query: { eventId?: string; eventType?: AccountEventType; cursor?: string; limit: number },
-  ): Promise<{ items: WebhookAttemptDto[]; next_cursor: string | null }> {
-    if (!(await repo.find(ex, auth.accountId, endpointId))) throw notFound(endpointId);
-    // event_type joins the binding only when given, so cursors handed out before the filter existed still open.
-    const binding = {
-      endpoint_id: endpointId,
-      event_id: query.eventId ?? null,
-      ...(query.eventType === undefined ? {} : { event_type: query.eventType }),
-    };
-    const beforeId = query.cursor
-      ? String(openCursor(auth.cursorKey, 'webhook_attempts', binding, query.cursor)[0])
-      : undefined;
-    const rows = await repo.attempts(ex, auth.accountId, endpointId, {
-      eventId: query.eventId,
-      eventType: query.eventType,
-      beforeId,
-      limit: query.limit,
-    });
-    const page = pageOf(rows, query.limit);
-    const last = page.items.at(-1);
-    return {
-      items: page.items.map(attemptDto),
-      next_cursor:
-        page.hasMore && last ? sealCursor(auth.cursorKey, 'webhook_attempts', binding, [last.attempt_id]) : null,
-    };
-  },
-
-  /**
-   * Queues events for the endpoint again, due now, with the same ids (a read of the event table): one event (of
-   * a type the endpoint takes), or every event of its types since a time. A disabled endpoint gets them when
-   * enabled.
-   */
-  async redeliver(
-    ex: Executor,
-    tenant: Tenant,
-    endpointId: string,
-    input: Redeliver,
-  ): Promise<{ redelivered: number }> {
-    const endpoint = await repo.find(ex, tenant.accountId, endpointId);
-    if (!endpoint) throw notFound(endpointId);
-    const types = eventTypesOf(endpoint);
-    const now = nowMicros();
-    const delivery = (eventId: string): WebhookDeliveriesTable => ({
-      account_id: tenant.accountId,
-      delivery_id: newId('whd'),
-      endpoint_id: endpointId,
-      event_id: eventId,
-      status: endpoint.status === 'ENABLED' ? 'PENDING' : 'PAUSED',
-      attempts: 0,
-      next_attempt_at: now,
-      retry_from: now,
-      lease_token: null,
-      created_at: now,
-      updated_at: now,
-    });
-    if ('event_id' in input) {
-      const event = await eventsRepository.find(ex, tenant.accountId, input.event_id);
-      if (!event) throw errors.notFound(`Event ${input.event_id}`, { event_id: input.event_id });
-      if (!types.some((t) => t === event.type)) {
-        throw errors.invalidField('/event_id', `is a ${event.type} event, which the endpoint does not take`);
-      }
-      await repo.redeliver(ex, [delivery(event.event_id)]);
-      return { redelivered: 1 };
-    }
-    const since = isoToMicros(input.since);
-    if (since === null) throw errors.invalidField('/since', 'must be an RFC 3339 time with a zone');
-    let after = 0;
-    let count = 0;
-    for (;;) {
-      const events = await eventsRepository.since(ex, tenant.accountId, since, types, after, REDELIVER_CHUNK);
-      if (events.length === 0) break;
-      await repo.redeliver(
-        ex,
-        events.map((e) => delivery(e.event_id)),
-      );
-      count += events.length;
-      after = Number(events.at(-1)!.seq);
-    }
-    return { redelivered: count };
   },
 };
 

@@ -1,47 +1,71 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Where webhooks may be sent (docs/webhooks.md, "Safety"): not to the service's own network. Every address a
- * target's name resolves to is checked at send time, and the connection goes to a checked address (so a name
- * that resolves elsewhere between a check and the connect gains nothing); literal addresses are refused at once.
+ * Where webhooks may be sent (docs/webhooks.md, "Safety"): public addresses only. Every address a target's name
+ * resolves to is checked at send time, and the connection goes to a checked address (so a name that resolves
+ * elsewhere between a check and the connect gains nothing); literal addresses are refused at once.
+ *
+ * Addresses are judged by ipaddr.js's special ranges (`range()`): only `unicast` is public. An IPv6 form that
+ * carries an IPv4 address (mapped, IPv4-compatible, translated, NAT64, 6to4, Teredo) is judged by that address.
  */
 
-const CLASSES: [string, string[]][] = [
-  ['unspecified', ['0.0.0.0/8', '::/128']],
-  ['loopback', ['127.0.0.0/8', '::1/128']],
-  ['private', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7']],
-  ['link-local (cloud metadata included)', ['169.254.0.0/16', 'fe80::/10']],
-  ['shared address space (carrier-grade NAT, some cloud metadata)', ['100.64.0.0/10']],
-  ['reserved', ['192.0.0.0/24', '198.18.0.0/15', '240.0.0.0/4', '64:ff9b::/96', '2001:db8::/32']],
-  ['multicast', ['224.0.0.0/4', 'ff00::/8']],
-];
+/** What a refusal calls each range of ipaddr.js; any other name but `unicast` is 'reserved'. */
+const CLASS_OF_RANGE: Readonly<Record<string, string>> = {
+  unspecified: 'unspecified',
+  broadcast: 'broadcast',
+  loopback: 'loopback',
+  private: 'private',
+  uniqueLocal: 'private',
+  deprecatedSiteLocal: 'private',
+  linkLocal: 'link-local (cloud metadata included)',
+  carrierGradeNat: 'shared address space (carrier-grade NAT, some cloud metadata)',
+  multicast: 'multicast',
+};
 
-const LISTS = CLASSES.map(([name, subnets]) => {
-  const list = new BlockList();
-  for (const subnet of subnets) {
-    const [network, prefix] = subnet.split('/');
-    list.addSubnet(network!, Number(prefix), network!.includes(':') ? 'ipv6' : 'ipv4');
+const classOfRange = (range: string): string | null =>
+  range === 'unicast' ? null : (CLASS_OF_RANGE[range] ?? 'reserved');
+
+const ipv4Of = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+
+/**
+ * The IPv4 addresses an IPv6 address carries, by the form its range says; 'opaque' when it carries one at a place
+ * that cannot be told (a local-use NAT64 prefix, RFC 8215: its operator chooses the prefix length); null for none.
+ */
+function embeddedIPv4(address: ipaddr.IPv6, range: string): ipaddr.IPv4[] | 'opaque' | null {
+  const p = address.parts;
+  const part = (i: number) => p[i] ?? 0;
+  switch (range) {
+    case 'ipv4Mapped': // ::ffff:a.b.c.d
+    case 'rfc6145': // ::ffff:0:a.b.c.d (IPv4-translated)
+      return [ipv4Of(part(6), part(7))];
+    case 'rfc6052': // 64:ff9b::a.b.c.d (NAT64, RFC 6052), or the local-use 64:ff9b:1::/48 (RFC 8215)
+      return part(2) === 1 ? 'opaque' : [ipv4Of(part(6), part(7))];
+    case '6to4': // 2002:AABB:CCDD::/48
+      return [ipv4Of(part(1), part(2))];
+    case 'teredo': // 2001:0:<server>:<flags>:<port>:<client, each bit flipped>
+      return [ipv4Of(part(2), part(3)), ipv4Of(part(6) ^ 0xffff, part(7) ^ 0xffff)];
+    case 'unicast': // ::a.b.c.d (IPv4-compatible, deprecated): :: and ::1 have ranges of their own
+      return p.slice(0, 6).every((x) => x === 0) ? [ipv4Of(part(6), part(7))] : null;
+    default:
+      return null;
   }
-  return [name, list] as const;
-});
-
-/** ::ffff:a.b.c.d and ::ffff:xxxx:yyyy are IPv4 addresses in IPv6 clothing: judged as the IPv4 address. */
-function unmapped(address: string): string {
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (dotted) return dotted[1]!;
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return address;
-  const [hi, lo] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
 
 /** The class of a non-public address ("loopback", "private"…), or null for an address webhooks may reach. */
 export function refusedClass(address: string): string | null {
-  const plain = unmapped(address);
-  const family = isIP(plain);
-  if (family === 0) return 'not an address';
-  for (const [name, list] of LISTS) if (list.check(plain, family === 6 ? 'ipv6' : 'ipv4')) return name;
+  if (isIP(address) === 0) return 'not an address';
+  const parsed = ipaddr.parse(address);
+  if (!(parsed instanceof ipaddr.IPv6)) return classOfRange(parsed.range());
+  const range: string = parsed.range();
+  const inner = embeddedIPv4(parsed, range);
+  if (inner === 'opaque') return 'local-use NAT64';
+  if (inner === null) return classOfRange(range);
+  for (const v4 of inner) {
+    const refused = classOfRange(v4.range());
+    if (refused) return refused;
+  }
   return null;
 }
 
@@ -58,7 +82,8 @@ export interface TargetRules {
 
 /**
  * Why `text` cannot be a webhook target (for a 400), or null: an absolute https URL (http too when private
- * targets are allowed) without credentials, whose host, when it is an address, is a public one.
+ * targets are allowed) without credentials, whose host, when it is an address, is a public one. The address named
+ * is the caller's own, as written in the URL.
  */
 export function targetProblem(text: string, rules: TargetRules): string | null {
   let url: URL;
@@ -86,22 +111,25 @@ export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
-/** Every address the target's host resolves to, all of them checked; throws with the reason when one is refused. */
+/**
+ * A send refused because the target is not public. Its words name the host as the URL gives it and nothing the
+ * resolver answered: not the address, not its class (the delivery log, the endpoint's disabled_reason and the
+ * service's logs must not map another network for whoever points a webhook at it).
+ */
+export class TargetNotPublic extends Error {
+  constructor(host: string) {
+    super(`refused: ${host} is not a public address (webhooks are sent to public addresses only)`);
+    this.name = 'TargetNotPublic';
+  }
+}
+
+/** Every address the target's host resolves to, all of them checked; throws TargetNotPublic when one is refused. */
 export async function resolveTarget(url: URL, rules: TargetRules, resolve: Resolver): Promise<ResolvedAddress[]> {
   const literal = literalAddress(url);
   const addresses = literal ? [{ address: literal, family: isIP(literal) }] : await resolve(url.hostname);
   if (addresses.length === 0) throw new Error(`${url.hostname} resolves to no address`);
-  if (!rules.allowPrivate) {
-    for (const { address } of addresses) {
-      const refused = refusedClass(address);
-      if (refused) {
-        throw new Error(
-          literal
-            ? `refused: ${address} is a ${refused} address`
-            : `refused: ${url.hostname} resolves to ${address}, a ${refused} address`,
-        );
-      }
-    }
+  if (!rules.allowPrivate && addresses.some(({ address }) => refusedClass(address) !== null)) {
+    throw new TargetNotPublic(url.hostname);
   }
   return addresses;
 }

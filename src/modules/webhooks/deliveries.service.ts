@@ -1,0 +1,118 @@
+import type { Executor } from '../../db/database.js';
+import { errors } from '../../errors.js';
+import { isoToMicros, microsToIso, nowMicros } from '../../lib/clock.js';
+import { openCursor, sealCursor } from '../../lib/cursor.js';
+import { newId } from '../../lib/ids.js';
+import { pageOf } from '../../lib/pagination.js';
+import type { AuthContext, Tenant } from '../auth/auth.service.js';
+import { eventsRepository } from './events.repository.js';
+import { isEventType, type AccountEventType } from './events.service.js';
+import { webhooksRepository } from './webhooks.repository.js';
+import type { Redeliver, WebhookAttemptDto } from './webhooks.schemas.js';
+import { endpointNotFound, eventTypesOf } from './webhooks.service.js';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable } from './webhooks.tables.js';
+
+const REDELIVER_CHUNK = 500;
+
+function attemptDto(row: WebhookAttemptsTable & { event_type: string | null }): WebhookAttemptDto {
+  return {
+    id: row.attempt_id,
+    event_id: row.event_id,
+    event_type: row.event_type !== null && isEventType(row.event_type) ? row.event_type : null,
+    attempted_at: microsToIso(Number(row.attempted_at)),
+    status_code: row.status_code,
+    succeeded: row.succeeded === 1,
+    latency_ms: row.latency_ms,
+    response_excerpt: row.response_excerpt,
+    error: row.error,
+  };
+}
+
+/** An endpoint's delivery log and its redeliveries (docs/webhooks.md); every write runs in its caller's transaction. */
+export const deliveriesService = {
+  /** The endpoint's delivery log, newest attempt first, of one event, of one event type, or all. */
+  async attempts(
+    ex: Executor,
+    auth: AuthContext,
+    endpointId: string,
+    query: { eventId?: string; eventType?: AccountEventType; cursor?: string; limit: number },
+  ): Promise<{ items: WebhookAttemptDto[]; next_cursor: string | null }> {
+    if (!(await webhooksRepository.find(ex, auth.accountId, endpointId))) throw endpointNotFound(endpointId);
+    // event_type joins the binding only when given, so cursors handed out before the filter existed still open.
+    const binding = {
+      endpoint_id: endpointId,
+      event_id: query.eventId ?? null,
+      ...(query.eventType === undefined ? {} : { event_type: query.eventType }),
+    };
+    const beforeId = query.cursor
+      ? String(openCursor(auth.cursorKey, 'webhook_attempts', binding, query.cursor)[0])
+      : undefined;
+    const rows = await webhooksRepository.attempts(ex, auth.accountId, endpointId, {
+      eventId: query.eventId,
+      eventType: query.eventType,
+      beforeId,
+      limit: query.limit,
+    });
+    const page = pageOf(rows, query.limit);
+    const last = page.items.at(-1);
+    return {
+      items: page.items.map(attemptDto),
+      next_cursor:
+        page.hasMore && last ? sealCursor(auth.cursorKey, 'webhook_attempts', binding, [last.attempt_id]) : null,
+    };
+  },
+
+  /**
+   * Queues events for the endpoint again, due now, with the same ids (a read of the event table): one event (of
+   * a type the endpoint takes), or every event of its types since a time. A disabled endpoint gets them when
+   * enabled.
+   */
+  async redeliver(
+    ex: Executor,
+    tenant: Tenant,
+    endpointId: string,
+    input: Redeliver,
+  ): Promise<{ redelivered: number }> {
+    const endpoint = await webhooksRepository.find(ex, tenant.accountId, endpointId);
+    if (!endpoint) throw endpointNotFound(endpointId);
+    const types = eventTypesOf(endpoint);
+    const now = nowMicros();
+    const delivery = (eventId: string): WebhookDeliveriesTable => ({
+      account_id: tenant.accountId,
+      delivery_id: newId('whd'),
+      endpoint_id: endpointId,
+      event_id: eventId,
+      status: endpoint.status === 'ENABLED' ? 'PENDING' : 'PAUSED',
+      attempts: 0,
+      next_attempt_at: now,
+      retry_from: now,
+      lease_token: null,
+      created_at: now,
+      updated_at: now,
+    });
+    if ('event_id' in input) {
+      const event = await eventsRepository.find(ex, tenant.accountId, input.event_id);
+      if (!event) throw errors.notFound(`Event ${input.event_id}`, { event_id: input.event_id });
+      if (!types.some((t) => t === event.type)) {
+        throw errors.invalidField('/event_id', `is a ${event.type} event, which the endpoint does not take`);
+      }
+      await webhooksRepository.redeliver(ex, [delivery(event.event_id)]);
+      return { redelivered: 1 };
+    }
+    const since = isoToMicros(input.since);
+    if (since === null) throw errors.invalidField('/since', 'must be an RFC 3339 time with a zone');
+    let after = 0;
+    let count = 0;
+    for (;;) {
+      const events = await eventsRepository.since(ex, tenant.accountId, since, types, after, REDELIVER_CHUNK);
+      if (events.length === 0) break;
+      await webhooksRepository.redeliver(
+        ex,
+        events.map((e) => delivery(e.event_id)),
+      );
+      count += events.length;
+      after = Number(events.at(-1)!.seq);
+    }
+    return { redelivered: count };
+  },
+};
