@@ -25,6 +25,7 @@ export const ERROR_CODES = [
   'INVALID_CREDENTIALS',
   'SIGN_IN_LOCKED',
   'INVALID_MFA_CODE',
+  'INVALID_PASSKEY',
   'CSRF_TOKEN_INVALID',
   'INVALID_PASSWORD_LINK',
   'ACTIVE_INTEGRATION_EXISTS',
@@ -322,6 +323,17 @@ export const errors = {
       400,
       'The code is not valid: it is wrong, expired or already used. Enter the current code of your authenticator app, or an unused recovery code.',
       { errors: [{ path: '/code', message: 'is not a valid code' }] },
+    ),
+  /**
+   * A passkey's answer that does not verify: another user's or an unknown credential, a challenge not this session's
+   * (used, expired, never asked), another site's origin, a bad signature or counter. One answer for all: 400.
+   */
+  invalidPasskey: () =>
+    new AppError(
+      'INVALID_PASSKEY',
+      400,
+      'The passkey could not be verified: it is not one of yours, or the request for it expired or was answered already. Try again.',
+      { errors: [{ path: '/credential', message: 'is not a valid answer of a passkey' }] },
     ),
   csrfTokenInvalid: () =>
     new AppError(

@@ -13,6 +13,7 @@ const WEBHOOKS = '0010_webhooks';
 const OAUTH_APPS = '0011_oauth_apps';
 const SECRET_ROTATION = '0012_client_secret_rotation';
 const SIGN_IN_SECURITY = '0013_sign_in_security';
+const PASSKEYS = '0016_passkeys';
 const LATER = [
   '0004_line_items_as_answered',
   '0005_record_details',
@@ -24,6 +25,7 @@ const LATER = [
   OAUTH_APPS,
   SECRET_ROTATION,
   SIGN_IN_SECURITY,
+  PASSKEYS,
 ];
 const REVIEW_COLUMNS = ['amount_sort', 'uncoded_lines', 'vendor_name', 'user_email'];
 const RECORD_FIELD_COLUMNS = ['status', 'billing_currency', 'billing_amount_minor'];
@@ -70,8 +72,17 @@ async function undoIntegrations(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
 }
 
-/** Undoes migration 0013 (sign-in throttles, two-step sign-in, the account's user settings). */
+/** Undoes migration 0016 (passkeys, and the session's challenge of a passkey ceremony). */
+async function undoPasskeys(db: Kysely<any>) {
+  await sql`drop table user_passkeys`.execute(db);
+  for (const column of ['passkey_challenge', 'passkey_ceremony', 'passkey_challenge_expires_at'])
+    await db.schema.alterTable('user_sessions').dropColumn(column).execute();
+  await sql`delete from kysely_migration where name = ${PASSKEYS}`.execute(db);
+}
+
+/** Undoes migrations 0016 and 0013 (sign-in throttles, two-step sign-in, the account's user settings). */
 async function undoSignInSecurity(db: Kysely<any>) {
+  await undoPasskeys(db);
   for (const table of ['account_user_settings', 'user_recovery_codes', 'user_totp', 'sign_in_throttles'])
     await sql`drop table ${sql.ref(table)}`.execute(db);
   await sql`delete from kysely_migration where name = ${SIGN_IN_SECURITY}`.execute(db);

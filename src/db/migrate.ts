@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011_oauth_apps.js';
 import * as m0012 from './migrations/0012_client_secret_rotation.js';
 import * as m0013 from './migrations/0013_sign_in_security.js';
 import * as m0015 from './migrations/0015_audit_log.js';
+import * as m0016 from './migrations/0016_passkeys.js';
 
 /**
  * The numbered migrations, in order. Imported statically so that the same list serves the compiled
@@ -34,6 +35,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0012_client_secret_rotation': m0012,
   '0013_sign_in_security': m0013,
   '0015_audit_log': m0015,
+  '0016_passkeys': m0016,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
