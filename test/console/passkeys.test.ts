@@ -88,6 +88,12 @@ describeEachDialect(
         { passkey_challenge: null, passkey_ceremony: null },
       ]);
 
+      // A name of spaces alone is no name.
+      const blank = await browser.post('/auth/mfa/passkeys', { name: '   ', credential });
+      expect([blank.status, blank.body.details.errors]).toEqual([
+        400,
+        [{ path: '/name', message: 'must not be only spaces' }],
+      ]);
       // The same answer again: its challenge is used up.
       const replayed = await browser.post('/auth/mfa/passkeys', { name: 'Again', credential });
       expect([replayed.status, replayed.body]).toEqual([400, INVALID_PASSKEY]);

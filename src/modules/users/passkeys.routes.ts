@@ -54,7 +54,7 @@ export function passkeysRoutes(
           summary: "The session user's passkeys",
           description: "Each passkey's id, name, when it was added and last used (never its key). A signed-in session.",
           tags,
-          response: { 200: PasskeyList, ...errorResponses(401, 409, 500, 503) },
+          response: { 200: PasskeyList, ...errorResponses(401, 500, 503) },
         },
       },
       async (request) => {
