@@ -16,6 +16,7 @@ const SIGN_IN_SECURITY = '0013_sign_in_security';
 const AUDIT_LOG = '0015_audit_log';
 const CANONICAL_JSON = '0016_canonical_record_json';
 const DELIVERY_QUEUES = '0014_webhook_delivery_queues';
+const PASSKEYS = '0017_passkeys';
 const LATER = [
   '0004_line_items_as_answered',
   '0005_record_details',
@@ -30,6 +31,7 @@ const LATER = [
   DELIVERY_QUEUES,
   AUDIT_LOG,
   CANONICAL_JSON,
+  PASSKEYS,
 ];
 const REVIEW_COLUMNS = ['amount_sort', 'uncoded_lines', 'vendor_name', 'user_email'];
 const RECORD_FIELD_COLUMNS = ['status', 'billing_currency', 'billing_amount_minor'];
@@ -76,14 +78,23 @@ async function undoIntegrations(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
 }
 
-/** Undoes migrations 0016 (stored JSON in the serializer's member order: data only, so it is only forgotten) and 0015 (the audit log). */
+/** Undoes migration 0017 (passkeys, and the session's challenge of a passkey ceremony). */
+async function undoPasskeys(db: Kysely<any>) {
+  await sql`drop table user_passkeys`.execute(db);
+  for (const column of ['passkey_challenge', 'passkey_ceremony', 'passkey_challenge_expires_at'])
+    await db.schema.alterTable('user_sessions').dropColumn(column).execute();
+  await sql`delete from kysely_migration where name = ${PASSKEYS}`.execute(db);
+}
+
+/** Undoes migrations 0017, 0016 (stored JSON in the serializer's member order: data only, so only forgotten) and 0015 (the audit log). */
 async function undoAuditLog(db: Kysely<any>) {
+  await undoPasskeys(db);
   await sql`delete from kysely_migration where name = ${CANONICAL_JSON}`.execute(db);
   await sql`drop table audit_events`.execute(db);
   await sql`delete from kysely_migration where name = ${AUDIT_LOG}`.execute(db);
 }
 
-/** Undoes migrations 0015 and 0013 (sign-in throttles, two-step sign-in, the account's user settings). */
+/** Undoes migrations 0017 to 0013 (sign-in throttles, two-step sign-in, the account's user settings). */
 async function undoSignInSecurity(db: Kysely<any>) {
   await undoAuditLog(db);
   for (const table of ['account_user_settings', 'user_recovery_codes', 'user_totp', 'sign_in_throttles'])
@@ -360,6 +371,7 @@ describeEachDialect("accounting: migration 0008 (the reference record's fields)"
       DELIVERY_QUEUES,
       AUDIT_LOG,
       CANONICAL_JSON,
+      PASSKEYS,
     ]);
     expect((await api.get(RECORDS, { limit: '50' })).text).toBe(page);
     expect((await api.get(RECORDS, { limit: '50', single_entry: 'true' })).text).toBe(singles);
@@ -382,6 +394,7 @@ describeEachDialect('migration 0009 (vendors and integrations)', (t) => {
       DELIVERY_QUEUES,
       AUDIT_LOG,
       CANONICAL_JSON,
+      PASSKEYS,
     ]);
 
     await db.insertInto('vendors').values({ vendor_id: 'ERP_M', name: 'M', created_at: 1, updated_at: 1 }).execute();
@@ -426,6 +439,7 @@ describeEachDialect('migration 0010 (account events and webhooks)', (t) => {
       DELIVERY_QUEUES,
       AUDIT_LOG,
       CANONICAL_JSON,
+      PASSKEYS,
     ]);
     const made = await api.post('/v1/webhooks', {
       url: 'https://erp.example.com/hook',
@@ -529,8 +543,9 @@ describeEachDialect('migration 0016 (stored JSON in the serializer member order)
       .where('id', '=', id)
       .execute();
     expect((await api.get(RECORDS, { limit: '10' })).text).not.toBe(page);
+    await undoPasskeys(db);
     await sql`delete from kysely_migration where name = ${CANONICAL_JSON}`.execute(db);
-    expect(await migrateToLatest(t.ctx.db)).toEqual([CANONICAL_JSON]);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([CANONICAL_JSON, PASSKEYS]);
     expect((await api.get(RECORDS, { limit: '10' })).text).toBe(page);
     expect(await api.get(`${RECORDS}/${id}`)).toMatchObject({ status: 200, text: before.text });
   });

@@ -33,9 +33,49 @@ export interface paths {
   "/auth/mfa": {
     /**
      * The session user's two-step sign-in
-     * @description Whether a TOTP authenticator is set up, how many recovery codes are left, and whether the account requires two-step sign-in. For a signed-in session, or one that must set it up (MFA_ENROLMENT).
+     * @description Whether a TOTP authenticator is set up, how many passkeys are registered and recovery codes left, and whether the account requires two-step sign-in. For a signed-in session, or one that must set it up (MFA_ENROLMENT).
      */
     get: operations["getMfaStatus"];
+  };
+  "/auth/mfa/passkeys": {
+    /**
+     * The session user's passkeys
+     * @description Each passkey's id, name, when it was added and last used (never its key). A signed-in session.
+     */
+    get: operations["listPasskeys"];
+    /**
+     * Add a passkey: the credential the browser made, with a name
+     * @description The answer of navigator.credentials.create() to this session's challenge (attestation none; svc keeps the credential's public key). A user's first second factor comes with new recovery codes, in this answer only. A session that had to set up two-step sign-in (MFA_ENROLMENT) is signed in now, under a new id (and CSRF token, in `session`). An answer that does not verify (another challenge, an expired or used one, another origin) is 400 INVALID_PASSKEY; the challenge is used up either way. Needs the X-CSRF-Token of the session.
+     */
+    post: operations["registerPasskey"];
+  };
+  "/auth/mfa/passkeys/{passkey_id}": {
+    /**
+     * Remove a passkey
+     * @description It no longer signs in. Another user's passkey, or an unknown one, is 404. 409 when it is the last second factor (no other passkey, no authenticator app) and the account requires two-step sign-in; a user left with no second factor loses their recovery codes too. Needs the X-CSRF-Token of the session.
+     */
+    delete: operations["removePasskey"];
+  };
+  "/auth/mfa/passkeys/authentication-options": {
+    /**
+     * The second step of a sign-in with a passkey: the options of navigator.credentials.get()
+     * @description For a session whose sign-in waits for its second step (MFA_CODE) and whose user has a passkey (`mfa_factors` says PASSKEY; else 409): a new challenge for this session (answered once, within 5 minutes) and the user's passkeys. Give them to startAuthentication of @simplewebauthn/browser, then send its answer to POST /auth/mfa/passkeys/verify. Needs the X-CSRF-Token of the session.
+     */
+    post: operations["startPasskeySignIn"];
+  };
+  "/auth/mfa/passkeys/registration-options": {
+    /**
+     * Add a passkey: the options of navigator.credentials.create()
+     * @description A new challenge for this session (answered once, within 5 minutes), the relying party (PUBLIC_URL's host), the user, and the user's passkeys to exclude. Give them to startRegistration of @simplewebauthn/browser, then send its answer to POST /auth/mfa/passkeys. 409 with 10 passkeys already. For a signed-in session, or one that must set up two-step sign-in (MFA_ENROLMENT). Needs the X-CSRF-Token of the session.
+     */
+    post: operations["startPasskeyRegistration"];
+  };
+  "/auth/mfa/passkeys/verify": {
+    /**
+     * The second step of a sign-in: the answer of a passkey
+     * @description For a session whose sign-in waits for its second step (MFA_CODE): the answer of navigator.credentials.get() to this session's challenge, by one of the user's passkeys, on PUBLIC_URL's origin. Signs the session in under a new id (and CSRF token, in `session`). Any failure (another user's passkey, a challenge used, expired or never asked, another origin, a bad signature or counter) is 400 INVALID_PASSKEY, uses the challenge up, and counts as a wrong code does, per user and per client address (429 SIGN_IN_LOCKED with Retry-After). Needs the X-CSRF-Token of the session.
+     */
+    post: operations["verifyPasskey"];
   };
   "/auth/mfa/recovery-codes": {
     /**
@@ -275,7 +315,7 @@ export interface paths {
   "/internal/v1/users/{user_id}/mfa": {
     /**
      * Reset a user's two-step sign-in (a lost phone)
-     * @description Removes the user's authenticator and recovery codes and ends their sessions at once: they sign in with their password alone next (and set up a new authenticator first, where the account requires it). Another account's user, or an unknown one, is 404.
+     * @description Removes the user's authenticator, passkeys and recovery codes and ends their sessions at once: they sign in with their password alone next (and set up a second factor first, where the account requires it). Another account's user, or an unknown one, is 404.
      */
     delete: operations["resetConsoleUserMfa"];
   };
@@ -999,7 +1039,7 @@ export interface components {
        * @description Machine-readable error code
        * @enum {string}
        */
-      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "INVALID_AUTHORIZATION_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "INVALID_PASSKEY" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "INVALID_AUTHORIZATION_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
       /** @description Human-readable error message */
       message: string;
       /** @description The X-Request-Id of the request */
@@ -1050,7 +1090,7 @@ export interface operations {
 
   /**
    * The session user's two-step sign-in
-   * @description Whether a TOTP authenticator is set up, how many recovery codes are left, and whether the account requires two-step sign-in. For a signed-in session, or one that must set it up (MFA_ENROLMENT).
+   * @description Whether a TOTP authenticator is set up, how many passkeys are registered and recovery codes left, and whether the account requires two-step sign-in. For a signed-in session, or one that must set it up (MFA_ENROLMENT).
    */
   getMfaStatus: {
     responses: {
@@ -1058,6 +1098,8 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @description Passkeys and security keys registered (GET /auth/mfa/passkeys) */
+            passkeys: number;
             /** @description Unused recovery codes */
             recovery_codes_left: number;
             /** @description The account requires two-step sign-in of every user */
@@ -1075,6 +1117,528 @@ export interface operations {
       };
       /** @description Conflict */
       409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * The session user's passkeys
+   * @description Each passkey's id, name, when it was added and last used (never its key). A signed-in session.
+   */
+  listPasskeys: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            items: ({
+                /** Format: date-time */
+                created_at: string;
+                last_used_at: string | null;
+                name: string;
+                passkey_id: string;
+              })[];
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Add a passkey: the credential the browser made, with a name
+   * @description The answer of navigator.credentials.create() to this session's challenge (attestation none; svc keeps the credential's public key). A user's first second factor comes with new recovery codes, in this answer only. A session that had to set up two-step sign-in (MFA_ENROLMENT) is signed in now, under a new id (and CSRF token, in `session`). An answer that does not verify (another challenge, an expired or used one, another origin) is 400 INVALID_PASSKEY; the challenge is used up either way. Needs the X-CSRF-Token of the session.
+   */
+  registerPasskey: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * PasskeyRegistrationCredential
+           * @description What navigator.credentials.create() answered, as JSON (startRegistration of @simplewebauthn/browser)
+           */
+          credential: {
+            /** @enum {string} */
+            authenticatorAttachment?: "platform" | "cross-platform";
+            /** @description The outputs of the extensions asked for: credProps at registration */
+            clientExtensionResults: {
+              credProps?: {
+                rk?: boolean;
+              };
+            };
+            /** @description The credential's id (base64url) */
+            id: string;
+            /** @description The credential's id (base64url) */
+            rawId: string;
+            response: {
+              attestationObject: string;
+              authenticatorData?: string;
+              clientDataJSON: string;
+              publicKey?: string;
+              publicKeyAlgorithm?: number;
+              /** @description How the browser reaches the authenticator: usb, nfc, ble, internal, hybrid… */
+              transports?: string[];
+            };
+            /** @enum {string} */
+            type: "public-key";
+          };
+          /** @description A name to tell it apart by: "YubiKey 5", "Work laptop" (1 to 64 characters, not only spaces) */
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description `recovery_codes`: made when the passkey is the user's first second factor (shown in this answer only), else null (the codes they have stay) */
+      200: {
+        content: {
+          "application/json": {
+            /** Passkey */
+            passkey: {
+              /** Format: date-time */
+              created_at: string;
+              last_used_at: string | null;
+              name: string;
+              passkey_id: string;
+            };
+            recovery_codes: string[] | null;
+            /** ConsoleSession */
+            session: {
+              /** @description Send as X-CSRF-Token on every POST, PUT and DELETE made with this session */
+              csrf_token: string;
+              /** Format: date-time */
+              expires_at: string;
+              /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
+              mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
+              /**
+               * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
+               * @enum {string}
+               */
+              step: "SIGNED_IN" | "MFA_CODE" | "MFA_ENROLMENT";
+              /** ConsoleUser */
+              user: {
+                account_id: string;
+                /** Format: date-time */
+                created_at: string;
+                email: string;
+                /** @description Two-step sign-in is set up (a TOTP authenticator, or a passkey): sign-in asks for a second step after the password */
+                mfa_enrolled: boolean;
+                /**
+                 * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
+                 * @enum {string}
+                 */
+                role: "ACCOUNT_ADMIN" | "BOOKKEEPER" | "READ_ONLY";
+                /**
+                 * @description INVITED: no password set yet
+                 * @enum {string}
+                 */
+                status: "ACTIVE" | "DISABLED" | "INVITED";
+                user_id: string;
+              };
+            };
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Remove a passkey
+   * @description It no longer signs in. Another user's passkey, or an unknown one, is 404. 409 when it is the last second factor (no other passkey, no authenticator app) and the account requires two-step sign-in; a user left with no second factor loses their recovery codes too. Needs the X-CSRF-Token of the session.
+   */
+  removePasskey: {
+    parameters: {
+      path: {
+        /** @description The passkey (pky_…) */
+        passkey_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: date-time */
+            created_at: string;
+            last_used_at: string | null;
+            name: string;
+            passkey_id: string;
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * The second step of a sign-in with a passkey: the options of navigator.credentials.get()
+   * @description For a session whose sign-in waits for its second step (MFA_CODE) and whose user has a passkey (`mfa_factors` says PASSKEY; else 409): a new challenge for this session (answered once, within 5 minutes) and the user's passkeys. Give them to startAuthentication of @simplewebauthn/browser, then send its answer to POST /auth/mfa/passkeys/verify. Needs the X-CSRF-Token of the session.
+   */
+  startPasskeySignIn: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description The publicKey options of navigator.credentials.get(), as JSON (startAuthentication takes them) */
+      200: {
+        content: {
+          "application/json": {
+            /** @description The user's passkeys */
+            allowCredentials: {
+                /** @description The credential's id (base64url) */
+                id: string;
+                /** @description How the browser reaches the authenticator: usb, nfc, ble, internal, hybrid… */
+                transports?: string[];
+                /** @description public-key */
+                type: string;
+              }[];
+            /** @description base64url; answered once, within `timeout`, by this session */
+            challenge: string;
+            /** @description PUBLIC_URL's host name */
+            rpId: string;
+            /** @description milliseconds */
+            timeout: number;
+            /** @enum {string} */
+            userVerification: "discouraged" | "preferred" | "required";
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Add a passkey: the options of navigator.credentials.create()
+   * @description A new challenge for this session (answered once, within 5 minutes), the relying party (PUBLIC_URL's host), the user, and the user's passkeys to exclude. Give them to startRegistration of @simplewebauthn/browser, then send its answer to POST /auth/mfa/passkeys. 409 with 10 passkeys already. For a signed-in session, or one that must set up two-step sign-in (MFA_ENROLMENT). Needs the X-CSRF-Token of the session.
+   */
+  startPasskeyRegistration: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description The publicKey options of navigator.credentials.create(), as JSON (startRegistration takes them) */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            attestation: "none" | "indirect" | "direct" | "enterprise";
+            authenticatorSelection: {
+              /** @enum {string} */
+              authenticatorAttachment?: "platform" | "cross-platform";
+              requireResidentKey?: boolean;
+              /** @enum {string} */
+              residentKey?: "discouraged" | "preferred" | "required";
+              /** @enum {string} */
+              userVerification?: "discouraged" | "preferred" | "required";
+            };
+            /** @description base64url; answered once, within `timeout`, by this session */
+            challenge: string;
+            /** @description The user's passkeys: not registered twice */
+            excludeCredentials: {
+                /** @description The credential's id (base64url) */
+                id: string;
+                /** @description How the browser reaches the authenticator: usb, nfc, ble, internal, hybrid… */
+                transports?: string[];
+                /** @description public-key */
+                type: string;
+              }[];
+            extensions: {
+              credProps?: boolean;
+            };
+            hints: ("hybrid" | "security-key" | "client-device")[];
+            pubKeyCredParams: {
+                alg: number;
+                /** @enum {string} */
+                type: "public-key";
+              }[];
+            rp: {
+              /** @description PUBLIC_URL's host name */
+              id: string;
+              name: string;
+            };
+            /** @description milliseconds */
+            timeout: number;
+            user: {
+              displayName: string;
+              id: string;
+              name: string;
+            };
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * The second step of a sign-in: the answer of a passkey
+   * @description For a session whose sign-in waits for its second step (MFA_CODE): the answer of navigator.credentials.get() to this session's challenge, by one of the user's passkeys, on PUBLIC_URL's origin. Signs the session in under a new id (and CSRF token, in `session`). Any failure (another user's passkey, a challenge used, expired or never asked, another origin, a bad signature or counter) is 400 INVALID_PASSKEY, uses the challenge up, and counts as a wrong code does, per user and per client address (429 SIGN_IN_LOCKED with Retry-After). Needs the X-CSRF-Token of the session.
+   */
+  verifyPasskey: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * PasskeyAuthenticationCredential
+           * @description What navigator.credentials.get() answered, as JSON (startAuthentication of @simplewebauthn/browser)
+           */
+          credential: {
+            /** @enum {string} */
+            authenticatorAttachment?: "platform" | "cross-platform";
+            /** @description The outputs of the extensions asked for: credProps at registration */
+            clientExtensionResults: {
+              credProps?: {
+                rk?: boolean;
+              };
+            };
+            /** @description The credential's id (base64url) */
+            id: string;
+            /** @description The credential's id (base64url) */
+            rawId: string;
+            response: {
+              authenticatorData: string;
+              clientDataJSON: string;
+              signature: string;
+              userHandle?: string;
+            };
+            /** @enum {string} */
+            type: "public-key";
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            recovery_codes_left: number;
+            /** ConsoleSession */
+            session: {
+              /** @description Send as X-CSRF-Token on every POST, PUT and DELETE made with this session */
+              csrf_token: string;
+              /** Format: date-time */
+              expires_at: string;
+              /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
+              mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
+              /**
+               * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
+               * @enum {string}
+               */
+              step: "SIGNED_IN" | "MFA_CODE" | "MFA_ENROLMENT";
+              /** ConsoleUser */
+              user: {
+                account_id: string;
+                /** Format: date-time */
+                created_at: string;
+                email: string;
+                /** @description Two-step sign-in is set up (a TOTP authenticator, or a passkey): sign-in asks for a second step after the password */
+                mfa_enrolled: boolean;
+                /**
+                 * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
+                 * @enum {string}
+                 */
+                role: "ACCOUNT_ADMIN" | "BOOKKEEPER" | "READ_ONLY";
+                /**
+                 * @description INVITED: no password set yet
+                 * @enum {string}
+                 */
+                status: "ACTIVE" | "DISABLED" | "INVITED";
+                user_id: string;
+              };
+            };
+            /**
+             * @description What signed in: RECOVERY_CODE is used up now; PASSKEY answers POST /auth/mfa/passkeys/verify only
+             * @enum {string}
+             */
+            used: "TOTP" | "RECOVERY_CODE" | "PASSKEY";
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -1241,8 +1805,10 @@ export interface operations {
               csrf_token: string;
               /** Format: date-time */
               expires_at: string;
+              /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
+              mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
               /**
-               * @description SIGNED_IN: the session may call the API. MFA_CODE: send a code of the authenticator, or a recovery code, to POST /auth/mfa/verify. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
+               * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
                * @enum {string}
                */
               step: "SIGNED_IN" | "MFA_CODE" | "MFA_ENROLMENT";
@@ -1252,7 +1818,7 @@ export interface operations {
                 /** Format: date-time */
                 created_at: string;
                 email: string;
-                /** @description Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password */
+                /** @description Two-step sign-in is set up (a TOTP authenticator, or a passkey): sign-in asks for a second step after the password */
                 mfa_enrolled: boolean;
                 /**
                  * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
@@ -1339,8 +1905,10 @@ export interface operations {
               csrf_token: string;
               /** Format: date-time */
               expires_at: string;
+              /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
+              mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
               /**
-               * @description SIGNED_IN: the session may call the API. MFA_CODE: send a code of the authenticator, or a recovery code, to POST /auth/mfa/verify. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
+               * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
                * @enum {string}
                */
               step: "SIGNED_IN" | "MFA_CODE" | "MFA_ENROLMENT";
@@ -1350,7 +1918,7 @@ export interface operations {
                 /** Format: date-time */
                 created_at: string;
                 email: string;
-                /** @description Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password */
+                /** @description Two-step sign-in is set up (a TOTP authenticator, or a passkey): sign-in asks for a second step after the password */
                 mfa_enrolled: boolean;
                 /**
                  * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
@@ -1366,10 +1934,10 @@ export interface operations {
               };
             };
             /**
-             * @description What signed in: RECOVERY_CODE is used up now
+             * @description What signed in: RECOVERY_CODE is used up now; PASSKEY answers POST /auth/mfa/passkeys/verify only
              * @enum {string}
              */
-            used: "TOTP" | "RECOVERY_CODE";
+            used: "TOTP" | "RECOVERY_CODE" | "PASSKEY";
           };
         };
       };
@@ -1443,7 +2011,7 @@ export interface operations {
               /** Format: date-time */
               created_at: string;
               email: string;
-              /** @description Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password */
+              /** @description Two-step sign-in is set up (a TOTP authenticator, or a passkey): sign-in asks for a second step after the password */
               mfa_enrolled: boolean;
               /**
                * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
@@ -1494,8 +2062,10 @@ export interface operations {
             csrf_token: string;
             /** Format: date-time */
             expires_at: string;
+            /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
+            mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
             /**
-             * @description SIGNED_IN: the session may call the API. MFA_CODE: send a code of the authenticator, or a recovery code, to POST /auth/mfa/verify. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
+             * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
              * @enum {string}
              */
             step: "SIGNED_IN" | "MFA_CODE" | "MFA_ENROLMENT";
@@ -1505,7 +2075,7 @@ export interface operations {
               /** Format: date-time */
               created_at: string;
               email: string;
-              /** @description Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password */
+              /** @description Two-step sign-in is set up (a TOTP authenticator, or a passkey): sign-in asks for a second step after the password */
               mfa_enrolled: boolean;
               /**
                * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
@@ -1564,8 +2134,10 @@ export interface operations {
             csrf_token: string;
             /** Format: date-time */
             expires_at: string;
+            /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
+            mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
             /**
-             * @description SIGNED_IN: the session may call the API. MFA_CODE: send a code of the authenticator, or a recovery code, to POST /auth/mfa/verify. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
+             * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
              * @enum {string}
              */
             step: "SIGNED_IN" | "MFA_CODE" | "MFA_ENROLMENT";
@@ -1575,7 +2147,7 @@ export interface operations {
               /** Format: date-time */
               created_at: string;
               email: string;
-              /** @description Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password */
+              /** @description Two-step sign-in is set up (a TOTP authenticator, or a passkey): sign-in asks for a second step after the password */
               mfa_enrolled: boolean;
               /**
                * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
@@ -3049,16 +3621,16 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Any of these actions */
-        "action[]"?: ("api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "account.settings_changed" | "account.required_coding_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked")[];
+        "action[]"?: ("api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked")[];
         /** @description Actions of this user or client */
         actor_id?: string;
         /** @description Actions on this kind of object */
         target_type?: "api_client" | "user" | "account" | "webhook_endpoint" | "integration" | "connected_app";
         /** @description Actions on this object */
         target_id?: string;
-        /** @example 2026-06-11T09:09:10.422192Z */
+        /** @description Actions at or after this time (RFC 3339) */
         "occurred_at[gte]"?: string;
-        /** @example 2026-06-11T09:09:10.422192Z */
+        /** @description Actions before this time (RFC 3339) */
         "occurred_at[lt]"?: string;
         /** @description The `next_cursor` of the previous response, with the same filters. */
         cursor?: string;
@@ -3077,7 +3649,7 @@ export interface operations {
                  * @description What was done
                  * @enum {string}
                  */
-                action: "api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "account.settings_changed" | "account.required_coding_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked";
+                action: "api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked";
                 /** @description Who did it */
                 actor: {
                   /** @description The user id (usr_…), the client id (cli_…), or svc-cli */
@@ -3887,7 +4459,7 @@ export interface operations {
                 /** Format: date-time */
                 created_at: string;
                 email: string;
-                /** @description Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password */
+                /** @description Two-step sign-in is set up (a TOTP authenticator, or a passkey): sign-in asks for a second step after the password */
                 mfa_enrolled: boolean;
                 /**
                  * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads
@@ -3944,7 +4516,7 @@ export interface operations {
   };
   /**
    * Reset a user's two-step sign-in (a lost phone)
-   * @description Removes the user's authenticator and recovery codes and ends their sessions at once: they sign in with their password alone next (and set up a new authenticator first, where the account requires it). Another account's user, or an unknown one, is 404.
+   * @description Removes the user's authenticator, passkeys and recovery codes and ends their sessions at once: they sign in with their password alone next (and set up a second factor first, where the account requires it). Another account's user, or an unknown one, is 404.
    */
   resetConsoleUserMfa: {
     parameters: {
@@ -3966,7 +4538,7 @@ export interface operations {
             /** Format: date-time */
             created_at: string;
             email: string;
-            /** @description Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password */
+            /** @description Two-step sign-in is set up (a TOTP authenticator, or a passkey): sign-in asks for a second step after the password */
             mfa_enrolled: boolean;
             /**
              * @description ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads

@@ -9,6 +9,13 @@ import type {
   MfaStatus,
   MfaVerified,
   NewRecoveryCodes,
+  Passkey,
+  PasskeyAuthenticationOptions,
+  PasskeyAuthenticationRequest,
+  PasskeyList,
+  PasskeyRegistered,
+  PasskeyRegistrationOptions,
+  PasskeyRegistrationRequest,
   SetPasswordRequest,
   SignInRequest,
   TotpCodeRequest,
@@ -17,9 +24,9 @@ import type {
 } from './types.js';
 
 /**
- * The console's session (`session: true` clients in a browser): sign-in (a second step with a code for a user with
- * two-step sign-in: the answer's `step` says), the signed-in user, sign-out, a password from a one-time link, and
- * the user's own two-step sign-in. The CSRF token of every session answered is kept and sent with every write.
+ * The console's session (`session: true` clients in a browser): sign-in (a second step with a code or a passkey for
+ * a user with two-step sign-in: the answer's `step` and `mfa_factors` say), the signed-in user, sign-out, a password
+ * from a one-time link, and the user's own two-step sign-in (an authenticator app, passkeys). The CSRF token of every session answered is kept and sent with every write.
  */
 export function sessionApi(http: Transport) {
   const keep = (session: ConsoleSession): ConsoleSession => {
@@ -73,6 +80,67 @@ export function sessionApi(http: Transport) {
     /** New recovery codes in place of the old ones, for a current code of the authenticator. */
     renewRecoveryCodes: (input: TotpCodeRequest, options?: RequestOptions) =>
       http.request<NewRecoveryCodes>({ method: 'POST', path: '/auth/mfa/recovery-codes', body: input, options }),
+    /** The user's passkeys and security keys: names and when they were added and last used. */
+    listPasskeys: (options?: RequestOptions) =>
+      http.request<PasskeyList>({ method: 'GET', path: '/auth/mfa/passkeys', options }),
+    /**
+     * Adding a passkey, first half: the options to give `startRegistration({ optionsJSON })` of
+     * @simplewebauthn/browser (a new challenge for this session, answered once within their `timeout`).
+     */
+    passkeyRegistrationOptions: (options?: RequestOptions) =>
+      http.request<PasskeyRegistrationOptions>({
+        method: 'POST',
+        path: '/auth/mfa/passkeys/registration-options',
+        body: {},
+        options,
+      }),
+    /**
+     * Adding a passkey, second half: what `startRegistration` answered, with a name. A first second factor comes with
+     * recovery codes (shown once); a session that had to set up two-step sign-in is signed in now (its new CSRF token
+     * is kept). Not retried: the challenge is answered once.
+     */
+    registerPasskey: async (input: PasskeyRegistrationRequest, options?: RequestOptions) => {
+      const registered = await http.request<PasskeyRegistered>({
+        method: 'POST',
+        path: '/auth/mfa/passkeys',
+        body: input,
+        options,
+      });
+      keep(registered.session);
+      return registered;
+    },
+    /** Removes a passkey (409 when it is the last second factor and the account requires two-step sign-in). */
+    removePasskey: (passkeyId: string, options?: RequestOptions) =>
+      http.request<Passkey>({
+        method: 'DELETE',
+        path: `/auth/mfa/passkeys/${encodeURIComponent(passkeyId)}`,
+        options,
+      }),
+    /**
+     * The second step with a passkey, first half (a session whose `mfa_factors` include PASSKEY): the options to give
+     * `startAuthentication({ optionsJSON })` of @simplewebauthn/browser.
+     */
+    passkeyAuthenticationOptions: (options?: RequestOptions) =>
+      http.request<PasskeyAuthenticationOptions>({
+        method: 'POST',
+        path: '/auth/mfa/passkeys/authentication-options',
+        body: {},
+        options,
+      }),
+    /**
+     * The second step with a passkey, second half: what `startAuthentication` answered. The session is signed in
+     * under a new id; its new CSRF token is kept.
+     */
+    verifyPasskey: async (input: PasskeyAuthenticationRequest, options?: RequestOptions) => {
+      const verified = await http.request<MfaVerified>({
+        method: 'POST',
+        path: '/auth/mfa/passkeys/verify',
+        body: input,
+        options,
+      });
+      keep(verified.session);
+      return verified;
+    },
   };
 }
 
@@ -84,7 +152,7 @@ export function consoleUsersApi(http: Transport) {
   return {
     list: (options?: RequestOptions) =>
       http.request<ConsoleUserList>({ method: 'GET', path: '/internal/v1/users', options }),
-    /** Removes the user's authenticator and recovery codes and ends their sessions. */
+    /** Removes the user's authenticator, passkeys and recovery codes and ends their sessions. */
     resetMfa: (userId: string, options?: WriteOptions) =>
       http.request<ConsoleUser>({
         method: 'DELETE',

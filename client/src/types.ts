@@ -56,7 +56,7 @@ export type SetPasswordRequest = Body<'/auth/password', 'post'>;
 /** Where a sign-in stands: SIGNED_IN, or halfway (MFA_CODE: a code to send; MFA_ENROLMENT: two-step sign-in to set up). */
 export type SignInStep = ConsoleSession['step'];
 
-// Two-step sign-in of the session's user (TOTP and recovery codes).
+// Two-step sign-in of the session's user (TOTP, passkeys and recovery codes).
 export type MfaStatus = Ok<'/auth/mfa', 'get'>;
 export type TotpEnrolment = Ok<'/auth/mfa/totp', 'post'>;
 export type TotpCodeRequest = Body<'/auth/mfa/totp/confirm', 'post'>;
@@ -64,6 +64,19 @@ export type TotpConfirmed = Ok<'/auth/mfa/totp/confirm', 'post'>;
 export type MfaCodeRequest = Body<'/auth/mfa/verify', 'post'>;
 export type MfaVerified = Ok<'/auth/mfa/verify', 'post'>;
 export type NewRecoveryCodes = Ok<'/auth/mfa/recovery-codes', 'post'>;
+/** What may answer a sign-in's second step (the session's `mfa_factors` while its step is MFA_CODE). */
+export type MfaFactor = NonNullable<ConsoleSession['mfa_factors']>[number];
+
+// Passkeys and security keys (WebAuthn) as a second factor.
+export type PasskeyList = Ok<'/auth/mfa/passkeys', 'get'>;
+export type Passkey = PasskeyList['items'][number];
+/** The options of navigator.credentials.create(), as JSON: `startRegistration({ optionsJSON })` takes them. */
+export type PasskeyRegistrationOptions = Ok<'/auth/mfa/passkeys/registration-options', 'post'>;
+export type PasskeyRegistrationRequest = Body<'/auth/mfa/passkeys', 'post'>;
+export type PasskeyRegistered = Ok<'/auth/mfa/passkeys', 'post'>;
+/** The options of navigator.credentials.get(), as JSON: `startAuthentication({ optionsJSON })` takes them. */
+export type PasskeyAuthenticationOptions = Ok<'/auth/mfa/passkeys/authentication-options', 'post'>;
+export type PasskeyAuthenticationRequest = Body<'/auth/mfa/passkeys/verify', 'post'>;
 
 // An account admin's side of the console's users (scope account.admin, in the console only).
 export type ConsoleUserList = Ok<'/internal/v1/users', 'get'>;

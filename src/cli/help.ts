@@ -31,8 +31,9 @@ const HELP: Record<string, string> = {
     The old password stops working and every session ends; prints a new one-time link (re-enables a disabled
     user).`,
   'users reset-mfa': `svc users reset-mfa <user_id>
-    Removes the user's two-step sign-in (authenticator and recovery codes; a lost phone) and ends their sessions:
-    they sign in with their password alone, or set up a new authenticator first where the account requires it.`,
+    Removes the user's two-step sign-in (authenticator, passkeys and recovery codes; a lost phone or key) and ends
+    their sessions: they sign in with their password alone, or set up a second factor first where the account
+    requires it.`,
   'vendors create': `svc vendors create --vendor <vendor_id> [--name <name>]
     Creates an ERP vendor id: what a partner sends as "vendor" to create an integration (POST
     /v3/accounting/integration); prints it as JSON.

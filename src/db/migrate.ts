@@ -16,6 +16,7 @@ import * as m0013 from './migrations/0013_sign_in_security.js';
 import * as m0014 from './migrations/0014_webhook_delivery_queues.js';
 import * as m0015 from './migrations/0015_audit_log.js';
 import * as m0016 from './migrations/0016_canonical_record_json.js';
+import * as m0017 from './migrations/0017_passkeys.js';
 
 /**
  * The numbered migrations, in order. Imported statically so that the same list serves the compiled
@@ -38,6 +39,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014_webhook_delivery_queues': m0014,
   '0015_audit_log': m0015,
   '0016_canonical_record_json': m0016,
+  '0017_passkeys': m0017,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -94,4 +94,15 @@ export const accessErrors = {
     error === 'invalid_client'
       ? new AppError('UNAUTHORIZED', 401, description, null, {}, error)
       : new AppError('INVALID_REQUEST', 400, description, null, {}, error),
+  /**
+   * A passkey's answer that does not verify: another user's or an unknown credential, a challenge not this session's
+   * (used, expired, never asked), another site's origin, a bad signature or counter. One answer for all: 400.
+   */
+  invalidPasskey: () =>
+    new AppError(
+      'INVALID_PASSKEY',
+      400,
+      'The passkey could not be verified: it is not one of yours, or the request for it expired or was answered already. Try again.',
+      { errors: [{ path: '/credential', message: 'is not a valid answer of a passkey' }] },
+    ),
 } as const;

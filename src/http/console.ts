@@ -100,7 +100,7 @@ export async function registerConsole(app: FastifyInstance, db: Db, config: Conf
       csrf: csrfProtection,
     };
 
-    await scope.register(sessionRoutes(db, limits, csrfProtection));
+    await scope.register(sessionRoutes(db, limits, csrfProtection, config.publicUrl));
     await registerConsolePages(scope, config.consoleDir);
   });
   if (!gate) throw errors.internal();

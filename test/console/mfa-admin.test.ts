@@ -175,6 +175,7 @@ describeEachDialect('console: an account admin and two-step sign-in', (t) => {
       expect((await halfway.get(url)).status).toBe(401);
     expect((await halfway.get('/auth/mfa')).body).toEqual({
       totp_enrolled: false,
+      passkeys: 0,
       recovery_codes_left: 0,
       required_by_account: true,
     });

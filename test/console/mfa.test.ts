@@ -41,6 +41,7 @@ describeEachDialect('console: two-step sign-in (TOTP and recovery codes)', (t) =
     expect(browser.step).toBe('SIGNED_IN');
     expect((await browser.get('/auth/mfa')).body).toEqual({
       totp_enrolled: false,
+      passkeys: 0,
       recovery_codes_left: 0,
       required_by_account: false,
     });
@@ -80,6 +81,7 @@ describeEachDialect('console: two-step sign-in (TOTP and recovery codes)', (t) =
     expect(await storedTotp(t.ctx, user.user_id)).toMatchObject({ confirmed_at: expect.anything() });
     expect((await browser.get('/auth/mfa')).body).toEqual({
       totp_enrolled: true,
+      passkeys: 0,
       recovery_codes_left: 10,
       required_by_account: false,
     });

@@ -6,6 +6,8 @@ export const AUDIT_ACTIONS = [
   'user.disabled',
   'user.password_reset',
   'user.mfa_reset',
+  'user.passkey_added',
+  'user.passkey_removed',
   'account.settings_changed',
   'account.required_coding_changed',
   'webhook_endpoint.created',

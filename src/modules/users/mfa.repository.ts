@@ -93,9 +93,9 @@ export const mfaRepository = {
     return Number(row.left);
   },
 
-  /** The user's authenticator and recovery codes, gone. */
+  /** The user's authenticator, passkeys and recovery codes, gone. */
   async deleteMfaOf(ex: Executor, user: UserKey): Promise<void> {
-    for (const table of ['user_recovery_codes', 'user_totp'] as const) {
+    for (const table of ['user_recovery_codes', 'user_totp', 'user_passkeys'] as const) {
       await ex
         .deleteFrom(table)
         .where('account_id', '=', user.account_id)
@@ -122,21 +122,30 @@ export const mfaRepository = {
       .execute();
   },
 
-  /** Ends the sessions of the account's users who have no confirmed authenticator; answers how many. */
+  /** Ends the sessions of the account's users who have neither a confirmed authenticator nor a passkey; answers how many. */
   async deleteSessionsWithoutMfa(ex: Executor, accountId: string): Promise<number> {
     const result = await ex
       .deleteFrom('user_sessions')
       .where('account_id', '=', accountId)
       .where((eb) =>
         eb.not(
-          eb.exists(
-            eb
-              .selectFrom('user_totp as t')
-              .select('t.user_id')
-              .whereRef('t.account_id', '=', 'user_sessions.account_id')
-              .whereRef('t.user_id', '=', 'user_sessions.user_id')
-              .where('t.confirmed_at', 'is not', null),
-          ),
+          eb.or([
+            eb.exists(
+              eb
+                .selectFrom('user_totp as t')
+                .select('t.user_id')
+                .whereRef('t.account_id', '=', 'user_sessions.account_id')
+                .whereRef('t.user_id', '=', 'user_sessions.user_id')
+                .where('t.confirmed_at', 'is not', null),
+            ),
+            eb.exists(
+              eb
+                .selectFrom('user_passkeys as p')
+                .select('p.user_id')
+                .whereRef('p.account_id', '=', 'user_sessions.account_id')
+                .whereRef('p.user_id', '=', 'user_sessions.user_id'),
+            ),
+          ]),
         ),
       )
       .executeTakeFirst();

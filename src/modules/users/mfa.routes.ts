@@ -36,7 +36,7 @@ export function mfaRoutes(
           operationId: 'getMfaStatus',
           summary: "The session user's two-step sign-in",
           description:
-            'Whether a TOTP authenticator is set up, how many recovery codes are left, and whether the account requires two-step sign-in. For a signed-in session, or one that must set it up (MFA_ENROLMENT).',
+            'Whether a TOTP authenticator is set up, how many passkeys are registered and recovery codes left, and whether the account requires two-step sign-in. For a signed-in session, or one that must set it up (MFA_ENROLMENT).',
           tags,
           response: { 200: MfaStatus, ...errorResponses(401, 409, 500, 503) },
         },

@@ -18,6 +18,10 @@ export const TotpCodeBody = Type.Object(
 export const MfaStatus = Type.Object(
   {
     totp_enrolled: Type.Boolean({ description: 'A TOTP authenticator is set up' }),
+    passkeys: Type.Integer({
+      minimum: 0,
+      description: 'Passkeys and security keys registered (GET /auth/mfa/passkeys)',
+    }),
     recovery_codes_left: Type.Integer({ minimum: 0, description: 'Unused recovery codes' }),
     required_by_account: Type.Boolean({ description: 'The account requires two-step sign-in of every user' }),
   },
@@ -45,7 +49,10 @@ export const TotpConfirmed = Type.Object(
 export const MfaVerified = Type.Object(
   {
     session: SessionResponse,
-    used: oneOf(['TOTP', 'RECOVERY_CODE'] as const, 'What signed in: RECOVERY_CODE is used up now'),
+    used: oneOf(
+      ['TOTP', 'RECOVERY_CODE', 'PASSKEY'] as const,
+      'What signed in: RECOVERY_CODE is used up now; PASSKEY answers POST /auth/mfa/passkeys/verify only',
+    ),
     recovery_codes_left: Type.Integer({ minimum: 0 }),
   },
   { title: 'MfaVerified' },

@@ -5,15 +5,17 @@ import { errors } from '../../errors.js';
 import { microsToIso, nowMicros } from '../../lib/clock.js';
 import { hashSecret } from '../auth/auth.service.js';
 import { mfaRepository } from './mfa.repository.js';
+import { passkeysRepository } from './passkeys.repository.js';
 import { signInThrottle, throttleKeys } from './sign-in-throttle.js';
 import { usersRepository, type UserRow } from './users.repository.js';
 import { userRowToUser, type UserDto } from './users.service.js';
 
 /**
  * Two-step sign-in for console users (docs/console.md, "Two-step sign-in"): a TOTP authenticator (RFC 6238: SHA-1,
- * 6 digits, 30-second steps; the step before and after the current one are accepted, for clocks a little apart)
- * and RECOVERY_CODES single-use recovery codes. A code is accepted once: its time step must come after the last
- * one used. Wrong codes are throttled as passwords are (sign-in-throttle.ts), per user and per address.
+ * 6 digits, 30-second steps; the step before and after the current one are accepted, for clocks a little apart),
+ * passkeys (passkeys.service.ts) and RECOVERY_CODES single-use recovery codes. A code is accepted once: its time
+ * step must come after the last one used. Wrong codes are throttled as passwords are (sign-in-throttle.ts), per user
+ * and per address.
  */
 const ISSUER = 'svc';
 const PERIOD = 30;
@@ -24,8 +26,13 @@ export const RECOVERY_CODES = 10;
 /** Where a sign-in stands: SIGNED_IN may call the API; the others are halfway and may call only their next step. */
 export type SignInStep = 'SIGNED_IN' | 'MFA_CODE' | 'MFA_ENROLMENT';
 
+/** What may answer a sign-in's second step. */
+export type MfaFactor = 'TOTP' | 'PASSKEY' | 'RECOVERY_CODE';
+
 export interface MfaStatus {
   totp_enrolled: boolean;
+  /** how many passkeys the user has registered */
+  passkeys: number;
   recovery_codes_left: number;
   /** the account requires two-step sign-in of every user */
   required_by_account: boolean;
@@ -76,19 +83,32 @@ function newRecoveryCodes(): string[] {
 
 /**
  * Counts the attempt under the user's second-step keys, or refuses it while they are throttled; answers what ends
- * the attempt: `refused()` (the error to throw for a wrong code, counted as a failure) and `succeeded()`.
+ * the attempt: `refused()` (the error to throw for a wrong answer, `refusal`'s, counted as a failure) and
+ * `succeeded()`. A wrong code and a wrong passkey count alike.
  */
-async function attempt(db: Db, userId: string, ip: string) {
+export async function secondStepAttempt(db: Db, userId: string, ip: string, refusal = errors.invalidMfaCode) {
   const keys = throttleKeys.secondStep(userId, ip);
   const throttled = await signInThrottle.attempt(db, keys);
   if (throttled) throw errors.signInLocked(throttled.retryAfterSeconds);
   return {
     async refused() {
       await signInThrottle.failed(db, keys);
-      return errors.invalidMfaCode();
+      return refusal();
     },
     succeeded: () => signInThrottle.succeeded(db, keys),
   };
+}
+
+/** New recovery codes in place of the user's others, stored (hashed) in the caller's transaction; answers them. */
+export async function replaceRecoveryCodes(ex: Executor, user: UserKey, now: number): Promise<string[]> {
+  const codes = newRecoveryCodes();
+  await mfaRepository.replaceRecoveryCodes(
+    ex,
+    user,
+    codes.map((c) => hashSecret(normalCode(c))),
+    now,
+  );
+  return codes;
 }
 
 /** New recovery codes in place of the user's others, in one transaction with `first` (unless it answers false). */
@@ -98,18 +118,7 @@ async function storeNewRecoveryCodes(
   now: number,
   first: (ex: Executor) => Promise<boolean>,
 ): Promise<string[] | null> {
-  const codes = newRecoveryCodes();
-  const stored = await db.write(async (ex) => {
-    if (!(await first(ex))) return false;
-    await mfaRepository.replaceRecoveryCodes(
-      ex,
-      user,
-      codes.map((c) => hashSecret(normalCode(c))),
-      now,
-    );
-    return true;
-  });
-  return stored ? codes : null;
+  return db.write(async (ex) => ((await first(ex)) ? replaceRecoveryCodes(ex, user, now) : null));
 }
 
 export const mfaService = {
@@ -123,9 +132,20 @@ export const mfaService = {
     const totp = await mfaRepository.findTotp(db.direct, user);
     return {
       totp_enrolled: Boolean(totp?.confirmed_at),
+      passkeys: await passkeysRepository.count(db.direct, user),
       recovery_codes_left: await mfaRepository.recoveryCodesLeft(db.direct, user),
       required_by_account: (await this.settings(db, user.account_id)).mfa_required,
     };
+  },
+
+  /** What may answer the user's second step now: told to a sign-in halfway (MFA_CODE), which offers them. */
+  async factors(db: Db, user: UserKey): Promise<MfaFactor[]> {
+    const status = await this.status(db, user);
+    const factors: MfaFactor[] = [];
+    if (status.totp_enrolled) factors.push('TOTP');
+    if (status.passkeys > 0) factors.push('PASSKEY');
+    if (status.recovery_codes_left > 0) factors.push('RECOVERY_CODE');
+    return factors;
   },
 
   /** A new TOTP secret for the user to add to their app; it counts once a code of it is confirmed. */
@@ -151,7 +171,7 @@ export const mfaService = {
 
   /** Confirms the secret being set up with a code of it; answers the new recovery codes (shown once). */
   async confirmTotp(db: Db, user: UserKey, code: string, ip: string): Promise<{ recovery_codes: string[] }> {
-    const tried = await attempt(db, user.user_id, ip);
+    const tried = await secondStepAttempt(db, user.user_id, ip);
     const totp = await mfaRepository.findTotp(db.direct, user);
     if (!totp || totp.confirmed_at !== null) {
       throw errors.conflict('No set-up of two-step sign-in is waiting for a code: start it again.', {
@@ -179,7 +199,7 @@ export const mfaService = {
     code: string,
     ip: string,
   ): Promise<{ used: 'TOTP' | 'RECOVERY_CODE'; recovery_codes_left: number }> {
-    const tried = await attempt(db, user.user_id, ip);
+    const tried = await secondStepAttempt(db, user.user_id, ip);
     const normal = normalCode(code);
     let used: 'TOTP' | 'RECOVERY_CODE';
     if (TOTP_CODE.test(normal)) {
@@ -198,7 +218,7 @@ export const mfaService = {
 
   /** New recovery codes in place of the old ones, for a current TOTP code (a stolen session alone cannot). */
   async renewRecoveryCodes(db: Db, user: UserKey, code: string, ip: string): Promise<{ recovery_codes: string[] }> {
-    const tried = await attempt(db, user.user_id, ip);
+    const tried = await secondStepAttempt(db, user.user_id, ip);
     const totp = await mfaRepository.findTotp(db.direct, user);
     if (!totp?.confirmed_at) throw errors.conflict('Two-step sign-in is not set up.', { user_id: user.user_id });
     const normal = normalCode(code);
@@ -211,9 +231,9 @@ export const mfaService = {
   },
 
   /**
-   * Removes the user's authenticator and recovery codes and ends their sessions: their next sign-in is with the
-   * password alone (or sets up a new authenticator, where the account requires it). `accountId` null: any account
-   * (`svc users reset-mfa`); otherwise another account's user is 404.
+   * Removes the user's authenticator, passkeys and recovery codes and ends their sessions: their next sign-in is
+   * with the password alone (or sets up a second factor first, where the account requires it). `accountId` null: any
+   * account (`svc users reset-mfa`); otherwise another account's user is 404.
    */
   async reset(db: Db, source: AuditSource | null, userId: string): Promise<UserDto> {
     const user =

@@ -21,6 +21,26 @@ export interface UserRecoveryCodesTable {
   used_at: number | null;
 }
 
+/** A user's passkey or security key (WebAuthn): its credential's public key, never a secret. */
+export interface UserPasskeysTable {
+  account_id: string;
+  user_id: string;
+  /** pky_…: the passkey in the API */
+  passkey_id: string;
+  /** the credential id (base64url) the browser names in an assertion; unique across the service */
+  credential_id: string;
+  /** the credential's public key as the authenticator gave it (COSE), base64url */
+  public_key: string;
+  /** the signature counter the authenticator last reported (0 for those that keep none) */
+  counter: number;
+  /** JSON array of the transports the browser reported (usb, nfc, ble, internal, hybrid…), a hint for the next sign-in */
+  transports: string;
+  /** the name the user gave it ("YubiKey 5", "Work laptop") */
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
 /** What an account admin sets for the account's console users. */
 export interface AccountUserSettingsTable {
   account_id: string;
@@ -35,6 +55,7 @@ declare module '../../db/database.js' {
   interface Database {
     user_totp: UserTotpTable;
     user_recovery_codes: UserRecoveryCodesTable;
+    user_passkeys: UserPasskeysTable;
     account_user_settings: AccountUserSettingsTable;
   }
 }

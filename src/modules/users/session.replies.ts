@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { microsToIso, nowMicros } from '../../lib/clock.js';
-import type { SignInStep } from './mfa.service.js';
+import { mfaService, type MfaFactor, type SignInStep } from './mfa.service.js';
 import { sessionEnd, type SessionLimits } from './sessions.js';
 import { usersService, type UserDto } from './users.service.js';
 
@@ -12,6 +12,8 @@ export interface SessionAnswer {
   step: SignInStep;
   csrf_token: string;
   expires_at: string;
+  /** while the step is MFA_CODE: what may answer it */
+  mfa_factors?: MfaFactor[];
 }
 
 /** The session's user and step; refused unless its step is one of `allowed` (401 for none at all). */
@@ -43,6 +45,9 @@ export async function answerSession(
     step: step ?? 'SIGNED_IN',
     csrf_token: reply.generateCsrf(),
     expires_at: microsToIso(sessionEnd({ signedInAt, step }, limits)),
+    ...(step === 'MFA_CODE'
+      ? { mfa_factors: await mfaService.factors(db, { account_id: accountId, user_id: userId }) }
+      : {}),
   };
 }
 

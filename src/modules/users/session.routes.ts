@@ -5,6 +5,8 @@ import type { Db } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { mfaRoutes } from './mfa.routes.js';
+import { passkeysRoutes } from './passkeys.routes.js';
+import { relyingPartyOf } from './passkeys.service.js';
 import { answerSession, beginSession } from './session.replies.js';
 import type { SessionLimits } from './sessions.js';
 import { signInService } from './sign-in.service.js';
@@ -20,13 +22,14 @@ const minutes = (micros: number) => micros / 60_000_000;
 /**
  * Sign-in (two steps when the user has set up two-step sign-in), the current session, sign-out, and the
  * one-time password link: the console's own operations (docs/console.md). Registered inside the scope that has
- * @fastify/session and @fastify/csrf-protection, with the two-step sign-in routes and the account admin's users
- * routes.
+ * @fastify/session and @fastify/csrf-protection, with the two-step sign-in routes (passkeys' relying party is
+ * `publicUrl`) and the account admin's users routes.
  */
 export function sessionRoutes(
   db: Db,
   limits: SessionLimits,
   csrfProtection: onRequestHookHandler,
+  publicUrl: string,
 ): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
@@ -101,6 +104,7 @@ export function sessionRoutes(
     );
 
     await app.register(mfaRoutes(db, limits, csrfProtection));
+    await app.register(passkeysRoutes(db, limits, csrfProtection, relyingPartyOf(publicUrl)));
     await app.register(usersAdminRoutes(db));
   };
 }

@@ -2,22 +2,34 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Database, Executor } from '../../db/database.js';
 import type { UserPasswordLinksTable, UserSessionsTable, UsersTable } from './users.tables.js';
 
-/** A user as read: the row, and whether a confirmed TOTP authenticator is theirs. */
+/** A user as read: the row, and whether a second factor (a confirmed TOTP authenticator, a passkey) is theirs. */
 export interface UserRow extends UsersTable {
   mfa_enrolled: number | boolean;
 }
 
-/** Whether the user of the row has confirmed a TOTP authenticator (one indexed lookup by the key of user_totp). */
+/**
+ * Whether the user of the row has a second factor: a confirmed TOTP authenticator or a passkey (indexed lookups by
+ * the keys of user_totp and user_passkeys).
+ */
 const mfaEnrolled = (eb: ExpressionBuilder<Database, 'users'>) =>
   eb
-    .exists(
-      eb
-        .selectFrom('user_totp as t')
-        .select('t.user_id')
-        .whereRef('t.account_id', '=', 'users.account_id')
-        .whereRef('t.user_id', '=', 'users.user_id')
-        .where('t.confirmed_at', 'is not', null),
-    )
+    .or([
+      eb.exists(
+        eb
+          .selectFrom('user_totp as t')
+          .select('t.user_id')
+          .whereRef('t.account_id', '=', 'users.account_id')
+          .whereRef('t.user_id', '=', 'users.user_id')
+          .where('t.confirmed_at', 'is not', null),
+      ),
+      eb.exists(
+        eb
+          .selectFrom('user_passkeys as p')
+          .select('p.user_id')
+          .whereRef('p.account_id', '=', 'users.account_id')
+          .whereRef('p.user_id', '=', 'users.user_id'),
+      ),
+    ])
     .as('mfa_enrolled');
 
 /** A session with the user it belongs to, as one lookup reads them. */

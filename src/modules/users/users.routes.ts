@@ -57,7 +57,7 @@ export function usersAdminRoutes(db: Db): FastifyPluginAsyncTypebox {
           operationId: 'resetConsoleUserMfa',
           summary: "Reset a user's two-step sign-in (a lost phone)",
           description:
-            "Removes the user's authenticator and recovery codes and ends their sessions at once: they sign in with their password alone next (and set up a new authenticator first, where the account requires it). Another account's user, or an unknown one, is 404.",
+            "Removes the user's authenticator, passkeys and recovery codes and ends their sessions at once: they sign in with their password alone next (and set up a second factor first, where the account requires it). Another account's user, or an unknown one, is 404.",
           tags,
           params: UserParams,
           response: { 200: User },

@@ -11,7 +11,8 @@ export const User = Type.Object(
     role: oneOf(ROLES, 'ACCOUNT_ADMIN: everything; BOOKKEEPER: review, code, approve, field values; READ_ONLY: reads'),
     status: oneOf(['ACTIVE', 'DISABLED', 'INVITED'] as const, 'INVITED: no password set yet'),
     mfa_enrolled: Type.Boolean({
-      description: 'Two-step sign-in is set up (a TOTP authenticator): sign-in asks for its code after the password',
+      description:
+        'Two-step sign-in is set up (a TOTP authenticator, or a passkey): sign-in asks for a second step after the password',
     }),
     created_at: Timestamp,
   },
@@ -28,7 +29,7 @@ export const SignInBody = Type.Object(
 
 export const SignInStep = oneOf(
   ['SIGNED_IN', 'MFA_CODE', 'MFA_ENROLMENT'] as const,
-  'SIGNED_IN: the session may call the API. MFA_CODE: send a code of the authenticator, or a recovery code, to POST /auth/mfa/verify. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.',
+  'SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.',
 );
 
 export const SessionResponse = Type.Object(
@@ -39,6 +40,12 @@ export const SessionResponse = Type.Object(
       description: 'Send as X-CSRF-Token on every POST, PUT and DELETE made with this session',
     }),
     expires_at: Timestamp,
+    mfa_factors: Type.Optional(
+      Type.Array(oneOf(['TOTP', 'PASSKEY', 'RECOVERY_CODE'] as const), {
+        description:
+          'Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code)',
+      }),
+    ),
   },
   { title: 'ConsoleSession' },
 );

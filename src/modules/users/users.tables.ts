@@ -26,6 +26,14 @@ export interface UserSessionsTable {
   last_seen_at: number;
   /** absolute expiry (microseconds): no activity extends a session past it */
   expires_at: number;
+  /**
+   * The WebAuthn challenge (base64url) of the session's passkey ceremony in progress, its kind (REGISTRATION,
+   * AUTHENTICATION) and until when it may be answered (migration 0017): taken by the first answer, right or wrong.
+   * Written only by passkeys.repository.ts; the session store's writes leave them as they are.
+   */
+  passkey_challenge?: string | null;
+  passkey_ceremony?: string | null;
+  passkey_challenge_expires_at?: number | null;
 }
 
 export interface UserPasswordLinksTable {

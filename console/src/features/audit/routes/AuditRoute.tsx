@@ -16,6 +16,8 @@ const ACTIONS = [
   'user.disabled',
   'user.password_reset',
   'user.mfa_reset',
+  'user.passkey_added',
+  'user.passkey_removed',
   'account.settings_changed',
   'account.required_coding_changed',
   'api_client.created',

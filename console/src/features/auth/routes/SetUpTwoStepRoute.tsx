@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
 import { useSession } from '../api/session';
+import { AddPasskeyForm } from '../components/AddPasskeyForm';
 import { RecoveryCodesOnce } from '../components/RecoveryCodesOnce';
 import { SignOutButton } from '../components/SignOutButton';
 import { TotpSetup } from '../components/TotpSetup';
@@ -13,6 +14,7 @@ import { safeNextPath } from '../next-path';
  * anything else: the session calls nothing else until it is done (the service holds it to that).
  */
 export function SetUpTwoStepRoute() {
+  const id = useId();
   const session = useSession();
   const [, navigate] = useLocation();
   const next = safeNextPath(new URLSearchParams(useSearch()).get('next'));
@@ -44,6 +46,18 @@ export function SetUpTwoStepRoute() {
         Your account requires two-step sign-in. Set it up to continue, signed in as {session.data.user.email}.
       </p>
       <TotpSetup onConfirmed={setCodes} />
+      <section className="card" aria-labelledby={`${id}-passkey`}>
+        <h2 id={`${id}-passkey`}>Or add a passkey</h2>
+        <p>
+          A passkey (your laptop&apos;s or phone&apos;s screen lock, a password manager) or a security key (a YubiKey)
+          answers the second step in place of a code: your browser asks for it.
+        </p>
+        <AddPasskeyForm
+          onAdded={(registered) =>
+            registered.recovery_codes ? setCodes(registered.recovery_codes) : navigate(next, { replace: true })
+          }
+        />
+      </section>
       <p>
         <SignOutButton />
       </p>

@@ -7,8 +7,9 @@ import { SignInForm } from '../components/SignInForm';
 import { safeNextPath } from '../next-path';
 
 /**
- * Sign-in: the email and password, then for a user with two-step sign-in the code (the same page: the session says
- * which step it is at), or for a user whose account requires it and who has not set it up, the set-up page.
+ * Sign-in: the email and password, then for a user with two-step sign-in a passkey or a code (the same page: the
+ * session says which step it is at, and which second factors the user has), or for a user whose account requires
+ * it and who has not set it up, the set-up page.
  */
 export function SignInRoute() {
   const session = useSession();
@@ -27,6 +28,7 @@ export function SignInRoute() {
         <p className="brand brand-standalone">svc console</p>
         <PageHeading title="Two-step sign-in" />
         <SecondStepForm
+          factors={session.data.mfa_factors}
           onVerified={(verified) =>
             navigate(
               verified.used === 'RECOVERY_CODE'

@@ -5,6 +5,7 @@ import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
 import { plural } from '../../../lib/format';
 import { useMfaStatus, useRenewRecoveryCodes } from '../api/mfa';
+import { PasskeysSection } from '../components/PasskeysSection';
 import { RecoveryCodesOnce } from '../components/RecoveryCodesOnce';
 import { TotpSetup } from '../components/TotpSetup';
 
@@ -42,11 +43,16 @@ function RenewRecoveryCodes({ onRenewed }: { onRenewed: (codes: string[]) => voi
   );
 }
 
-/** The signed-in user's two-step sign-in: set it up, see how many recovery codes are left, make new ones. */
+/**
+ * The signed-in user's two-step sign-in: an authenticator app (set it up, make new recovery codes) and passkeys
+ * (add, remove); how many recovery codes are left.
+ */
 export function TwoStepRoute() {
   const status = useMfaStatus();
   const left = new URLSearchParams(useSearch()).get('recovery_codes_left');
   const [codes, setCodes] = useState<string[] | null>(null);
+  const data = status.data;
+  const enrolled = data ? data.totp_enrolled || data.passkeys > 0 : false;
 
   return (
     <>
@@ -65,24 +71,34 @@ export function TwoStepRoute() {
           </button>
         </ErrorMessage>
       )}
-      {!codes && status.data && !status.data.totp_enrolled && (
-        <>
-          <p>
-            {status.data.required_by_account
-              ? 'Your account requires two-step sign-in.'
-              : 'Two-step sign-in is off: your password alone signs you in.'}
-          </p>
-          <TotpSetup onConfirmed={setCodes} />
-        </>
+      {!codes && data && !enrolled && (
+        <p>
+          {data.required_by_account
+            ? 'Your account requires two-step sign-in.'
+            : 'Two-step sign-in is off: your password alone signs you in.'}{' '}
+          Set up an authenticator app, or add a passkey.
+        </p>
       )}
-      {!codes && status.data?.totp_enrolled && (
+      {!codes && data && enrolled && (
         <>
           <p className="notice notice-success">
-            Two-step sign-in is on: after your password, sign-in asks for the code of your authenticator app.{' '}
-            {plural(status.data.recovery_codes_left, 'recovery code')} left.
+            Two-step sign-in is on: after your password, sign-in asks for{' '}
+            {data.totp_enrolled && data.passkeys > 0
+              ? 'the code of your authenticator app or one of your passkeys'
+              : data.totp_enrolled
+                ? 'the code of your authenticator app'
+                : 'one of your passkeys'}
+            . {plural(data.recovery_codes_left, 'recovery code')} left.
           </p>
-          <p className="hint">Lost your phone? Sign in with a recovery code, or ask an account admin to reset it.</p>
-          <RenewRecoveryCodes onRenewed={setCodes} />
+          <p className="hint">
+            Lost your phone or key? Sign in with a recovery code, or ask an account admin to reset two-step sign-in.
+          </p>
+        </>
+      )}
+      {!codes && data && (
+        <>
+          <PasskeysSection onAdded={(registered) => registered.recovery_codes && setCodes(registered.recovery_codes)} />
+          {data.totp_enrolled ? <RenewRecoveryCodes onRenewed={setCodes} /> : <TotpSetup onConfirmed={setCodes} />}
         </>
       )}
     </>

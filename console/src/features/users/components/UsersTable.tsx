@@ -36,7 +36,7 @@ function UserRow({ user, self, onReset }: { user: ConsoleUser; self: boolean; on
           {user.mfa_enrolled && !self && confirming && (
             <ConfirmInline
               question={`Reset two-step sign-in of ${user.email}?`}
-              warning="Their authenticator and recovery codes stop working and they are signed out."
+              warning="Their authenticator, passkeys and recovery codes stop working and they are signed out."
               confirm="Yes, reset"
               confirmAccessibleName={`Yes, reset two-step sign-in of ${user.email}`}
               busyLabel="Resetting…"
