@@ -48,6 +48,8 @@ export interface Config {
   readonly metricsToken: string | null;
   /** Webhooks may target loopback, private, link-local and metadata addresses, and plain http (development, tests). */
   readonly webhookAllowPrivateTargets: boolean;
+  /** Webhook attempts under way at once in a process: in all, per account, per endpoint (docs/webhooks.md). */
+  readonly webhookConcurrency: { readonly total: number; readonly perAccount: number; readonly perEndpoint: number };
   /** Sandbox mode (docs/sandbox.md): the /sandbox/v1 routes and fault injection exist only when true. */
   readonly sandbox: boolean;
   /** The bearer token of the sandbox's operator routes; required when sandbox is on. */
@@ -213,6 +215,17 @@ export function loadConfig(env: Env): Config {
   if (metricsToken !== null && metricsToken.length < 16) problems.push('METRICS_TOKEN: must be at least 16 characters');
 
   const webhookAllowPrivateTargets = bool('WEBHOOK_ALLOW_PRIVATE_TARGETS');
+  const webhookConcurrency = {
+    total: int('WEBHOOK_DELIVERY_CONCURRENCY', 64, 1, 10_000),
+    perAccount: int('WEBHOOK_ACCOUNT_CONCURRENCY', 16, 1, 10_000),
+    perEndpoint: int('WEBHOOK_ENDPOINT_CONCURRENCY', 8, 1, 10_000),
+  };
+  if (webhookConcurrency.perEndpoint > webhookConcurrency.perAccount) {
+    problems.push('WEBHOOK_ENDPOINT_CONCURRENCY: must not be more than WEBHOOK_ACCOUNT_CONCURRENCY');
+  }
+  if (webhookConcurrency.perAccount > webhookConcurrency.total) {
+    problems.push('WEBHOOK_ACCOUNT_CONCURRENCY: must not be more than WEBHOOK_DELIVERY_CONCURRENCY');
+  }
   const trustProxyParsed = parseTrustProxy(env.TRUST_PROXY);
   if (typeof trustProxyParsed === 'string') problems.push(trustProxyParsed);
   const trustProxy = typeof trustProxyParsed === 'string' ? false : trustProxyParsed;
@@ -256,6 +269,7 @@ export function loadConfig(env: Env): Config {
     publicUrl,
     metricsToken,
     webhookAllowPrivateTargets,
+    webhookConcurrency: Object.freeze(webhookConcurrency),
     sandbox,
     sandboxAdminToken: sandbox ? sandboxAdminToken : null,
   });

@@ -65,7 +65,14 @@ async function serve(config: Config): Promise<void> {
   const deliveryDb =
     background && config.database.dialect === 'postgres' ? openDatabase(config.database, { poolSize: 2 }) : db;
   const dispatcher = background
-    ? createDispatcher({ db: deliveryDb, allowPrivateTargets: config.webhookAllowPrivateTargets, log: app.log })
+    ? createDispatcher({
+        db: deliveryDb,
+        allowPrivateTargets: config.webhookAllowPrivateTargets,
+        log: app.log,
+        concurrency: config.webhookConcurrency.total,
+        accountConcurrency: config.webhookConcurrency.perAccount,
+        endpointConcurrency: config.webhookConcurrency.perEndpoint,
+      })
     : null;
   dispatcher?.start();
 

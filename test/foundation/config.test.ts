@@ -95,6 +95,7 @@ describe('configuration', () => {
       headersTimeoutMs: 10_000,
       keepAliveTimeoutMs: 72_000,
       hstsMaxAgeSeconds: 0,
+      webhookConcurrency: { total: 64, perAccount: 16, perEndpoint: 8 },
       databasePoolSize: 10,
       workers: 1,
       sessionIdleMinutes: 30,
