@@ -16,7 +16,7 @@ import {
 import type { LastExportResult } from './accounting.tables.js';
 import type { SourceType } from './ledger.js';
 import { AFTER_EXPORT, EXPORTABLE, type ReviewStatus } from './lifecycle.js';
-import { recordEvents } from './history.js';
+import { recordEvents, type RecordEvent } from './history.js';
 import { recordClock } from './record-clock.repository.js';
 import { reviewService } from './review.service.js';
 
@@ -165,18 +165,17 @@ export const accountingService = {
     await recordEvents(
       ex,
       tenant,
-      updates.map(({ id, reviewStatus, updatedAt, reported }) => ({
-        recordId: id,
-        version: states.get(id)!.version + 1,
-        type: reported.status === 'SUCCESS' ? 'EXPORT_SUCCEEDED' : 'EXPORT_FAILED',
-        occurredAt: updatedAt,
-        changes: {
-          review_status: { from: EXPORTABLE, to: reviewStatus },
-          ...(reported.status === 'SUCCESS'
-            ? { reference_id: reported.reference_id, deep_link_url: reported.deep_link_url }
-            : { error_message: reported.error_message }),
-        },
-      })),
+      updates.map(({ id, reviewStatus, updatedAt, reported }): RecordEvent => {
+        const event = { recordId: id, version: states.get(id)!.version + 1, occurredAt: updatedAt };
+        const review_status = { from: EXPORTABLE, to: reviewStatus };
+        return reported.status === 'SUCCESS'
+          ? {
+              ...event,
+              type: 'EXPORT_SUCCEEDED',
+              changes: { review_status, reference_id: reported.reference_id, deep_link_url: reported.deep_link_url },
+            }
+          : { ...event, type: 'EXPORT_FAILED', changes: { review_status, error_message: reported.error_message } };
+      }),
     );
     return { updated_accounting_record_ids: ids };
   },

@@ -6,10 +6,11 @@ import { newId } from '../../lib/ids.js';
 import { pageOf } from '../../lib/pagination.js';
 import type { AuthContext, Caller } from '../auth/auth.service.js';
 import { eventsService, type NewAccountEvent } from '../webhooks/events.service.js';
-import { isRecord } from '../../lib/guards.js';
 import { accountingRepository } from './accounting.repository.js';
 import { historyRepository } from './history.repository.js';
-import type { RecordEventType } from './lifecycle.js';
+import type { AccountingFieldValue } from './ledger.js';
+import type { ReviewStatus } from './lifecycle.js';
+import type { Money } from './money.js';
 import { RecordEventShape } from './review.schemas.js';
 
 type RecordEventDto = Static<typeof RecordEventShape.schema>;
@@ -20,15 +21,47 @@ type RecordEventDto = Static<typeof RecordEventShape.schema>;
  * change); docs/accounting.md lists the types and their `changes`.
  */
 
-export interface RecordEvent {
+/** A review move, as a change records it. */
+export interface StatusMove {
+  from: ReviewStatus;
+  to: ReviewStatus;
+}
+
+/** A line's part, as split and merge record it. */
+interface LinePart {
+  line_id: string;
+  amount: Money;
+  accounting_field_values: AccountingFieldValue[];
+}
+
+/**
+ * What each kind of change records (the `changes` of a record's history, docs/accounting.md): one union, so that
+ * what a change announces (accountEventOf) follows from its type, without reading its changes back.
+ */
+export type RecordChange =
+  | { type: 'INGESTED' | 'IMPORTED'; changes: { review_status: ReviewStatus } }
+  | { type: 'MOVED'; changes: { review_status: StatusMove } }
+  | {
+      type: 'EXPORT_SUCCEEDED';
+      changes: { review_status: StatusMove; reference_id: string | null; deep_link_url: string | null };
+    }
+  | { type: 'EXPORT_FAILED'; changes: { review_status: StatusMove; error_message: string | null } }
+  | {
+      type: 'CODED';
+      changes: {
+        lines: { line_id: string; before: AccountingFieldValue[]; after: AccountingFieldValue[] }[];
+      };
+    }
+  | { type: 'SPLIT'; changes: { line_id: string; amount: Money; into: LinePart[] } }
+  | { type: 'MERGED'; changes: { line_ids: string[]; into: LinePart } };
+
+export type RecordEvent = RecordChange & {
   recordId: string;
   /** The version the change produced. */
   version: number;
-  type: RecordEventType;
   /** microseconds: the record's updated_at after the change */
   occurredAt: number;
-  changes: object;
-}
+};
 
 /**
  * The account event (webhooks and the event feed) a record event announces, if any: became ready for export,
@@ -37,28 +70,20 @@ export interface RecordEvent {
  */
 function accountEventOf(e: RecordEvent): NewAccountEvent | null {
   const record = { recordId: e.recordId, version: e.version, occurredAt: e.occurredAt };
-  const changes: unknown = e.changes;
-  if (!isRecord(changes)) return null;
   switch (e.type) {
     case 'INGESTED':
-      return changes.review_status === 'READY_FOR_EXPORT'
+      return e.changes.review_status === 'READY_FOR_EXPORT'
         ? { type: 'accounting_record.ready_for_export', ...record }
         : null;
-    case 'MOVED': {
-      const move = changes.review_status;
-      if (!isRecord(move)) return null;
-      if (move.to === 'READY_FOR_EXPORT') return { type: 'accounting_record.ready_for_export', ...record };
-      if (move.from === 'EXPORTED') return { type: 'accounting_record.reopened', ...record };
-      return null;
-    }
+    case 'MOVED':
+      if (e.changes.review_status.to === 'READY_FOR_EXPORT') {
+        return { type: 'accounting_record.ready_for_export', ...record };
+      }
+      return e.changes.review_status.from === 'EXPORTED' ? { type: 'accounting_record.reopened', ...record } : null;
     case 'EXPORT_SUCCEEDED':
       return { type: 'accounting_record.exported', ...record };
     case 'EXPORT_FAILED':
-      return {
-        type: 'accounting_record.export_failed',
-        ...record,
-        errorMessage: typeof changes.error_message === 'string' ? changes.error_message : '',
-      };
+      return { type: 'accounting_record.export_failed', ...record, errorMessage: e.changes.error_message ?? '' };
     default:
       return null;
   }

@@ -6,10 +6,10 @@ import { accountingRepository } from './accounting.repository.js';
 import { AccountingRecordShape, storedForm } from './accounting.schemas.js';
 import type { StoredRecord } from './accounting.tables.js';
 import type { RecordWithSingleEntry } from './review.schemas.js';
-import { recordEvents } from './history.js';
+import { recordEvents, type RecordChange } from './history.js';
 import { codingOf } from './ingest.service.js';
 import { economicSideOf, type AccountingFieldValue, type LineItem } from './ledger.js';
-import { EDITABLE, type RecordEventType } from './lifecycle.js';
+import { EDITABLE } from './lifecycle.js';
 import { toMinor, type Money } from './money.js';
 import { recordClock } from './record-clock.repository.js';
 import { reviewRepository } from './review.repository.js';
@@ -21,11 +21,8 @@ import { reviewRepository } from './review.repository.js';
  * codings an edit names.
  */
 
-export interface Edit {
-  lines: LineItem[];
-  type: RecordEventType;
-  changes: object;
-}
+/** An edit's new lines, and what its change records (history.ts). */
+export type Edit = { lines: LineItem[] } & Extract<RecordChange, { type: 'CODED' | 'SPLIT' | 'MERGED' }>;
 
 const notFound = (id: string) => errors.notFound(`Accounting record ${id}`, { accounting_record_id: id });
 
@@ -129,9 +126,8 @@ export async function editRecord(
   });
   // Under the clock lock nothing else can have changed the record; a miss is a bug, not a race.
   if (!changed) throw errors.internal();
-  await recordEvents(ex, caller, [
-    { recordId: id, version: version + 1, type: result.type, occurredAt: updatedAt, changes: result.changes },
-  ]);
+  const { lines: _, ...change } = result;
+  await recordEvents(ex, caller, [{ recordId: id, version: version + 1, occurredAt: updatedAt, ...change }]);
   const updated = await accountingRepository.find(ex, caller.accountId, id);
   if (!updated) throw errors.internal();
   return {

@@ -2,15 +2,15 @@ import type { Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { isoToMicros, microsToIso, nowMicros } from '../../lib/clock.js';
 import { openCursor, sealCursor } from '../../lib/cursor.js';
-import { newId } from '../../lib/ids.js';
 import { pageOf } from '../../lib/pagination.js';
 import type { AuthContext, Tenant } from '../auth/auth.service.js';
 import { eventsRepository } from './events.repository.js';
 import { isEventType, type AccountEventType } from './events.service.js';
 import { webhooksRepository } from './webhooks.repository.js';
 import type { Redeliver, WebhookAttemptDto } from './webhooks.schemas.js';
+import { makeDeliveries } from './webhooks.deliveries.js';
 import { endpointNotFound, eventTypesOf } from './webhooks.service.js';
-import type { WebhookAttemptsTable, WebhookDeliveriesTable } from './webhooks.tables.js';
+import type { WebhookAttemptsTable } from './webhooks.tables.js';
 
 const REDELIVER_CHUNK = 500;
 
@@ -77,27 +77,13 @@ export const deliveriesService = {
     if (!endpoint) throw endpointNotFound(endpointId);
     const types = eventTypesOf(endpoint);
     const now = nowMicros();
-    const delivery = (eventId: string): WebhookDeliveriesTable => ({
-      account_id: tenant.accountId,
-      delivery_id: newId('whd'),
-      endpoint_id: endpointId,
-      event_id: eventId,
-      status: endpoint.status === 'ENABLED' ? 'PENDING' : 'PAUSED',
-      attempts: 0,
-      next_attempt_at: now,
-      retry_from: now,
-      lease_token: null,
-      created_at: now,
-      updated_at: now,
-    });
     if ('event_id' in input) {
       const event = await eventsRepository.find(ex, tenant.accountId, input.event_id);
       if (!event) throw errors.notFound(`Event ${input.event_id}`, { event_id: input.event_id });
       if (!types.some((t) => t === event.type)) {
         throw errors.invalidField('/event_id', `is a ${event.type} event, which the endpoint does not take`);
       }
-      await webhooksRepository.redeliver(ex, [delivery(event.event_id)]);
-      return { redelivered: 1 };
+      return { redelivered: await makeDeliveries(ex, endpoint, [event.event_id], now, 'due-again') };
     }
     const since = isoToMicros(input.since);
     if (since === null) throw errors.invalidField('/since', 'must be an RFC 3339 time with a zone');
@@ -106,11 +92,13 @@ export const deliveriesService = {
     for (;;) {
       const events = await eventsRepository.since(ex, tenant.accountId, since, types, after, REDELIVER_CHUNK);
       if (events.length === 0) break;
-      await webhooksRepository.redeliver(
+      count += await makeDeliveries(
         ex,
-        events.map((e) => delivery(e.event_id)),
+        endpoint,
+        events.map((e) => e.event_id),
+        now,
+        'due-again',
       );
-      count += events.length;
       after = Number(events.at(-1)!.seq);
     }
     return { redelivered: count };

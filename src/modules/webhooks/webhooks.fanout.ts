@@ -1,7 +1,6 @@
 import type { Db } from '../../db/database.js';
-import { newId } from '../../lib/ids.js';
 import { deliveriesRepository as deliveries, type EndpointKey } from './deliveries.repository.js';
-import { webhooksRepository } from './webhooks.repository.js';
+import { makeDeliveries } from './webhooks.deliveries.js';
 import { eventTypesOf } from './webhooks.service.js';
 
 /**
@@ -34,25 +33,9 @@ export function fanOuter(db: Db, now: () => number): () => Promise<{ scanned: nu
         const events = await deliveries.eventsAfter(ex, endpoint.account_id, Number(endpoint.fanned_seq), budget);
         if (events.length === 0) continue;
         scanned += events.length;
-        const at = now();
-        const rows = events
-          .filter((e) => types.has(e.type))
-          .map((e) => ({
-            account_id: endpoint.account_id,
-            delivery_id: newId('whd'),
-            endpoint_id: endpoint.endpoint_id,
-            event_id: e.event_id,
-            status: 'PENDING' as const,
-            attempts: 0,
-            next_attempt_at: at,
-            retry_from: at,
-            lease_token: null,
-            created_at: at,
-            updated_at: at,
-          }));
-        await webhooksRepository.insertDeliveries(ex, rows);
+        const taken = events.filter((e) => types.has(e.type)).map((e) => e.event_id);
+        made += await makeDeliveries(ex, { ...endpoint, status: 'ENABLED' }, taken, now(), 'keep');
         await deliveries.setFanned(ex, endpoint.account_id, endpoint.endpoint_id, Number(events.at(-1)!.seq));
-        made += rows.length;
       }
       return { scanned, fanned: made };
     });

@@ -105,33 +105,33 @@ export const webhooksRepository = {
       .execute();
   },
 
-  /** New deliveries; those the endpoint already has for the event are left alone. */
-  async insertDeliveries(ex: Executor, rows: readonly WebhookDeliveriesTable[]): Promise<void> {
+  /**
+   * Deliveries of events to endpoints (the one writer of delivery rows: webhooks.deliveries.ts makes them). A
+   * delivery an endpoint already has for its event is left alone (`existing: 'keep'`: the fan-out, which may meet an
+   * event twice) or made due again from now (`'due-again'`: a redelivery).
+   */
+  async putDeliveries(
+    ex: Executor,
+    rows: readonly WebhookDeliveriesTable[],
+    existing: 'keep' | 'due-again',
+  ): Promise<void> {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
       await ex
         .insertInto('webhook_deliveries')
         .values(rows.slice(i, i + INSERT_CHUNK))
-        .onConflict((oc) => oc.columns(['account_id', 'endpoint_id', 'event_id']).doNothing())
-        .execute();
-    }
-  },
-
-  /** Deliveries made afresh: new ones, or the endpoint's existing ones for the events reset to be due now. */
-  async redeliver(ex: Executor, rows: readonly WebhookDeliveriesTable[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await ex
-        .insertInto('webhook_deliveries')
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .onConflict((oc) =>
-          oc.columns(['account_id', 'endpoint_id', 'event_id']).doUpdateSet((eb) => ({
-            status: eb.ref('excluded.status'),
-            attempts: 0,
-            next_attempt_at: eb.ref('excluded.next_attempt_at'),
-            retry_from: eb.ref('excluded.retry_from'),
-            lease_token: null,
-            updated_at: eb.ref('excluded.updated_at'),
-          })),
-        )
+        .onConflict((oc) => {
+          const key = oc.columns(['account_id', 'endpoint_id', 'event_id']);
+          return existing === 'keep'
+            ? key.doNothing()
+            : key.doUpdateSet((eb) => ({
+                status: eb.ref('excluded.status'),
+                attempts: 0,
+                next_attempt_at: eb.ref('excluded.next_attempt_at'),
+                retry_from: eb.ref('excluded.retry_from'),
+                lease_token: null,
+                updated_at: eb.ref('excluded.updated_at'),
+              }));
+        })
         .execute();
     }
   },
