@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import closeWithGrace from 'close-with-grace';
 import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from './app.js';
@@ -76,32 +77,24 @@ async function serve(config: Config): Promise<void> {
     : null;
   dispatcher?.start();
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'draining in-flight requests, then exiting');
+  // close-with-grace: SIGTERM and SIGINT (and an uncaught failure) run the drain once (a second signal meanwhile is
+  // ignored, as the drain is already under way); a drain that outlasts the longest request by 15 s is cut, exit 1.
+  closeWithGrace({ delay: config.requestTimeoutMs + 15_000, onSecondSignal: () => {} }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'failing: draining, then exiting');
+    else app.log.info({ signal }, 'draining in-flight requests, then exiting');
     maintenance.stop();
     // Not ready any more (/readyz 503), but still serving: a load balancer takes the node out of rotation at its
     // next checks, and requests it sends meanwhile are answered. Once none has come for a second (at most 5 s),
     // the listener closes and the requests in flight finish (deploy/haproxy.cfg, docs/operations.md).
     draining = true;
     await untilQuiet(app.server, 1000, 5000);
-    try {
-      // Deliveries under way finish (or time out) before the database closes; an unfinished one is attempted
-      // again when its lease runs out.
-      await dispatcher?.stop();
-      if (deliveryDb !== db) await deliveryDb.close();
-      await app.close();
-      await db.close();
-      process.exit(0);
-    } catch (error) {
-      app.log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+    // Deliveries under way finish (or time out) before the database closes; an unfinished one is attempted again
+    // when its lease runs out.
+    await dispatcher?.stop();
+    if (deliveryDb !== db) await deliveryDb.close();
+    await app.close();
+    await db.close();
+  });
 
   const address = await app.listen({ host: config.host, port: config.port });
   app.log.info({ address, database: config.database.dialect, docs: `${address}/docs` }, 'svc is listening');

@@ -117,6 +117,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * runs beside this one on PostgreSQL); the caller releases them if the transaction does not commit.
    */
   async function claimIn(ex: Executor, token: string, claimed: DueDelivery[]): Promise<void> {
+    // A step begun before stop() claims nothing once it was called (the places its attempts free go to nobody).
+    if (stopping) return;
     const at = now();
     const due = await deliveries.dueEndpoints(ex, at, bounds.perEndpoint);
     const plan = planClaims(due, inFlight, bounds, servedLast);
@@ -206,7 +208,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const work = await deliveries.hasWork(db.direct, now());
     const { scanned, fanned } = work.behind ? await fanOut() : { scanned: 0, fanned: 0 };
     const token = randomUUID();
-    const claimed = (work.behind || work.due) && inFlight.total < bounds.total ? await claimAlone(token) : [];
+    const claimed =
+      (work.behind || work.due) && inFlight.total < bounds.total && !stopping ? await claimAlone(token) : [];
     return { scanned, fanned, claimed: claimed.map((d) => begin(d, token)) };
   }
 
