@@ -482,7 +482,8 @@ describeBalanced(
         const res = await fetch(`${lb!.url}/auth/session`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${i + 1}` },
-          body: JSON.stringify({ email: 'nobody@example.com', password: 'not the password at all' }),
+          // Another email each time: the sign-in throttle (5 failures per email and address) stays out of the way.
+          body: JSON.stringify({ email: `nobody${i}@example.com`, password: 'not the password at all' }),
         });
         await res.text();
         statuses.push(res.status);

@@ -53,6 +53,7 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
     'accounting.integration.write',
     'webhooks.write',
     'events.read',
+    'audit.read',
   ]);
   const spare = await ctx.newClient(['fields.read'], api.accountId);
   const fieldId = await api.newField({ name: 'One' });
