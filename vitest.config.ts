@@ -1,14 +1,59 @@
 import { defineConfig } from 'vitest/config';
 
+// One run, five projects: `npm test` is `vitest run`; `vitest run --project api` (or console, sdk, unit,
+// reliability) runs one. The first four run together; the fault-injection suite (it stops databases and kills
+// processes) runs after them, one file at a time.
+//
+// Workers: vitest's default is one fewer than the cores, a single worker on this 2-core machine, but a test file
+// spends most of its time waiting (PostgreSQL, spawned servers, Chromium, argon2 on libuv's threads), so the
+// files that can overlap do. TEST_WORKERS overrides it.
+const workers = Number(process.env.TEST_WORKERS ?? 3);
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // The reliability suite stops databases and kills processes: it runs on its own, one file at a time
-    // (vitest.reliability.config.ts, `npm run test:reliability`).
-    exclude: ['test/reliability/**', '**/node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'api',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/reliability/**', 'test/console/**', 'test/sdk/**', 'test/unit/**', '**/node_modules/**'],
+          maxWorkers: workers,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], maxWorkers: workers, sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'console',
+          include: ['test/console/**/*.test.ts'],
+          maxWorkers: workers,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'sdk', include: ['test/sdk/**/*.test.ts'], maxWorkers: workers, sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'reliability',
+          include: ['test/reliability/**/*.test.ts'],
+          maxWorkers: 1,
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

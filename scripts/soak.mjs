@@ -22,7 +22,7 @@ const started = Date.now();
 const figures = [];
 let partial = '';
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
-const child = spawn(process.execPath, [vitest, 'run', '--config', 'vitest.reliability.config.ts', ...FILES], {
+const child = spawn(process.execPath, [vitest, 'run', '--project', 'reliability', ...FILES], {
   cwd: root,
   env,
   stdio: ['inherit', 'pipe', 'inherit'],
