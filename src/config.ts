@@ -1,13 +1,11 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ipaddr from 'ipaddr.js';
-import { isOneOf } from './lib/guards.js';
+import { ENV_NAMES, packageRoot, readEnv, type Env, type EnvName, type LOG_LEVELS } from './config.env.js';
 
 export type DatabaseTarget = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string };
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
   readonly host: string;
@@ -61,17 +59,6 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
-}
-
-type Env = Record<string, string | undefined>;
-
-const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-/** The package's own directory (where package.json is), from src/ or from the dist/ bundle alike. */
-function packageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return dir;
 }
 
 /** data/svc.sqlite in the package's folder: the server and every CLI command find the same file wherever they run. */
@@ -134,141 +121,87 @@ export function parseTrustProxy(raw: string | undefined): Config['trustProxy'] |
 }
 
 /**
- * Reads every setting from `env` once, reports every problem at once (ConfigError) and returns a frozen
- * Config. Modules receive the Config; nothing else reads process.env.
+ * Reads every setting from `env` once (the schema of config.env.ts, then what it cannot say), reports every problem
+ * at once, in the order of the README's table (ConfigError), and returns a frozen Config. Modules receive the
+ * Config; nothing else reads process.env.
  */
 export function loadConfig(env: Env): Config {
-  const problems: string[] = [];
-
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw.trim() === '') return fallback;
-    if (!/^\d+$/.test(raw.trim())) {
-      problems.push(`${name}: must be a whole number from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    const value = Number(raw.trim());
-    if (value < min || value > max) {
-      problems.push(`${name}: must be from ${min} to ${max} (got ${value})`);
-      return fallback;
-    }
-    return value;
-  };
-
-  /** true or false (any case), false when unset. */
-  const bool = (name: string): boolean => {
-    const raw = (env[name]?.trim() || 'false').toLowerCase();
-    if (raw !== 'true' && raw !== 'false') problems.push(`${name}: must be true or false (got "${env[name]}")`);
-    return raw === 'true';
-  };
-
-  const host = env.HOST?.trim() || '127.0.0.1';
-  const port = int('PORT', 8080, 0, 65535);
+  const { values: v, problems } = readEnv(env);
+  const problem = (name: EnvName, words: string) =>
+    problems.set(name, [...(problems.get(name) ?? []), `${name}: ${words}`]);
 
   const database = parseDatabaseUrl(env.DATABASE_URL);
-  if (typeof database === 'string') problems.push(database);
+  if (typeof database === 'string') problems.set('DATABASE_URL', [database]);
+  const trustProxyParsed = parseTrustProxy(env.TRUST_PROXY);
+  if (typeof trustProxyParsed === 'string') problems.set('TRUST_PROXY', [trustProxyParsed]);
 
-  const logLevelRaw = (env.LOG_LEVEL?.trim() || 'info').toLowerCase();
-  if (!isOneOf(LOG_LEVELS, logLevelRaw)) {
-    problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
-  }
-
-  const tokenTtlSeconds = int('TOKEN_TTL_SECONDS', 3600, 60, 86_400);
-  const rateLimitMax = int('RATE_LIMIT_MAX', 1000, 0, 1_000_000_000);
-  const rateLimitWindowSeconds = int('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400);
-  const tokenRateLimitMax = int('TOKEN_RATE_LIMIT_MAX', 60, 0, 1_000_000_000);
-  const signInRateLimitMax = int('SIGN_IN_RATE_LIMIT_MAX', 30, 0, 1_000_000_000);
-  const bodyLimitBytes = int('BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024);
-  const requestTimeoutMs = int('REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000);
   // Unset: 10 s, or the whole request's time when that is shorter.
-  const headersTimeoutMs = int('HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 500, 600_000);
-  if (headersTimeoutMs > requestTimeoutMs)
-    problems.push('HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS');
-  const keepAliveTimeoutMs = int('KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000);
-  const databasePoolSize = int('DATABASE_POOL_SIZE', 10, 1, 200);
-
-  const sessionIdleMinutes = int('SESSION_IDLE_MINUTES', 30, 1, 24 * 60);
-  const sessionAbsoluteHours = int('SESSION_ABSOLUTE_HOURS', 12, 1, 24 * 30);
-  if (sessionIdleMinutes > sessionAbsoluteHours * 60) {
-    problems.push('SESSION_IDLE_MINUTES: must not be longer than SESSION_ABSOLUTE_HOURS');
+  const headersTimeoutMs = v.HEADERS_TIMEOUT_MS ?? Math.min(10_000, v.REQUEST_TIMEOUT_MS);
+  if (headersTimeoutMs > v.REQUEST_TIMEOUT_MS) {
+    problem('HEADERS_TIMEOUT_MS', 'must not be longer than REQUEST_TIMEOUT_MS');
   }
-  const consoleDir = env.CONSOLE_DIR?.trim() || path.join(packageRoot(), 'console', 'dist');
-
-  let redisUrl: string | null = null;
-  if (env.REDIS_URL !== undefined && env.REDIS_URL.trim() !== '') {
-    const raw = env.REDIS_URL.trim();
-    if (!/^rediss?:\/\//.test(raw)) problems.push('REDIS_URL: must start with redis:// or rediss://');
-    else redisUrl = raw;
+  if (v.SESSION_IDLE_MINUTES > v.SESSION_ABSOLUTE_HOURS * 60) {
+    problem('SESSION_IDLE_MINUTES', 'must not be longer than SESSION_ABSOLUTE_HOURS');
   }
 
-  const publicUrl = (env.PUBLIC_URL?.trim() || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(
+  const publicUrl = (v.PUBLIC_URL ?? `http://${v.HOST.includes(':') ? `[${v.HOST}]` : v.HOST}:${v.PORT}`).replace(
     /\/+$/,
     '',
   );
-  if (!/^https?:\/\/[^/]+/.test(publicUrl)) problems.push('PUBLIC_URL: must start with http:// or https://');
-
   // Over https, HSTS keeps browsers there for a year by default; over http it means nothing and is not sent.
-  const hstsMaxAge = int('HSTS_MAX_AGE_SECONDS', 31_536_000, 0, 2 * 31_536_000);
-  const hstsMaxAgeSeconds = publicUrl.startsWith('https://') ? hstsMaxAge : 0;
+  const hstsMaxAgeSeconds = publicUrl.startsWith('https://') ? v.HSTS_MAX_AGE_SECONDS : 0;
 
-  const metricsToken = env.METRICS_TOKEN?.trim() || null;
-  if (metricsToken !== null && metricsToken.length < 16) problems.push('METRICS_TOKEN: must be at least 16 characters');
-
-  const webhookAllowPrivateTargets = bool('WEBHOOK_ALLOW_PRIVATE_TARGETS');
   const webhookConcurrency = {
-    total: int('WEBHOOK_DELIVERY_CONCURRENCY', 64, 1, 10_000),
-    perAccount: int('WEBHOOK_ACCOUNT_CONCURRENCY', 16, 1, 10_000),
-    perEndpoint: int('WEBHOOK_ENDPOINT_CONCURRENCY', 8, 1, 10_000),
+    total: v.WEBHOOK_DELIVERY_CONCURRENCY,
+    perAccount: v.WEBHOOK_ACCOUNT_CONCURRENCY,
+    perEndpoint: v.WEBHOOK_ENDPOINT_CONCURRENCY,
   };
   if (webhookConcurrency.perEndpoint > webhookConcurrency.perAccount) {
-    problems.push('WEBHOOK_ENDPOINT_CONCURRENCY: must not be more than WEBHOOK_ACCOUNT_CONCURRENCY');
+    problem('WEBHOOK_ENDPOINT_CONCURRENCY', 'must not be more than WEBHOOK_ACCOUNT_CONCURRENCY');
   }
   if (webhookConcurrency.perAccount > webhookConcurrency.total) {
-    problems.push('WEBHOOK_ACCOUNT_CONCURRENCY: must not be more than WEBHOOK_DELIVERY_CONCURRENCY');
+    problem('WEBHOOK_ACCOUNT_CONCURRENCY', 'must not be more than WEBHOOK_DELIVERY_CONCURRENCY');
   }
-  const trustProxyParsed = parseTrustProxy(env.TRUST_PROXY);
-  if (typeof trustProxyParsed === 'string') problems.push(trustProxyParsed);
-  const trustProxy = typeof trustProxyParsed === 'string' ? false : trustProxyParsed;
-  const sandbox = bool('SANDBOX');
-  const sandboxAdminToken = env.SANDBOX_ADMIN_TOKEN?.trim() || null;
+  const sandbox = v.SANDBOX;
+  const sandboxAdminToken = v.SANDBOX_ADMIN_TOKEN ?? null;
   if (sandbox && (sandboxAdminToken === null || sandboxAdminToken.length < 16)) {
-    problems.push('SANDBOX_ADMIN_TOKEN: must be set, at least 16 characters, when SANDBOX=true');
+    problem('SANDBOX_ADMIN_TOKEN', 'must be set, at least 16 characters, when SANDBOX=true');
   }
 
   // PostgreSQL: every core. SQLite, and a sandbox (whose faults live in one process's memory): one process.
   const postgres = typeof database !== 'string' && database.dialect === 'postgres';
-  const workers = int('WORKERS', postgres && !sandbox ? os.availableParallelism() : 1, 1, 256);
-  if (sandbox && workers > 1) problems.push('WORKERS: must be 1 with SANDBOX=true (its faults live in one process)');
+  const workers = v.WORKERS ?? (postgres && !sandbox ? os.availableParallelism() : 1);
+  if (sandbox && workers > 1) problem('WORKERS', 'must be 1 with SANDBOX=true (its faults live in one process)');
 
-  if (problems.length > 0 || typeof database === 'string' || !isOneOf(LOG_LEVELS, logLevelRaw)) {
-    throw new ConfigError(problems);
+  if (problems.size > 0 || typeof database === 'string' || typeof trustProxyParsed === 'string') {
+    throw new ConfigError(ENV_NAMES.flatMap((name) => problems.get(name) ?? []));
   }
 
   return Object.freeze({
-    host,
-    port,
+    host: v.HOST,
+    port: v.PORT,
     database: Object.freeze(database),
-    logLevel: logLevelRaw,
-    tokenTtlSeconds,
-    rateLimitMax,
-    rateLimitWindowSeconds,
-    tokenRateLimitMax,
-    signInRateLimitMax,
-    trustProxy,
-    redisUrl,
-    bodyLimitBytes,
-    requestTimeoutMs,
+    logLevel: v.LOG_LEVEL,
+    tokenTtlSeconds: v.TOKEN_TTL_SECONDS,
+    rateLimitMax: v.RATE_LIMIT_MAX,
+    rateLimitWindowSeconds: v.RATE_LIMIT_WINDOW_SECONDS,
+    tokenRateLimitMax: v.TOKEN_RATE_LIMIT_MAX,
+    signInRateLimitMax: v.SIGN_IN_RATE_LIMIT_MAX,
+    trustProxy: trustProxyParsed,
+    redisUrl: v.REDIS_URL ?? null,
+    bodyLimitBytes: v.BODY_LIMIT_BYTES,
+    requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
     headersTimeoutMs,
-    keepAliveTimeoutMs,
+    keepAliveTimeoutMs: v.KEEP_ALIVE_TIMEOUT_MS,
     hstsMaxAgeSeconds,
-    databasePoolSize,
+    databasePoolSize: v.DATABASE_POOL_SIZE,
     workers,
-    sessionIdleMinutes,
-    sessionAbsoluteHours,
-    consoleDir,
+    sessionIdleMinutes: v.SESSION_IDLE_MINUTES,
+    sessionAbsoluteHours: v.SESSION_ABSOLUTE_HOURS,
+    consoleDir: v.CONSOLE_DIR,
     publicUrl,
-    metricsToken,
-    webhookAllowPrivateTargets,
+    metricsToken: v.METRICS_TOKEN ?? null,
+    webhookAllowPrivateTargets: v.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     webhookConcurrency: Object.freeze(webhookConcurrency),
     sandbox,
     sandboxAdminToken: sandbox ? sandboxAdminToken : null,

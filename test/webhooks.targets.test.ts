@@ -143,6 +143,26 @@ describeEachDialect(
       }
     });
 
+    it('connects to the address its one lookup answered, never asking the name again (DNS rebinding)', async () => {
+      const api = await t.ctx.as([...ADMIN, 'webhooks.write']);
+      const receiver = await startReceiver();
+      const port = new URL(receiver.url).port;
+      // A .invalid name never resolves: only the dispatcher's resolver knows it. Its first answer is the receiver; a
+      // second lookup, made by anyone, would get an address where nothing listens.
+      await api.create(WEBHOOKS, { url: `http://rebind.invalid:${port}/hooks`, event_types: TYPES });
+      await api.readyRecord();
+      const lookups: string[] = [];
+      const dispatcher = testDispatcher(t.ctx.db, {
+        resolve: async (host) => {
+          lookups.push(host);
+          return [{ address: lookups.length === 1 ? '127.0.0.1' : '127.0.0.2', family: 4 }];
+        },
+      });
+      expect(await dispatcher.runOnce()).toMatchObject({ attempted: 1, delivered: 1 });
+      expect(lookups).toEqual(['rebind.invalid']);
+      expect(receiver.received.map((r) => r.headers.host)).toEqual([`rebind.invalid:${port}`]);
+    });
+
     it("keeps the words of a failed connection but not the address it tried (Node's own words name it)", async () => {
       const api = await t.ctx.as([...ADMIN, 'webhooks.write']);
       const closed = net.createServer();

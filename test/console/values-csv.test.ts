@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvCell, isBlank, parseCsv } from '../../console/src/features/fields/import/csv.js';
+import { isBlank, parseCsv, writeCsv } from '../../console/src/features/fields/import/csv.js';
 
 const cellsOf = (text: string) => parseCsv(text).records.map((r) => r.cells);
 
@@ -44,12 +44,41 @@ describe("the console's CSV reader (value import)", () => {
     });
   });
 
+  it('reads files of CR line ends (older Mac spreadsheets), and reads every line end of a file that mixes them as LF', () => {
+    expect(cellsOf('value;remote_id\r"a\rb";1\rc;2\r')).toEqual([
+      ['value', 'remote_id'],
+      ['a\rb', '1'],
+      ['c', '2'],
+    ]);
+    // papaparse takes one kind of line end a file: two files pasted together would otherwise lose rows.
+    expect(cellsOf('value\r\na\nb\r\n"c\r\nd"\n')).toEqual([['value'], ['a'], ['b'], ['c\nd']]);
+  });
+
+  it('refuses text after a closing quote, on its row, rather than guess where the cell ends', () => {
+    expect(parseCsv('value\nok\n"a"b\n').error).toEqual({
+      row: 3,
+      message: 'a quoted cell has text after its closing quote (a quote inside a cell is written "")',
+    });
+  });
+
+  it('writes CRLF lines, quoting what a spreadsheet would split or trim', () => {
+    expect(
+      writeCsv(
+        ['value', 'remote_id'],
+        [
+          ['Travel, domestic', 'a;b'],
+          ['Say "hi"', ' padded\t'],
+          ['two\nlines', 'plain'],
+        ],
+      ),
+    ).toBe('value,remote_id\r\n"Travel, domestic","a;b"\r\n"Say ""hi"""," padded\t"\r\n"two\nlines",plain\r\n');
+  });
+
   it('reads back any table it writes', () => {
-    const text = fc.string({ unit: fc.constantFrom('a', 'b', ' ', ',', ';', '"', '\n', '\r', 'é') });
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', ' ', ',', ';', '"', '\n', '\r', 'é', '\uFEFF') });
     fc.assert(
       fc.property(fc.array(fc.tuple(text, text), { minLength: 1, maxLength: 20 }), (rows) => {
-        const written = ['value,remote_id', ...rows.map((cells) => cells.map(csvCell).join(','))].join('\r\n');
-        const read = parseCsv(written);
+        const read = parseCsv(writeCsv(['value', 'remote_id'], rows));
         expect(read.error).toBeNull();
         expect(read.records.slice(1).map((r) => r.cells)).toEqual(rows);
       }),

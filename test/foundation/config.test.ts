@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ENV_NAMES } from '../../src/config.env.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { ROOT, runNode } from '../support/processes.js';
 
@@ -114,6 +116,86 @@ describe('configuration', () => {
     expect(() => loadConfig({ SESSION_IDLE_MINUTES: '900', SESSION_ABSOLUTE_HOURS: '2' })).toThrow(
       /SESSION_IDLE_MINUTES: must not be longer than SESSION_ABSOLUTE_HOURS/,
     );
+  });
+
+  it("reads exactly the variables of the README's configuration table, in its order", () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const table = /## Configuration\n[\s\S]*?\n\| Variable[^\n]*\n\|---[^\n]*\n((?:\|[^\n]*\n)+)/.exec(readme)?.[1];
+    const documented = (table ?? '')
+      .split('\n')
+      .flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]));
+    expect(documented).toEqual(ENV_NAMES);
+  });
+
+  it('reads a value as svc always has: trimmed, blank as unset, whole numbers as digits, true/false in any case', () => {
+    const blank = loadConfig({ PORT: '  ', LOG_LEVEL: '', WEBHOOK_ALLOW_PRIVATE_TARGETS: ' ', METRICS_TOKEN: '   ' });
+    expect([blank.port, blank.logLevel, blank.webhookAllowPrivateTargets, blank.metricsToken]).toEqual([
+      8080,
+      'info',
+      false,
+      null,
+    ]);
+    const spaced = loadConfig({
+      PORT: ' 9000 ',
+      LOG_LEVEL: 'DEBUG',
+      SANDBOX: 'True',
+      SANDBOX_ADMIN_TOKEN: ' sandbox-token-0123456789 ',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'TRUE',
+    });
+    expect([
+      spaced.port,
+      spaced.logLevel,
+      spaced.sandbox,
+      spaced.sandboxAdminToken,
+      spaced.webhookAllowPrivateTargets,
+    ]).toEqual([9000, 'debug', true, 'sandbox-token-0123456789', true]);
+    expect(loadConfig({ PORT: '0080' }).port).toBe(80);
+    // No sign, point, exponent or hex: a number that is not written as digits is a mistake, not a rounding.
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (e) {
+        return (e as ConfigError).problems;
+      }
+    };
+    expect(problems({ PORT: '1.5', DATABASE_POOL_SIZE: '0x10', TOKEN_TTL_SECONDS: '1e3', WORKERS: '+2' })).toEqual([
+      'PORT: must be a whole number from 0 to 65535 (got "1.5")',
+      'TOKEN_TTL_SECONDS: must be a whole number from 60 to 86400 (got "1e3")',
+      'DATABASE_POOL_SIZE: must be a whole number from 1 to 200 (got "0x10")',
+      'WORKERS: must be a whole number from 1 to 256 (got "+2")',
+    ]);
+    expect(problems({ SANDBOX: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes', METRICS_TOKEN: 'short' })).toEqual([
+      'METRICS_TOKEN: must be at least 16 characters',
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS: must be true or false (got "yes")',
+      'SANDBOX: must be true or false (got "1")',
+    ]);
+    // A bad value is judged alone: the rules between variables see its default, not a second problem.
+    expect(problems({ REQUEST_TIMEOUT_MS: 'soon', WEBHOOK_DELIVERY_CONCURRENCY: '0' })).toEqual([
+      'REQUEST_TIMEOUT_MS: must be a whole number from 1000 to 600000 (got "soon")',
+      'WEBHOOK_DELIVERY_CONCURRENCY: must be from 1 to 10000 (got 0)',
+    ]);
+    expect(problems({ WEBHOOK_ENDPOINT_CONCURRENCY: '20', WEBHOOK_ACCOUNT_CONCURRENCY: '100' })).toEqual([
+      'WEBHOOK_ACCOUNT_CONCURRENCY: must not be more than WEBHOOK_DELIVERY_CONCURRENCY',
+    ]);
+    // Every problem, however many (TypeBox stops a check at 8 errors: each variable is checked alone).
+    const many = Object.fromEntries(
+      [
+        'PORT',
+        'TOKEN_TTL_SECONDS',
+        'RATE_LIMIT_MAX',
+        'RATE_LIMIT_WINDOW_SECONDS',
+        'TOKEN_RATE_LIMIT_MAX',
+        'SIGN_IN_RATE_LIMIT_MAX',
+        'BODY_LIMIT_BYTES',
+        'REQUEST_TIMEOUT_MS',
+        'KEEP_ALIVE_TIMEOUT_MS',
+        'DATABASE_POOL_SIZE',
+      ].map((name) => [name, 'x']),
+    );
+    expect(problems(many).map((p) => p.split(':')[0])).toEqual(Object.keys(many));
+    // Variables svc does not read are ignored.
+    expect(loadConfig({ PATH: '/usr/bin', SVC_UNKNOWN: 'x' }).port).toBe(8080);
   });
 
   it('makes the server exit non-zero with one message naming every problem', async () => {

@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { ScrollRegion } from '../../../components/ScrollRegion';
 import { countOf } from '../../../lib/format';
-import { csvCell } from '../import/csv';
+import { writeCsv } from '../import/csv';
 import { CSV_COLUMNS, type ImportBatch } from '../import/import-file';
 import type { RefusedBatch } from '../import/refusals';
 import type { ImportProgress } from '../import/use-value-import';
@@ -10,16 +10,11 @@ const n = (count: number) => count.toLocaleString('en-US');
 
 /** The rows of the refused batches as a CSV of the import's columns, to fix and import again. */
 function refusedCsv(batches: ImportBatch[], refused: RefusedBatch[]): string {
-  const lines = [CSV_COLUMNS.join(',')];
-  for (const r of refused) {
-    if (r.unanswered) continue;
-    for (const { item } of batches[r.index]?.rows ?? []) {
-      lines.push(
-        [item.value, item.remote_id ?? '', item.value_id ?? '', item.is_disabled ? 'true' : ''].map(csvCell).join(','),
-      );
-    }
-  }
-  return `${lines.join('\r\n')}\r\n`;
+  const rows = refused
+    .filter((r) => !r.unanswered)
+    .flatMap((r) => batches[r.index]?.rows ?? [])
+    .map(({ item }) => [item.value, item.remote_id ?? '', item.value_id ?? '', item.is_disabled ? 'true' : '']);
+  return writeCsv(CSV_COLUMNS, rows);
 }
 
 function RefusedBatchReport({ refused }: { refused: RefusedBatch }) {
