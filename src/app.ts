@@ -11,6 +11,7 @@ import { registerDocs } from './http/docs.js';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.js';
 import { registerIdempotency } from './http/idempotency.js';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import { configurePasswordHashing } from './modules/users/passwords.js';
 import { registerClientRateLimit, registerRateLimits, registerSignInRateLimit } from './http/rate-limit.js';
 import { genRequestId } from './http/request-id.js';
 import { registerRequestLog } from './http/request-log.js';
@@ -58,6 +59,7 @@ function trustedProxies(trust: Config['trustProxy']): false | string[] | ((addre
 /** Builds the whole application; never listens (server.ts does). */
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const { db } = deps;
+  configurePasswordHashing(config.passwordHash);
   const app = Fastify({
     logger:
       deps.logger === false

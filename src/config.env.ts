@@ -53,6 +53,8 @@ export const ENV_SCHEMA = Type.Object({
   WORKERS: wholeOr(1, 256),
   SESSION_IDLE_MINUTES: whole(30, 1, 24 * 60),
   SESSION_ABSOLUTE_HOURS: whole(12, 1, 24 * 30),
+  PASSWORD_HASH_MEMORY_KIB: whole(65_536, 19_456, 4_194_304),
+  PASSWORD_HASH_PASSES: whole(3, 2, 10),
   PUBLIC_URL: spelt('^https?://[^/]+', 'must start with http:// or https://'),
   CONSOLE_DIR: Type.String({ default: path.join(packageRoot(), 'console', 'dist') }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),

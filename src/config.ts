@@ -7,6 +7,12 @@ export type DatabaseTarget = { dialect: 'sqlite'; path: string } | { dialect: 'p
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** argon2id's cost for console passwords (PASSWORD_HASH_MEMORY_KIB, PASSWORD_HASH_PASSES). */
+export interface PasswordHashCost {
+  readonly memoryKib: number;
+  readonly passes: number;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -38,6 +44,7 @@ export interface Config {
   /** Console sessions end after this long without a request, and this long after sign-in whatever happens. */
   readonly sessionIdleMinutes: number;
   readonly sessionAbsoluteHours: number;
+  readonly passwordHash: PasswordHashCost;
   /** The built console (console/dist of the package unless CONSOLE_DIR says otherwise). */
   readonly consoleDir: string;
   /** Where users reach the service: the base of the password links `svc users` prints. */
@@ -198,6 +205,7 @@ export function loadConfig(env: Env): Config {
     workers,
     sessionIdleMinutes: v.SESSION_IDLE_MINUTES,
     sessionAbsoluteHours: v.SESSION_ABSOLUTE_HOURS,
+    passwordHash: Object.freeze({ memoryKib: v.PASSWORD_HASH_MEMORY_KIB, passes: v.PASSWORD_HASH_PASSES }),
     consoleDir: v.CONSOLE_DIR,
     publicUrl,
     metricsToken: v.METRICS_TOKEN ?? null,

@@ -73,7 +73,7 @@ describeEachDialect('console: sign-in and sessions', (t) => {
     expect(stored[0]!.data_json).not.toContain(cookie.split('=')[1]!.split('.')[0]);
     expect(Number(stored[0]!.expires_at) - Number(stored[0]!.created_at)).toBe(12 * 3600 * 1_000_000);
     // The password is kept as an argon2id hash.
-    expect((await storedUser(t.ctx, user.user_id)).password_hash).toMatch(/^\$argon2id\$v=19\$m=65536,p=4,t=3\$/);
+    expect((await storedUser(t.ctx, user.user_id)).password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=4,t=2\$/);
   });
 
   it('answers one 401 for an unknown email, a wrong password, a disabled user and a user without a password', async () => {

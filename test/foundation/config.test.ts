@@ -102,6 +102,7 @@ describe('configuration', () => {
       workers: 1,
       sessionIdleMinutes: 30,
       sessionAbsoluteHours: 12,
+      passwordHash: { memoryKib: 65_536, passes: 3 },
       consoleDir: path.join(ROOT, 'console', 'dist'),
       publicUrl: 'http://127.0.0.1:8080',
       metricsToken: null,
@@ -115,6 +116,10 @@ describe('configuration', () => {
     expect(() => loadConfig({ PUBLIC_URL: 'svc.example.com' })).toThrow(/PUBLIC_URL: must start with http/);
     expect(() => loadConfig({ SESSION_IDLE_MINUTES: '900', SESSION_ABSOLUTE_HOURS: '2' })).toThrow(
       /SESSION_IDLE_MINUTES: must not be longer than SESSION_ABSOLUTE_HOURS/,
+    );
+    // A cheaper password hash than OWASP's argon2id floor is refused.
+    expect(() => loadConfig({ PASSWORD_HASH_MEMORY_KIB: '19455', PASSWORD_HASH_PASSES: '1' })).toThrow(
+      /PASSWORD_HASH_MEMORY_KIB: must be from 19456 to 4194304 \(got 19455\)\n.*PASSWORD_HASH_PASSES: must be from 2 to 10/,
     );
   });
 

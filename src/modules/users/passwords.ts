@@ -2,6 +2,7 @@ import { ZxcvbnFactory, type ZxcvbnResult } from '@zxcvbn-ts/core';
 import * as zxcvbnCommon from '@zxcvbn-ts/language-common';
 import * as zxcvbnEn from '@zxcvbn-ts/language-en';
 import argon2 from 'argon2';
+import type { PasswordHashCost } from '../../config.js';
 import { errors } from '../../errors.js';
 import { randomToken } from '../../lib/ids.js';
 
@@ -20,12 +21,28 @@ export const MIN_SCORE = 3;
 /** The estimator reads at most this many characters: its work grows faster than the length, and a request waits for it. */
 const ESTIMATED_LENGTH = 100;
 
-// OWASP's argon2id floor is 19 MiB, 2 passes; these are the library's defaults, above it.
-export const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 65_536, timeCost: 3, parallelism: 4 } as const;
+/** The library's defaults, above OWASP's argon2id floor (19 MiB, 2 passes). */
+export const DEFAULT_HASH_COST: PasswordHashCost = { memoryKib: 65_536, passes: 3 };
+
+let hashOptions = optionsOf(DEFAULT_HASH_COST);
+function optionsOf(cost: PasswordHashCost) {
+  return { type: argon2.argon2id, memoryCost: cost.memoryKib, timeCost: cost.passes, parallelism: 4 } as const;
+}
+
+/** Set once from the config when the app is built; a stored hash of another cost is rehashed at its next sign-in. */
+export function configurePasswordHashing(cost: PasswordHashCost): void {
+  const next = optionsOf(cost);
+  if (next.memoryCost === hashOptions.memoryCost && next.timeCost === hashOptions.timeCost) return;
+  hashOptions = next;
+  decoyHash = null;
+}
+
+export const hashPassword = (password: string): Promise<string> => argon2.hash(password, hashOptions);
+export const hashNeedsUpdate = (hash: string): boolean => argon2.needsRehash(hash, hashOptions);
 
 /** Verified against when the email is unknown, so that an unknown email takes as long as a wrong password. */
 let decoyHash: Promise<string> | null = null;
-export const decoy = (): Promise<string> => (decoyHash ??= argon2.hash(randomToken(16), HASH_OPTIONS));
+export const decoy = (): Promise<string> => (decoyHash ??= argon2.hash(randomToken(16), hashOptions));
 
 let estimator: ZxcvbnFactory | null = null;
 /** Built at first use: its dictionaries take a tenth of a second and some megabytes. */

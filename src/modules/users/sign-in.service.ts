@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { nowMicros } from '../../lib/clock.js';
 import { mfaService, type SignInStep } from './mfa.service.js';
-import { decoy, HASH_OPTIONS, normalPassword } from './passwords.js';
+import { decoy, hashNeedsUpdate, hashPassword, normalPassword } from './passwords.js';
 import { signInThrottle, throttleKeys } from './sign-in-throttle.js';
 import { usersRepository } from './users.repository.js';
 import type { UsersTable } from './users.tables.js';
@@ -53,8 +53,8 @@ export const signInService = {
     const form = await verifyPassword(user.password_hash, password);
     if (!form) throw await refuse();
     const changes: Partial<UsersTable> = { updated_at: nowMicros() };
-    if (form === 'typed' || argon2.needsRehash(user.password_hash, HASH_OPTIONS)) {
-      changes.password_hash = await argon2.hash(normalPassword(password), HASH_OPTIONS);
+    if (form === 'typed' || hashNeedsUpdate(user.password_hash)) {
+      changes.password_hash = await hashPassword(normalPassword(password));
     }
     // Only if the password is still the one just verified: a reset or a new password set meanwhile wins, and this
     // sign-in fails rather than bring the old password back or outlive the reset.

@@ -1,5 +1,4 @@
 import { auditService, operatorSource } from '../audit/audit.service.js';
-import argon2 from 'argon2';
 import type { Db } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { microsToIso, nowMicros } from '../../lib/clock.js';
@@ -7,7 +6,7 @@ import { isOneOf } from '../../lib/guards.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { authService, hashSecret } from '../auth/auth.service.js';
 import { ROLES, type Role } from './roles.js';
-import { acceptablePassword, HASH_OPTIONS } from './passwords.js';
+import { acceptablePassword, hashPassword } from './passwords.js';
 import { signInThrottle } from './sign-in-throttle.js';
 import { usersRepository, type UserRow } from './users.repository.js';
 import type { UsersTable } from './users.tables.js';
@@ -192,7 +191,7 @@ export const usersService = {
     if (!user || user.disabled_at !== null) throw errors.invalidPasswordLink();
     // A refused password leaves the link as it was, for the next try.
     const accepted = acceptablePassword(password, user);
-    const passwordHash = await argon2.hash(accepted, HASH_OPTIONS);
+    const passwordHash = await hashPassword(accepted);
     const changes = { password_hash: passwordHash, updated_at: nowMicros() };
     await db.write(async (ex) => {
       // Taken inside the transaction: of two requests racing with one link, one sets the password.
