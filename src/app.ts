@@ -57,6 +57,9 @@ function trustedProxies(trust: Config['trustProxy']): false | string[] | ((addre
 }
 
 /** Builds the whole application; never listens (server.ts does). */
+/** The largest request head (request line and headers) a client may send; larger ones are answered 431. */
+export const MAX_HEAD_BYTES = 64 * 1024;
+
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const { db } = deps;
   configurePasswordHashing(config.passwordHash);
@@ -78,7 +81,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     // Node's own clocks for a connection, from config: a client that dribbles its headers is cut after
     // HEADERS_TIMEOUT_MS, a whole request after REQUEST_TIMEOUT_MS, an idle kept-alive connection after
     // KEEP_ALIVE_TIMEOUT_MS; Node checks them every second rather than every 30 (its default).
-    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+    // A request head may be 64 KiB (Node's default is 16): the spec's records query takes 500 ids as a repeated
+    // parameter, an 18 KB URL with svc's ids, and room is left for longer ids and the other headers.
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000, maxHeaderSize: MAX_HEAD_BYTES },
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.requestTimeoutMs + 5000,
     keepAliveTimeout: config.keepAliveTimeoutMs,
