@@ -127,3 +127,49 @@ export function helpPointer(words: readonly string[]): string {
   if (command && group(command).length > 0) return `svc ${command} --help`;
   return 'svc --help';
 }
+
+const COMMANDS = [...new Set(Object.keys(HELP).map((words) => words.split(' ')[0]!)), 'help', 'version'];
+const subcommandsOf = (command: string): string[] =>
+  Object.keys(HELP)
+    .filter((words) => words.startsWith(`${command} `))
+    .map((words) => words.slice(command.length + 1));
+
+/** Levenshtein's distance: the fewest one-character edits from `a` to `b`. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** The known word nearest to `word`, when it is near enough to be a slip (a typo, not another word). */
+function nearest(word: string, known: readonly string[]): string | null {
+  const scored = known.map((candidate) => ({ candidate, d: distance(word, candidate) }));
+  const best = scored.sort((x, y) => x.d - y.d)[0];
+  return best && best.d <= Math.max(2, Math.floor(best.candidate.length / 3)) ? best.candidate : null;
+}
+
+/**
+ * The problem with a call's command words, or null when they name a command: `svc lanch` and `svc clients craete`
+ * are refused (exit 2) with or without --help, naming the word and the nearest command, so that a script can tell a
+ * typo from a real command. Only commands with subcommands have their second word checked (the others take
+ * operands).
+ */
+export function unknownCommand(argv: readonly string[]): string | null {
+  const [command, second] = argv;
+  if (command === undefined || command.startsWith('-')) return null;
+  const suggest = (word: string, known: readonly string[], prefix: string) => {
+    const near = nearest(word, known);
+    return near === null ? '' : ` (did you mean '${prefix}${near}'?)`;
+  };
+  if (!COMMANDS.includes(command)) return `unknown command: ${command}${suggest(command, COMMANDS, 'svc ')}`;
+  const subcommands = subcommandsOf(command);
+  if (subcommands.length === 0 || second === undefined || second.startsWith('-')) return null;
+  if (subcommands.includes(second)) return null;
+  return `unknown command: ${command} ${second}${suggest(second, subcommands, `svc ${command} `)}`;
+}

@@ -10,7 +10,7 @@ import { isAppError } from '../errors.js';
 import { authService, DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS } from '../modules/auth/auth.service.js';
 import { seed } from './seed.js';
 import { CliUsageError, parseAccount, parseScopeList } from './usage.js';
-import { helpFor, helpPointer, USAGE } from './help.js';
+import { helpFor, helpPointer, unknownCommand, USAGE } from './help.js';
 import { users } from './users.js';
 import { vendors } from './vendors.js';
 import { apps } from './apps.js';
@@ -130,6 +130,11 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
     return 0;
   }
   const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2);
+  const unknown = unknownCommand(command === 'help' ? args : argv);
+  if (unknown !== null) {
+    process.stderr.write(`svc: ${unknown}\nRun '${helpPointer(command === 'help' ? args : words)}' for usage.\n`);
+    return 2;
+  }
   if (argv.includes('--help') || argv.includes('-h') || command === 'help') {
     out(helpFor(command === 'help' ? args : words));
     return 0;
