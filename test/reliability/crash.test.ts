@@ -13,6 +13,7 @@ import {
   type ServedDatabase,
 } from '../support/reliability.js';
 import { Workload, type Op } from '../support/reliability-workload.js';
+import { workloadApplied, workloadStored } from '../support/reliability-workload-stored.js';
 import { knob } from '../support/knobs.js';
 
 const WORKERS = 4;
@@ -111,7 +112,7 @@ describeServed('SIGKILL during batch writes', (t) => {
       let refused = false;
       for (;;) {
         await up;
-        const before = await workload.applied(served.db, op);
+        const before = await workloadApplied(workload, served.db, op);
         expect({ op: op.text, kind: op.kind, applied: before }).toEqual({
           op: op.text,
           kind: op.kind,
@@ -138,7 +139,7 @@ describeServed('SIGKILL during batch writes', (t) => {
         const replayed = res.headers['idempotent-replayed'] === 'true';
         if (before > 0) expect(replayed).toBe(true);
         if (replayed) {
-          expect(await workload.applied(served.db, op)).toBe(op.targets.length);
+          expect(await workloadApplied(workload, served.db, op)).toBe(op.targets.length);
           figures.replayed_after_crash++;
         } else {
           figures.ran_on_retry++;
@@ -199,7 +200,7 @@ describeServed('SIGKILL during batch writes', (t) => {
     // A slow machine may restart the server slower than the time budget allows for all KILLS.
     expect(figures.kills).toBeGreaterThanOrEqual(KILLS / 2);
     expect(await integrityProblems(served.db)).toEqual([]);
-    for (const workload of workloads) expect(await workload.stored(served.db)).toEqual(workload.expected());
+    for (const workload of workloads) expect(await workloadStored(workload, served.db)).toEqual(workload.expected());
 
     // Acknowledged keys replay their first answer, byte for byte as JSON, and change nothing.
     const step = Math.max(1, Math.floor(acknowledged.length / REPLAY_SAMPLE));
@@ -215,7 +216,7 @@ describeServed('SIGKILL during batch writes', (t) => {
         body,
       });
     }
-    for (const workload of workloads) expect(await workload.stored(served.db)).toEqual(workload.expected());
+    for (const workload of workloads) expect(await workloadStored(workload, served.db)).toEqual(workload.expected());
 
     const longest = (values: number[]) => Math.round(Math.max(0, ...values));
     report(`crash [${t.dialect}]`, {
