@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { SvcClient } from '../../client/src/index.js';
 import { loadConfig } from '../../src/config.js';
@@ -178,3 +178,7 @@ export function sharedBrowser(): () => Browser {
     return browser;
   };
 }
+
+/** What a reader sees of an element: its rendered text, one line per block (no blank lines between paragraphs). */
+export const textOf = async (locator: Locator): Promise<string> =>
+  (await locator.innerText()).replace(/\n+/g, '\n').trim();
