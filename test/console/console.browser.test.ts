@@ -33,7 +33,7 @@ eachDialectWith(
     let api: SvcClient;
     let accountId: string;
     beforeAll(() => {
-      ({ page, api, accountId } = story);
+      ({ page, api, accountId } = story.opened());
     });
 
     it("shows the overview's counts, waiting records, failures and exports per day exactly as the API has them", async () => {

@@ -21,7 +21,7 @@ eachDialectWith(
     let api: SvcClient;
     let glAccount: string;
     beforeAll(() => {
-      ({ page, api, glAccount } = story);
+      ({ page, api, glAccount } = story.opened());
     });
 
     it('codes a line with the type-ahead picker and saves it; j and k walk the queue page', async () => {

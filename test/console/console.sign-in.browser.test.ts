@@ -18,7 +18,7 @@ eachDialectWith(
     let accountId: string;
     let bookkeeper: { email: string; password: string; user_id: string };
     beforeAll(() => {
-      ({ page, accountId, bookkeeper } = story);
+      ({ page, accountId, bookkeeper } = story.opened());
     });
 
     it('sends a signed-out visitor to sign in, says a wrong password is wrong, then brings them where they were going', async () => {

@@ -23,7 +23,7 @@ eachDialectWith(
     // The account as fields.browser.test.ts leaves it: Cost center with the 2,500 values of its CSV import (every
     // tenth disabled), then Project.
     beforeAll(async () => {
-      ({ page, api, accountId } = admin);
+      ({ page, api, accountId } = admin.opened());
       field = await api.fields.create({ name: 'Cost center', group: 'ACCOUNTING' });
       const values = Array.from({ length: 2500 }, (_, i) => {
         const n = String(i + 1).padStart(4, '0');

@@ -25,7 +25,7 @@ eachDialectWith(
     let api: SvcClient;
     let field: Field;
     beforeAll(() => {
-      ({ page, api } = admin);
+      ({ page, api } = admin.opened());
     });
 
     it('creates a field, then adds, renames, disables, enables and deletes a value; a clash is said in words', async () => {

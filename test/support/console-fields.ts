@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import type { FieldValue, SvcClient } from '../../client/src/index.js';
 import type { DialectName } from '../../src/db/database.js';
-import { API_SCOPES, DESKTOP, screenshot, signInThroughForm, type ConsoleServer } from './browser.js';
+import { API_SCOPES, DESKTOP, screenshotFailuresThenClose, signInThroughForm, type ConsoleServer } from './browser.js';
 import { newUser } from './console.js';
 import { newAccountId } from './context.js';
 
@@ -39,29 +39,27 @@ export async function signedInPage(context: BrowserContext, base: string, user: 
 
 /** An account whose admin has the console open, and the SDK client of the account's integration. */
 export interface FieldsConsole {
-  readonly accountId: string;
-  readonly api: SvcClient;
-  /** The admin's page, signed in (the desktop viewport; the clipboard may be read and written). */
-  readonly page: Page;
   /** The console's base URL. */
   base(): string;
-  /** A link of the main navigation. */
+  /** A link of the main navigation of the admin's page. */
   nav(name: string): ReturnType<Page['getByRole']>;
+  /** What the suite's beforeAll opened: the account, its integration's client and the admin's signed-in page. */
+  opened(): { accountId: string; api: SvcClient; page: Page };
 }
 
 /**
  * Inside a suite of eachDialectWith(startConsoleServer): a new account with its integration's API client, and
- * its admin signed in to the console, before the suite's tests; a failed test leaves a screenshot
- * (test-artifacts/console/failed-fields-…); the admin's browser context is closed after the suite.
+ * its admin signed in to the console (desktop viewport; the clipboard may be read and written), before the
+ * suite's tests; a failed test leaves a screenshot (failed-fields-…); the admin's browser context is closed after
+ * the suite.
  */
 export function fieldsConsole(
   server: () => ConsoleServer,
   dialect: DialectName,
   browser: () => Browser,
 ): FieldsConsole {
-  let context: BrowserContext | undefined;
-  let opened: { accountId: string; api: SvcClient; page: Page } | undefined;
-  const get = () => {
+  let opened: { context: BrowserContext; accountId: string; api: SvcClient; page: Page } | undefined;
+  const current = () => {
     if (!opened) throw new Error('fieldsConsole: not opened yet (use it inside a test or hook)');
     return opened;
   };
@@ -71,34 +69,16 @@ export function fieldsConsole(
     const accountId = newAccountId();
     const api = await server().apiClient(accountId, [...API_SCOPES]);
     const admin = await newUser(server().db, 'ACCOUNT_ADMIN', accountId);
-    context = await browser().newContext({ viewport: DESKTOP });
+    const context = await browser().newContext({ viewport: DESKTOP });
     context.setDefaultTimeout(15_000);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server().url });
-    opened = { accountId, api, page: await signedInPage(context, base(), admin) };
+    opened = { context, accountId, api, page: await signedInPage(context, base(), admin) };
   });
-
-  afterEach(async (test) => {
-    const page = opened?.page;
-    if (test.task.result?.state === 'fail' && page && !page.isClosed()) {
-      await screenshot(page, `failed-fields-${dialect}-${test.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-    }
-  });
-
-  afterAll(async () => {
-    await context?.close();
-  });
+  screenshotFailuresThenClose(`failed-fields-${dialect}`, () => opened);
 
   return {
-    get accountId() {
-      return get().accountId;
-    },
-    get api() {
-      return get().api;
-    },
-    get page() {
-      return get().page;
-    },
     base,
-    nav: (name) => get().page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }),
+    nav: (name) => current().page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }),
+    opened: current,
   };
 }

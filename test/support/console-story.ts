@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import type {
   AccountingRecord,
   FieldValue,
@@ -8,7 +8,7 @@ import type {
   SvcClient,
 } from '../../client/src/index.js';
 import type { DialectName } from '../../src/db/database.js';
-import { DESKTOP, screenshot, signInThroughForm, type ConsoleServer } from './browser.js';
+import { DESKTOP, screenshotFailuresThenClose, signInThroughForm, type ConsoleServer } from './browser.js';
 import { newUser } from './console.js';
 import { newAccountId } from './context.js';
 
@@ -44,29 +44,33 @@ export async function searchIds(api: SvcClient, query: RecordSearchQuery): Promi
   return pages;
 }
 
-/** The story's account, its integration's SDK client and a bookkeeper's page in the console. */
-export interface ConsoleStory {
-  readonly accountId: string;
-  readonly api: SvcClient;
-  readonly bookkeeper: { email: string; password: string; user_id: string };
+/** What the story's beforeAll opened: its account, its integration's SDK client, a bookkeeper and their page. */
+export interface StoryOpened {
+  accountId: string;
+  api: SvcClient;
+  bookkeeper: { email: string; password: string; user_id: string };
   /** The GL Account field's svc_id. */
-  readonly glAccount: string;
+  glAccount: string;
   /** The bookkeeper's page (desktop viewport). */
-  readonly page: Page;
+  page: Page;
+}
+
+export interface ConsoleStory {
   /** The values of GL Account and Department, by name. */
   readonly values: Record<string, FieldValue>;
   /** The records of the flows, by role in the story. */
   readonly r: Record<string, AccountingRecord>;
   /** The console's base URL. */
   base(): string;
+  opened(): StoryOpened;
 }
 
 /**
  * Inside a suite of eachDialectWith(startConsoleServer), before its tests: an account with two coding fields (GL
  * Account required before approval, Department), nineteen records (card expenses of Acme, Blue Bottle, Cloudy
  * Software and Zeta Supplies, one reimbursement of two lines), a bookkeeper, and a page for the bookkeeper,
- * signed in when `signedIn` (else at the start of no flow). A failed test leaves a screenshot
- * (test-artifacts/console/failed-…); the browser context is closed after the suite.
+ * signed in when `signedIn` (else at the start of no flow). A failed test leaves a screenshot (failed-…); the
+ * browser context is closed after the suite.
  */
 export function consoleStory(
   server: () => ConsoleServer,
@@ -74,9 +78,8 @@ export function consoleStory(
   browser: () => Browser,
   options: { signedIn: boolean },
 ): ConsoleStory {
-  let context: BrowserContext | undefined;
-  let opened: Omit<ConsoleStory, 'values' | 'r' | 'base'> | undefined;
-  const get = () => {
+  let opened: (StoryOpened & { context: BrowserContext }) | undefined;
+  const current = () => {
     if (!opened) throw new Error('consoleStory: not opened yet (use it inside a test or hook)');
     return opened;
   };
@@ -142,7 +145,7 @@ export function consoleStory(
     await api.review.setRequiredCoding([gl.svc_id]);
 
     const bookkeeper = await newUser(server().db, 'BOOKKEEPER', accountId);
-    context = await browser().newContext({ viewport: DESKTOP });
+    const context = await browser().newContext({ viewport: DESKTOP });
     context.setDefaultTimeout(10_000);
     const page = await context.newPage();
     if (options.signedIn) {
@@ -150,39 +153,10 @@ export function consoleStory(
       await signInThroughForm(page, bookkeeper);
       await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     }
-    opened = { accountId, api, bookkeeper, glAccount: gl.svc_id, page };
+    opened = { context, accountId, api, bookkeeper, glAccount: gl.svc_id, page };
   });
 
-  afterEach(async (test) => {
-    const page = opened?.page;
-    // A failed step leaves a picture of where it stopped.
-    if (test.task.result?.state === 'fail' && page && !page.isClosed()) {
-      await screenshot(page, `failed-${dialect}-${test.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-    }
-  });
+  screenshotFailuresThenClose(`failed-${dialect}`, () => opened);
 
-  afterAll(async () => {
-    await context?.close();
-  });
-
-  return {
-    get accountId() {
-      return get().accountId;
-    },
-    get api() {
-      return get().api;
-    },
-    get bookkeeper() {
-      return get().bookkeeper;
-    },
-    get glAccount() {
-      return get().glAccount;
-    },
-    get page() {
-      return get().page;
-    },
-    values,
-    r,
-    base,
-  };
+  return { values, r, base, opened: current };
 }
