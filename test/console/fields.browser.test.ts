@@ -1,27 +1,12 @@
-import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { Field, FieldValue, SvcClient } from '../../client/src/index.js';
-import {
-  API_SCOPES,
-  checkScreen,
-  DESKTOP,
-  sharedBrowser,
-  screenshot,
-  signInThroughForm,
-  startConsoleServer,
-} from '../support/browser.js';
-import { newUser } from '../support/console.js';
-import { newAccountId } from '../support/context.js';
+import type { Page, Request } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import type { Field, SvcClient } from '../../client/src/index.js';
+import { checkScreen, sharedBrowser, startConsoleServer, textOf } from '../support/browser.js';
+import { allValues, eventually, fieldsConsole, shownValues } from '../support/console-fields.js';
 import { eachDialectWith } from '../support/dialects.js';
 import { errorBody } from '../support/expect.js';
 
 const browser = sharedBrowser();
-
-/** What a reader sees of an element: its rendered text, one line per block. */
-const textOf = async (locator: Locator): Promise<string> => (await locator.innerText()).replace(/\n+/g, '\n').trim();
-
-/** expect.poll with room for a busy machine. */
-const eventually = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 20_000 });
 
 /** A CSV file for the import's file input. */
 const csvFile = (name: string, lines: string[]) => ({
@@ -30,62 +15,17 @@ const csvFile = (name: string, lines: string[]) => ({
   buffer: Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8'),
 });
 
-async function allValues(api: SvcClient, fieldId: string): Promise<FieldValue[]> {
-  const values: FieldValue[] = [];
-  for await (const value of api.fieldValues.listAll(fieldId, { limit: 1000 })) values.push(value);
-  return values;
-}
-
-/** The value texts the values table shows, in order (its rows of values: five cells or more). */
-const shownValues = (page: Page, fieldName: string) =>
-  page
-    .getByRole('table', { name: `Values of ${fieldName}` })
-    .getByRole('row')
-    .evaluateAll((trs) =>
-      trs.flatMap((tr) => {
-        const cells = tr.querySelectorAll('td');
-        return cells.length >= 5 ? [(cells[0] as HTMLElement).innerText] : [];
-      }),
-    );
-
-async function signIn(context: BrowserContext, base: string, user: { email: string; password: string }) {
-  const page = await context.newPage();
-  await page.goto(`${base}/sign-in`);
-  await signInThroughForm(page, user);
-  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-  return page;
-}
-
 eachDialectWith(
   'console fields and API clients in a browser',
   (dialect) => startConsoleServer(dialect),
   (server, dialect) => {
-    let context: BrowserContext;
+    const admin = fieldsConsole(server, dialect, browser);
+    const { base, nav } = admin;
     let page: Page;
     let api: SvcClient;
-    let accountId: string;
     let field: Field;
-    const base = () => `${server().url}/console`;
-    const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name });
-
-    beforeAll(async () => {
-      accountId = newAccountId();
-      api = await server().apiClient(accountId, [...API_SCOPES]);
-      const admin = await newUser(server().db, 'ACCOUNT_ADMIN', accountId);
-      context = await browser().newContext({ viewport: DESKTOP });
-      context.setDefaultTimeout(15_000);
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server().url });
-      page = await signIn(context, base(), admin);
-    });
-
-    afterEach(async (test) => {
-      if (test.task.result?.state === 'fail' && page && !page.isClosed()) {
-        await screenshot(page, `failed-fields-${dialect}-${test.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-      }
-    });
-
-    afterAll(async () => {
-      await context?.close();
+    beforeAll(() => {
+      ({ page, api } = admin.opened());
     });
 
     it('creates a field, then adds, renames, disables, enables and deletes a value; a clash is said in words', async () => {
@@ -305,211 +245,6 @@ eachDialectWith(
       // Batch 1 stored whole; nothing of batches 2 and 3.
       const stored = await allValues(api, other.svc_id);
       expect(stored.map((v) => v.remote_id)).toEqual(['P-TAKEN', ...rows.slice(0, 1000).map(([, remote]) => remote)]);
-    });
-
-    it('creates an API client whose secret is shown once and copied; it gets a token over HTTP; revoked, the token fails', async () => {
-      await nav('API clients').click();
-      await page.getByRole('heading', { level: 1, name: 'API clients' }).waitFor();
-      const table = page.getByRole('table', { name: 'API clients of the account' });
-      // The integration of these tests is the account's one client so far.
-      await eventually(() => table.getByRole('row').count()).toBe(2);
-
-      await page.getByRole('button', { name: 'Create API client' }).click();
-      await page.getByRole('alert').filter({ hasText: 'Tick at least one scope.' }).waitFor();
-      await page.getByRole('checkbox', { name: /^fields\.read / }).check();
-      await page.getByRole('checkbox', { name: /^field_values\.read / }).check();
-      const created = page.waitForResponse(
-        (res) => res.url().endsWith('/internal/v1/clients') && res.request().method() === 'POST',
-      );
-      await page.getByRole('button', { name: 'Create API client' }).click();
-      const credentials = await (await created).json();
-      expect(credentials.scopes).toEqual(['fields.read', 'field_values.read']);
-      await page.getByRole('heading', { name: 'API client created: copy its secret now' }).waitFor();
-      await expect(page.getByLabel('Client secret').inputValue()).resolves.toBe(credentials.client_secret);
-      await expect(page.getByLabel('Client id').inputValue()).resolves.toBe(credentials.client_id);
-      await page.getByRole('button', { name: 'Copy secret' }).click();
-      await page.getByRole('status').filter({ hasText: 'The secret is copied to the clipboard.' }).waitFor();
-      await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(credentials.client_secret);
-      await checkScreen(page, 'api-client-secret', dialect);
-
-      // The secret gets a token over HTTP; the token reads the fields.
-      const tokenOf = () =>
-        fetch(`${server().url}/oauth2/token`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({
-            grant_type: 'client_credentials',
-            client_id: credentials.client_id,
-            client_secret: credentials.client_secret,
-          }),
-        });
-      const token = await tokenOf();
-      expect(token.status).toBe(200);
-      const { access_token } = await token.json();
-      const readFields = () =>
-        fetch(`${server().url}/v1/fields`, { headers: { authorization: `Bearer ${access_token}` } });
-      expect((await readFields()).status).toBe(200);
-
-      // Done: the secret is gone from the page, for good.
-      await page.getByRole('button', { name: 'Done: hide the secret' }).click();
-      await page.getByRole('heading', { name: 'New API client' }).waitFor();
-      expect(await page.content()).not.toContain(credentials.client_secret);
-      await eventually(() => table.getByRole('row').count()).toBe(3);
-      const row = table.getByRole('row').filter({ hasText: credentials.client_id });
-      await eventually(() => textOf(row)).toContain('fields.read\nfield_values.read');
-      await expect(textOf(row)).resolves.toContain('Active');
-      await checkScreen(page, 'api-clients', dialect);
-
-      // Rotate: the new secret is shown once; both secrets get tokens during the overlap.
-      await page.getByRole('button', { name: `Rotate secret of ${credentials.client_id}` }).click();
-      await page.getByRole('button', { name: `Yes, rotate the secret of ${credentials.client_id}` }).click();
-      await page.getByRole('heading', { name: 'New secret made: copy it now' }).waitFor();
-      const rotatedSecret = await page.getByLabel('Client secret').inputValue();
-      expect(rotatedSecret).toMatch(/^svc_cs_/);
-      expect(rotatedSecret).not.toBe(credentials.client_secret);
-      await page.getByText(/^The previous secret keeps working until /).waitFor();
-      const withRotated = await fetch(`${server().url}/oauth2/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: credentials.client_id,
-          client_secret: rotatedSecret,
-        }),
-      });
-      expect(withRotated.status).toBe(200);
-      expect((await tokenOf()).status).toBe(200);
-      await page.getByRole('button', { name: 'Done: hide the secret' }).click();
-      expect(await page.content()).not.toContain(rotatedSecret);
-
-      await page.getByRole('button', { name: `Revoke ${credentials.client_id}` }).click();
-      await page.getByRole('button', { name: `Yes, revoke ${credentials.client_id}` }).click();
-      await page
-        .getByRole('status')
-        .filter({ hasText: `${credentials.client_id} is revoked: its tokens no longer work.` })
-        .waitFor();
-      await eventually(() => textOf(row)).toContain('Revoked');
-      await expect(row.getByRole('button').count()).resolves.toBe(0);
-      const refused = await readFields();
-      expect(refused.status).toBe(401);
-      expect((await tokenOf()).status).toBe(401);
-    });
-
-    it('shows a read-only user the fields and values but no way to change them, and the server refuses the same requests from its session with 403', async () => {
-      const reader = await newUser(server().db, 'READ_ONLY', accountId);
-      const readOnly = await browser().newContext({ viewport: DESKTOP });
-      readOnly.setDefaultTimeout(15_000);
-      try {
-        const other = await signIn(readOnly, base(), reader);
-        const main = other.getByRole('navigation', { name: 'Main' });
-        await expect(main.getByRole('link', { name: 'API clients' }).count()).resolves.toBe(0);
-        await main.getByRole('link', { name: 'Fields' }).click();
-        const fields = other.getByRole('table', { name: 'Custom fields of the account' }).getByRole('row');
-        await eventually(() => fields.allInnerTexts()).toEqual([
-          'Field\tGroup\tRemote id\tState\tUpdated',
-          expect.stringMatching(/^Cost center\tAccounting\t—\tActive\t/),
-          expect.stringMatching(/^Project\tERP\t—\tActive\t/),
-        ]);
-        await expect(other.getByRole('button', { name: 'Create field' }).count()).resolves.toBe(0);
-        await checkScreen(other, 'fields', dialect);
-        await other.getByRole('link', { name: 'Cost center' }).click();
-        await other.getByRole('heading', { level: 1, name: 'Cost center' }).waitFor();
-        await other.getByText('Your role can see the values but not change them.').waitFor();
-        await eventually(async () => (await shownValues(other, 'Cost center')).length).toBe(50);
-        for (const name of ['Add value', 'Edit', 'Disable', 'Delete', 'Rename', 'Delete field']) {
-          await expect(other.getByRole('button', { name }).count(), name).resolves.toBe(0);
-        }
-        await expect(other.getByLabel('CSV file').count()).resolves.toBe(0);
-        await checkScreen(other, 'field-read-only', dialect);
-
-        await other.goto(`${base()}/api-clients`);
-        await other.getByText('Only an account admin manages the account’s API clients.').waitFor();
-
-        const forced = await other.evaluate(async (fieldId) => {
-          const session = await (await fetch('/auth/session')).json();
-          const send = (method: string, url: string, body?: unknown) =>
-            fetch(url, {
-              method,
-              headers: {
-                'content-type': 'application/json',
-                'x-csrf-token': session.csrf_token,
-                'idempotency-key': crypto.randomUUID(),
-              },
-              ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-            }).then(async (res) => ({ status: res.status, body: await res.json() }));
-          return {
-            create: await send('POST', `/v1/fields/${fieldId}/values`, { items: [{ value: 'Forced' }] }),
-            update: await send('PUT', `/v1/fields/${fieldId}/values`, {
-              items: [{ remote_id: 'CC-0001', data: { value: 'Forced' } }],
-            }),
-            remove: await send('DELETE', `/v1/fields/${fieldId}/values`, { items: [{ remote_id: 'CC-0001' }] }),
-            clients: await fetch('/internal/v1/clients').then(async (res) => ({
-              status: res.status,
-              body: await res.json(),
-            })),
-          };
-        }, field.svc_id);
-        const refusal = (scopes: string[]) =>
-          errorBody('FORBIDDEN', {
-            message: 'Your role (READ_ONLY) does not allow this operation.',
-            details: { role: 'READ_ONLY', required_scopes: scopes },
-          });
-        expect(forced.create).toEqual({ status: 403, body: refusal(['field_values.write']) });
-        expect(forced.update).toEqual({ status: 403, body: refusal(['field_values.write']) });
-        expect(forced.remove).toEqual({ status: 403, body: refusal(['fields.write']) });
-        expect(forced.clients).toEqual({ status: 403, body: refusal(['account.admin']) });
-        const stored = await allValues(api, field.svc_id);
-        expect(stored).toHaveLength(2500);
-        expect(stored[0]!.value).toBe('Center 0001, "main"');
-      } finally {
-        await readOnly.close();
-      }
-    });
-
-    it("says in words, with the request id, that a field is not the account's", async () => {
-      const elsewhere = await (
-        await server().apiClient(newAccountId())
-      ).fields.create({ name: 'Theirs', group: 'USER' });
-      const answered = page.waitForResponse((res) => res.url().endsWith(`/v1/fields/${elsewhere.svc_id}`));
-      await page.goto(`${base()}/fields/${elsewhere.svc_id}`);
-      const answer = await (await answered).json();
-      expect(answer.error_code).toBe('NOT_FOUND');
-      await eventually(() => textOf(page.getByRole('alert'))).toBe(
-        `There is no field ${elsewhere.svc_id} in your account.\n${answer.message}\nRequest id: ${answer.request_id}\nAll fields`,
-      );
-      await checkScreen(page, 'field-not-found', dialect);
-    });
-
-    it('lets a bookkeeper add and change values but not delete them (fields.write), as the server enforces', async () => {
-      const bookkeeper = await newUser(server().db, 'BOOKKEEPER', accountId);
-      const own = await browser().newContext({ viewport: DESKTOP });
-      own.setDefaultTimeout(15_000);
-      try {
-        const other = await signIn(own, base(), bookkeeper);
-        await other.goto(`${base()}/fields/${field.svc_id}`);
-        await other.getByRole('heading', { level: 1, name: 'Cost center' }).waitFor();
-        await other.getByRole('button', { name: 'Edit “Center 0001, "main"”' }).waitFor();
-        await other.getByLabel('CSV file').waitFor();
-        await expect(other.getByRole('button', { name: /^Delete/ }).count()).resolves.toBe(0);
-        await expect(other.getByRole('button', { name: 'Rename' }).count()).resolves.toBe(0);
-        await other.getByRole('button', { name: 'Disable “Center 0001, "main"”' }).click();
-        await other.getByRole('status').filter({ hasText: 'Disabled “Center 0001, "main"”.' }).waitFor();
-        expect((await api.fieldValues.list(field.svc_id, { 'remote_id[]': ['CC-0001'] })).items[0]!.is_disabled).toBe(
-          true,
-        );
-        const remove = await other.evaluate(async (fieldId) => {
-          const session = await (await fetch('/auth/session')).json();
-          const res = await fetch(`/v1/fields/${fieldId}/values`, {
-            method: 'DELETE',
-            headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token },
-            body: JSON.stringify({ items: [{ remote_id: 'CC-0001' }] }),
-          });
-          return res.status;
-        }, field.svc_id);
-        expect(remove).toBe(403);
-      } finally {
-        await own.close();
-      }
     });
   },
   { only: 'sqlite' },

@@ -5,7 +5,8 @@ import { authService } from '../../src/modules/auth/auth.service.js';
 import { ADMIN, item } from '../support/accounting.js';
 import { newAccountId } from '../support/context.js';
 import { expectErrorShape } from '../support/expect.js';
-import { businessState, describeServed, report, sleep, type HttpApi } from '../support/reliability.js';
+import { describeServed, report, sleep, type HttpApi } from '../support/reliability.js';
+import { businessState } from '../support/reliability-state.js';
 
 const REQUEST_TIMEOUT_MS = 1000;
 const BODY_LIMIT = 1024 * 1024;

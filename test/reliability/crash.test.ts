@@ -1,18 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { expect, it, vi } from 'vitest';
-import { ADMIN, INGEST, item } from '../support/accounting.js';
+import { ADMIN } from '../support/accounting.js';
 import { expectErrorShape } from '../support/expect.js';
 import type { RunningServer } from '../support/processes.js';
-import {
-  describeServed,
-  HttpApi,
-  integrityProblems,
-  report,
-  sleep,
-  type HttpResponse,
-  type ServedDatabase,
-} from '../support/reliability.js';
+import { describeServed, integrityProblems, report, sleep, type HttpResponse } from '../support/reliability.js';
 import { Workload, type Op } from '../support/reliability-workload.js';
+import { workloadApplied, workloadStored } from '../support/reliability-workload-stored.js';
 import { knob } from '../support/knobs.js';
 
 const WORKERS = 4;
@@ -27,28 +19,6 @@ const CYCLE = ['fail', 'reopen', 'code', 'split', 'merge', 'approve'] as const;
 const REPLAY_SAMPLE = 60;
 /** A careful client waits this long before sending again a request answered 409 IDEMPOTENCY_KEY_IN_USE. */
 const IN_USE_RETRY_MS = 50;
-/** Batches sent at once to the process that is killed, records in each, and tries to catch one mid-way. */
-const IN_FLIGHT = 4;
-const BATCH_RECORDS = 100;
-const ATTEMPTS = 6;
-
-/** An ingestion of BATCH_RECORDS new records (two economic lines each), under a key of its own. */
-function ingestion(tag: string) {
-  const sourceIds = Array.from({ length: BATCH_RECORDS }, (_, i) => `${tag}-${i}`);
-  const lines = [{ amount: { amount: 100, currency: 'USD' } }, { amount: { amount: 71.75, currency: 'USD' } }];
-  return { key: randomUUID(), sourceIds, body: { items: sourceIds.map((source_id) => item({ source_id, lines })) } };
-}
-
-/** How many of `sourceIds` the account has: all or none of a batch. */
-async function storedOf(served: ServedDatabase, accountId: string, sourceIds: string[]): Promise<number> {
-  const rows = await served.db.direct
-    .selectFrom('accounting_records')
-    .select('source_id')
-    .where('account_id', '=', accountId)
-    .where('source_id', 'in', sourceIds)
-    .execute();
-  return rows.length;
-}
 
 /**
  * Clients stream batch writes (value creates, updates, deletes, record ingestion, export results reporting
@@ -111,7 +81,7 @@ describeServed('SIGKILL during batch writes', (t) => {
       let refused = false;
       for (;;) {
         await up;
-        const before = await workload.applied(served.db, op);
+        const before = await workloadApplied(workload, served.db, op);
         expect({ op: op.text, kind: op.kind, applied: before }).toEqual({
           op: op.text,
           kind: op.kind,
@@ -138,7 +108,7 @@ describeServed('SIGKILL during batch writes', (t) => {
         const replayed = res.headers['idempotent-replayed'] === 'true';
         if (before > 0) expect(replayed).toBe(true);
         if (replayed) {
-          expect(await workload.applied(served.db, op)).toBe(op.targets.length);
+          expect(await workloadApplied(workload, served.db, op)).toBe(op.targets.length);
           figures.replayed_after_crash++;
         } else {
           figures.ran_on_retry++;
@@ -199,7 +169,7 @@ describeServed('SIGKILL during batch writes', (t) => {
     // A slow machine may restart the server slower than the time budget allows for all KILLS.
     expect(figures.kills).toBeGreaterThanOrEqual(KILLS / 2);
     expect(await integrityProblems(served.db)).toEqual([]);
-    for (const workload of workloads) expect(await workload.stored(served.db)).toEqual(workload.expected());
+    for (const workload of workloads) expect(await workloadStored(workload, served.db)).toEqual(workload.expected());
 
     // Acknowledged keys replay their first answer, byte for byte as JSON, and change nothing.
     const step = Math.max(1, Math.floor(acknowledged.length / REPLAY_SAMPLE));
@@ -215,7 +185,7 @@ describeServed('SIGKILL during batch writes', (t) => {
         body,
       });
     }
-    for (const workload of workloads) expect(await workload.stored(served.db)).toEqual(workload.expected());
+    for (const workload of workloads) expect(await workloadStored(workload, served.db)).toEqual(workload.expected());
 
     const longest = (values: number[]) => Math.round(Math.max(0, ...values));
     report(`crash [${t.dialect}]`, {
@@ -236,70 +206,5 @@ describeServed('SIGKILL during batch writes', (t) => {
     }
     expect(figures.acknowledged).toBeGreaterThan(KILLS);
     expect(figures.lost_answers).toBeGreaterThan(0);
-  });
-
-  it('answers the retry of a request in flight at a SIGKILL within a second, on another process', async () => {
-    const served = t.served;
-    const survivor = await served.start();
-    const api = await served.client(survivor.url, ADMIN);
-    const waits: number[] = [];
-    const outcomes = { attempts: 0, answered_before_kill: 0, replayed: 0, ran: 0, in_use_answers: 0 };
-    while (outcomes.ran === 0 && outcomes.attempts < ATTEMPTS) {
-      outcomes.attempts++;
-      const victim = await served.start();
-      const onVictim = new HttpApi(victim.url, api.token, api.accountId, api.clientId);
-      const batches = Array.from({ length: IN_FLIGHT }, (_, b) => ingestion(`try${outcomes.attempts}-${b}`));
-      const sent = batches.map((batch) =>
-        onVictim.post(INGEST, batch.body, { 'idempotency-key': batch.key }).catch(() => null),
-      );
-      // Killed while a batch's transaction is open: that one is mid-way, the others anywhere around it.
-      expect(await served.writeUnderWay()).toBe(true);
-      const killedAt = performance.now();
-      victim.child.kill('SIGKILL');
-      await victim.exited;
-      // Waits count from the process's death (its exit as the operating system reports it), not from the signal.
-      const diedAt = performance.now();
-      const answers = await Promise.all(sent);
-      await Promise.all(
-        batches.map(async (batch, i) => {
-          const answered = answers[i];
-          if (answered) {
-            expect(answered.status, answered.text).toBe(200);
-            outcomes.answered_before_kill++;
-            return;
-          }
-          // The answer was lost: retry the key on the process that lives, until it is not 409.
-          for (;;) {
-            const before = await storedOf(served, api.accountId, batch.sourceIds);
-            expect([0, BATCH_RECORDS]).toContain(before);
-            const res = await api.post(INGEST, batch.body, { 'idempotency-key': batch.key });
-            if (res.status === 409) {
-              expectErrorShape(res, 'IDEMPOTENCY_KEY_IN_USE');
-              outcomes.in_use_answers++;
-              expect(performance.now() - killedAt, 'the key is still refused').toBeLessThan(5000);
-              await sleep(20);
-              continue;
-            }
-            waits.push(performance.now() - diedAt);
-            expect(res.status, res.text).toBe(200);
-            if (res.headers['idempotent-replayed'] === 'true') outcomes.replayed++;
-            else {
-              expect(before).toBe(0);
-              outcomes.ran++;
-            }
-            expect(await storedOf(served, api.accountId, batch.sourceIds)).toBe(BATCH_RECORDS);
-            return;
-          }
-        }),
-      );
-    }
-    expect(await integrityProblems(served.db)).toEqual([]);
-    report(`crash: retry on another process [${t.dialect}]`, {
-      ...outcomes,
-      longest_key_wait_ms: Math.round(Math.max(0, ...waits)),
-    });
-    // At least one batch was cut mid-way and ran again on the retry; no retried key waited a second.
-    expect(outcomes.ran).toBeGreaterThan(0);
-    expect(Math.max(...waits)).toBeLessThan(1000);
   });
 });

@@ -2,9 +2,11 @@ import fc from 'fast-check';
 import { expect, it, vi } from 'vitest';
 import { describeEachDialect } from '../support/context.js';
 import { expectErrorShape } from '../support/expect.js';
-import { businessState, report } from '../support/reliability.js';
+import { report } from '../support/reliability.js';
+import { businessState } from '../support/reliability-state.js';
 import { encode, garbageRequests, headerSafe, urlOf, type GarbageRequest } from '../support/reliability-garbage.js';
-import { newEstate, pathOf, requestsOf, routeName, routeTable } from '../support/reliability-routes.js';
+import { pathOf, requestsOf } from '../support/reliability-requests.js';
+import { newEstate, routeName, routeTable } from '../support/reliability-routes.js';
 import { knob } from '../support/knobs.js';
 
 /**

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../support/context.js';
 import { expectErrorShape } from '../support/expect.js';
-import { businessState, report } from '../support/reliability.js';
-import { newEstate, pathOf, requestsOf, routeName, routeTable } from '../support/reliability-routes.js';
+import { report } from '../support/reliability.js';
+import { businessState } from '../support/reliability-state.js';
+import { pathOf, requestsOf } from '../support/reliability-requests.js';
+import { newEstate, routeName, routeTable } from '../support/reliability-routes.js';
 import { storedKeys } from '../support/stored.js';
 
 /** Fields the server manages: a client may never set them where the operation's schema does not take them. */

@@ -1,16 +1,10 @@
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../support/context.js';
 import { expectErrorShape } from '../support/expect.js';
-import { businessState, report } from '../support/reliability.js';
-import {
-  bodiesMissing,
-  NAMES_NOTHING,
-  newEstate,
-  requestsOf,
-  routeName,
-  routeTable,
-  send,
-} from '../support/reliability-routes.js';
+import { report } from '../support/reliability.js';
+import { bodiesMissing, NAMES_NOTHING, requestsOf, send } from '../support/reliability-requests.js';
+import { newEstate, routeName, routeTable } from '../support/reliability-routes.js';
+import { businessState } from '../support/reliability-state.js';
 import { signedIn } from '../support/oauth.js';
 import type { RouteScopes } from '../support/routes.js';
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { SvcClient } from '../../client/src/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { Db, DialectName } from '../../src/db/database.js';
@@ -177,4 +177,27 @@ export function sharedBrowser(): () => Browser {
     if (!browser) throw new Error('sharedBrowser(): the browser is not launched yet (use it inside a test or hook)');
     return browser;
   };
+}
+
+/** What a reader sees of an element: its rendered text, one line per block (no blank lines between paragraphs). */
+export const textOf = async (locator: Locator): Promise<string> =>
+  (await locator.innerText()).replace(/\n+/g, '\n').trim();
+
+/**
+ * For a suite that opens a browser context of its own: after a failed test, a screenshot of `current()`'s page
+ * (test-artifacts/console/<name>-<test>.png: where it stopped); after the suite, the context closed.
+ */
+export function screenshotFailuresThenClose(
+  name: string,
+  current: () => { context: BrowserContext; page: Page } | undefined,
+): void {
+  afterEach(async (test) => {
+    const page = current()?.page;
+    if (test.task.result?.state === 'fail' && page && !page.isClosed()) {
+      await screenshot(page, `${name}-${test.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+    }
+  });
+  afterAll(async () => {
+    await current()?.context.close();
+  });
 }

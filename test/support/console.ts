@@ -4,9 +4,10 @@ import { usersService } from '../../src/modules/users/users.service.js';
 import type { Role } from '../../src/modules/users/roles.js';
 import type { Db } from '../../src/db/database.js';
 import { ApiClient, parseBody, type Method, type RequestOptions, type Response } from './api.js';
-import { newAccountId } from './context.js';
+import { newAccountId, type TestContext } from './context.js';
 
 export const PASSWORD = 'correct horse battery staple';
+export const SESSION = '/auth/session';
 
 /** A console user with a password, made as `svc users create` and the one-time link would. */
 export async function newUser(
@@ -90,3 +91,17 @@ export class Browser extends ApiClient {
     return { status: res.statusCode, headers: res.headers, body, text: res.body };
   }
 }
+
+/** POST /auth/session with an email and password (and a cookie the browser holds already), through app.inject. */
+export async function signIn(ctx: TestContext, email: string, password: string, cookie?: string) {
+  return ctx.app.inject({
+    method: 'POST',
+    url: SESSION,
+    payload: { email, password },
+    headers: cookie ? { cookie } : {},
+  });
+}
+
+/** The stored sessions of a user. */
+export const storedSessions = (ctx: TestContext, userId: string) =>
+  ctx.db.direct.selectFrom('user_sessions').selectAll().where('user_id', '=', userId).execute();

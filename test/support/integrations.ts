@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
 import type { Db } from '../../src/db/database.js';
 import { vendorsService } from '../../src/modules/integrations/vendors.service.js';
+import type { Api } from './api.js';
 
 export const INTEGRATION = '/v3/accounting/integration';
 export const INTEGRATIONS = '/internal/v1/integrations';
 export const disconnectUrl = (id: string) => `${INTEGRATION}/${id}/disconnect`;
 export const reactivateUrl = (id: string) => `${INTEGRATION}/${id}/reactivate`;
+
+/** The scope of the integration operations. */
+export const INTEGRATION_WRITE = ['accounting.integration.write'] as const;
 
 /** An integration id as answered. */
 export const INTEGRATION_ID = /^int_[0-9a-z]{26}$/;
@@ -25,4 +30,16 @@ export function storedIntegrations({ db }: { readonly db: Db }, accountId: strin
     .where('account_id', '=', accountId)
     .orderBy('integration_id')
     .execute();
+}
+
+/** The reference's create: the account's integration with `vendor`'s account `vendorAccountId`. */
+export async function createIntegration(api: Api, vendor: string, vendorAccountId: string) {
+  return api.post(INTEGRATION, { vendor, vendor_account_id: vendorAccountId });
+}
+
+/** A new integration of the account, as answered. */
+export async function connected(api: Api, vendor: string, vendorAccountId = 'acct-1') {
+  const res = await createIntegration(api, vendor, vendorAccountId);
+  expect(res.status, res.text).toBe(200);
+  return res.body;
 }

@@ -5,7 +5,7 @@ import type { Db } from '../../src/db/database.js';
 import { appsService } from '../../src/modules/auth/apps.service.js';
 import type { Role } from '../../src/modules/users/roles.js';
 import { Browser, newUser } from './console.js';
-import { newAccountId } from './context.js';
+import { newAccountId, type TestContext } from './context.js';
 
 export const REDIRECT = 'https://partner.example.com/oauth/callback?from=svc';
 export const CONSENT = '/internal/v1/oauth/consent';
@@ -16,6 +16,15 @@ export function pkce(): { verifier: string; challenge: string } {
   const verifier = randomBytes(48).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
+
+/** The token endpoint's answer to a code or a refresh token of the default authorization request. */
+export const TOKEN_ANSWER = {
+  access_token: expect.stringMatching(/^svc_at_/),
+  token_type: 'Bearer',
+  expires_in: 3600,
+  scope: 'fields.read accounting.integration.write',
+  refresh_token: expect.stringMatching(/^svc_rt_/),
+};
 
 /** A registered partner app: confidential (with its secret) unless `public`. */
 export async function newApp(db: Db, options: { public?: boolean; redirectUris?: string[] } = {}) {
@@ -89,3 +98,26 @@ export async function statusWith(server: FastifyInstance, token: string, url = '
   const res = await server.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
   return res.statusCode;
 }
+
+/** An app, an admin of a new account, a PKCE pair and the code the admin's approval answers. */
+export async function connectedCode(ctx: TestContext, options: { public?: boolean } = {}) {
+  const app = await newApp(ctx.db, options);
+  const admin = await signedIn(ctx.app, ctx.db);
+  const { verifier, challenge } = pkce();
+  const code = await approve(admin, authorizeParams(app.id, challenge));
+  return { app, admin, verifier, code };
+}
+
+/** The code exchanged for tokens by `app` (with HTTP Basic when it has a secret). */
+export const exchange = (
+  server: FastifyInstance,
+  app: { id: string; secret?: string },
+  code: string,
+  verifier: string,
+  extra: Record<string, string> = {},
+) =>
+  tokenRequest(
+    server,
+    { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, ...extra },
+    app.secret ? { id: app.id, secret: app.secret } : undefined,
+  );

@@ -2,17 +2,17 @@ import SqliteDatabase from 'better-sqlite3';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.js';
-import type { Db, DialectName, Executor } from '../../src/db/database.js';
+import type { Db, DialectName } from '../../src/db/database.js';
 import { openDatabase } from '../../src/db/open.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { authService } from '../../src/modules/auth/auth.service.js';
-import { toMinor } from '../../src/modules/accounting/money.js';
 import type { Scope } from '../../src/modules/auth/scopes.js';
 import { ApiClient, parseBody, type Method, type RequestOptions, type Response } from './api.js';
 import { newAccountId } from './context.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { eachDialectWith, type DialectFilter } from './dialects.js';
 import { startServer, type RunningServer } from './processes.js';
+import { problemsIn } from './reliability-state.js';
 
 export type HttpResponse<T = any> = Response<T> & {
   /** Milliseconds from sending to the whole answer. */
@@ -197,127 +197,6 @@ export function describeServed(
 export async function integrityProblems(db: Db): Promise<string[]> {
   // From one snapshot: on PostgreSQL a killed server's last COMMIT may still land while the checks read.
   return db.read((k) => problemsIn(k));
-}
-
-async function problemsIn(k: Executor): Promise<string[]> {
-  const problems: string[] = [];
-  if (k.dialect === 'sqlite') {
-    // On a connection of its own: FTS5's check reads the index through the structure its connection cached last,
-    // and on a long-lived connection reports the segments that other processes' writes have merged away since
-    // as corruption (a new connection finds the same file sound).
-    const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(k);
-    const fresh = new SqliteDatabase(rows[0]!.file, { timeout: 0 });
-    try {
-      const check = fresh.pragma('integrity_check') as { integrity_check: string }[];
-      if (check.map((r) => r.integrity_check).join() !== 'ok')
-        problems.push(`integrity_check: ${JSON.stringify(check)}`);
-      const fk = fresh.pragma('foreign_key_check') as unknown[];
-      if (fk.length > 0) problems.push(`foreign_key_check: ${JSON.stringify(fk)}`);
-    } finally {
-      fresh.close();
-    }
-  }
-  const orphans = await k
-    .selectFrom('field_values as v')
-    .leftJoin('fields as f', (j) => j.onRef('f.account_id', '=', 'v.account_id').onRef('f.svc_id', '=', 'v.field_id'))
-    .where('f.svc_id', 'is', null)
-    .select('v.svc_id')
-    .execute();
-  if (orphans.length > 0) problems.push(`orphan field values: ${orphans.map((o) => o.svc_id).join(', ')}`);
-
-  const records = await k
-    .selectFrom('accounting_records as r')
-    .innerJoin('accounting_record_details as d', (j) =>
-      j.onRef('d.account_id', '=', 'r.account_id').onRef('d.id', '=', 'r.id'),
-    )
-    .select(['r.account_id', 'r.id', 'r.currency', 'r.amount_minor', 'd.line_items_json', 'r.version', 'r.updated_at'])
-    .execute();
-  // One details row per record, both ways (the foreign key holds one way only).
-  const counts = await Promise.all(
-    (['accounting_records', 'accounting_record_details'] as const).map(async (table) =>
-      Number(
-        (
-          await k
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number | string>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      ),
-    ),
-  );
-  if (counts[0] !== records.length || counts[1] !== records.length) {
-    problems.push(`records ${counts[0]}, details ${counts[1]}, records with details ${records.length}`);
-  }
-  const clocks = new Map(
-    (await k.selectFrom('account_record_clocks').selectAll().execute()).map((c) => [c.account_id, c.last_updated_at]),
-  );
-  for (const r of records) {
-    // Line items are stored as answered: { amount, currency } in major units.
-    const lines = JSON.parse(r.line_items_json) as { type: string; amount: { amount: number; currency: string } }[];
-    if (lines.some((l) => l.amount.currency !== r.currency)) problems.push(`line currency differs from record ${r.id}`);
-    const minor = (money: { amount: number; currency: string }) => toMinor(money) as number;
-    const sum = (side: string) => lines.filter((l) => l.type === side).reduce((s, l) => s + minor(l.amount), 0);
-    if (sum('DEBIT') !== r.amount_minor || sum('CREDIT') !== r.amount_minor) problems.push(`unbalanced record ${r.id}`);
-    if (r.version < 1) problems.push(`record ${r.id} has version ${r.version}`);
-    if ((clocks.get(r.account_id) ?? -1) < r.updated_at)
-      problems.push(`record clock of ${r.account_id} behind ${r.id}`);
-  }
-  // Every change of a record is an event with the version it produced, written in the change's transaction: the
-  // versions of a record's events are exactly 1..version (every record here was written after migration 0006).
-  const events = await k
-    .selectFrom('accounting_record_events')
-    .select(['account_id', 'record_id', 'version'])
-    .orderBy('account_id')
-    .orderBy('record_id')
-    .orderBy('version')
-    .execute();
-  const versions = new Map<string, number[]>();
-  for (const e of events) {
-    const key = `${e.account_id}/${e.record_id}`;
-    versions.set(key, [...(versions.get(key) ?? []), Number(e.version)]);
-  }
-  for (const r of records) {
-    const seen = versions.get(`${r.account_id}/${r.id}`) ?? [];
-    const expected = Array.from({ length: Number(r.version) }, (_, i) => i + 1);
-    if (seen.join() !== expected.join()) {
-      problems.push(`record ${r.id} at version ${r.version} has events for versions [${seen.join(', ')}]`);
-    }
-    versions.delete(`${r.account_id}/${r.id}`);
-  }
-  if (versions.size > 0) problems.push(`events of records that do not exist: ${[...versions.keys()].join(', ')}`);
-  const unanswered = await k
-    .selectFrom('idempotency_keys')
-    .select('idempotency_key')
-    .where('state', '=', 'DONE')
-    .where('response_body', 'is', null)
-    .execute();
-  if (unanswered.length > 0) problems.push(`DONE idempotency keys without an answer: ${unanswered.length}`);
-  return problems;
-}
-
-const BUSINESS_TABLES = [
-  'fields',
-  'field_values',
-  'accounting_records',
-  'accounting_record_details',
-  'account_record_clocks',
-  'accounting_record_events',
-  'account_required_fields',
-  'integrations',
-  'account_events',
-  'webhook_endpoints',
-  'webhook_deliveries',
-  'webhook_attempts',
-] as const;
-
-/** Every business row of `accountIds` (all tables, sorted), for "nothing changed" comparisons. */
-export async function businessState(db: Db, accountIds: string[]): Promise<Record<string, unknown[]>> {
-  const state: Record<string, unknown[]> = {};
-  for (const table of BUSINESS_TABLES) {
-    const rows = await db.direct.selectFrom(table).selectAll().where('account_id', 'in', accountIds).execute();
-    state[table] = rows.map((r) => JSON.stringify(r)).sort();
-  }
-  return state;
 }
 
 /** "200", "200 replayed", "409 IDEMPOTENCY_KEY_IN_USE": how many answers of each. */

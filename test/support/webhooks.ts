@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
-import { onTestFinished } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import type { Db } from '../../src/db/database.js';
 import { nowMicros } from '../../src/lib/clock.js';
 import {
@@ -8,6 +8,8 @@ import {
   type Dispatcher,
   type DispatcherOptions,
 } from '../../src/modules/webhooks/webhooks.dispatcher.js';
+import { ADMIN } from './accounting.js';
+import type { Api } from './api.js';
 
 export const WEBHOOKS = '/v1/webhooks';
 export const EVENTS = '/v1/events';
@@ -15,6 +17,23 @@ export const webhookUrl = (id: string) => `${WEBHOOKS}/${id}`;
 export const EVENT_ID = /^evt_[0-9a-z]{26}$/;
 export const WEBHOOK_ID = /^whk_[0-9a-z]{26}$/;
 export const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
+
+/** Scopes of a caller that makes records, subscribes endpoints to their events and reads the feed. */
+export const DELIVERY_SCOPES = [...ADMIN, 'webhooks.write', 'events.read'] as const;
+
+/** A new endpoint of the account at `url`, taking `event_types`; its id and first secret. */
+export async function subscribe(api: Api, url: string, event_types = ['accounting_record.ready_for_export']) {
+  const res = await api.create(WEBHOOKS, { url, event_types });
+  expect(res.status, res.text).toBe(200);
+  return res.body as { id: string; secret: string };
+}
+
+/** The endpoint's delivery log (GET …/attempts), newest first. */
+export const attemptsOf = async (api: Api, id: string, query: Record<string, string> = {}) => {
+  const res = await api.get(`${webhookUrl(id)}/attempts`, query);
+  expect(res.status, res.text).toBe(200);
+  return res.body.items as any[];
+};
 
 /** How the receiver answers one request. */
 export type Behaviour = 'ok' | 'fail' | 'hang' | 'drop' | 'redirect' | 'accepted';
