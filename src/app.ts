@@ -161,7 +161,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(fieldValuesRoutes(db));
   await app.register(accountingRoutes(db));
   await app.register(integrationsRoutes(db));
-  await app.register(webhooksRoutes(db, { allowPrivate: config.webhookAllowPrivateTargets }));
+  await app.register(
+    webhooksRoutes(db, {
+      allowPrivate: config.webhookAllowPrivateTargets,
+      allowLoopback: config.webhookAllowLoopbackTargets,
+    }),
+  );
   await app.register(auditRoutes(db));
 
   return app;

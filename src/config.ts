@@ -53,6 +53,8 @@ export interface Config {
   readonly metricsToken: string | null;
   /** Webhooks may target loopback, private, link-local and metadata addresses, and plain http (development, tests). */
   readonly webhookAllowPrivateTargets: boolean;
+  /** Loopback webhook receivers: in sandbox mode by default, and whenever private targets are allowed. */
+  readonly webhookAllowLoopbackTargets: boolean;
   /** Webhook attempts under way at once in a process: in all, per account, per endpoint (docs/webhooks.md). */
   readonly webhookConcurrency: { readonly total: number; readonly perAccount: number; readonly perEndpoint: number };
   /** Sandbox mode (docs/sandbox.md): the /sandbox/v1 routes and fault injection exist only when true. */
@@ -210,6 +212,7 @@ export function loadConfig(env: Env): Config {
     publicUrl,
     metricsToken: v.METRICS_TOKEN ?? null,
     webhookAllowPrivateTargets: v.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    webhookAllowLoopbackTargets: v.WEBHOOK_ALLOW_PRIVATE_TARGETS || sandbox,
     webhookConcurrency: Object.freeze(webhookConcurrency),
     sandbox,
     sandboxAdminToken: sandbox ? sandboxAdminToken : null,

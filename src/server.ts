@@ -69,6 +69,7 @@ async function serve(config: Config): Promise<void> {
     ? createDispatcher({
         db: deliveryDb,
         allowPrivateTargets: config.webhookAllowPrivateTargets,
+        allowLoopbackTargets: config.webhookAllowLoopbackTargets,
         log: app.log,
         concurrency: config.webhookConcurrency.total,
         accountConcurrency: config.webhookConcurrency.perAccount,

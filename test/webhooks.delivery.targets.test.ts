@@ -36,7 +36,7 @@ describeEachDialect('webhook delivery: targets refused at send time (default con
           : [{ address: '127.0.0.1', family: 4 }],
     });
     const notPublic = (host: string) =>
-      `refused: ${host} is not a public address (webhooks are sent to public addresses only)`;
+      `refused: ${host} is not a public address (webhooks are sent to public addresses only, unless the server runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)`;
     expect(await dispatcher.runOnce()).toMatchObject({ attempted: 2, delivered: 0 });
     expect(receiver.received).toEqual([]);
     expect((await attemptsOf(api, local.id)).map((a) => [a.status_code, a.error])).toEqual([

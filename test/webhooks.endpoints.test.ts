@@ -7,6 +7,9 @@ import { describeEachDialect, type TestContext } from './support/context.js';
 import { errorBody, ISO_MICROS } from './support/expect.js';
 import { SECRET, WEBHOOK_ID, WEBHOOKS, webhookUrl } from './support/webhooks.js';
 
+/** The words a refusal adds (webhooks.targets.ts): the setting that would allow the target. */
+const SETTING = 'WEBHOOK_ALLOW_PRIVATE_TARGETS=true on the server allows private targets and plain http';
+
 const WRITE = ['webhooks.write'] as const;
 const TYPES = ['accounting_record.ready_for_export', 'ACCOUNTING_RECORD_READY_FOR_EXPORT'];
 
@@ -173,7 +176,9 @@ describeEachDialect('webhook endpoints (default configuration: public https targ
       expect(res.status, url).toBe(400);
       return res.body.details.errors;
     };
-    expect(await refused('http://erp.example.com/hook')).toEqual([{ path: '/url', message: 'must be an https URL' }]);
+    expect(await refused('http://erp.example.com/hook')).toEqual([
+      { path: '/url', message: `must be an https URL (${SETTING})` },
+    ]);
     expect(await refused('https://user:pw@erp.example.com/')).toEqual([
       { path: '/url', message: 'must not carry credentials' },
     ]);

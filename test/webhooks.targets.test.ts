@@ -4,6 +4,9 @@ import { ADMIN } from './support/accounting.js';
 import { describeEachDialect } from './support/context.js';
 import { startReceiver, testDispatcher, WEBHOOKS, webhookUrl } from './support/webhooks.js';
 
+/** The words a refusal adds (webhooks.targets.ts): the setting that would allow the target. */
+const SETTING = 'WEBHOOK_ALLOW_PRIVATE_TARGETS=true on the server allows private targets and plain http';
+
 const TYPES = ['accounting_record.ready_for_export'];
 const LINK_LOCAL = 'link-local (cloud metadata included)';
 const SHARED = 'shared address space (carrier-grade NAT, some cloud metadata)';
@@ -85,7 +88,7 @@ describeEachDialect('webhook targets (default configuration: public addresses on
         [
           {
             path: '/url',
-            message: `must not name a ${kind} address (${new URL(url).hostname.replace(/^\[|\]$/g, '')})`,
+            message: `must not name a ${kind} address (${new URL(url).hostname.replace(/^\[|\]$/g, '')}); ${SETTING}`,
           },
         ],
       ]),
@@ -126,7 +129,12 @@ describeEachDialect('webhook targets (default configuration: public addresses on
       expect(
         log.map((a: any) => [a.status_code, a.error]),
         host,
-      ).toEqual([[null, `refused: ${host} is not a public address (webhooks are sent to public addresses only)`]]);
+      ).toEqual([
+        [
+          null,
+          `refused: ${host} is not a public address (webhooks are sent to public addresses only, unless the server runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)`,
+        ],
+      ]);
     }
   });
 });

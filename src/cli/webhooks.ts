@@ -41,6 +41,7 @@ export async function webhooks(
             { status },
             {
               allowPrivate: config.webhookAllowPrivateTargets,
+              allowLoopback: config.webhookAllowLoopbackTargets,
             },
           ),
         ),

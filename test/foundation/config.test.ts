@@ -107,6 +107,7 @@ describe('configuration', () => {
       publicUrl: 'http://127.0.0.1:8080',
       metricsToken: null,
       webhookAllowPrivateTargets: false,
+      webhookAllowLoopbackTargets: false,
       sandbox: false,
       sandboxAdminToken: null,
     });

@@ -38,7 +38,7 @@ it('refuses a name when any one of its addresses is internal, whichever comes fi
     ['::ffff:a9fe:a9fe', '8.8.8.8'],
   ]) {
     await expect(resolveTarget(target, rules, answering(...addresses))).rejects.toThrow(
-      'refused: erp.example.com is not a public address (webhooks are sent to public addresses only)',
+      `refused: erp.example.com is not a public address (webhooks are sent to public addresses only, unless the server runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)`,
     );
   }
 });

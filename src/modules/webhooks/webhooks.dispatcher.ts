@@ -18,6 +18,8 @@ export interface DispatcherOptions {
   db: Db;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS */
   allowPrivateTargets: boolean;
+  /** Sandbox mode: loopback receivers are allowed (docs/sandbox.md). */
+  allowLoopbackTargets?: boolean;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** microseconds now: schedules, leases, the retry window and the log's times (tests move it) */
   now?: () => number;
@@ -97,7 +99,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     now,
     random: options.random ?? Math.random,
     timeoutMs: options.timeoutMs ?? 10_000,
-    rules: { allowPrivate: options.allowPrivateTargets },
+    rules: { allowPrivate: options.allowPrivateTargets, allowLoopback: options.allowLoopbackTargets ?? false },
     resolve: options.resolve ?? systemResolver,
     log: options.log,
   });

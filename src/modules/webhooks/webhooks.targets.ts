@@ -78,12 +78,30 @@ export function literalAddress(url: URL): string | null {
 export interface TargetRules {
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: private, loopback and link-local targets, and plain http, are allowed. */
   allowPrivate: boolean;
+  /** Sandbox mode (or allowPrivate): loopback targets (127.0.0.0/8, ::1, localhost), over http too, are allowed. */
+  allowLoopback?: boolean;
+}
+
+/** What a refusal adds, so that whoever runs the server knows what would allow it. */
+const SETTING = 'WEBHOOK_ALLOW_PRIVATE_TARGETS=true on the server allows private targets and plain http';
+
+/** Whether the address class is one the rules allow (null: a public address). */
+const allowedClass = (refused: string | null, rules: TargetRules): boolean =>
+  refused === null || rules.allowPrivate || (rules.allowLoopback === true && refused === 'loopback');
+
+/** `localhost` and its subdomains (RFC 6761), or a loopback address: where a sandbox's local receiver listens. */
+function loopbackHost(url: URL): boolean {
+  const address = literalAddress(url);
+  if (address !== null) return refusedClass(address) === 'loopback';
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost');
 }
 
 /**
  * Why `text` cannot be a webhook target (for a 400), or null: an absolute https URL (http too when private
- * targets are allowed) without credentials, whose host, when it is an address, is a public one. The address named
- * is the caller's own, as written in the URL.
+ * targets are allowed, or to a loopback host in sandbox mode) without credentials, whose host, when it is an
+ * address, is a public one (or loopback in sandbox mode). The address named is the caller's own, as written in the
+ * URL; a refusal names the setting that would allow it.
  */
 export function targetProblem(text: string, rules: TargetRules): string | null {
   let url: URL;
@@ -92,13 +110,17 @@ export function targetProblem(text: string, rules: TargetRules): string | null {
   } catch {
     return 'must be an absolute URL';
   }
-  if (url.protocol !== 'https:' && !(rules.allowPrivate && url.protocol === 'http:')) {
-    return rules.allowPrivate ? 'must be an http or https URL' : 'must be an https URL';
+  const plainHttpAllowed = rules.allowPrivate || (rules.allowLoopback === true && loopbackHost(url));
+  if (url.protocol !== 'https:' && !(plainHttpAllowed && url.protocol === 'http:')) {
+    if (rules.allowPrivate) return 'must be an http or https URL';
+    return rules.allowLoopback === true
+      ? `must be an https URL (or http to a loopback host in sandbox mode; ${SETTING})`
+      : `must be an https URL (${SETTING})`;
   }
   if (url.username !== '' || url.password !== '') return 'must not carry credentials';
   const address = literalAddress(url);
-  const refused = address === null || rules.allowPrivate ? null : refusedClass(address);
-  return refused ? `must not name a ${refused} address (${address})` : null;
+  const refused = address === null ? null : refusedClass(address);
+  return allowedClass(refused, rules) ? null : `must not name a ${refused} address (${address}); ${SETTING}`;
 }
 
 export interface ResolvedAddress {
@@ -118,7 +140,9 @@ export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: tr
  */
 export class TargetNotPublic extends Error {
   constructor(host: string) {
-    super(`refused: ${host} is not a public address (webhooks are sent to public addresses only)`);
+    super(
+      `refused: ${host} is not a public address (webhooks are sent to public addresses only, unless the server runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)`,
+    );
     this.name = 'TargetNotPublic';
   }
 }
@@ -128,8 +152,12 @@ export async function resolveTarget(url: URL, rules: TargetRules, resolve: Resol
   const literal = literalAddress(url);
   const addresses = literal ? [{ address: literal, family: isIP(literal) }] : await resolve(url.hostname);
   if (addresses.length === 0) throw new Error(`${url.hostname} resolves to no address`);
-  if (!rules.allowPrivate && addresses.some(({ address }) => refusedClass(address) !== null)) {
-    throw new TargetNotPublic(url.hostname);
-  }
+  // Plain http to a loopback host (sandbox mode) goes to loopback addresses only.
+  const loopbackOnly = url.protocol === 'http:' && !rules.allowPrivate;
+  const refused = ({ address }: ResolvedAddress) => {
+    const found = refusedClass(address);
+    return loopbackOnly ? found !== 'loopback' : !allowedClass(found, rules);
+  };
+  if (addresses.some(refused)) throw new TargetNotPublic(url.hostname);
   return addresses;
 }
