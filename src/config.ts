@@ -72,10 +72,17 @@ export class ConfigError extends Error {
 
 /** data/svc.sqlite in the package's folder: the server and every CLI command find the same file wherever they run. */
 export const DEFAULT_SQLITE_PATH = path.join(packageRoot(), 'data', 'svc.sqlite');
+/** A sandbox's own default file beside it: a sandbox never writes its test accounts into the real database. */
+export const DEFAULT_SANDBOX_SQLITE_PATH = path.join(packageRoot(), 'data', 'svc-sandbox.sqlite');
 
-/** Parses DATABASE_URL: unset → data/svc.sqlite in the package's folder; `sqlite:<path>`; `postgres://` or `postgresql://`. */
-export function parseDatabaseUrl(raw: string | undefined): DatabaseTarget | string {
-  if (raw === undefined || raw.trim() === '') return { dialect: 'sqlite', path: DEFAULT_SQLITE_PATH };
+/**
+ * Parses DATABASE_URL: unset → data/svc.sqlite in the package's folder (data/svc-sandbox.sqlite for a sandbox);
+ * `sqlite:<path>`; `postgres://` or `postgresql://`.
+ */
+export function parseDatabaseUrl(raw: string | undefined, sandbox = false): DatabaseTarget | string {
+  if (raw === undefined || raw.trim() === '') {
+    return { dialect: 'sqlite', path: sandbox ? DEFAULT_SANDBOX_SQLITE_PATH : DEFAULT_SQLITE_PATH };
+  }
   const value = raw.trim();
   if (value.startsWith('sqlite:')) {
     const file = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
@@ -139,7 +146,7 @@ export function loadConfig(env: Env): Config {
   const problem = (name: EnvName, words: string) =>
     problems.set(name, [...(problems.get(name) ?? []), `${name}: ${words}`]);
 
-  const database = parseDatabaseUrl(env.DATABASE_URL);
+  const database = parseDatabaseUrl(env.DATABASE_URL, v.SANDBOX);
   if (typeof database === 'string') problems.set('DATABASE_URL', [database]);
   const trustProxyParsed = parseTrustProxy(env.TRUST_PROXY);
   if (typeof trustProxyParsed === 'string') problems.set('TRUST_PROXY', [trustProxyParsed]);

@@ -20,6 +20,16 @@ export const accessErrors = {
     new AppError('UNAUTHORIZED', 401, 'The access token is invalid or expired.', null, {
       'www-authenticate': `${BEARER_REALM}, error="invalid_token", error_description="The access token is invalid or expired"`,
     }),
+  invalidOperatorToken: () =>
+    new AppError(
+      'UNAUTHORIZED',
+      401,
+      "The token is not this sandbox server's operator token (SANDBOX_ADMIN_TOKEN).",
+      null,
+      {
+        'www-authenticate': `${BEARER_REALM}, error="invalid_token", error_description="The token is not the sandbox operator token"`,
+      },
+    ),
   insufficientScope: (scopes: readonly string[]) =>
     new AppError(
       'FORBIDDEN',

@@ -20,7 +20,9 @@ export function operatorToken(token: string): onRequestHookHandler {
   const expected = Buffer.from(`Bearer ${token}`);
   return (request, _reply, done) => {
     const given = Buffer.from(request.headers.authorization ?? '');
-    done(given.length === expected.length && timingSafeEqual(given, expected) ? undefined : errors.missingToken());
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return done();
+    // A wrong token is invalid, not missing: the caller sent one (and learns nothing of the right one).
+    done(given.length === 0 ? errors.missingToken() : errors.invalidOperatorToken());
   };
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../../db/database.js';
 import { errors } from '../../errors.js';
@@ -30,6 +31,26 @@ const faultOf = (state: FaultState) => ({
   retry_after: state.retryAfter,
 });
 
+/** A request that sends no body at all, or an empty one (whatever its Content-Type says). */
+const bodiless = (request: FastifyRequest) =>
+  request.headers['content-length'] === '0' ||
+  (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined);
+
+/**
+ * Hooks of a route whose body is all defaults: no body, or an empty one, is `{}` (a sandbox account with no
+ * scenario), not a 400 — `curl -X POST` with the operator's token is enough.
+ */
+const emptyBodyIsDefaults = {
+  onRequest: (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (bodiless(request)) delete request.headers['content-type'];
+    done();
+  },
+  preValidation: (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    request.body ??= {};
+    done();
+  },
+};
+
 const operatorOnly =
   'Sandbox servers only (SANDBOX=true; absent elsewhere). Authorization: Bearer <SANDBOX_ADMIN_TOKEN>, the sandbox operator’s token, not an API client’s.';
 
@@ -45,6 +66,7 @@ export function sandboxRoutes(db: Db, adminToken: string, faults: FaultBook): Fa
     app.post(
       '/sandbox/v1/accounts',
       {
+        ...emptyBodyIsDefaults,
         schema: {
           operationId: 'createSandboxAccount',
           summary: 'A new sandbox account with a client, its credentials, and a scenario’s data, in one call',
@@ -78,6 +100,7 @@ export function sandboxRoutes(db: Db, adminToken: string, faults: FaultBook): Fa
     app.post(
       '/sandbox/v1/accounts/:account_id/reset',
       {
+        ...emptyBodyIsDefaults,
         schema: {
           operationId: 'resetSandboxAccount',
           summary: 'Empty a sandbox account and lay a scenario into it; its clients and credentials stay',
