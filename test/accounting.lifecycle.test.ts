@@ -107,7 +107,7 @@ describeEachDialect('accounting review lifecycle', (t) => {
     expect(bad.status).toBe(400);
     expect(bad.body.details.errors).toEqual(
       expect.arrayContaining([
-        { path: '/review_status', message: 'must be one of: PREPARE, REVIEW, READY_FOR_EXPORT, EXPORTED' },
+        { path: '/review_status', message: 'must be one of: PREPARE, REVIEW, READY_FOR_EXPORT, EXPORTED (got "DONE")' },
         { path: '/version', message: 'must be >= 1' },
         { path: '/extra', message: 'is not allowed' },
       ]),

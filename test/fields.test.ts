@@ -55,7 +55,7 @@ describeEachDialect('custom fields /v1/fields', (t) => {
       expect.arrayContaining([
         { path: '/svc_id', message: 'is not allowed' },
         { path: '/name', message: 'must NOT have fewer than 1 characters' },
-        { path: '/group', message: 'must be one of: ACCOUNTING, USER, ERP' },
+        { path: '/group', message: 'must be one of: ACCOUNTING, USER, ERP (got "NOPE")' },
         { path: '/is_disabled', message: 'must be boolean or null' },
       ]),
     );

@@ -123,8 +123,8 @@ describeEachDialect('the event feed filtered by type', (t) => {
       errorBody('INVALID_REQUEST', {
         details: {
           errors: [
-            { path: '/query/type/1', message: `must be one of: ${types}` },
-            { path: '/query/type/2', message: `must be one of: ${types}` },
+            { path: '/query/type/1', message: `must be one of: ${types} (got "record.approved")` },
+            { path: '/query/type/2', message: `must be one of: ${types} (got "nope")` },
           ],
         },
       }),

@@ -98,9 +98,21 @@ export function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/** The value a client sent, as a refusal of an unknown name quotes it back: a scalar as JSON, at most 60 characters. */
+function quoted(data: unknown): string {
+  if (data === null || !['string', 'number', 'boolean'].includes(typeof data)) return '';
+  const text = JSON.stringify(data);
+  return ` (got ${text.length > 60 ? `${text.slice(0, 57)}...` : text})`;
+}
+
 function unionMessage(error: ErrorObject): string {
   const parent = isRecord(error.parentSchema) ? error.parentSchema : {};
-  if (typeof parent.errorMessage === 'string') return parent.errorMessage;
+  if (typeof parent.errorMessage === 'string') {
+    // A choice among names ("must be one of: …") says which name it did not know.
+    return parent.errorMessage.startsWith('must be one of')
+      ? `${parent.errorMessage}${quoted(error.data)}`
+      : parent.errorMessage;
+  }
   const given: unknown = parent[error.keyword];
   const branches = Array.isArray(given) ? given.filter(isRecord) : [];
   const types = branches.map((b) =>
@@ -192,7 +204,7 @@ export function toProblems(errors: ErrorObject[], part: string | undefined): Pro
         break;
       }
       case 'enum':
-        message = `must be one of: ${Array.isArray(params.allowedValues) ? params.allowedValues.join(', ') : ''}`;
+        message = `must be one of: ${Array.isArray(params.allowedValues) ? params.allowedValues.join(', ') : ''}${quoted(error.data)}`;
         break;
       case 'pattern': {
         // A regular expression is no explanation: the schema's own words when it has them.

@@ -19,7 +19,7 @@ describeEachDialect(
       expect(body.body.details.errors).toEqual([
         { path: '/extra', message: 'is not allowed' },
         { path: '/name', message: 'must be string' },
-        { path: '/group', message: 'must be one of: ACCOUNTING, USER, ERP' },
+        { path: '/group', message: 'must be one of: ACCOUNTING, USER, ERP (got "X")' },
       ]);
       const missing = await api.create('/v1/fields', {});
       expect(missing.body.details.errors).toEqual([
