@@ -63,6 +63,9 @@ export function attempter(options: AttemptOptions): Attempt {
     then: (ex: Executor) => Promise<T>,
   ): Promise<{ delivered: boolean; then: T }> {
     const startedAt = now();
+    // Named as it starts: the delivery log is newest first by this id, so attempts that overlap are listed in the
+    // order they were made, not in the order they ended.
+    const attemptId = newId('wha');
     const body = deliveryBody({
       account_id: d.account_id,
       seq: 0,
@@ -83,7 +86,7 @@ export function attempter(options: AttemptOptions): Attempt {
       );
     }
     const answered = await db.write(async (ex) => {
-      await settle(ex, d, token, result, startedAt);
+      await settle(ex, d, token, result, startedAt, attemptId);
       return then(ex);
     });
     return { delivered: isDelivered(result), then: answered };
@@ -95,12 +98,13 @@ export function attempter(options: AttemptOptions): Attempt {
     token: string,
     result: SendResult,
     attemptedAt: number,
+    attemptId: string,
   ): Promise<void> {
     const delivered = isDelivered(result);
     const at = now();
     await outcomes.insertAttempt(ex, {
       account_id: d.account_id,
-      attempt_id: newId('wha'),
+      attempt_id: attemptId,
       endpoint_id: d.endpoint_id,
       event_id: d.event_id,
       attempted_at: attemptedAt,
