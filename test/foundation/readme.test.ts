@@ -42,7 +42,7 @@ function expectLike(actual: unknown, shown: unknown, where: string): void {
 describeLive('the README, as written', (s) => {
   it('runs the "as a new user" commands one after another and answers what it shows', async () => {
     const steps = newUserSteps();
-    expect(steps.map((st) => st.command.split(' ')[0])).toEqual(['./bin/svc.js', 'curl', 'curl']);
+    expect(steps.map((st) => st.command.split(' ')[0])).toEqual(['./bin/svc.js', 'curl', 'curl', 'curl']);
     const values: Record<string, string> = {};
     for (const step of steps) {
       // The README's placeholders are the values earlier answers gave; its address is the server's.
@@ -50,14 +50,16 @@ describeLive('the README, as written', (s) => {
         .replaceAll('http://127.0.0.1:8080', s.live.url)
         .replace(/cli_…/g, values.client_id ?? 'cli_…')
         .replace(/svc_cs_…/g, values.client_secret ?? 'svc_cs_…')
-        .replace(/svc_at_…/g, values.access_token ?? 'svc_at_…');
+        .replace(/svc_at_…/g, values.access_token ?? 'svc_at_…')
+        .replace(/extended_field_…/g, values.svc_id ?? 'extended_field_…');
       const { stdout } = await run('bash', ['-c', command], {
         cwd: ROOT,
         env: { ...process.env, DATABASE_URL: s.live.ctx.database.url },
       });
       const answer = JSON.parse(stdout);
       for (const shown of step.shown) expectLike(answer, JSON.parse(shown), step.command.slice(0, 40));
-      Object.assign(values, answer);
+      if (!Array.isArray(answer.items)) Object.assign(values, answer);
+      else expect(answer.items.map((v: any) => [v.value, v.remote_id])).toEqual([['6000 Travel', '6000']]);
     }
     expect(values).toMatchObject({ name: 'GL Account', group: 'ACCOUNTING', svc_id: expect.any(String) });
   });
