@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
+import { advanceClock, freezeClock, nowMicros } from '../../src/lib/clock.js';
 import { ALL_SCOPES } from '../../src/modules/auth/scopes.js';
 import { openDatabase } from '../../src/db/open.js';
 import { authService, hashSecret } from '../../src/modules/auth/auth.service.js';
@@ -7,6 +7,9 @@ import { describeEachDialect } from '../support/context.js';
 import { errorBody } from '../support/expect.js';
 import { isFieldsRoute, routeScopes, sampleRequest } from '../support/routes.js';
 import { storedFields } from '../support/stored.js';
+
+// Expiry is measured on the service's clock, which only this file moves: a token expires when the test says so.
+freezeClock();
 
 const unauthorized = errorBody('UNAUTHORIZED');
 const INVALID_TOKEN =
@@ -38,7 +41,7 @@ describeEachDialect(
       const expired = await t.ctx.as(['fields.read']);
       await t.ctx.db.direct
         .updateTable('access_tokens')
-        .set({ expires_at: Date.now() * 1000 - 1_000_000 })
+        .set({ expires_at: nowMicros() - 1 })
         .where('token_hash', '=', hashSecret(expired.token!))
         .execute();
       const revoked = await t.ctx.as(['fields.read']);
@@ -89,11 +92,11 @@ describeEachDialect(
           expect((await expiring.get('/v1/fields')).status).toBe(200);
           await writer.direct
             .updateTable('access_tokens')
-            .set({ expires_at: Date.now() * 1000 + 300_000 })
+            .set({ expires_at: nowMicros() + 300_000 })
             .where('token_hash', '=', hashSecret(expiring.token!))
             .execute();
           expect((await expiring.get('/v1/fields')).status).toBe(200);
-          await sleep(400);
+          advanceClock(300_000);
           // Nothing was written since the last request: the grant may come from memory, its expiry still holds.
           const expired = await expiring.get('/v1/fields');
           expect({ name, status: expired.status, body: expired.body }).toEqual({
