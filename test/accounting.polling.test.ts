@@ -5,7 +5,12 @@ import type { Api } from './support/api.js';
 import { describeEachDialect } from './support/context.js';
 import { storedRecords } from './support/stored.js';
 
-const RUN_MS = 3000;
+/**
+ * The work the run must have done before it ends: what the assertions below rely on (more than 20 records, several
+ * pages polled, moves and exports among them), reached however slowly the machine runs. The test's timeout is the
+ * ceiling that turns a writer that never gets there into a failure.
+ */
+const QUOTA = { ingests: 25, reviews: 20, exports: 8, polls: 10 };
 const NEXT: Record<string, string[]> = {
   PREPARE: ['REVIEW'],
   REVIEW: ['READY_FOR_EXPORT', 'PREPARE'],
@@ -15,10 +20,10 @@ const NEXT: Record<string, string[]> = {
 
 const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
 
-/** Runs `step` in a loop until the deadline; counts successful steps. */
-async function loop(until: number, step: () => Promise<boolean>): Promise<number> {
+/** Runs `step` in a loop while `more()`; counts successful steps. */
+async function loop(more: () => boolean, step: () => Promise<boolean>): Promise<number> {
   let done = 0;
-  while (Date.now() < until) {
+  while (more()) {
     if (await step()) done++;
     else await sleep(5); // nothing to do yet: let the other loops' I/O run
   }
@@ -29,52 +34,74 @@ describeEachDialect('accounting polling never misses a change under concurrent w
   it('a poller following updated_at[gt] and next_cursor ends with every record at its final version', async () => {
     const api = await t.ctx.as([...ADMIN]);
     const known: string[] = [];
-    const until = Date.now() + RUN_MS;
     const statuses: Record<number, number> = {};
     const count = (status: number) => (statuses[status] = (statuses[status] ?? 0) + 1);
+    const done = { ingests: 0, reviews: 0, exports: 0, polls: 0 };
+    const enough = () => (Object.keys(QUOTA) as (keyof typeof QUOTA)[]).every((k) => done[k] >= QUOTA[k]);
+    // The run ends in phases, so that how it ends is known: the reviewers stop once every quota is met (an exported
+    // record is never moved back after that), the exporters once one of them has exported a record since, the
+    // ingesters (who keep the exporters fed) then, and the poller last.
+    const running = { reviewers: true, exporters: true, ingesters: true };
+    let exportedAfterReviews = false;
 
     const ingest = () =>
-      loop(until, async () => {
-        const n = 1 + Math.floor(Math.random() * 10);
-        const res = await api.post(INGEST, {
-          items: Array.from({ length: n }, () =>
-            item({
-              review_status: pick(['PREPARE', 'REVIEW', 'READY_FOR_EXPORT']),
-              type: pick(['CARD_EXPENSE_POST', 'BILL_EXPENSE', 'REIMBURSEMENT_EXPENSE_POST']),
-            }),
-          ),
-        });
-        count(res.status);
-        if (res.status === 200) known.push(...res.body.items.map((r: any) => r.id));
-        return res.status === 200;
-      });
+      loop(
+        () => running.exporters,
+        async () => {
+          const n = 1 + Math.floor(Math.random() * 10);
+          const res = await api.post(INGEST, {
+            items: Array.from({ length: n }, () =>
+              item({
+                review_status: pick(['PREPARE', 'REVIEW', 'READY_FOR_EXPORT']),
+                type: pick(['CARD_EXPENSE_POST', 'BILL_EXPENSE', 'REIMBURSEMENT_EXPENSE_POST']),
+              }),
+            ),
+          });
+          count(res.status);
+          if (res.status !== 200) return false;
+          known.push(...res.body.items.map((r: any) => r.id));
+          done.ingests++;
+          return true;
+        },
+      );
     const review = (client: Api) =>
-      loop(until, async () => {
-        if (known.length === 0) return false;
-        const id = pick(known);
-        const current = await client.get(`${RECORDS}/${id}`);
-        const res = await client.post(reviewUrl(id), {
-          review_status: pick(NEXT[current.body.review_status]!),
-          version: current.body.version,
-        });
-        count(res.status);
-        return res.status === 200;
-      });
+      loop(
+        () => !enough(),
+        async () => {
+          if (known.length === 0) return false;
+          const id = pick(known);
+          const current = await client.get(`${RECORDS}/${id}`);
+          const res = await client.post(reviewUrl(id), {
+            review_status: pick(NEXT[current.body.review_status]!),
+            version: current.body.version,
+          });
+          count(res.status);
+          if (res.status !== 200) return false;
+          done.reviews++;
+          return true;
+        },
+      );
     const exporter = (client: Api) =>
-      loop(until, async () => {
-        const ready = await client.get(RECORDS, { review_status: 'READY_FOR_EXPORT', limit: '20' });
-        const ids: string[] = ready.body.items.map((r: any) => r.id).filter(() => Math.random() < 0.7);
-        if (ids.length === 0) return false;
-        const res = await client.post(EXPORT_RESULTS, {
-          results: ids.map((id) =>
+      loop(
+        () => running.reviewers || !exportedAfterReviews,
+        async () => {
+          const afterReviews = !running.reviewers;
+          const ready = await client.get(RECORDS, { review_status: 'READY_FOR_EXPORT', limit: '20' });
+          const ids: string[] = ready.body.items.map((r: any) => r.id).filter(() => Math.random() < 0.7);
+          if (ids.length === 0) return false;
+          const results = ids.map((id) =>
             Math.random() < 0.8
               ? { accounting_record_id: id, success: { reference_id: `erp_${id}` } }
               : { accounting_record_id: id, failure: { error_message: 'Invalid GL account' } },
-          ),
-        });
-        count(res.status);
-        return res.status === 200;
-      });
+          );
+          const res = await client.post(EXPORT_RESULTS, { results });
+          count(res.status);
+          if (res.status !== 200) return false;
+          done.exports++;
+          if (afterReviews && results.some((r) => 'success' in r)) exportedAfterReviews = true;
+          return true;
+        },
+      );
 
     // The poller: what an integration that follows the spec's polling rules would hold.
     const seen = new Map<string, { version: number; updated_at: string }>();
@@ -100,25 +127,32 @@ describeEachDialect('accounting polling never misses a change under concurrent w
       } while (cursor);
       return got;
     };
-    const poller = loop(until, async () => (await pollRound()) > 0);
+    const poller = loop(
+      () => running.ingesters,
+      async () => {
+        if ((await pollRound()) === 0) return false;
+        done.polls++;
+        return true;
+      },
+    );
 
     const reviewer = await t.ctx.as(['accounting.record.admin', 'accounting.record.read'], api.accountId);
     const writer = await t.ctx.as(['accounting.record.write'], api.accountId);
-    const work = await Promise.all([
-      ingest(),
-      ingest(),
-      review(reviewer),
-      review(reviewer),
-      exporter(writer),
-      exporter(writer),
-      poller,
-    ]);
+    const stopped = <T>(group: keyof typeof running, work: Promise<T>) =>
+      work.then((counts) => {
+        running[group] = false;
+        return counts;
+      });
+    const reviews = stopped('reviewers', Promise.all([review(reviewer), review(reviewer)]));
+    const exports = stopped('exporters', Promise.all([exporter(writer), exporter(writer)]));
+    const ingests = stopped('ingesters', Promise.all([ingest(), ingest()]));
+    const [ingested, reviewed, exported] = await Promise.all([ingests, reviews, exports, poller]);
     while ((await pollRound()) > 0);
 
-    const [ingests, , reviews, , exports] = work;
-    expect(ingests).toBeGreaterThan(0);
-    expect(reviews).toBeGreaterThan(0);
-    expect(exports).toBeGreaterThan(0);
+    const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
+    expect(sum(ingested)).toBeGreaterThanOrEqual(QUOTA.ingests);
+    expect(sum(reviewed)).toBeGreaterThanOrEqual(QUOTA.reviews);
+    expect(sum(exported)).toBeGreaterThanOrEqual(QUOTA.exports);
 
     const rows = await storedRecords(t.ctx, api.accountId);
     expect(rows.length).toBeGreaterThan(20);
