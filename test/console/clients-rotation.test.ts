@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { isoToMicros, nowMicros } from '../../src/lib/clock.js';
 import { hashSecret } from '../../src/modules/auth/auth.service.js';
 import { Browser, newUser } from '../support/console.js';
 import { describeEachDialect, type TestContext } from '../support/context.js';
@@ -7,6 +8,9 @@ import { svc } from '../support/processes.js';
 
 const CLIENTS = '/internal/v1/clients';
 const rotateUrl = (id: string) => `${CLIENTS}/${id}/rotate-secret`;
+
+/** Seconds, in the service's clock's microseconds. */
+const seconds = (n: number) => n * 1_000_000;
 
 const tokenStatus = async (ctx: TestContext, id: string, secret: string) =>
   (
@@ -32,16 +36,19 @@ describeEachDialect('rotating an API client secret, with an overlap', (t) => {
       url: '/oauth2/token',
       payload: { grant_type: 'client_credentials', client_id: id, client_secret: secret },
     });
+    const asked = nowMicros();
     const rotated = await admin.post(rotateUrl(id), { overlap_seconds: 600 });
+    const answered = nowMicros();
     expect(rotated.status, rotated.text).toBe(200);
     expect(rotated.body).toEqual({
       client_id: id,
       client_secret: expect.stringMatching(/^svc_cs_[A-Za-z0-9_-]{43}$/),
       previous_secret_expires_at: expect.stringMatching(ISO_MICROS),
     });
-    const overlapEnds = Date.parse(rotated.body.previous_secret_expires_at);
-    expect(overlapEnds - Date.now()).toBeGreaterThan(590_000);
-    expect(overlapEnds - Date.now()).toBeLessThanOrEqual(600_000);
+    // 600 s after the rotation, on the service's clock (this process's): between the asking and the answer.
+    const overlapEnds = isoToMicros(rotated.body.previous_secret_expires_at)!;
+    expect(overlapEnds).toBeGreaterThan(asked + seconds(600));
+    expect(overlapEnds).toBeLessThan(answered + seconds(600));
     const fresh = rotated.body.client_secret;
     expect(await tokenStatus(t.ctx, id, fresh)).toBe(200);
     expect(await tokenStatus(t.ctx, id, secret)).toBe(200);
@@ -95,8 +102,12 @@ describeEachDialect('rotating an API client secret, with an overlap', (t) => {
       .executeTakeFirstOrThrow();
     expect(stored.previous_secret_hash).toBeNull();
 
+    const asked = nowMicros();
     const rotated = await admin.post(rotateUrl(id), {});
-    expect(Date.parse(rotated.body.previous_secret_expires_at) - Date.now()).toBeGreaterThan(86_390_000);
+    const answered = nowMicros();
+    const overlapEnds = isoToMicros(rotated.body.previous_secret_expires_at)!;
+    expect(overlapEnds).toBeGreaterThan(asked + seconds(86_400));
+    expect(overlapEnds).toBeLessThan(answered + seconds(86_400));
     expect((await admin.delete(`${CLIENTS}/${id}`)).status).toBe(200);
     const revoked = await admin.post(rotateUrl(id), {});
     expect([revoked.status, revoked.body]).toEqual([
