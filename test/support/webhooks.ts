@@ -3,6 +3,7 @@ import net, { type AddressInfo, type Socket } from 'node:net';
 import { expect, onTestFinished } from 'vitest';
 import type { Db } from '../../src/db/database.js';
 import { nowMicros } from '../../src/lib/clock.js';
+import { CEILING_MS } from './wait.js';
 import {
   createDispatcher,
   type Dispatcher,
@@ -48,7 +49,7 @@ export interface Received {
 async function until(what: string, done: () => boolean, subscribe: (check: () => void) => void): Promise<void> {
   if (done()) return;
   await new Promise<void>((resolve, reject) => {
-    const ceiling = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), 30_000);
+    const ceiling = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), CEILING_MS);
     subscribe(() => {
       if (!done()) return;
       clearTimeout(ceiling);
