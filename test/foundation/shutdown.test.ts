@@ -1,34 +1,18 @@
-import http from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../support/context.js';
+import { slowPost, untilClosed } from '../support/draining.js';
 import { startServer } from '../support/processes.js';
 import { storedFields } from '../support/stored.js';
-
-/** One request on its own connection; the body is written in two parts so it stays in flight between them. */
-function slowRequest(url: string, path: string, headers: Record<string, string>, body: string) {
-  const req = http.request(`${url}${path}`, {
-    method: 'POST',
-    agent: false,
-    headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
-  });
-  const answer = new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
-    });
-    req.on('error', reject);
-  });
-  const half = Math.floor(body.length / 2);
-  req.write(body.slice(0, half));
-  return { answer, finish: () => req.end(body.slice(half)) };
-}
 
 describeEachDialect('graceful shutdown', (t) => {
   it('finishes the in-flight request after SIGTERM, then exits 0', async () => {
     const creds = await t.ctx.newClient(['fields.write']);
-    const server = await startServer({ DATABASE_URL: t.ctx.database.url, RATE_LIMIT_MAX: '0' });
+    // A request may take a minute (the drain's limit is that plus 15 s): the test's pace is not the server's concern.
+    const server = await startServer({
+      DATABASE_URL: t.ctx.database.url,
+      RATE_LIMIT_MAX: '0',
+      REQUEST_TIMEOUT_MS: '60000',
+    });
     try {
       const tokenRes = await fetch(`${server.url}/oauth2/token`, {
         method: 'POST',
@@ -42,15 +26,16 @@ describeEachDialect('graceful shutdown', (t) => {
       expect(tokenRes.status).toBe(200);
       const { access_token: token } = (await tokenRes.json()) as { access_token: string };
 
-      const inFlight = slowRequest(
-        server.url,
-        '/v1/fields',
+      const inFlight = slowPost(
+        `${server.url}/v1/fields`,
         { authorization: `Bearer ${token}`, 'idempotency-key': 'drain-1' },
         JSON.stringify({ name: `Drained ${'x'.repeat(200)}`, group: 'USER' }),
       );
-      await sleep(150); // the server has the headers and half the body
+      await inFlight.received; // the server has the headers and half the body
       server.child.kill('SIGTERM');
-      await sleep(300);
+      // The drain's last step: the listener closes (once no request has come for a second), the request in flight
+      // still unfinished. The server waits for it.
+      await untilClosed(server.url);
       expect(server.child.exitCode).toBeNull(); // still draining
       inFlight.finish();
 

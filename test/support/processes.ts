@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
+import { CEILING_MS } from './wait.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -68,7 +69,7 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   const exited = collect(child);
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${buffer}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${buffer}`)), CEILING_MS);
     child.stdout?.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       const match = /"address":"(http:\/\/[^"]+)"/.exec(buffer);
