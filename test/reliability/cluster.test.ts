@@ -1,4 +1,3 @@
-import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -6,8 +5,10 @@ import { migrationsPending } from '../../src/db/migration-state.js';
 import { openDatabase } from '../../src/db/open.js';
 import { startCluster, type ClusterServer } from '../support/cluster.js';
 import { createTestDatabase } from '../support/databases.js';
-import { describeServed, report, sleep } from '../support/reliability.js';
+import { slowPost, untilClosed } from '../support/draining.js';
+import { describeServed, report } from '../support/reliability.js';
 import { storedFields } from '../support/stored.js';
+import { until } from '../support/wait.js';
 
 const METRICS_TOKEN = 'metrics-token-0123456789';
 
@@ -26,43 +27,66 @@ function counter(text: string, name: string, labels: string): number {
   return sum;
 }
 
-/** The pids of the worker processes that logged a completed request to `url`. */
+/** The pids of the worker processes that logged a completed request to `url`, one per request (since `from`). */
 const servingPids = (server: ClusterServer, url: string, from: number) =>
+  [
+    ...server
+      .output()
+      .slice(from)
+      .matchAll(/"pid":(\d+)[^\n]*"route":"([^"]+)"/g),
+  ]
+    .filter((m) => m[2] === url)
+    .map((m) => Number(m[1]));
+
+/** The workers that served `count` requests to `url` since `from`, once all of them are logged (after the answer). */
+const servedBy = async (server: ClusterServer, url: string, from: number, count: number) =>
   new Set(
-    [
-      ...server
-        .output()
-        .slice(from)
-        .matchAll(/"pid":(\d+)[^\n]*"route":"([^"]+)"/g),
-    ]
-      .filter((m) => m[2] === url)
-      .map((m) => Number(m[1])),
+    await until(`${count} requests to ${url} in the log`, () => {
+      const pids = servingPids(server, url, from);
+      return pids.length >= count && pids;
+    }),
   );
 
-/** A POST whose body is sent in two parts, so that it stays in flight in between. */
-function slowPost(url: string, headers: Record<string, string>, body: string) {
-  const req = http.request(url, {
-    method: 'POST',
-    agent: false,
-    headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
-  });
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-  });
-  const half = Math.floor(body.length / 2);
-  req.write(body.slice(0, half));
-  return { answer, finish: () => req.end(body.slice(half)) };
+/**
+ * GETs of /readyz and /healthz in turn, each on a connection of its own, until stopped: what a balancer's checks and
+ * its traffic meet. Requests keep a draining worker listening (it closes once none has come for a second). `since()`
+ * marks a moment: the answers to the requests sent after it, in `after`.
+ */
+function probe(url: string) {
+  const after: { path: string; status: number }[] = [];
+  let marked = false;
+  let stopped = false;
+  let sent = 0;
+  const loop = (async () => {
+    for (let i = 0; !stopped; i++) {
+      const path = i % 2 === 0 ? '/readyz' : '/healthz';
+      const sentAfter = marked;
+      sent++;
+      const { status } = await get(`${url}${path}`);
+      if (sentAfter) after.push({ path, status });
+    }
+  })();
+  return {
+    after,
+    since: () => (marked = true),
+    sent: () => sent,
+    async stop() {
+      stopped = true;
+      await loop;
+    },
+  };
 }
 
 /** WORKERS=2: `node dist/server.js` as the primary of two workers on one port. */
 describeServed('WORKERS: one port, every core', (t) => {
   it('serves from both workers on one port, replaces a killed worker, aggregates /metrics and drains on SIGTERM (not ready, still serving, then closed)', async () => {
-    const server = await startCluster({ DATABASE_URL: t.served.database.url, METRICS_TOKEN, RATE_LIMIT_MAX: '0' });
+    // A request may take a minute (the drain's limit is that plus 15 s): the test's pace is not the server's concern.
+    const server = await startCluster({
+      DATABASE_URL: t.served.database.url,
+      METRICS_TOKEN,
+      RATE_LIMIT_MAX: '0',
+      REQUEST_TIMEOUT_MS: '60000',
+    });
     onTestFinished(() => {
       if (server.child.exitCode === null) server.child.kill('SIGKILL');
     });
@@ -73,8 +97,7 @@ describeServed('WORKERS: one port, every core', (t) => {
     // One port, both workers: connections are handed round-robin.
     let mark = server.output().length;
     for (let i = 0; i < 20; i++) expect((await get(`${server.url}/healthz`)).status).toBe(200);
-    await sleep(100); // the request log line follows the answer
-    expect(servingPids(server, '/healthz', mark)).toEqual(new Set(first));
+    expect(await servedBy(server, '/healthz', mark, 20)).toEqual(new Set(first));
 
     // /metrics: the set's counts, not one worker's; METRICS_TOKEN still guards it.
     expect((await get(`${server.url}/metrics`)).status).toBe(401);
@@ -96,8 +119,7 @@ describeServed('WORKERS: one port, every core', (t) => {
     expect(replaced[1]).not.toBe(first[1]);
     mark = server.output().length;
     for (let i = 0; i < 10; i++) expect((await get(`${server.url}/healthz`)).status).toBe(200);
-    await sleep(100);
-    expect(servingPids(server, '/healthz', mark)).toEqual(new Set(replaced));
+    expect(await servedBy(server, '/healthz', mark, 10)).toEqual(new Set(replaced));
     const after = (await get(`${server.url}/metrics`, auth)).text;
     expect(after).toMatch(/^svc_cluster_worker_restarts_total 1$/m);
 
@@ -108,15 +130,25 @@ describeServed('WORKERS: one port, every core', (t) => {
       { authorization: `Bearer ${api.token}`, 'idempotency-key': randomUUID() },
       JSON.stringify({ name: `Drained ${'x'.repeat(200)}`, group: 'USER' }),
     );
-    await sleep(150);
+    await inFlight.received; // a worker has the headers and half the body
+    const checks = probe(server.url);
     mark = server.output().length;
     server.child.kill('SIGTERM');
     await server.waitFor(/draining every worker/, mark);
-    // Both workers still serve, but say they are not ready: a balancer takes the node out of rotation.
     await server.waitFor(/draining in-flight requests[\s\S]*draining in-flight requests/, mark);
-    expect((await get(`${server.url}/readyz`)).status).toBe(503);
-    expect((await get(`${server.url}/healthz`)).status).toBe(200);
-    await sleep(300);
+    // Both workers still serve, but say they are not ready: a balancer takes the node out of rotation. (A request
+    // sent after both said they drain is handled after they began.)
+    checks.since();
+    await until('a /readyz and a /healthz sent to draining workers', () => {
+      const paths = checks.after.map((a) => a.path);
+      return paths.includes('/readyz') && paths.includes('/healthz');
+    });
+    await checks.stop();
+    const statuses = (path: string) => checks.after.filter((a) => a.path === path).map((a) => a.status);
+    expect(statuses('/readyz')).toEqual(statuses('/readyz').map(() => 503));
+    expect(statuses('/healthz')).toEqual(statuses('/healthz').map(() => 200));
+    // Once no request has come for a second the listener closes, the request in flight still unfinished.
+    await untilClosed(server.url);
     expect(server.child.exitCode).toBeNull(); // still draining the request
     inFlight.finish();
     const answer = await inFlight.answer;
@@ -130,11 +162,16 @@ describeServed('WORKERS: one port, every core', (t) => {
         .match(/draining in-flight requests, then exiting/g),
     ).toHaveLength(2);
     expect(await storedFields(t.served, api.accountId)).toHaveLength(1);
-    report(`cluster [${t.dialect}]`, { workers: 2, requests: 41, restarts: 1, drained: 1 });
+    report(`cluster [${t.dialect}]`, { workers: 2, requests: 39 + checks.sent(), restarts: 1, drained: 1 });
   });
 
   it('counts one rate-limit budget per client across the workers without Redis', async () => {
-    const server = await startCluster({ DATABASE_URL: t.served.database.url, RATE_LIMIT_MAX: '6' });
+    // A window no run outlasts: the budget is spent by count alone.
+    const server = await startCluster({
+      DATABASE_URL: t.served.database.url,
+      RATE_LIMIT_MAX: '6',
+      RATE_LIMIT_WINDOW_SECONDS: '3600',
+    });
     onTestFinished(() => {
       if (server.child.exitCode === null) server.child.kill('SIGKILL');
     });

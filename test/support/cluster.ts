@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { childEnv, collect, ROOT, type Exited, type RunningServer } from './processes.js';
+import { CEILING_MS } from './wait.js';
 
 /**
  * Process sets for the multi-process tests: `node dist/server.js` with WORKERS (the cluster's primary and its
@@ -45,7 +46,7 @@ export async function startCluster(env: Record<string, string>): Promise<Cluster
   let ended: Exited | null = null;
   void exited.then((e) => (ended = e));
 
-  const waitFor = async (pattern: RegExp, from = 0, ms = 20_000): Promise<RegExpExecArray> => {
+  const waitFor = async (pattern: RegExp, from = 0, ms = CEILING_MS): Promise<RegExpExecArray> => {
     const deadline = Date.now() + ms;
     for (;;) {
       const match = new RegExp(pattern.source, pattern.flags).exec(stdout.slice(from));
@@ -99,7 +100,7 @@ export async function startHaproxy(nodes: [string, string, string]): Promise<Bal
   let early: Exited | null = null;
   void exited.then((e) => (early = e));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + CEILING_MS;
   for (;;) {
     if (early) throw new Error(`haproxy exited: ${(early as Exited).stderr}`);
     const ok = await fetch(`${url}/readyz`).then(
