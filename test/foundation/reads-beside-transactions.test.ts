@@ -1,8 +1,10 @@
-import { sql } from 'kysely';
-import { expect, it } from 'vitest';
+import { SqliteDriver, sql } from 'kysely';
+import { expect, it, onTestFinished, vi } from 'vitest';
+import { nowMicros } from '../../src/lib/clock.js';
 import { describeEachDialect } from '../support/context.js';
 import { errorBody } from '../support/expect.js';
 import { valuesUrl } from '../support/field-values.js';
+import { until } from '../support/wait.js';
 
 /**
  * A request's reads never see another request's uncommitted writes. On SQLite the service's one connection runs
@@ -11,15 +13,25 @@ import { valuesUrl } from '../support/field-values.js';
  * it back: a read that ran inside the transaction would answer what was never committed.
  */
 describeEachDialect('reads beside an open transaction', (t) => {
-  /** Runs `write` in a transaction, sends `ask` while it is open, then rolls the transaction back. */
+  /**
+   * Runs `write` in a transaction, sends `ask` while it is open, and rolls the transaction back once the request
+   * has gone as far as it can: on PostgreSQL its reads run on other connections, so it is answered meanwhile; on
+   * SQLite it asks for the one connection, which the transaction holds, and waits (Kysely's driver hands the
+   * connection out one at a time: the request's turn is seen as its call to acquireConnection).
+   */
   async function askDuringRolledBackWrite<T>(write: (trx: any) => Promise<unknown>, ask: () => Promise<T>) {
+    const acquired = vi.spyOn(SqliteDriver.prototype, 'acquireConnection');
+    onTestFinished(() => acquired.mockRestore());
     let answer: Promise<T> | undefined;
     await t.ctx.db
       .write(async (trx) => {
         await write(trx);
-        answer = ask();
-        // Long enough for the request to run its reads, were it allowed to run them inside this transaction.
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        const before = acquired.mock.calls.length;
+        let answered = false;
+        answer = ask().finally(() => (answered = true));
+        // (Answered without the connection on SQLite, it would have read inside: the assertions say so.)
+        const waiting = () => answered || acquired.mock.calls.length > before;
+        await (t.dialect === 'postgres' ? answer : until('the request to wait for the connection', waiting));
         throw new Error('rolled back on purpose');
       })
       .catch((error: unknown) => {
@@ -48,7 +60,7 @@ describeEachDialect('reads beside an open transaction', (t) => {
     const revoke = (ex: any) =>
       ex
         .updateTable('oauth_clients')
-        .set({ revoked_at: sql`${Date.now() * 1000}` })
+        .set({ revoked_at: sql`${nowMicros()}` })
         .where('client_id', '=', api.clientId)
         .execute();
     const during = await askDuringRolledBackWrite(revoke, () => api.get(url));
