@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { SvcClient } from '../../client/src/index.js';
 import { loadConfig } from '../../src/config.js';
@@ -11,6 +18,7 @@ import { authService } from '../../src/modules/auth/auth.service.js';
 import type { Scope } from '../../src/modules/auth/scopes.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
 import { ROOT, startServer, type RunningServer } from './processes.js';
+import { CEILING_MS } from './wait.js';
 
 /** Debian's Chromium (`apt-get install chromium`); never a downloaded browser. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -61,7 +69,11 @@ export interface ConsoleServer {
   close(): Promise<void>;
 }
 
-export async function startConsoleServer(dialect: DialectName): Promise<ConsoleServer> {
+/** `env`: more settings for the server (e.g. WEBHOOK_ALLOW_PRIVATE_TARGETS for a receiver on 127.0.0.1). */
+export async function startConsoleServer(
+  dialect: DialectName,
+  env: Record<string, string> = {},
+): Promise<ConsoleServer> {
   const database: TestDatabase = await createTestDatabase(dialect);
   let server: RunningServer | null = null;
   let db: Db | null = null;
@@ -73,7 +85,7 @@ export async function startConsoleServer(dialect: DialectName): Promise<ConsoleS
   };
   try {
     // The server migrates at start; the test process opens the database only after that.
-    server = await startServer({ DATABASE_URL: database.url, RATE_LIMIT_MAX: '0', TOKEN_RATE_LIMIT_MAX: '0' });
+    server = await startServer({ DATABASE_URL: database.url, RATE_LIMIT_MAX: '0', TOKEN_RATE_LIMIT_MAX: '0', ...env });
     db = openDatabase(loadConfig({ DATABASE_URL: database.url }).database, { poolSize: 2 });
     const opened = db;
     const url = server.url;
@@ -152,6 +164,40 @@ export async function checkScreen(page: Page, screen: string, dialect: DialectNa
   } finally {
     await page.setViewportSize(DESKTOP);
   }
+}
+
+/**
+ * A browser context whose waits (Playwright's waitFor, click, fill …) end at the suite's ceiling: a wait is for an
+ * element or an answer, and only a hang should fail it.
+ */
+export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: DESKTOP, ...options });
+  context.setDefaultTimeout(CEILING_MS);
+  return context;
+}
+
+/** expect.poll with the suite's ceiling: what the page shows once it has caught up. */
+export const eventually = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: CEILING_MS });
+
+/** The body rows of the table named `name`, as their cells' texts. */
+export const tableCells = (page: Page, name: string) =>
+  page
+    .getByRole('table', { name })
+    .getByRole('row')
+    .evaluateAll((trs) =>
+      trs.flatMap((tr) => {
+        const cells = [...tr.querySelectorAll('td')].map((td) => (td as HTMLElement).innerText.trim());
+        return cells.length > 0 ? [cells] : [];
+      }),
+    );
+
+/** A new page of `context`, signed in through the form at `base`, on the Overview. */
+export async function signIn(context: BrowserContext, base: string, user: { email: string; password: string }) {
+  const page = await context.newPage();
+  await page.goto(`${base}/sign-in`);
+  await signInThroughForm(page, user);
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  return page;
 }
 
 /** Signs in through the console's form; lands where the console sends a signed-in user. */
