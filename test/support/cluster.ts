@@ -76,6 +76,8 @@ export interface Balancer {
   url: string;
   /** HAProxy's log (one line per request, and its health-check events). */
   output(): string;
+  /** The servers in rotation now (UP in HAProxy's runtime API: `show stat`), by name: node1, node2, node3. */
+  inRotation(): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -111,9 +113,27 @@ export async function startHaproxy(nodes: [string, string, string]): Promise<Bal
     if (Date.now() > deadline) throw new Error('haproxy did not start');
     await sleep(50);
   }
+  const admin = path.join(dir, 'admin.sock');
   return {
     url,
     output: () => output,
+    async inRotation() {
+      const stat = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        const socket = net.connect(admin);
+        socket.on('connect', () => socket.write('show stat\n'));
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      const [header, ...rows] = stat.split('\n').filter((line) => line.trim() !== '');
+      const columns = header!.replace(/^# /, '').split(',');
+      const [proxy, server, status] = ['pxname', 'svname', 'status'].map((c) => columns.indexOf(c));
+      return rows
+        .map((row) => row.split(','))
+        .filter((cells) => cells[proxy!] === 'svc' && /^node\d$/.test(cells[server!]!) && cells[status!] === 'UP')
+        .map((cells) => cells[server!]!);
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
