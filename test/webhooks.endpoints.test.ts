@@ -1,10 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { expect, it } from 'vitest';
+import { isoToMicros, nowMicros } from '../src/lib/clock.js';
 import { MAX_ENDPOINTS_PER_ACCOUNT } from '../src/modules/webhooks/webhooks.service.js';
 import { describeEachDialect, type TestContext } from './support/context.js';
 import { errorBody, ISO_MICROS } from './support/expect.js';
+import { waitForLockWaiter } from './support/field-values.js';
 import { SECRET, WEBHOOK_ID, WEBHOOKS, webhookUrl } from './support/webhooks.js';
 
 /** The words a refusal adds (webhooks.targets.ts): the setting that would allow the target. */
@@ -25,18 +26,6 @@ const endpoint = (url: string, event_types = TYPES, extra: Record<string, unknow
   updated_at: expect.stringMatching(ISO_MICROS),
   ...extra,
 });
-
-/** Resolves once `count` transactions of the test's PostgreSQL database wait for a lock. */
-async function waitForLockWaiters(ctx: TestContext, count: number): Promise<void> {
-  for (let i = 0; i < 3000; i++) {
-    const { rows } = await sql<{ n: number }>`
-      select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock'`.execute(ctx.db.direct);
-    if (rows[0]!.n >= count) return;
-    await sleep(10);
-  }
-  throw new Error(`fewer than ${count} transactions came to wait for a lock`);
-}
 
 /** The account's endpoints as stored. */
 async function storedEndpoints(ctx: TestContext, accountId: string): Promise<string[]> {
@@ -114,7 +103,7 @@ describeEachDialect('webhook endpoints (default configuration: public https targ
         await holder.query('begin');
         await holder.query('lock table webhook_endpoints in share row exclusive mode');
         const racing = race();
-        await waitForLockWaiters(t.ctx, 6);
+        await waitForLockWaiter(t.ctx, 6);
         await holder.query('rollback');
         racers = await racing;
       } finally {
@@ -208,7 +197,9 @@ describeEachDialect('webhook endpoints (default configuration: public https targ
     const made = await api.create(WEBHOOKS, { url: 'https://erp.example.com/hook', event_types: TYPES });
     const secretUrl = `${webhookUrl(made.body.id)}/secret`;
     expect((await api.get(secretUrl)).body).toEqual({ secrets: [{ secret: made.body.secret, expires_at: null }] });
+    const asked = nowMicros();
     const rotated = await api.post(`${secretUrl}/rotate`, { previous_expires_in_seconds: 3600 });
+    const answered = nowMicros();
     expect(rotated.status, rotated.text).toBe(200);
     expect(rotated.body).toEqual({
       secrets: [
@@ -217,8 +208,10 @@ describeEachDialect('webhook endpoints (default configuration: public https targ
       ],
     });
     expect(rotated.body.secrets[0].secret).not.toBe(made.body.secret);
-    const expires = Date.parse(rotated.body.secrets[1].expires_at);
-    expect(Math.abs(expires - Date.now() - 3_600_000)).toBeLessThan(60_000);
+    // An hour after the rotation, on the service's clock (this process's): between the asking and the answer.
+    const expires = isoToMicros(rotated.body.secrets[1].expires_at)!;
+    expect(expires).toBeGreaterThan(asked + 3600 * 1_000_000);
+    expect(expires).toBeLessThan(answered + 3600 * 1_000_000);
     expect((await api.get(secretUrl)).body).toEqual(rotated.body);
     // At once: only the new secret.
     const now = await api.post(`${secretUrl}/rotate`, { previous_expires_in_seconds: 0 });

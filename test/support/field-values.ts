@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/database.js';
+import { until } from './wait.js';
 
 export const valuesUrl = (fieldId: string) => `/v1/fields/${fieldId}/values`;
 
@@ -24,17 +24,15 @@ export function rowShape(row: {
 }
 
 /**
- * On PostgreSQL, waits until a session of this test database waits for a lock (a request reached the write
- * that an open test transaction blocks). On SQLite the request simply waits for the one connection.
+ * On PostgreSQL, waits until `count` sessions of this test database wait for a lock (requests reached the write that
+ * an open test transaction blocks). On SQLite the request simply waits for the one connection.
  */
-export async function waitForLockWaiter(ctx: { readonly db: Db }): Promise<void> {
+export async function waitForLockWaiter(ctx: { readonly db: Db }, count = 1): Promise<void> {
   if (ctx.db.dialect !== 'postgres') return;
-  for (let i = 0; i < 300; i++) {
+  await until(`${count} sessions waiting for a lock`, async () => {
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from pg_stat_activity
       where datname = current_database() and wait_event_type = 'Lock'`.execute(ctx.db.direct);
-    if (rows[0]!.n > 0) return;
-    await sleep(10);
-  }
-  throw new Error('no request came to wait for the lock');
+    return rows[0]!.n >= count;
+  });
 }
