@@ -2,8 +2,8 @@ import http from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { expect, onTestFinished } from 'vitest';
 import type { Db } from '../../src/db/database.js';
-import { nowMicros } from '../../src/lib/clock.js';
 import { CEILING_MS } from './wait.js';
+import { nowMicros } from '../../src/lib/clock.js';
 import {
   createDispatcher,
   type Dispatcher,
@@ -171,20 +171,26 @@ export async function startTarpit(): Promise<{
   };
 }
 
-/** A dispatcher over the test's database whose clock the test moves (`advance(seconds)`). */
+/** A clock for dispatchers: the service's, moved on by `advance(seconds)`. Dispatchers may share one. */
+export function testClock(): { now(): number; advance(seconds: number): void } {
+  let offset = 0;
+  return { now: () => nowMicros() + offset, advance: (seconds) => (offset += seconds * 1_000_000) };
+}
+
+/** A dispatcher over the test's database whose clock the test moves (`advance(seconds)`, or `clock`'s). */
 export function testDispatcher(
   db: Db,
   options: Partial<DispatcherOptions> = {},
+  clock = testClock(),
 ): Dispatcher & { advance(seconds: number): void } {
-  let offset = 0;
   const dispatcher = createDispatcher({
     db,
     allowPrivateTargets: true,
-    now: () => nowMicros() + offset,
+    now: clock.now,
     random: () => 0.5,
-    // Long enough that a busy machine's slow 200 is not a timeout; the test that plans a hang passes its own.
-    timeoutMs: 5000,
+    // A ceiling, so that a busy machine's slow 200 is never a timeout; a test that plans a hang passes its own.
+    timeoutMs: CEILING_MS,
     ...options,
   });
-  return { ...dispatcher, advance: (seconds) => (offset += seconds * 1_000_000) };
+  return { ...dispatcher, advance: clock.advance };
 }
