@@ -4,9 +4,10 @@ import { SvcClient } from '../../client/src/index.js';
 import { authService } from '../../src/modules/auth/auth.service.js';
 import {
   checkScreen,
-  DESKTOP,
-  sharedBrowser,
+  eventually,
+  newContext,
   screenshot,
+  sharedBrowser,
   signInThroughForm,
   startConsoleServer,
 } from '../support/browser.js';
@@ -53,8 +54,7 @@ eachDialectWith(
       const creds = await authService.createClient(server().db, accountId, ['account.admin', 'fields.read']);
       apiClientId = creds.client_id;
       api = new SvcClient({ baseUrl: server().url, clientId: creds.client_id, clientSecret: creds.client_secret });
-      context = await browser().newContext({ viewport: DESKTOP });
-      context.setDefaultTimeout(15_000);
+      context = await newContext(browser());
       admin = await signIn(context, base(), await newUser(server().db, 'ACCOUNT_ADMIN', accountId));
     });
     afterEach(async (test) => {
@@ -71,25 +71,23 @@ eachDialectWith(
       await api.clients.revoke(made.client_id);
       await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit log' }).click();
       await admin.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
-      await expect
-        .poll(() => shownEntries(admin), { timeout: 20_000 })
-        .toEqual([
-          `Api client revoked | API client ${apiClientId} | Api client ${made.client_id}`,
-          `Api client created | API client ${apiClientId} | Api client ${made.client_id}`,
-          expect.stringMatching(/^User created \| Operator \(svc\) svc-cli \| User usr_/),
-          `Api client created | Operator (svc) svc-cli | Api client ${apiClientId}`,
-        ]);
+      await eventually(() => shownEntries(admin)).toEqual([
+        `Api client revoked | API client ${apiClientId} | Api client ${made.client_id}`,
+        `Api client created | API client ${apiClientId} | Api client ${made.client_id}`,
+        expect.stringMatching(/^User created \| Operator \(svc\) svc-cli \| User usr_/),
+        `Api client created | Operator (svc) svc-cli | Api client ${apiClientId}`,
+      ]);
       await checkScreen(admin, 'audit-log', dialect);
 
       await admin.getByLabel('Action').selectOption({ label: 'Api client revoked' });
       await admin.getByRole('button', { name: 'Show' }).click();
-      await expect
-        .poll(() => shownEntries(admin), { timeout: 20_000 })
-        .toEqual([`Api client revoked | API client ${apiClientId} | Api client ${made.client_id}`]);
+      await eventually(() => shownEntries(admin)).toEqual([
+        `Api client revoked | API client ${apiClientId} | Api client ${made.client_id}`,
+      ]);
     });
 
     it('offers a bookkeeper no audit log: no link, and the page says the role may not read it', async () => {
-      const bookkeeperContext = await browser().newContext({ viewport: DESKTOP });
+      const bookkeeperContext = await newContext(browser());
       try {
         const bookkeeper = await signIn(bookkeeperContext, base(), await newUser(server().db, 'BOOKKEEPER', accountId));
         const navigation = bookkeeper.getByRole('navigation', { name: 'Main' });

@@ -4,7 +4,8 @@ import type { SvcClient } from '../../client/src/index.js';
 import {
   API_SCOPES,
   checkScreen,
-  DESKTOP,
+  eventually,
+  newContext,
   sharedBrowser,
   signInThroughForm,
   startConsoleServer,
@@ -41,8 +42,7 @@ eachDialectWith(
     beforeAll(async () => {
       accountId = newAccountId();
       api = await server().apiClient(accountId, [...API_SCOPES]);
-      context = await browser().newContext({ viewport: DESKTOP });
-      context.setDefaultTimeout(15_000);
+      context = await newContext(browser());
       page = await signedInPage(
         context,
         `${server().url}/console`,
@@ -70,7 +70,7 @@ eachDialectWith(
       await section.waitFor();
       await section.getByRole('button', { name: 'Split line 1' }).click();
       const form = page.getByRole('form', { name: 'Split line 1 (100.00 USD)' });
-      await expect.poll(() => form.getByLabel('Part 1 amount (USD)').inputValue()).toBe('50.00');
+      await eventually(() => form.getByLabel('Part 1 amount (USD)').inputValue()).toBe('50.00');
       expect(await form.getByLabel('Part 2 amount (USD)').inputValue()).toBe('50.00');
 
       // Parts that do not add up cannot be sent.

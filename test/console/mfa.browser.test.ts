@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { freezeClock } from '../../src/lib/clock.js';
-import { checkScreen, DESKTOP, sharedBrowser, signInThroughForm } from '../support/browser.js';
+import { checkScreen, eventually, newContext, sharedBrowser, signInThroughForm } from '../support/browser.js';
 import { newUser } from '../support/console.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { eachDialectWith } from '../support/dialects.js';
@@ -11,9 +11,6 @@ import { nextTotpStep, totpCode } from '../support/mfa.js';
 // the test moves: a code of the authenticator is computed for the step the service is at, whatever the machine's speed.
 freezeClock();
 const browser = sharedBrowser();
-
-/** expect.poll with room for a busy machine. */
-const eventually = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 10_000 });
 
 interface InProcessServer {
   ctx: TestContext;
@@ -45,7 +42,7 @@ eachDialectWith(
     let page: Page;
     const base = () => `${server().url}/console`;
     const newPage = async () => {
-      const context = await browser().newContext({ viewport: DESKTOP });
+      const context = await newContext(browser());
       contexts.push(context);
       return context.newPage();
     };

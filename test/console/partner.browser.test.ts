@@ -12,7 +12,7 @@ import {
 } from '../../client/src/index.js';
 import { appsService } from '../../src/modules/auth/apps.service.js';
 import { vendorsService } from '../../src/modules/integrations/vendors.service.js';
-import { checkScreen, sharedBrowser, signInThroughForm, startConsoleServer } from '../support/browser.js';
+import { checkScreen, newContext, sharedBrowser, signInThroughForm, startConsoleServer } from '../support/browser.js';
 import { newUser } from '../support/console.js';
 import { newAccountId } from '../support/context.js';
 import { eachDialectWith } from '../support/dialects.js';
@@ -46,7 +46,7 @@ eachDialectWith(
     let page: Page;
 
     beforeAll(async () => {
-      context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
+      context = await newContext(browser());
       page = await context.newPage();
     });
 

@@ -2,7 +2,7 @@ import net, { type AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { freezeClock } from '../../src/lib/clock.js';
-import { checkScreen, DESKTOP, sharedBrowser, signInThroughForm } from '../support/browser.js';
+import { checkScreen, eventually, newContext, sharedBrowser, signInThroughForm } from '../support/browser.js';
 import { newUser } from '../support/console.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { eachDialectWith } from '../support/dialects.js';
@@ -11,9 +11,6 @@ import { storedPasskeys } from '../support/mfa.js';
 // The server runs in this process, on the clock the tests freeze (a challenge's expiry is measured on it).
 freezeClock();
 const browser = sharedBrowser();
-
-/** expect.poll with room for a busy machine. */
-const eventually = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 10_000 });
 
 /** A port free now, for a server whose PUBLIC_URL must name it before it listens. */
 async function freePort(): Promise<number> {
@@ -74,7 +71,7 @@ eachDialectWith(
     let page: Page;
     const base = () => `${server().url}/console`;
     beforeEach(async () => {
-      context = await browser().newContext({ viewport: DESKTOP });
+      context = await newContext(browser());
       page = await context.newPage();
     });
     afterEach(async () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FieldValue, SvcClient } from '../../client/src/index.js';
-import { API_SCOPES, DESKTOP, sharedBrowser, signInThroughForm, startConsoleServer } from '../support/browser.js';
+import { API_SCOPES, newContext, sharedBrowser, signInThroughForm, startConsoleServer } from '../support/browser.js';
 import { newUser } from '../support/console.js';
 import { newAccountId } from '../support/context.js';
 import { eachDialectWith } from '../support/dialects.js';
@@ -43,8 +43,7 @@ eachDialectWith(
       const accountId = newAccountId();
       api = await server().apiClient(accountId, [...API_SCOPES]);
       const admin = await newUser(server().db, 'ACCOUNT_ADMIN', accountId);
-      context = await browser().newContext({ viewport: DESKTOP, acceptDownloads: true });
-      context.setDefaultTimeout(15_000);
+      context = await newContext(browser(), { acceptDownloads: true });
       page = await context.newPage();
       await page.goto(`${server().url}/console/sign-in`);
       await signInThroughForm(page, admin);
