@@ -33,7 +33,10 @@ describeEachDialect('accounting ingestion: validation', (t) => {
     // schema problems first (the service checks run only on a well-formed body)
     expect(res.body.details.errors).toEqual(
       expect.arrayContaining([
-        { path: '/items/2/review_status', message: 'must be one of: PREPARE, REVIEW, READY_FOR_EXPORT (got "EXPORTED")' },
+        {
+          path: '/items/2/review_status',
+          message: 'must be one of: PREPARE, REVIEW, READY_FOR_EXPORT (got "EXPORTED")',
+        },
         { path: '/items/5/type', message: expect.stringMatching(/^must be one of: CARD_EXPENSE_POST, /) },
         { path: '/items/5/amount/amount', message: 'must be > 0' },
         { path: '/items/5/posted_at', message: 'must be an RFC 3339 date-time with a time zone' },

@@ -101,7 +101,10 @@ describeEachDialect('accounting query /v3/accounting/records', (t) => {
       }
     }
     expect((await bad({ review_status: 'DONE' })).details.errors).toEqual([
-      { path: '/query/review_status', message: 'must be one of: PREPARE, REVIEW, READY_FOR_EXPORT, EXPORTED (got "DONE")' },
+      {
+        path: '/query/review_status',
+        message: 'must be one of: PREPARE, REVIEW, READY_FOR_EXPORT, EXPORTED (got "DONE")',
+      },
     ]);
     expect((await bad({ source_type: 'CASH' })).details.errors[0].path).toBe('/query/source_type');
     expect((await bad({ sort: 'id' })).details.errors).toEqual([{ path: '/query/sort', message: 'is not allowed' }]);

@@ -136,7 +136,10 @@ describeEachDialect('accounting records: the members of the reference record', (
     });
     expect(schema.status).toBe(400);
     expect(schema.body.details.errors).toEqual([
-      { path: '/items/0/status', message: 'must be one of: DRAFT, SUBMITTED, APPROVED, PENDING, COMPLETED (got "SETTLED")' },
+      {
+        path: '/items/0/status',
+        message: 'must be one of: DRAFT, SUBMITTED, APPROVED, PENDING, COMPLETED (got "SETTLED")',
+      },
       { path: '/items/1/lines/0/amortization', message: 'must be null: amortization schedules are not supported yet' },
       { path: '/items/2/user/account_id', message: 'is not allowed' },
     ]);
