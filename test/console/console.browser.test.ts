@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { SvcClient } from '../../client/src/index.js';
 import {
   checkScreen,
-  DESKTOP,
+  newContext,
   sharedBrowser,
   signInThroughForm,
   startConsoleServer,
@@ -153,8 +153,7 @@ eachDialectWith(
 
     it('gives a read-only user no way to change anything, and the server refuses a forced move with 403', async () => {
       const reader = await newUser(server().db, 'READ_ONLY', accountId);
-      const readOnly = await browser().newContext({ viewport: DESKTOP });
-      readOnly.setDefaultTimeout(10_000);
+      const readOnly = await newContext(browser());
       try {
         const other = await readOnly.newPage();
         await other.goto(`${base()}/sign-in`);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import type { Field, SvcClient } from '../../client/src/index.js';
-import { checkScreen, DESKTOP, sharedBrowser, startConsoleServer, textOf } from '../support/browser.js';
+import { checkScreen, newContext, sharedBrowser, startConsoleServer, textOf } from '../support/browser.js';
 import { allValues, eventually, fieldsConsole, shownValues, signedInPage } from '../support/console-fields.js';
 import { newUser } from '../support/console.js';
 import { newAccountId } from '../support/context.js';
@@ -125,8 +125,7 @@ eachDialectWith(
 
     it('shows a read-only user the fields and values but no way to change them, and the server refuses the same requests from its session with 403', async () => {
       const reader = await newUser(server().db, 'READ_ONLY', accountId);
-      const readOnly = await browser().newContext({ viewport: DESKTOP });
-      readOnly.setDefaultTimeout(15_000);
+      const readOnly = await newContext(browser());
       try {
         const other = await signedInPage(readOnly, base(), reader);
         const main = other.getByRole('navigation', { name: 'Main' });
@@ -210,8 +209,7 @@ eachDialectWith(
 
     it('lets a bookkeeper add and change values but not delete them (fields.write), as the server enforces', async () => {
       const bookkeeper = await newUser(server().db, 'BOOKKEEPER', accountId);
-      const own = await browser().newContext({ viewport: DESKTOP });
-      own.setDefaultTimeout(15_000);
+      const own = await newContext(browser());
       try {
         const other = await signedInPage(own, base(), bookkeeper);
         await other.goto(`${base()}/fields/${field.svc_id}`);

@@ -1,13 +1,18 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { beforeAll, expect } from 'vitest';
+import { beforeAll } from 'vitest';
 import type { FieldValue, SvcClient } from '../../client/src/index.js';
 import type { DialectName } from '../../src/db/database.js';
-import { API_SCOPES, DESKTOP, screenshotFailuresThenClose, signInThroughForm, type ConsoleServer } from './browser.js';
+import {
+  API_SCOPES,
+  newContext,
+  screenshotFailuresThenClose,
+  signInThroughForm,
+  type ConsoleServer,
+} from './browser.js';
 import { newUser } from './console.js';
 import { newAccountId } from './context.js';
 
-/** expect.poll with room for a busy machine. */
-export const eventually = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 20_000 });
+export { eventually } from './browser.js';
 
 /** Every value of a field, through the SDK. */
 export async function allValues(api: SvcClient, fieldId: string): Promise<FieldValue[]> {
@@ -69,8 +74,7 @@ export function fieldsConsole(
     const accountId = newAccountId();
     const api = await server().apiClient(accountId, [...API_SCOPES]);
     const admin = await newUser(server().db, 'ACCOUNT_ADMIN', accountId);
-    const context = await browser().newContext({ viewport: DESKTOP });
-    context.setDefaultTimeout(15_000);
+    const context = await newContext(browser());
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server().url });
     opened = { context, accountId, api, page: await signedInPage(context, base(), admin) };
   });

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { beforeAll, expect } from 'vitest';
+import { beforeAll } from 'vitest';
 import type {
   AccountingRecord,
   FieldValue,
@@ -8,12 +8,11 @@ import type {
   SvcClient,
 } from '../../client/src/index.js';
 import type { DialectName } from '../../src/db/database.js';
-import { DESKTOP, screenshotFailuresThenClose, signInThroughForm, type ConsoleServer } from './browser.js';
+import { newContext, screenshotFailuresThenClose, signInThroughForm, type ConsoleServer } from './browser.js';
 import { newUser } from './console.js';
 import { newAccountId } from './context.js';
 
-/** expect.poll with room for a busy machine. */
-export const eventually = <T>(value: () => T | Promise<T>) => expect.poll(value, { timeout: 10_000 });
+export { eventually } from './browser.js';
 
 const person = (first: string, email: string) => ({
   id: `u_${first.toLowerCase()}`,
@@ -145,8 +144,7 @@ export function consoleStory(
     await api.review.setRequiredCoding([gl.svc_id]);
 
     const bookkeeper = await newUser(server().db, 'BOOKKEEPER', accountId);
-    const context = await browser().newContext({ viewport: DESKTOP });
-    context.setDefaultTimeout(10_000);
+    const context = await newContext(browser());
     const page = await context.newPage();
     if (options.signedIn) {
       await page.goto(`${base()}/sign-in`);
