@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { ADMIN, INGEST, item } from '../support/accounting.js';
-import { expectErrorShape } from '../support/expect.js';
-import {
-  describeServed,
-  HttpApi,
-  integrityProblems,
-  report,
-  sleep,
-  type ServedDatabase,
-} from '../support/reliability.js';
+import { describeServed, HttpApi, integrityProblems, report, type ServedDatabase } from '../support/reliability.js';
+import { until } from '../support/wait.js';
 
 /** Batches sent at once to the process that is killed, records in each, and tries to catch one mid-way. */
 const IN_FLIGHT = 4;
@@ -34,17 +28,25 @@ async function storedOf(served: ServedDatabase, accountId: string, sourceIds: st
   return rows.length;
 }
 
+/** Advisory locks held in the served PostgreSQL database (an idempotency key's claim is one, of its transaction). */
+async function advisoryLocks(served: ServedDatabase): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database
+    where l.locktype = 'advisory' and d.datname = current_database()`.execute(served.db.direct);
+  return rows[0]!.n;
+}
+
 /**
  * A batch cut mid-way by a SIGKILL is retried, under its Idempotency-Key, on another `node dist/server.js` of the
  * same database (crash.test.ts kills the one process that serves the clients' whole workload).
  */
 describeServed('SIGKILL during batch writes', (t) => {
-  it('answers the retry of a request in flight at a SIGKILL within a second, on another process', async () => {
+  it('answers at once, on another process, the retry of a request in flight at a SIGKILL, its claim gone with the dead process', async () => {
     const served = t.served;
     const survivor = await served.start();
     const api = await served.client(survivor.url, ADMIN);
     const waits: number[] = [];
-    const outcomes = { attempts: 0, answered_before_kill: 0, replayed: 0, ran: 0, in_use_answers: 0 };
+    const outcomes = { attempts: 0, answered_before_kill: 0, replayed: 0, ran: 0 };
     while (outcomes.ran === 0 && outcomes.attempts < ATTEMPTS) {
       outcomes.attempts++;
       const victim = await served.start();
@@ -55,11 +57,15 @@ describeServed('SIGKILL during batch writes', (t) => {
       );
       // Killed while a batch's transaction is open: that one is mid-way, the others anywhere around it.
       expect(await served.writeUnderWay()).toBe(true);
-      const killedAt = performance.now();
       victim.child.kill('SIGKILL');
       await victim.exited;
       // Waits count from the process's death (its exit as the operating system reports it), not from the signal.
       const diedAt = performance.now();
+      // A key's claim is the dead process's own, and goes with it: on SQLite its write lock, released by the system
+      // at its death; on PostgreSQL an advisory lock of its sessions, which end once the server sees them gone.
+      if (t.dialect === 'postgres') {
+        await until("the dead process's advisory locks to go", async () => (await advisoryLocks(served)) === 0);
+      }
       const answers = await Promise.all(sent);
       await Promise.all(
         batches.map(async (batch, i) => {
@@ -69,28 +75,19 @@ describeServed('SIGKILL during batch writes', (t) => {
             outcomes.answered_before_kill++;
             return;
           }
-          // The answer was lost: retry the key on the process that lives, until it is not 409.
-          for (;;) {
-            const before = await storedOf(served, api.accountId, batch.sourceIds);
-            expect([0, BATCH_RECORDS]).toContain(before);
-            const res = await api.post(INGEST, batch.body, { 'idempotency-key': batch.key });
-            if (res.status === 409) {
-              expectErrorShape(res, 'IDEMPOTENCY_KEY_IN_USE');
-              outcomes.in_use_answers++;
-              expect(performance.now() - killedAt, 'the key is still refused').toBeLessThan(5000);
-              await sleep(20);
-              continue;
-            }
-            waits.push(performance.now() - diedAt);
-            expect(res.status, res.text).toBe(200);
-            if (res.headers['idempotent-replayed'] === 'true') outcomes.replayed++;
-            else {
-              expect(before).toBe(0);
-              outcomes.ran++;
-            }
-            expect(await storedOf(served, api.accountId, batch.sourceIds)).toBe(BATCH_RECORDS);
-            return;
+          // The answer was lost: the retry of the key on the process that lives is answered at once (a 409
+          // IDEMPOTENCY_KEY_IN_USE would be a claim outliving its process).
+          const before = await storedOf(served, api.accountId, batch.sourceIds);
+          expect([0, BATCH_RECORDS]).toContain(before);
+          const res = await api.post(INGEST, batch.body, { 'idempotency-key': batch.key });
+          waits.push(performance.now() - diedAt);
+          expect(res.status, res.text).toBe(200);
+          if (res.headers['idempotent-replayed'] === 'true') outcomes.replayed++;
+          else {
+            expect(before).toBe(0);
+            outcomes.ran++;
           }
+          expect(await storedOf(served, api.accountId, batch.sourceIds)).toBe(BATCH_RECORDS);
         }),
       );
     }
@@ -99,8 +96,7 @@ describeServed('SIGKILL during batch writes', (t) => {
       ...outcomes,
       longest_key_wait_ms: Math.round(Math.max(0, ...waits)),
     });
-    // At least one batch was cut mid-way and ran again on the retry; no retried key waited a second.
+    // At least one batch was cut mid-way and ran again on the retry.
     expect(outcomes.ran).toBeGreaterThan(0);
-    expect(Math.max(...waits)).toBeLessThan(1000);
   });
 });
