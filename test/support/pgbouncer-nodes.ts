@@ -14,6 +14,7 @@ import { eachDialectNeeding } from './dialects.js';
 import { PgBouncer, pgbouncerInstalled } from './pgbouncer.js';
 import { svc } from './processes.js';
 import { fetchToken, HttpApi, sleep } from './reliability.js';
+import { CEILING_MS } from './wait.js';
 
 /** Server connections PgBouncer keeps for the database. */
 export const POOL = 4;
@@ -115,7 +116,7 @@ function bouncedNodes(): BouncedNodes {
     advisoryLocks: () =>
       count(sql`select count(*) as n from pg_locks l join pg_database d on d.oid = l.database
         where d.datname = current_database() and l.locktype = 'advisory' and l.granted`),
-    async until(what, check, ms = 10_000) {
+    async until(what, check, ms = CEILING_MS) {
       const deadline = Date.now() + ms;
       while (!(await check())) {
         if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);

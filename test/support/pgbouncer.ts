@@ -7,6 +7,7 @@ import pg from 'pg';
 import { freePort } from './cluster.js';
 import { PG_URL } from './dialects.js';
 import { collect, type Exited } from './processes.js';
+import { CEILING_MS } from './wait.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const run = promisify(execFile);
@@ -99,7 +100,7 @@ export class PgBouncer {
     let ended: Exited | null = null;
     void exited.then((e) => (ended = e));
     const bouncer = new PgBouncer(port, dir, user, child, exited, () => log);
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + CEILING_MS;
     while (!/process up/.test(log)) {
       if (ended !== null || Date.now() > deadline) {
         await bouncer.stop();
