@@ -6,7 +6,7 @@ import { valuesUrl } from '../support/field-values.js';
 
 /**
  * A request's reads never see another request's uncommitted writes. On SQLite the service's one connection runs
- * simple reads at once (`DirectReads`, src/db/sqlite.ts) only while no transaction holds it; otherwise the read
+ * simple reads at once (`DirectReads`, src/speed/sqlite-reads.ts) only while no transaction holds it; otherwise the read
  * waits for the transaction to end. Each case opens a transaction that writes, asks while it is open, then rolls
  * it back: a read that ran inside the transaction would answer what was never committed.
  */
