@@ -1,0 +1,173 @@
+/**
+ * `npm run bench:ab -- --piece <piece> --scenario <name>[,<name>] [--db postgres] [--pairs 3] [--seconds 5]
+ * [--size 100000]`: piece off (A) against every piece on (B), in interleaved pairs A, B, A, B… in one run, each side
+ * a new server process on the same database (the pieces: src/speed/switches.ts; SVC_SPEED_OFF).
+ * `npm run bench:ab -- --base <checkout> --scenario …`: the same, with A the server built in another checkout (today's
+ * main, say) and B this one: the before-and-after of a change, measured the same way.
+ *
+ * Only interleaved pairs of the same run count: this machine's speed moves several-fold within a day, and other
+ * work shares its two cores. Each pair's ratio B ÷ A is printed, and the median of the ratios is the gain.
+ * Results go to bench/results/<date>-<db>-ab-<what>.json; docs/performance.md is not touched.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { token } from '../lib/api.js';
+import { ALL_SCOPES, database, log, svc, type Credentials, type Settings } from '../lib/context.js';
+import { serve } from '../lib/processes.js';
+import { SCENARIOS, type Side } from './scenarios.js';
+
+const { values: args } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'sqlite' },
+    piece: { type: 'string' },
+    base: { type: 'string' },
+    scenario: { type: 'string' },
+    pairs: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '5' },
+    size: { type: 'string', default: '100000' },
+    'no-build': { type: 'boolean', default: false },
+    'pg-url': {
+      type: 'string',
+      default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    },
+  },
+});
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const settings: Settings = {
+  root,
+  port: 19_000 + Math.floor(Math.random() * 1000),
+  dialect: args.db === 'postgres' ? 'postgres' : 'sqlite',
+  pgUrl: args['pg-url']!,
+  quick: false,
+  values: 0,
+  records: 0,
+  duration: 0,
+};
+const pairs = Number(args.pairs);
+const seconds = Number(args.seconds);
+const size = Number(args.size);
+const names = (args.scenario ?? '').split(',').filter(Boolean);
+if ((!args.piece && !args.base) || names.length === 0 || names.some((n) => !SCENARIOS[n])) {
+  throw new Error(`usage: --piece P | --base DIR, --scenario one of ${Object.keys(SCENARIOS).join(', ')}`);
+}
+const what = args.piece ?? 'base';
+const sides = {
+  A: { server: path.join(args.base ?? root, 'dist/server.js'), off: args.piece ?? '' },
+  B: { server: path.join(root, 'dist/server.js'), off: '' },
+};
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+async function main(): Promise<void> {
+  if (!args['no-build']) execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  const rows: { scenario: string; unit: string; a: number[]; b: number[] }[] = [];
+  for (const name of names) {
+    const scenario = SCENARIOS[name]!;
+    const db = await database(settings);
+    const env = {
+      DATABASE_URL: db.url,
+      RATE_LIMIT_MAX: '0',
+      TOKEN_RATE_LIMIT_MAX: '0',
+      LOG_LEVEL: 'warn',
+      WORKERS: '1',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    };
+    try {
+      const creds = JSON.parse(
+        svc(root, ['clients', 'create', '--account', 'bench', '--scopes', ALL_SCOPES], env),
+      ) as Credentials;
+      let run = 0;
+      const start = async (side: { server: string; off: string }, own?: { url: string; creds: Credentials }) => {
+        const server = await serve(
+          [side.server],
+          { ...env, ...(own ? { DATABASE_URL: own.url } : {}), SVC_SPEED_OFF: side.off },
+          settings.port,
+        );
+        const c = own?.creds ?? creds;
+        const bearer = await token(server.url, c.client_id, c.client_secret);
+        const at: Side = {
+          url: server.url,
+          auth: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+          run: run++,
+        };
+        return { server, at };
+      };
+      const ownDatabase = async <T>(work: (own: { url: string; creds: Credentials }) => Promise<T>) => {
+        const own = await database(settings);
+        try {
+          const ownEnv = { ...env, DATABASE_URL: own.url };
+          const ownCreds = JSON.parse(
+            svc(root, ['clients', 'create', '--account', 'bench', '--scopes', ALL_SCOPES], ownEnv),
+          ) as Credentials;
+          return await work({ url: own.url, creds: ownCreds });
+        } finally {
+          await own.drop();
+        }
+      };
+      let made: Record<string, unknown> = {};
+      if (!scenario.perSide) {
+        const setup = await start(sides.B);
+        made = {
+          ...(await scenario.setup(setup.at, size, (argv) => svc(root, argv, env))),
+          creds: Buffer.from(`${creds.client_id}:${creds.client_secret}`).toString('base64'),
+        };
+        await setup.server.stop();
+      }
+      const row = { scenario: name, unit: scenario.unit, a: [] as number[], b: [] as number[] };
+      for (let p = 0; p < pairs; p++) {
+        for (const key of ['A', 'B'] as const) {
+          if (scenario.perSide) {
+            const figure = await ownDatabase(async (own) => {
+              const { server, at } = await start(sides[key], own);
+              try {
+                const mine = await scenario.setup(at, size, (argv) =>
+                  svc(root, argv, { ...env, DATABASE_URL: own.url }),
+                );
+                await new Promise((resolve) => setTimeout(resolve, scenario.perSide!.settleSeconds * 1000));
+                return await scenario.measure(at, mine, seconds);
+              } finally {
+                await server.stop();
+              }
+            });
+            (key === 'A' ? row.a : row.b).push(figure);
+            log(`${name} pair ${p + 1} ${key}: ${figure.toFixed(0)} ${scenario.unit} (a database of its own)`);
+            continue;
+          }
+          const { server, at } = await start(sides[key]);
+          try {
+            if (scenario.unit === 'req/s' || scenario.unit === 'pages/s') await scenario.measure(at, made, 1);
+            const figure = await scenario.measure(at, made, seconds);
+            (key === 'A' ? row.a : row.b).push(figure);
+            log(
+              `${name} pair ${p + 1} ${key}${key === 'A' ? ` (${what} off)` : ''}: ${figure.toFixed(0)} ${scenario.unit}`,
+            );
+          } finally {
+            await server.stop();
+          }
+        }
+      }
+      rows.push(row);
+      await (made.receiver as { close?: () => Promise<void> } | undefined)?.close?.();
+      const ratios = row.a.map((a, i) => row.b[i]! / a);
+      log(
+        `${name}: A ${median(row.a).toFixed(0)}, B ${median(row.b).toFixed(0)} ${row.unit}; B ÷ A per pair ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}`,
+      );
+    } finally {
+      await db.drop();
+    }
+  }
+  const file = path.join(
+    root,
+    'bench/results',
+    `${new Date().toISOString().replace(/[:.]/g, '-')}-${settings.dialect}-ab-${what}.json`,
+  );
+  fs.writeFileSync(file, JSON.stringify({ what, base: args.base ?? null, pairs, seconds, size, rows }, null, 2));
+  log(`wrote ${file}`);
+}
+
+await main();
