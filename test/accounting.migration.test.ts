@@ -380,6 +380,7 @@ describeEachDialect("accounting: migration 0008 (the reference record's fields)"
       AUDIT_LOG,
       CANONICAL_JSON,
       PASSKEYS,
+      AUTOVACUUM,
     ]);
     expect((await api.get(RECORDS, { limit: '50' })).text).toBe(page);
     expect((await api.get(RECORDS, { limit: '50', single_entry: 'true' })).text).toBe(singles);
@@ -403,6 +404,7 @@ describeEachDialect('migration 0009 (vendors and integrations)', (t) => {
       AUDIT_LOG,
       CANONICAL_JSON,
       PASSKEYS,
+      AUTOVACUUM,
     ]);
 
     await db.insertInto('vendors').values({ vendor_id: 'ERP_M', name: 'M', created_at: 1, updated_at: 1 }).execute();
@@ -448,6 +450,7 @@ describeEachDialect('migration 0010 (account events and webhooks)', (t) => {
       AUDIT_LOG,
       CANONICAL_JSON,
       PASSKEYS,
+      AUTOVACUUM,
     ]);
     const made = await api.post('/v1/webhooks', {
       url: 'https://erp.example.com/hook',
@@ -553,7 +556,7 @@ describeEachDialect('migration 0016 (stored JSON in the serializer member order)
     expect((await api.get(RECORDS, { limit: '10' })).text).not.toBe(page);
     await undoPasskeys(db);
     await sql`delete from kysely_migration where name = ${CANONICAL_JSON}`.execute(db);
-    expect(await migrateToLatest(t.ctx.db)).toEqual([CANONICAL_JSON, PASSKEYS]);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([CANONICAL_JSON, PASSKEYS, AUTOVACUUM]);
     expect((await api.get(RECORDS, { limit: '10' })).text).toBe(page);
     expect(await api.get(`${RECORDS}/${id}`)).toMatchObject({ status: 200, text: before.text });
   });
