@@ -1,7 +1,9 @@
 /**
- * `npm run bench:ab -- --piece <piece> --scenario <name>[,<name>] [--db postgres] [--pairs 3] [--seconds 5]
- * [--size 100000]`: piece off (A) against every piece on (B), in interleaved pairs A, B, A, B… in one run, each side
- * a new server process on the same database (the pieces: src/speed/switches.ts; SVC_SPEED_OFF).
+ * `npm run bench:ab -- --piece <piece> --scenario <name>[,<name>] [--db postgres] [--pairs 6] [--seconds 2]
+ * [--size 100000]`: piece off (A) against every piece on (B), in interleaved pairs (A B, B A, A B…) in one run: two
+ * servers up at once on the same database, measured in turn in short slices (the pieces: src/speed/switches.ts;
+ * SVC_SPEED_OFF). A scenario whose effect is the state a load leaves (planner statistics) gives each side a database
+ * of its own instead, loaded by that side's server.
  * `npm run bench:ab -- --base <checkout> --scenario …`: the same, with A the server built in another checkout (today's
  * main, say) and B this one: the before-and-after of a change, measured the same way.
  *
@@ -24,8 +26,8 @@ const { values: args } = parseArgs({
     piece: { type: 'string' },
     base: { type: 'string' },
     scenario: { type: 'string' },
-    pairs: { type: 'string', default: '3' },
-    seconds: { type: 'string', default: '5' },
+    pairs: { type: 'string', default: '6' },
+    seconds: { type: 'string', default: '2' },
     size: { type: 'string', default: '100000' },
     'no-build': { type: 'boolean', default: false },
     'pg-url': {
@@ -82,19 +84,21 @@ async function main(): Promise<void> {
         svc(root, ['clients', 'create', '--account', 'bench', '--scopes', ALL_SCOPES], env),
       ) as Credentials;
       let run = 0;
-      const start = async (side: { server: string; off: string }, own?: { url: string; creds: Credentials }) => {
+      const start = async (
+        side: { server: string; off: string },
+        port: number,
+        own?: { url: string; creds: Credentials },
+      ) => {
         const server = await serve(
           [side.server],
           { ...env, ...(own ? { DATABASE_URL: own.url } : {}), SVC_SPEED_OFF: side.off },
-          settings.port,
+          port,
         );
         const c = own?.creds ?? creds;
         const bearer = await token(server.url, c.client_id, c.client_secret);
-        const at: Side = {
-          url: server.url,
-          auth: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
-          run: run++,
-        };
+        const auth = { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' };
+        // Each measurement is a run of its own (keys and names made per run stay distinct).
+        const at = (): Side => ({ url: server.url, auth, run: run++ });
         return { server, at };
       };
       const ownDatabase = async <T>(work: (own: { url: string; creds: Credentials }) => Promise<T>) => {
@@ -109,50 +113,54 @@ async function main(): Promise<void> {
           await own.drop();
         }
       };
-      let made: Record<string, unknown> = {};
-      if (!scenario.perSide) {
-        const setup = await start(sides.B);
-        made = {
-          ...(await scenario.setup(setup.at, size, (argv) => svc(root, argv, env))),
-          creds: Buffer.from(`${creds.client_id}:${creds.client_secret}`).toString('base64'),
-        };
-        await setup.server.stop();
-      }
       const row = { scenario: name, unit: scenario.unit, a: [] as number[], b: [] as number[] };
-      for (let p = 0; p < pairs; p++) {
-        for (const key of ['A', 'B'] as const) {
-          if (scenario.perSide) {
+      const record = (key: 'A' | 'B', p: number, figure: number, note = '') => {
+        (key === 'A' ? row.a : row.b).push(figure);
+        log(
+          `${name} pair ${p + 1} ${key}${key === 'A' ? ` (${what} off)` : ''}: ${figure.toFixed(0)} ${scenario.unit}${note}`,
+        );
+      };
+      // Pairs in the order A B, B A, A B…: neither side always goes first.
+      const orderOf = (p: number) => (p % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const));
+      if (scenario.perSide) {
+        for (let p = 0; p < pairs; p++) {
+          for (const key of orderOf(p)) {
             const figure = await ownDatabase(async (own) => {
-              const { server, at } = await start(sides[key], own);
+              const { server, at } = await start(sides[key], settings.port, own);
               try {
-                const mine = await scenario.setup(at, size, (argv) =>
-                  svc(root, argv, { ...env, DATABASE_URL: own.url }),
-                );
+                const ownSvc = (argv: string[]) => svc(root, argv, { ...env, DATABASE_URL: own.url });
+                const mine = await scenario.setup(at(), size, ownSvc);
                 await new Promise((resolve) => setTimeout(resolve, scenario.perSide!.settleSeconds * 1000));
-                return await scenario.measure(at, mine, seconds);
+                return await scenario.measure(at(), mine, seconds);
               } finally {
                 await server.stop();
               }
             });
-            (key === 'A' ? row.a : row.b).push(figure);
-            log(`${name} pair ${p + 1} ${key}: ${figure.toFixed(0)} ${scenario.unit} (a database of its own)`);
-            continue;
+            record(key, p, figure, ' (a database of its own)');
           }
-          const { server, at } = await start(sides[key]);
-          try {
-            if (scenario.unit === 'req/s' || scenario.unit === 'pages/s') await scenario.measure(at, made, 1);
-            const figure = await scenario.measure(at, made, seconds);
-            (key === 'A' ? row.a : row.b).push(figure);
-            log(
-              `${name} pair ${p + 1} ${key}${key === 'A' ? ` (${what} off)` : ''}: ${figure.toFixed(0)} ${scenario.unit}`,
-            );
-          } finally {
-            await server.stop();
+        }
+      } else {
+        // Both servers up at once on the same database, measured in turn in short slices: a drift of the machine's
+        // speed (other work on its two cores) falls on both sides of a pair alike.
+        const servers = { A: await start(sides.A, settings.port), B: await start(sides.B, settings.port + 1) };
+        try {
+          const made: Record<string, unknown> = {
+            ...(await scenario.setup(servers.B.at(), size, (argv) => svc(root, argv, env))),
+            creds: Buffer.from(`${creds.client_id}:${creds.client_secret}`).toString('base64'),
+          };
+          if (scenario.warmup) {
+            for (const key of ['A', 'B'] as const) await scenario.measure(servers[key].at(), made, 1);
           }
+          for (let p = 0; p < pairs; p++) {
+            for (const key of orderOf(p)) record(key, p, await scenario.measure(servers[key].at(), made, seconds));
+          }
+          await (made.receiver as { close?: () => Promise<void> } | undefined)?.close?.();
+        } finally {
+          await servers.A.server.stop();
+          await servers.B.server.stop();
         }
       }
       rows.push(row);
-      await (made.receiver as { close?: () => Promise<void> } | undefined)?.close?.();
       const ratios = row.a.map((a, i) => row.b[i]! / a);
       log(
         `${name}: A ${median(row.a).toFixed(0)}, B ${median(row.b).toFixed(0)} ${row.unit}; B ÷ A per pair ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}`,
