@@ -293,5 +293,4 @@ export const authService = {
   tokenWriter(db: Db, deadlineMs: number): TokenWriter {
     return groupCommit(db, (ex, rows) => authRepository.insertTokens(ex, rows), { deadlineMs, maxBatch: 500 });
   },
-
 };

@@ -264,7 +264,10 @@ export const fieldValuesRepository = {
       where field_values.account_id = ${accountId}
         and field_values.field_id = ${fieldId}
         and field_values.svc_id = v.svc_id
-        ${hints.probeEachKey('field_values.svc_id', changes.map((c) => c.svc_id))}
+        ${hints.probeEachKey(
+          'field_values.svc_id',
+          changes.map((c) => c.svc_id),
+        )}
       returning ${sql.join(COLUMNS.map((c) => sql.ref(`field_values.${c}`)))}`.execute(ex);
     return result.rows;
   },
