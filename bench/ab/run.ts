@@ -13,12 +13,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import type { Served } from '../lib/processes.js';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { token } from '../lib/api.js';
 import { ALL_SCOPES, database, log, svc, type Credentials, type Settings } from '../lib/context.js';
 import { serve } from '../lib/processes.js';
-import { SCENARIOS, type Side } from './scenarios.js';
+import { SCENARIOS, type Measured, type Side } from './scenarios.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -59,6 +60,12 @@ const sides = {
   A: { server: path.join(args.base ?? root, 'dist/server.js'), off: args.piece ?? '' },
   B: { server: path.join(root, 'dist/server.js'), off: '' },
 };
+
+/** CPU seconds (user + system) the process has used, from /proc (clock ticks of 1/100 s). */
+function cpuSeconds(server: Served): number {
+  const fields = fs.readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -113,11 +120,22 @@ async function main(): Promise<void> {
           await own.drop();
         }
       };
-      const row = { scenario: name, unit: scenario.unit, a: [] as number[], b: [] as number[] };
-      const record = (key: 'A' | 'B', p: number, figure: number, note = '') => {
-        (key === 'A' ? row.a : row.b).push(figure);
+      const row = {
+        scenario: name,
+        unit: scenario.unit,
+        a: [] as number[],
+        b: [] as number[],
+        cpuA: [] as number[],
+        cpuB: [] as number[],
+      };
+      /** A measurement, with the server's CPU µs per unit when known (two servers up, each measured alone). */
+      const record = (key: 'A' | 'B', p: number, m: Measured, cpu?: number, note = '') => {
+        (key === 'A' ? row.a : row.b).push(m.figure);
+        const perUnit = cpu === undefined ? undefined : (cpu * 1e6) / m.units;
+        if (perUnit !== undefined) (key === 'A' ? row.cpuA : row.cpuB).push(perUnit);
+        const cpuText = perUnit === undefined ? '' : `, server CPU ${perUnit.toFixed(1)} µs a unit`;
         log(
-          `${name} pair ${p + 1} ${key}${key === 'A' ? ` (${what} off)` : ''}: ${figure.toFixed(0)} ${scenario.unit}${note}`,
+          `${name} pair ${p + 1} ${key}${key === 'A' ? ` (${what} off)` : ''}: ${m.figure.toFixed(0)} ${scenario.unit}${cpuText}${note}`,
         );
       };
       // Pairs in the order A B, B A, A B…: neither side always goes first.
@@ -136,7 +154,7 @@ async function main(): Promise<void> {
                 await server.stop();
               }
             });
-            record(key, p, figure, ' (a database of its own)');
+            record(key, p, figure, undefined, ' (a database of its own)');
           }
         }
       } else {
@@ -152,7 +170,11 @@ async function main(): Promise<void> {
             for (const key of ['A', 'B'] as const) await scenario.measure(servers[key].at(), made, 1);
           }
           for (let p = 0; p < pairs; p++) {
-            for (const key of orderOf(p)) record(key, p, await scenario.measure(servers[key].at(), made, seconds));
+            for (const key of orderOf(p)) {
+              const before = cpuSeconds(servers[key].server);
+              const m = await scenario.measure(servers[key].at(), made, seconds);
+              record(key, p, m, cpuSeconds(servers[key].server) - before);
+            }
           }
           await (made.receiver as { close?: () => Promise<void> } | undefined)?.close?.();
         } finally {
@@ -162,9 +184,15 @@ async function main(): Promise<void> {
       }
       rows.push(row);
       const ratios = row.a.map((a, i) => row.b[i]! / a);
+      const cpuRatios = row.cpuA.map((a, i) => a / row.cpuB[i]!);
       log(
         `${name}: A ${median(row.a).toFixed(0)}, B ${median(row.b).toFixed(0)} ${row.unit}; B ÷ A per pair ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}`,
       );
+      if (cpuRatios.length > 0) {
+        log(
+          `${name}: server CPU a unit, A ${median(row.cpuA).toFixed(1)} µs, B ${median(row.cpuB).toFixed(1)} µs; A ÷ B per pair ${cpuRatios.map((r) => r.toFixed(2)).join(', ')}; median ${median(cpuRatios).toFixed(2)}`,
+        );
+      }
     } finally {
       await db.drop();
     }
