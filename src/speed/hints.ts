@@ -1,5 +1,4 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Executor } from '../db/database.js';
 import { isOn, onSwitches } from './switches.js';
 
 /**
@@ -21,11 +20,6 @@ export interface Hints {
    * Off: a comma, and the planner orders the join.
    */
   joinInWrittenOrder: RawBuilder<unknown>;
-  /**
-   * PostgreSQL (piece `hint-no-jit`): JIT compilation off for the rest of the transaction, for a statement whose
-   * estimates are large (a recursive query) and whose run is short: JIT took 20 ms to run it in 1.
-   */
-  noJit(ex: Executor): Promise<void>;
 }
 
 const none = sql``;
@@ -33,7 +27,6 @@ const none = sql``;
 export const hints: Hints = {
   probeEachKey: () => none,
   joinInWrittenOrder: none,
-  noJit: async () => {},
 };
 
 onSwitches(() => {
@@ -41,9 +34,4 @@ onSwitches(() => {
     ? (column, keys) => sql`and ${sql.ref(column)} in (${sql.join(keys)})`
     : () => none;
   hints.joinInWrittenOrder = isOn('hint-join-order') ? sql`cross join` : sql`,`;
-  hints.noJit = isOn('hint-no-jit')
-    ? async (ex) => {
-        if (ex.dialect === 'postgres') await sql`set local jit = off`.execute(ex);
-      }
-    : async () => {};
 });

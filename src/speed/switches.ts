@@ -9,8 +9,6 @@
  * swaps a function when turned off: no request asks a switch.
  */
 export const SPEED_PIECES = [
-  /** SQLite: hot reads run at once on the connection, without Kysely's connection hand-over. */
-  'direct-reads',
   /** SQLite: the driver keeps the last 1000 prepared statements. */
   'statement-cache',
   /** Hot queries built and compiled once per dialect, then run with new values. */
@@ -19,14 +17,10 @@ export const SPEED_PIECES = [
   'grant-cache',
   /** Tokens asked for at the same time committed in one transaction. */
   'group-commit',
-  /** Random bytes drawn 4 kB at a time. */
-  'random-pool',
   /** A redundant `key in (…)` beside a join on that key: SQLite probes the primary key per key. */
   'hint-key-probe',
   /** `cross join`: SQLite keeps the written join order (the few keys first). */
   'hint-join-order',
-  /** PostgreSQL: `set local jit = off` for a statement whose estimates are large and whose run is short. */
-  'hint-no-jit',
   /** PostgreSQL, autovacuum off: the service vacuums and analyses its stale tables every ten seconds. */
   'statistics-refresh',
 ] as const;

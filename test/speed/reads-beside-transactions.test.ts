@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../support/context.js';
@@ -5,10 +6,11 @@ import { errorBody } from '../support/expect.js';
 import { valuesUrl } from '../support/field-values.js';
 
 /**
- * A request's reads never see another request's uncommitted writes. On SQLite the service's one connection runs
- * simple reads at once (`DirectReads`, src/speed/sqlite-reads.ts) only while no transaction holds it; otherwise the read
- * waits for the transaction to end. Each case opens a transaction that writes, asks while it is open, then rolls
- * it back: a read that ran inside the transaction would answer what was never committed.
+ * A request's reads never see another request's uncommitted writes, the grant cache's included. On SQLite the
+ * service's one connection is shared by every request of the process: a read waits for a transaction that holds it,
+ * and the grant cache's change mark (src/speed/sqlite-connection.ts) is read only while none does. Each case opens a
+ * transaction that writes, asks while it is open, then rolls it back: a read that ran inside the transaction would
+ * answer what was never committed.
  */
 describeEachDialect('reads beside an open transaction', (t) => {
   /** Runs `write` in a transaction, sends `ask` while it is open, then rolls the transaction back. */
@@ -62,38 +64,36 @@ describeEachDialect('reads beside an open transaction', (t) => {
 });
 
 describeEachDialect(
-  'reads at once on SQLite, beside a COMMIT that fails',
+  "SQLite's change mark",
   (t) => {
-    it('never read the rows of a transaction whose COMMIT failed, in the turns before its ROLLBACK', async () => {
+    it('moves with every write of this process and every commit of another connection, and is none inside a transaction', async () => {
       const db = t.ctx.db;
-      // A deferred foreign key fails at COMMIT, which leaves SQLite's transaction open until Kysely rolls it back.
-      await sql`create table guard_parent (id integer primary key)`.execute(db.direct);
-      await sql`create table guard_child (id integer primary key, parent integer references guard_parent (id) deferrable initially deferred)`.execute(
-        db.direct,
-      );
-      let settled = false;
-      const writing = db
-        .write(async (trx) => {
-          await sql`insert into guard_child (id, parent) values (1, 42)`.execute(trx);
-        })
-        .then(
-          () => 'committed',
-          (error: unknown) => (error instanceof Error ? error.message : String(error)),
-        )
-        .finally(() => {
-          settled = true;
-        });
-      // Reads at every microtask turn of the write, as another request's handler could run them.
-      const seen: number[] = [];
-      for (let turn = 0; !settled && turn < 100_000; turn++) {
-        const rows = db.direct.directReads!.rows('select count(*) as n from guard_child', []);
-        if (rows) seen.push(Number((rows[0] as { n: number }).n));
-        await Promise.resolve();
+      const mark = () => db.direct.changeMark!();
+      await sql`create table guard_marks (id integer primary key)`.execute(db.direct);
+      const first = mark();
+      expect(first).toEqual(expect.any(String));
+      expect(mark()).toBe(first); // reading changes nothing
+
+      await sql`insert into guard_marks (id) values (1)`.execute(db.direct);
+      const afterOwn = mark();
+      expect(afterOwn).not.toBe(first);
+
+      const other = new Database(t.ctx.database.url.replace(/^sqlite:/, ''));
+      try {
+        other.prepare('insert into guard_marks (id) values (2)').run();
+      } finally {
+        other.close();
       }
-      expect(await writing).toMatch(/FOREIGN KEY constraint failed/);
-      expect(seen.length).toBeGreaterThan(0);
-      expect(seen.filter((n) => n !== 0)).toEqual([]);
-      expect(db.direct.directReads!.rows('select count(*) as n from guard_child', [])).toEqual([{ n: 0 }]);
+      const afterOther = mark();
+      expect(afterOther).not.toBe(afterOwn);
+
+      // While a transaction of this process holds the connection, another request finds no mark (and reads the grant).
+      const inside = await db.write(async (ex) => {
+        await sql`insert into guard_marks (id) values (3)`.execute(ex);
+        return mark();
+      });
+      expect(inside).toBeUndefined();
+      expect(mark()).not.toBe(afterOther);
     });
   },
   {},

@@ -130,9 +130,6 @@ export const deliveriesRepository = {
    * waiting deliveries, however many wait, so that a backlog costs its own endpoint's probes and nothing more.
    */
   async dueEndpoints(ex: Executor, now: number, upTo: number): Promise<DueEndpoint[]> {
-    // PostgreSQL's estimates of a recursive query are large (worse without statistics, as on a queue that just
-    // filled): it would JIT-compile the statement for 20 ms to run it in 1.
-    await hints.noJit(ex);
     const { rows } = await sql<DueEndpoint>`
       with recursive
       waiting_accounts(account_id) as (
