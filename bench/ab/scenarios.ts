@@ -201,7 +201,6 @@ export const SCENARIOS: Record<string, AbScenario> = {
       return { figure: (requests * 1000) / seconds, units: requests * 1000 };
     },
   },
-  },
   'export-results': {
     unit: 'records/s',
     async setup(side, size, svc) {
