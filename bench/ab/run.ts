@@ -157,6 +157,29 @@ async function main(): Promise<void> {
             record(key, p, figure, undefined, ' (a database of its own)');
           }
         }
+      } else if (scenario.alone) {
+        // One server at a time (its background work would serve the other's slices): each slice starts its side's
+        // server, measures, stops it; the data made once through B alone.
+        const setup = await start(sides.B, settings.port);
+        let made: Record<string, unknown>;
+        try {
+          made = await scenario.setup(setup.at(), size, (argv) => svc(root, argv, env));
+        } finally {
+          await setup.server.stop();
+        }
+        for (let p = 0; p < pairs; p++) {
+          for (const key of orderOf(p)) {
+            const { server, at } = await start(sides[key], settings.port);
+            try {
+              const before = cpuSeconds(server);
+              const m = await scenario.measure(at(), made, seconds);
+              record(key, p, m, cpuSeconds(server) - before);
+            } finally {
+              await server.stop();
+            }
+          }
+        }
+        await (made.receiver as { close?: () => Promise<void> } | undefined)?.close?.();
       } else {
         // Both servers up at once on the same database, measured in turn in short slices: a drift of the machine's
         // speed (other work on its two cores) falls on both sides of a pair alike.

@@ -21,6 +21,11 @@ export interface AbScenario {
    * before the measurement): for a piece whose effect is the state a load leaves (planner statistics).
    */
   perSide?: { settleSeconds: number };
+  /**
+   * One server up at a time, started anew for each slice: for a scenario that background work measures (webhook
+   * delivery: with both servers up, either's dispatcher would deliver the other's events).
+   */
+  alone?: boolean;
   /** A second of it on each side first (a rate over a duration: the servers' code warmed before it counts). */
   warmup?: boolean;
   /** Made once through a server with every piece on, before the pairs. */
@@ -245,6 +250,7 @@ export const SCENARIOS: Record<string, AbScenario> = {
   },
   webhooks: {
     unit: 'events/s',
+    alone: true,
     async setup(side, size, svc) {
       seed(svc, size);
       const receiver = await startReceiver();
