@@ -5,7 +5,8 @@
  * SVC_SPEED_OFF). A scenario whose effect is the state a load leaves (planner statistics) gives each side a database
  * of its own instead, loaded by that side's server.
  * `npm run bench:ab -- --base <checkout> --scenario …`: the same, with A the server built in another checkout (today's
- * main, say) and B this one: the before-and-after of a change, measured the same way.
+ * main, say) and B this one: the before-and-after of a change, measured the same way (`--b-off <piece>`: B with
+ * that piece off, the after of removing it).
  *
  * Only interleaved pairs of the same run count: this machine's speed moves several-fold within a day, and other
  * work shares its two cores. Each pair's ratio B ÷ A is printed, and the median of the ratios is the gain.
@@ -26,6 +27,7 @@ const { values: args } = parseArgs({
     db: { type: 'string', default: 'sqlite' },
     piece: { type: 'string' },
     base: { type: 'string' },
+    'b-off': { type: 'string' },
     scenario: { type: 'string' },
     pairs: { type: 'string', default: '6' },
     seconds: { type: 'string', default: '2' },
@@ -58,7 +60,7 @@ if ((!args.piece && !args.base) || names.length === 0 || names.some((n) => !SCEN
 const what = args.piece ?? 'base';
 const sides = {
   A: { server: path.join(args.base ?? root, 'dist/server.js'), off: args.piece ?? '' },
-  B: { server: path.join(root, 'dist/server.js'), off: '' },
+  B: { server: path.join(root, 'dist/server.js'), off: args['b-off'] ?? '' },
 };
 
 /** CPU seconds (user + system) the process has used, from /proc (clock ticks of 1/100 s). */

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { secureRandom } from '../speed/random-pool.js';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
 
@@ -33,7 +33,7 @@ function increment(bytes: Uint8Array): Uint8Array {
     }
     next[i] = 0;
   }
-  return randomBytes(10); // 80-bit overflow within one millisecond: practically impossible
+  return secureRandom(10); // 80-bit overflow within one millisecond: practically impossible
 }
 
 /**
@@ -48,7 +48,7 @@ export function newId(prefix: string): string {
     random = increment(lastRandom);
   } else {
     lastTime = now;
-    random = randomBytes(10);
+    random = secureRandom(10);
   }
   lastRandom = random;
   const bytes = new Uint8Array(16);
@@ -66,5 +66,5 @@ export function newId(prefix: string): string {
 
 /** A random secret of `bytes` bytes, base64url. */
 export function randomToken(bytes = 32): string {
-  return randomBytes(bytes).toString('base64url');
+  return secureRandom(bytes).toString('base64url');
 }

@@ -23,6 +23,8 @@ export const SPEED_PIECES = [
   'hint-key-probe',
   /** `cross join`: SQLite keeps the written join order (the few keys first). */
   'hint-join-order',
+  /** Random bytes drawn 4 kB at a time. */
+  'random-pool',
   /** PostgreSQL: `set local jit = off` for a statement whose estimates are large and whose run is short. */
   'hint-no-jit',
   /** PostgreSQL, autovacuum off: the service vacuums and analyses its stale tables every ten seconds. */
