@@ -1,5 +1,4 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Executor } from '../db/database.js';
 import { isOn, onSwitches } from './switches.js';
 
 /**
@@ -21,12 +20,6 @@ export interface Hints {
    * Off: a comma, and the planner orders the join.
    */
   joinInWrittenOrder: RawBuilder<unknown>;
-  /**
-   * PostgreSQL (piece `hint-no-jit`): JIT compilation off for the rest of the transaction, for a statement whose
-   * estimates are large (a recursive query, worse without statistics, as on a queue that just filled) and whose run
-   * is short: JIT took 20 ms to run it in 1.
-   */
-  noJit(ex: Executor): Promise<void>;
 }
 
 const none = sql``;
@@ -34,7 +27,6 @@ const none = sql``;
 export const hints: Hints = {
   probeEachKey: () => none,
   joinInWrittenOrder: none,
-  noJit: async () => {},
 };
 
 onSwitches(() => {
@@ -42,9 +34,4 @@ onSwitches(() => {
     ? (column, keys) => sql`and ${sql.ref(column)} in (${sql.join(keys)})`
     : () => none;
   hints.joinInWrittenOrder = isOn('hint-join-order') ? sql`cross join` : sql`,`;
-  hints.noJit = isOn('hint-no-jit')
-    ? async (ex) => {
-        if (ex.dialect === 'postgres') await sql`set local jit = off`.execute(ex);
-      }
-    : async () => {};
 });

@@ -25,8 +25,6 @@ export const SPEED_PIECES = [
   'hint-join-order',
   /** Random bytes drawn 4 kB at a time. */
   'random-pool',
-  /** PostgreSQL: `set local jit = off` for a statement whose estimates are large and whose run is short. */
-  'hint-no-jit',
   /** PostgreSQL, autovacuum off: the service vacuums and analyses its stale tables every ten seconds. */
   'statistics-refresh',
 ] as const;

@@ -130,8 +130,6 @@ export const deliveriesRepository = {
    * waiting deliveries, however many wait, so that a backlog costs its own endpoint's probes and nothing more.
    */
   async dueEndpoints(ex: Executor, now: number, upTo: number): Promise<DueEndpoint[]> {
-    // A recursive query: PostgreSQL's estimates of it are large, its run short (src/speed/hints.ts).
-    await hints.noJit(ex);
     const { rows } = await sql<DueEndpoint>`
       with recursive
       waiting_accounts(account_id) as (
