@@ -54,6 +54,15 @@ module.exports = {
       to: { path: '^src/(modules|http|cli)/' },
     },
     {
+      name: 'speed-below-modules',
+      severity: 'error',
+      comment:
+        'src/speed/ is the one seam of hot-path speed machinery (its README): modules call it, it knows no module, ' +
+        'no HTTP and no CLI.',
+      from: { path: '^src/speed/' },
+      to: { path: '^src/(modules|http|cli)/' },
+    },
+    {
       name: 'migrations-frozen',
       severity: 'error',
       comment:

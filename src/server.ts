@@ -11,6 +11,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { migrationsPending } from './db/migration-state.js';
 import { startMaintenance } from './maintenance.js';
 import { createDispatcher } from './modules/webhooks/webhooks.dispatcher.js';
+import { turnOff } from './speed/switches.js';
 
 /**
  * Entry point: loadConfig, then either this process serves (WORKERS=1, or a worker of the cluster), or it is the
@@ -27,6 +28,9 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // The bench's A/B switch (src/speed/switches.ts): pieces of speed machinery turned off, read once, before anything
+  // is opened or built. Not configuration: an operator never sets it.
+  turnOff(process.env.SVC_SPEED_OFF);
   if (cluster.isPrimary && config.workers > 1) {
     await runPrimary(config, async () => {
       const db = openDatabase(config.database, { poolSize: 1 });

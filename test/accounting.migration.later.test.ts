@@ -6,6 +6,7 @@ import { ADMIN, PEOPLE, RECORDS } from './support/accounting.js';
 import { describeEachDialect } from './support/context.js';
 import {
   AUDIT_LOG,
+  AUTOVACUUM,
   CANONICAL_JSON,
   DELIVERY_QUEUES,
   INTEGRATIONS,
@@ -61,6 +62,7 @@ describeEachDialect("accounting: migration 0008 (the reference record's fields)"
       AUDIT_LOG,
       CANONICAL_JSON,
       PASSKEYS,
+      AUTOVACUUM,
     ]);
     expect((await api.get(RECORDS, { limit: '50' })).text).toBe(page);
     expect((await api.get(RECORDS, { limit: '50', single_entry: 'true' })).text).toBe(singles);
@@ -84,6 +86,7 @@ describeEachDialect('migration 0009 (vendors and integrations)', (t) => {
       AUDIT_LOG,
       CANONICAL_JSON,
       PASSKEYS,
+      AUTOVACUUM,
     ]);
 
     await db.insertInto('vendors').values({ vendor_id: 'ERP_M', name: 'M', created_at: 1, updated_at: 1 }).execute();
@@ -129,6 +132,7 @@ describeEachDialect('migration 0010 (account events and webhooks)', (t) => {
       AUDIT_LOG,
       CANONICAL_JSON,
       PASSKEYS,
+      AUTOVACUUM,
     ]);
     const made = await api.post('/v1/webhooks', {
       url: 'https://erp.example.com/hook',
@@ -210,7 +214,7 @@ describeEachDialect('migration 0016 (stored JSON in the serializer member order)
     expect((await api.get(RECORDS, { limit: '10' })).text).not.toBe(page);
     await undoPasskeys(db);
     await sql`delete from kysely_migration where name = ${CANONICAL_JSON}`.execute(db);
-    expect(await migrateToLatest(t.ctx.db)).toEqual([CANONICAL_JSON, PASSKEYS]);
+    expect(await migrateToLatest(t.ctx.db)).toEqual([CANONICAL_JSON, PASSKEYS, AUTOVACUUM]);
     expect((await api.get(RECORDS, { limit: '10' })).text).toBe(page);
     expect(await api.get(`${RECORDS}/${id}`)).toMatchObject({ status: 200, text: before.text });
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/database.js';
-import { refreshStatistics } from '../db/statistics.js';
+import { afterBulkLoad } from '../speed/statistics.js';
 import { nowMicros } from '../lib/clock.js';
 import { ingestService } from '../modules/accounting/ingest.service.js';
 import { authService, type Caller } from '../modules/auth/auth.service.js';
@@ -112,8 +112,8 @@ export async function seed(db: Db, args: string[], out: (line: string) => void):
     progress(done + drafts.length);
   }
 
-  // A bulk load leaves PostgreSQL without statistics until autovacuum (if on) catches up.
-  await refreshStatistics(db);
+  // A bulk load leaves PostgreSQL without statistics until autovacuum (if on) catches up: analysed now.
+  await afterBulkLoad(db);
 
   out(
     JSON.stringify({

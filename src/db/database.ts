@@ -20,7 +20,8 @@ export type Executor = Kysely<Database> & { readonly dialect: DialectName; reado
  * SQLite's `Db.direct` only (better-sqlite3 is synchronous): a reading statement run at once, without Kysely's
  * connection hand-over (a few promises and the driver's lock per statement, more than the statement itself on a
  * small read: docs/performance.md). Each answers undefined when it cannot run now — a transaction of this process
- * holds the connection, or the database is locked — and the caller takes the usual way, which waits.
+ * holds the connection, or the database is locked — and the caller takes the usual way, which waits. Made and used
+ * by the speed machinery alone (src/speed/: sqlite-connection.ts makes it; prepared queries and the grant cache use it).
  */
 export interface DirectReads {
   /** The rows of a reading statement (never one that writes: those take the usual way). */

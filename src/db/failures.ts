@@ -6,6 +6,12 @@ export function errorCode(error: unknown): string | undefined {
   return typeof error.code === 'string' ? error.code : undefined;
 }
 
+/** SQLite found the database locked by another connection or process (a statement that did nothing). */
+export function isSqliteBusy(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED';
+}
+
 function errorMessage(error: unknown): string {
   if (typeof error !== 'object' || error === null || !('message' in error)) return '';
   return typeof error.message === 'string' ? error.message : '';

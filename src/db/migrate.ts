@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014_webhook_delivery_queues.js';
 import * as m0015 from './migrations/0015_audit_log.js';
 import * as m0016 from './migrations/0016_canonical_record_json.js';
 import * as m0017 from './migrations/0017_passkeys.js';
+import * as m0018 from './migrations/0018_autovacuum_settings.js';
 
 /**
  * The numbered migrations, in order. Imported statically so that the same list serves the compiled
@@ -40,6 +41,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0015_audit_log': m0015,
   '0016_canonical_record_json': m0016,
   '0017_passkeys': m0017,
+  '0018_autovacuum_settings': m0018,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

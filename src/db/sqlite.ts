@@ -10,26 +10,13 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
-import { dbOver, type Database, type Db, type DirectReads } from './database.js';
-import { errorCode } from './failures.js';
-import { isRecord } from '../lib/guards.js';
+import { directReads, statementsOf, type ConnectionState } from '../speed/sqlite-connection.js';
+import { dbOver, type Database, type Db } from './database.js';
+import { isSqliteBusy as isBusy } from './failures.js';
 
 /** How long a statement may wait for another process's write lock before the request fails with 503. */
 export const SQLITE_LOCK_WAIT_MS = 5000;
 const LOCK_RETRY_MS = 10;
-
-const isBusy = (error: unknown) => {
-  const code = errorCode(error);
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED';
-};
-
-/** What this process's one SQLite connection is doing, shared by the driver and the reads that run at once. */
-interface ConnectionState {
-  /** A transaction of this process is open on the connection (BEGIN IMMEDIATE … COMMIT/ROLLBACK). */
-  inTransaction: boolean;
-  /** Statements that write, run by this process (each counted as it is prepared to run): see DirectReads. */
-  writes: number;
-}
 
 /**
  * Waits for a lock held by another process without blocking the event loop. better-sqlite3 is synchronous,
@@ -118,69 +105,6 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-/**
- * Kysely prepares every query afresh; preparing is the largest single cost of a small SQLite query. Keep the
- * most recently used statements (queries are built from a bounded set of shapes; `in (...)` lists of varying
- * length make more shapes, so the cache is bounded, least recently used first out).
- */
-function withStatementCache(database: SqliteDatabase.Database, state: ConnectionState, size = 1000) {
-  const cache = new Map<string, SqliteDatabase.Statement>();
-  return {
-    close: () => database.close(),
-    prepare(sql: string): SqliteDatabase.Statement {
-      let statement = cache.get(sql);
-      if (statement) {
-        cache.delete(sql);
-      } else {
-        statement = database.prepare(sql);
-        if (cache.size >= size) cache.delete(cache.keys().next().value!);
-      }
-      cache.set(sql, statement);
-      // Kysely prepares a statement right before it runs it: this counts the runs of those that write.
-      if (!statement.readonly) state.writes++;
-      return statement;
-    },
-  };
-}
-
-/**
- * Reads that run at once on the one connection (database.ts, DirectReads): only while no transaction of this process
- * is open on it, so a read never lands inside another request's transaction. A locked database (SQLITE_BUSY, rare
- * for a read in WAL mode) answers undefined and the read takes the usual way, which waits for the lock.
- */
-function directReads(
-  database: SqliteDatabase.Database,
-  state: ConnectionState,
-  statements: { prepare(sql: string): SqliteDatabase.Statement },
-  dataVersion: SqliteDatabase.Statement,
-): DirectReads {
-  const attempt = <T>(read: () => T): T | undefined => {
-    // SQLite's own word (autocommit off) as well as the driver's: a COMMIT that fails leaves the transaction open
-    // until Kysely's ROLLBACK a few turns later, and the driver's flag is already down by then.
-    if (state.inTransaction || database.inTransaction) return undefined;
-    try {
-      return read();
-    } catch (error) {
-      if (isBusy(error)) return undefined;
-      throw error;
-    }
-  };
-  return {
-    rows(sql, parameters) {
-      return attempt(() => {
-        const statement = statements.prepare(sql);
-        return statement.reader && statement.readonly ? statement.all(parameters) : undefined;
-      });
-    },
-    changeMark() {
-      return attempt(() => {
-        const row: unknown = dataVersion.get();
-        return isRecord(row) ? `${state.writes}:${String(row.data_version)}` : undefined;
-      });
-    },
-  };
-}
-
 export function openSqlite(file: string): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const database = new SqliteDatabase(file);
@@ -194,13 +118,13 @@ export function openSqlite(file: string): Db {
   // 0: never wait inside SQLite (that would block the event loop); LockWaitingConnection waits instead.
   database.pragma('busy_timeout = 0');
   const state: ConnectionState = { inTransaction: false, writes: 0 };
-  const statements = withStatementCache(database, state);
+  // The speed machinery of SQLite's connection (src/speed/): the statement cache, reads at once, the change mark.
+  const statements = statementsOf(database, state);
   const kysely = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect({ database: statements }, state),
   });
-  const dataVersion = database.prepare('pragma data_version');
   return dbOver(kysely, 'sqlite', {
-    directReads: directReads(database, state, statements, dataVersion),
+    directReads: directReads(database, state, statements),
     // One connection: holding it keeps this process's writers out between the reads.
     read: (k, work) => k.connection().execute(work),
     async ping() {

@@ -5,7 +5,7 @@ import type { Db } from '../db/database.js';
 import { errors, type AppError } from '../errors.js';
 import type { AuditSource } from '../modules/audit/audit.service.js';
 import { authService, type AuthContext } from '../modules/auth/auth.service.js';
-import { GrantCache } from '../modules/auth/grants.cache.js';
+import { grantCache } from '../speed/grant-cache.js';
 import { isRecord } from '../lib/guards.js';
 import type { SessionGate } from './console.js';
 import { errorResponses, IdempotencyKey } from './schemas.js';
@@ -81,7 +81,7 @@ function bearerToken(header: string | undefined): string | null | AppError {
  */
 export function registerAuthentication(app: FastifyInstance, db: Db, sessions: SessionGate): void {
   app.decorateRequest('auth', null);
-  const grants = new GrantCache<AuthContext>();
+  const grants = grantCache<AuthContext>();
   app.addHook('onRequest', async (request) => {
     const scopes = request.routeOptions.config.scopes;
     if (!scopes) return;

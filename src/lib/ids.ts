@@ -1,29 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { secureRandom } from '../speed/random-pool.js';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
-
-/**
- * Random bytes from the CSPRNG, drawn 4 kB at a time: one call into OpenSSL for many ids and tokens instead of
- * one each (a call cost about 10 µs of a token request: docs/performance.md), as Node's own randomUUID does. Each
- * byte is handed out once, and zeroed in the pool as it is.
- */
-const POOL_BYTES = 4096;
-let pool = Buffer.alloc(0);
-let poolAt = 0;
-
-export function secureRandom(bytes: number): Buffer {
-  if (bytes > POOL_BYTES / 4) return randomBytes(bytes);
-  if (poolAt + bytes > pool.length) {
-    pool = randomBytes(POOL_BYTES);
-    poolAt = 0;
-  }
-  // Its own memory (not Node's shared slab of small buffers), as randomBytes gives.
-  const out = Buffer.allocUnsafeSlow(bytes);
-  pool.copy(out, 0, poolAt, poolAt + bytes);
-  pool.fill(0, poolAt, poolAt + bytes);
-  poolAt += bytes;
-  return out;
-}
 
 let lastTime = 0;
 let lastRandom: Uint8Array = new Uint8Array(10);

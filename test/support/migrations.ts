@@ -18,6 +18,7 @@ export const AUDIT_LOG = '0015_audit_log';
 export const CANONICAL_JSON = '0016_canonical_record_json';
 export const DELIVERY_QUEUES = '0014_webhook_delivery_queues';
 export const PASSKEYS = '0017_passkeys';
+export const AUTOVACUUM = '0018_autovacuum_settings';
 /** The migrations after 0003, in the order they run. */
 export const LATER = [
   '0004_line_items_as_answered',
@@ -34,6 +35,7 @@ export const LATER = [
   AUDIT_LOG,
   CANONICAL_JSON,
   PASSKEYS,
+  AUTOVACUUM,
 ];
 export const REVIEW_COLUMNS = ['amount_sort', 'uncoded_lines', 'vendor_name', 'user_email'];
 const RECORD_FIELD_COLUMNS = ['status', 'billing_currency', 'billing_amount_minor'];
@@ -80,15 +82,21 @@ export async function undoIntegrations(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
 }
 
-/** Undoes migration 0017 (passkeys, and the session's challenge of a passkey ceremony). */
+/** Undoes migration 0018 (PostgreSQL's autovacuum thresholds: storage parameters only, set again when it runs). */
+async function undoAutovacuum(db: Kysely<any>) {
+  await sql`delete from kysely_migration where name = ${AUTOVACUUM}`.execute(db);
+}
+
+/** Undoes migrations 0018 and 0017 (passkeys, and the session's challenge of a passkey ceremony). */
 export async function undoPasskeys(db: Kysely<any>) {
+  await undoAutovacuum(db);
   await sql`drop table user_passkeys`.execute(db);
   for (const column of ['passkey_challenge', 'passkey_ceremony', 'passkey_challenge_expires_at'])
     await db.schema.alterTable('user_sessions').dropColumn(column).execute();
   await sql`delete from kysely_migration where name = ${PASSKEYS}`.execute(db);
 }
 
-/** Undoes migrations 0017, 0016 (stored JSON in the serializer's member order: data only, so only forgotten) and 0015 (the audit log). */
+/** Undoes migrations 0018, 0017, 0016 (stored JSON in the serializer's member order: data only, so only forgotten) and 0015 (the audit log). */
 export async function undoAuditLog(db: Kysely<any>) {
   await undoPasskeys(db);
   await sql`delete from kysely_migration where name = ${CANONICAL_JSON}`.execute(db);
@@ -96,7 +104,7 @@ export async function undoAuditLog(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${AUDIT_LOG}`.execute(db);
 }
 
-/** Undoes migrations 0017 to 0013 (sign-in throttles, two-step sign-in, the account's user settings). */
+/** Undoes migrations 0018 to 0013 (sign-in throttles, two-step sign-in, the account's user settings). */
 export async function undoSignInSecurity(db: Kysely<any>) {
   await undoAuditLog(db);
   for (const table of ['account_user_settings', 'user_recovery_codes', 'user_totp', 'sign_in_throttles'])

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { ByDialect, Executor } from '../../db/database.js';
-import { preparedQuery } from '../../db/prepared.js';
+import { preparedQuery } from '../../speed/prepared.js';
 import { chunks, ID_CHUNK } from './accounting.repository.js';
 import type { ReviewStatus } from './lifecycle.js';
 

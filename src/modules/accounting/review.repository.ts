@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { ByDialect, Executor } from '../../db/database.js';
-import { preparedQuery } from '../../db/prepared.js';
+import { hints } from '../../speed/hints.js';
+import { preparedQuery } from '../../speed/prepared.js';
 import type { RecordType, SourceType } from './ledger.js';
 import type { ReviewStatus } from './lifecycle.js';
 
@@ -90,15 +91,15 @@ export const reviewRepository = {
   async states(ex: Executor, accountId: string, ids: readonly string[], withLines: boolean): Promise<ReviewState[]> {
     const out: ReviewState[] = [];
     for (const chunk of chunks(ids, ID_CHUNK)) {
-      // CROSS JOIN keeps SQLite's join order (the ids first, then a primary-key probe per id): with plain joins it
-      // chose to walk the account's whole details table. PostgreSQL reads it as the inner join it is.
+      // The ids first, then a primary-key probe per id (a hint: with the planner free to order the join, SQLite
+      // chose to walk the account's whole details table).
       const lines = withLines ? sql`d.line_items_json` : sql`null`;
-      const details = withLines ? sql`cross join accounting_record_details d` : sql``;
+      const details = withLines ? sql`${hints.joinInWrittenOrder} accounting_record_details d` : sql``;
       const detailsMatch = withLines ? sql`and d.account_id = r.account_id and d.id = r.id` : sql``;
       const result = await sql<ReviewState>`
         with v(id) as (values ${sql.join(chunk.map((id) => sql`(${id})`))})
         select r.id, r.type, r.source_type, r.review_status, r.version, ${lines} as line_items_json
-        from v cross join accounting_records r ${details}
+        from v ${hints.joinInWrittenOrder} accounting_records r ${details}
         where r.account_id = ${accountId} and r.id = v.id ${detailsMatch}`.execute(ex);
       out.push(...result.rows.map((row) => ({ ...row, version: Number(row.version) })));
     }

@@ -1,5 +1,5 @@
-import type { ByDialect, Executor } from '../../db/database.js';
-import { preparedQuery } from '../../db/prepared.js';
+import type { Executor } from '../../db/database.js';
+import { preparedQuery } from '../../speed/prepared.js';
 import type { AccessTokensTable, OauthClientsTable } from './auth.tables.js';
 
 export interface TokenGrant {
@@ -26,21 +26,7 @@ const clientQuery = preparedQuery<{ clientId: string }>()((ex, param) =>
   ex.selectFrom('oauth_clients').selectAll().where('client_id', '=', param('clientId')),
 );
 
-/**
- * SQLite: a mark that changes whenever anything in the database may have changed (`DirectReads.changeMark`: a write
- * by this process or a commit by another). Equal marks mean equal data. None (null) while a transaction of this
- * process holds the connection, and on PostgreSQL, which has no such counter: the grant is then read every time.
- */
-const changeMarkBy: ByDialect<(ex: Executor) => string | null> = {
-  sqlite: (ex) => ex.directReads?.changeMark() ?? null,
-  postgres: () => null,
-};
-
 export const authRepository = {
-  changeMark(ex: Executor): string | null {
-    return changeMarkBy[ex.dialect](ex);
-  },
-
   async ensureAccount(ex: Executor, accountId: string, cursorKey: string, now: number): Promise<void> {
     await ex
       .insertInto('accounts')
@@ -62,7 +48,7 @@ export const authRepository = {
     await ex.insertInto('oauth_clients').values(client).execute();
   },
 
-  /** Every token request reads its client: a prepared query (src/db/prepared.ts). */
+  /** Every token request reads its client: a prepared query (src/speed/prepared.ts). */
   async findClient(ex: Executor, clientId: string): Promise<OauthClientsTable | undefined> {
     return (await clientQuery(ex, { clientId })).rows[0];
   },
@@ -107,7 +93,7 @@ export const authRepository = {
       .execute();
   },
 
-  /** Tokens in one statement (TokenWriter's groups: at most 500, within both dialects' parameter limits). */
+  /** Tokens in one statement (the token writer's groups: at most 500, within both dialects' parameter limits). */
   async insertTokens(ex: Executor, tokens: readonly AccessTokensTable[]): Promise<void> {
     if (tokens.length > 0) await ex.insertInto('access_tokens').values(tokens).execute();
   },

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../../db/database.js';
 import type { Limiter } from '../../http/rate-limit.js';
+import { authService } from './auth.service.js';
 import { tokenService } from './token.service.js';
-import { TokenWriter } from './tokens.writer.js';
 
 const TokenRequest = Type.Object(
   {
@@ -72,7 +72,7 @@ const OAuthErrorResponse = Type.Object(
 export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter, commitDeadlineMs: number) {
   return async function plugin(app: FastifyInstance): Promise<void> {
     await app.register(formbody);
-    const tokens = new TokenWriter(db, commitDeadlineMs);
+    const tokens = authService.tokenWriter(db, commitDeadlineMs);
 
     app.post(
       '/oauth2/token',

@@ -2,9 +2,8 @@ import type { Db } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { isOneOf, isRecord } from '../../lib/guards.js';
 import { textProblems } from '../../lib/text.js';
-import { authService } from './auth.service.js';
+import { authService, type TokenWriter } from './auth.service.js';
 import { grantsService, type TokenAnswer } from './grants.service.js';
-import type { TokenWriter } from './tokens.writer.js';
 
 const GRANT_TYPES = ['client_credentials', 'authorization_code', 'refresh_token'] as const;
 

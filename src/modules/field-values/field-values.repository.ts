@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { ByDialect, Database, Executor } from '../../db/database.js';
-import { preparedQuery } from '../../db/prepared.js';
+import { hints } from '../../speed/hints.js';
+import { preparedQuery } from '../../speed/prepared.js';
 import { FieldValueShape, SHOWN_VALUE_COLUMNS, type ShownValueRow } from './field-values.schemas.js';
 import type { FieldValuesTable } from './field-values.tables.js';
 
@@ -241,9 +242,7 @@ export const fieldValuesRepository = {
     changes: ValueChange[],
     now: number,
   ): Promise<FieldValuesTable[]> {
-    // Casts type the VALUES columns on PostgreSQL, where bare parameters would all be text. The redundant
-    // `svc_id in (...)` makes SQLite probe the primary key per value; without it, lacking statistics, it
-    // scanned the whole field through another index (docs/performance.md has the figures).
+    // Casts type the VALUES columns on PostgreSQL, where bare parameters would all be text.
     const rows = changes.map(
       (c) => sql`(cast(${c.svc_id} as text), cast(${c.value} as text), cast(${c.is_disabled} as integer))`,
     );
@@ -265,7 +264,10 @@ export const fieldValuesRepository = {
       where field_values.account_id = ${accountId}
         and field_values.field_id = ${fieldId}
         and field_values.svc_id = v.svc_id
-        and field_values.svc_id in (${sql.join(changes.map((c) => c.svc_id))})
+        ${hints.probeEachKey(
+          'field_values.svc_id',
+          changes.map((c) => c.svc_id),
+        )}
       returning ${sql.join(COLUMNS.map((c) => sql.ref(`field_values.${c}`)))}`.execute(ex);
     return result.rows;
   },

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { ByDialect, Executor } from '../../db/database.js';
+import { hints } from '../../speed/hints.js';
 import type { WebhookEndpointsTable } from './webhooks.tables.js';
 
 /** A claimed delivery with what its attempt needs: the endpoint's target and secrets, the event. */
@@ -129,9 +130,6 @@ export const deliveriesRepository = {
    * waiting deliveries, however many wait, so that a backlog costs its own endpoint's probes and nothing more.
    */
   async dueEndpoints(ex: Executor, now: number, upTo: number): Promise<DueEndpoint[]> {
-    // PostgreSQL's estimates of a recursive query are large (worse without statistics, as on a queue that just
-    // filled): it would JIT-compile the statement for 20 ms to run it in 1. Off for the rest of the transaction.
-    if (ex.dialect === 'postgres') await sql`set local jit = off`.execute(ex);
     const { rows } = await sql<DueEndpoint>`
       with recursive
       waiting_accounts(account_id) as (
@@ -168,7 +166,7 @@ export const deliveriesRepository = {
             limit ${upTo}
           ) as due_rows) as due
         from waiting w
-        cross join webhook_endpoints e -- SQLite: the waiting endpoints drive the join (few), not the endpoint table
+        ${hints.joinInWrittenOrder} webhook_endpoints e -- the waiting endpoints drive the join (few)
         where e.account_id = w.account_id and e.endpoint_id = w.endpoint_id
           and w.endpoint_id is not null and e.status = 'ENABLED'
       )

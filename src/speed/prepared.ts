@@ -1,5 +1,6 @@
 import { sql, type Compilable, type CompiledQuery, type QueryResult, type RawBuilder } from 'kysely';
-import type { DialectName, Executor } from './database.js';
+import type { DialectName, Executor } from '../db/database.js';
+import { isOn } from './switches.js';
 
 const MARK = '\u0000svc-parameter:';
 
@@ -19,7 +20,10 @@ export type Param<P> = <K extends keyof P & string>(name: K) => RawBuilder<P[K]>
  *
  * `preparedQuery<{ id: string }>()((ex, param) => ex.selectFrom('t').where('id', '=', param('id')))`: `param`
  * stands for a value in comparisons, insert values and the like (a bound parameter whose value names it), never
- * in a place that changes the SQL text.
+ * in a place that changes the SQL text (a compile that finds one throws). Invariant: a run sends the SQL and
+ * parameters a fresh build with the same values would (test/speed/prepared.test.ts). On SQLite's `Db.direct` a read
+ * runs at once when it may (DirectReads, sqlite-connection.ts). Piece `prepared` off: the query is built and compiled
+ * anew for each run, as any other Kysely query.
  */
 export function preparedQuery<P extends Record<string, unknown>>() {
   return <Row>(
@@ -35,15 +39,30 @@ export function preparedQuery<P extends Record<string, unknown>>() {
       );
       return { query, slots };
     };
-    return async (ex, values) => {
+    const fresh = (ex: Executor, values: P) => {
+      const value: Param<P> = <K extends keyof P & string>(name: K) => sql<P[K]>`${values[name]}`;
+      const query = build(ex, value).compile();
+      return run<Row>(ex, query, query.parameters);
+    };
+    const prepared = (ex: Executor, values: P) => {
       let compiled = byDialect.get(ex.dialect);
       if (!compiled) byDialect.set(ex.dialect, (compiled = compile(ex)));
       const { query, slots } = compiled;
-      const parameters = slots.map((slot, i) => (slot === null ? query.parameters[i] : values[slot]));
-      const rows = ex.directReads?.rows(query.sql, parameters);
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the same rows Kysely would type as Row
-      if (rows !== undefined) return { rows: rows as Row[] };
-      return ex.executeQuery<Row>({ ...query, parameters });
+      return run<Row>(
+        ex,
+        query,
+        slots.map((slot, i) => (slot === null ? query.parameters[i] : values[slot])),
+      );
     };
+    let chosen: ((ex: Executor, values: P) => Promise<QueryResult<Row>>) | undefined;
+    // The switch is read at the first run (after the entry point has set it), never again.
+    return (ex, values) => (chosen ??= isOn('prepared') ? prepared : fresh)(ex, values);
   };
+}
+
+async function run<Row>(ex: Executor, query: CompiledQuery, parameters: readonly unknown[]): Promise<QueryResult<Row>> {
+  const rows = ex.directReads?.rows(query.sql, parameters);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the same rows Kysely would type as Row
+  if (rows !== undefined) return { rows: rows as Row[] };
+  return ex.executeQuery<Row>({ ...query, parameters });
 }

@@ -10,7 +10,7 @@ import { until } from '../support/wait.js';
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 /**
- * Tokens asked for at the same time are committed together (src/modules/auth/tokens.writer.ts): each answer still
+ * Tokens asked for at the same time are committed together (src/speed/group-commit.ts): each answer still
  * stands for a committed row, and a failed commit fails every request of its group and stores none of them.
  */
 describeEachDialect(

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { SqliteDriver, sql } from 'kysely';
 import { expect, it, onTestFinished, vi } from 'vitest';
 import { nowMicros } from '../../src/lib/clock.js';
@@ -7,10 +8,12 @@ import { valuesUrl } from '../support/field-values.js';
 import { until } from '../support/wait.js';
 
 /**
- * A request's reads never see another request's uncommitted writes. On SQLite the service's one connection runs
- * simple reads at once (`DirectReads`, src/db/sqlite.ts) only while no transaction holds it; otherwise the read
- * waits for the transaction to end. Each case opens a transaction that writes, asks while it is open, then rolls
- * it back: a read that ran inside the transaction would answer what was never committed.
+ * A request's reads never see another request's uncommitted writes, the grant cache's included. On SQLite the
+ * service's one connection is shared by every request of the process: simple reads run at once (`DirectReads`,
+ * src/speed/sqlite-connection.ts) and the grant cache's change mark is read only while no transaction holds it;
+ * otherwise the read waits for the transaction to end. Each case opens a
+ * transaction that writes, asks while it is open, then rolls it back: a read that ran inside the transaction would
+ * answer what was never committed.
  */
 describeEachDialect('reads beside an open transaction', (t) => {
   /**
@@ -74,8 +77,38 @@ describeEachDialect('reads beside an open transaction', (t) => {
 });
 
 describeEachDialect(
-  'reads at once on SQLite, beside a COMMIT that fails',
+  "SQLite's reads at once and change mark",
   (t) => {
+    it('moves with every write of this process and every commit of another connection, and is none inside a transaction', async () => {
+      const db = t.ctx.db;
+      const mark = () => db.direct.directReads!.changeMark();
+      await sql`create table guard_marks (id integer primary key)`.execute(db.direct);
+      const first = mark();
+      expect(first).toEqual(expect.any(String));
+      expect(mark()).toBe(first); // reading changes nothing
+
+      await sql`insert into guard_marks (id) values (1)`.execute(db.direct);
+      const afterOwn = mark();
+      expect(afterOwn).not.toBe(first);
+
+      const other = new Database(t.ctx.database.url.replace(/^sqlite:/, ''));
+      try {
+        other.prepare('insert into guard_marks (id) values (2)').run();
+      } finally {
+        other.close();
+      }
+      const afterOther = mark();
+      expect(afterOther).not.toBe(afterOwn);
+
+      // While a transaction of this process holds the connection, another request finds no mark (and reads the grant).
+      const inside = await db.write(async (ex) => {
+        await sql`insert into guard_marks (id) values (3)`.execute(ex);
+        return mark();
+      });
+      expect(inside).toBeUndefined();
+      expect(mark()).not.toBe(afterOther);
+    });
+
     it('never read the rows of a transaction whose COMMIT failed, in the turns before its ROLLBACK', async () => {
       const db = t.ctx.db;
       // A deferred foreign key fails at COMMIT, which leaves SQLite's transaction open until Kysely rolls it back.

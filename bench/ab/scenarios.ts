@@ -1,0 +1,293 @@
+import { randomUUID } from 'node:crypto';
+import { call, valueBatches } from '../lib/api.js';
+import { load } from '../lib/load.js';
+import { startReceiver, type Receiver } from '../lib/webhooks.js';
+
+/** What a scenario measures on one side of a pair: the server's URL and the bench client's bearer headers. */
+export interface Side {
+  url: string;
+  auth: Record<string, string>;
+  /** Which run this is (distinct across sides and pairs): keys and names made per run use it. */
+  run: number;
+}
+
+/** What a scenario has made once, on the shared database, before the pairs. */
+export type Made = Record<string, unknown>;
+
+export interface AbScenario {
+  unit: string;
+  /**
+   * Each side on a database of its own, made by that side's server (`setup` runs per side, then `settleSeconds` pass
+   * before the measurement): for a piece whose effect is the state a load leaves (planner statistics).
+   */
+  perSide?: { settleSeconds: number };
+  /**
+   * One server up at a time, started anew for each slice: for a scenario that background work measures (webhook
+   * delivery: with both servers up, either's dispatcher would deliver the other's events).
+   */
+  alone?: boolean;
+  /** A second of it on each side first (a rate over a duration: the servers' code warmed before it counts). */
+  warmup?: boolean;
+  /** Made once through a server with every piece on, before the pairs. */
+  setup(side: Side, size: number, svc: (argv: string[]) => string): Promise<Made>;
+  /** One measurement: the scenario's figure (higher is faster). */
+  measure(side: Side, made: Made, seconds: number): Promise<Measured>;
+}
+
+/** One measurement: the figure (higher is faster) and how many units (requests, values, events) it counted. */
+export interface Measured {
+  figure: number;
+  units: number;
+}
+
+const rps = (r: { rps: number; requests: number; non2xx: number; errors: number }, per = 1): Measured => {
+  if (r.non2xx + r.errors > 0) throw new Error(`ab: ${r.non2xx} non-2xx answers and ${r.errors} errors`);
+  return { figure: r.rps * per, units: r.requests * per };
+};
+
+async function fieldWithValues(side: Side, values: number): Promise<{ fieldId: string; valueIds: string[] }> {
+  const field = await call(`${side.url}/v1/fields`, {
+    method: 'POST',
+    headers: { ...side.auth, 'idempotency-key': randomUUID() },
+    body: { name: `GL ${randomUUID()}`, group: 'ACCOUNTING' },
+  });
+  const valueIds: string[] = [];
+  for (const batch of valueBatches(Math.ceil(values / 1000), side.auth, `ab-${field.svc_id}`)) {
+    const res = await fetch(`${side.url}/v1/fields/${field.svc_id}/values`, { method: 'POST', ...batch });
+    if (!res.ok) throw new Error(`ab: create values ${res.status}`);
+    const body = (await res.json()) as { items: { svc_id: string }[] };
+    if (valueIds.length < 1000) valueIds.push(...body.items.map((v) => v.svc_id));
+  }
+  return { fieldId: field.svc_id, valueIds };
+}
+
+async function recordIds(side: Side, status: string, upTo: number): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const url = `${side.url}/v3/accounting/records?limit=500&review_status=${status}${cursor ? `&cursor=${cursor}` : ''}`;
+    // Once more if the first try finds its kept-alive connection closed by the server (idle through a long seed).
+    const page: { items: { id: string }[]; next_cursor: string | null } = await call(url, { headers: side.auth }).catch(
+      () => call(url, { headers: side.auth }),
+    );
+    ids.push(...page.items.map((r) => r.id));
+    cursor = ids.length >= upTo ? null : page.next_cursor;
+  } while (cursor);
+  return ids.slice(0, upTo);
+}
+
+const seed = (svc: (argv: string[]) => string, records: number) =>
+  svc(['seed', '--account', 'bench', '--records', String(records), '--values', '200', '--into-existing']);
+
+/** The scenarios a piece (or the whole branch) is measured on: the bench's own, at the sizes given. */
+export const SCENARIOS: Record<string, AbScenario> = {
+  'get-value': {
+    unit: 'req/s',
+    warmup: true,
+    setup: async (side) => ({ ...(await fieldWithValues(side, 10_000)) }),
+    async measure(side, made, seconds) {
+      const { fieldId, valueIds } = made as { fieldId: string; valueIds: string[] };
+      const r = await load({
+        url: `${side.url}/v1/fields/${fieldId}/values/${valueIds[500]}`,
+        headers: side.auth,
+        durationSeconds: seconds,
+      });
+      return rps(r);
+    },
+  },
+  'list-values': {
+    unit: 'pages/s',
+    warmup: true,
+    setup: async (side, size) => ({ ...(await fieldWithValues(side, size)) }),
+    async measure(side, made, seconds) {
+      const { fieldId } = made as { fieldId: string };
+      const url = `${side.url}/v1/fields/${fieldId}/values?limit=1000`;
+      return rps(await load({ url, headers: side.auth, durationSeconds: seconds, connections: 10 }));
+    },
+  },
+  token: {
+    unit: 'req/s',
+    warmup: true,
+    setup: async () => ({}),
+    async measure(side, made, seconds) {
+      const { creds } = made as { creds: string };
+      const r = await load({
+        url: `${side.url}/oauth2/token`,
+        method: 'POST',
+        headers: { authorization: `Basic ${creds}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=client_credentials',
+        durationSeconds: seconds,
+      });
+      return rps(r);
+    },
+  },
+  'create-values': {
+    unit: 'values/s',
+    warmup: true,
+    setup: async () => ({}),
+    async measure(side, _made, seconds) {
+      const field = await call(`${side.url}/v1/fields`, {
+        method: 'POST',
+        headers: { ...side.auth, 'idempotency-key': randomUUID() },
+        body: { name: `Create ${side.run}`, group: 'ACCOUNTING' },
+      });
+      const bodies = valueBatches(Math.max(4, seconds * 4), side.auth, `ab-create-${side.run}`);
+      let n = 0;
+      const r = await load({
+        url: `${side.url}/v1/fields/${field.svc_id}/values`,
+        method: 'POST',
+        headers: side.auth,
+        connections: 4,
+        amount: bodies.length,
+        setupRequest: (request) => ({ ...request, ...bodies[n++ % bodies.length] }),
+      });
+      return rps(r, 1000);
+    },
+  },
+  'update-values': {
+    unit: 'values/s',
+    warmup: true,
+    setup: async (side, size) => ({ ...(await fieldWithValues(side, size)), size }),
+    async measure(side, made, seconds) {
+      const { fieldId, size } = made as { fieldId: string; size: number };
+      const bodies = Array.from({ length: Math.max(4, seconds * 3) }, (_, n) => ({
+        headers: { ...side.auth, 'idempotency-key': `ab-update-${side.run}-${n}` },
+        body: JSON.stringify({
+          items: Array.from({ length: 1000 }, (_, i) => ({
+            remote_id: `R${(n * 1000 + i) % size}`,
+            data: { value: `Renamed ${side.run}-${n}-${i}` },
+          })),
+        }),
+      }));
+      let n = 0;
+      const r = await load({
+        url: `${side.url}/v1/fields/${fieldId}/values`,
+        method: 'PUT',
+        headers: side.auth,
+        connections: 4,
+        amount: bodies.length,
+        setupRequest: (request) => ({ ...request, ...bodies[n++ % bodies.length] }),
+      });
+      return rps(r, 1000);
+    },
+  },
+  'move-records': {
+    unit: 'records/s',
+    warmup: true,
+    async setup(side, size, svc) {
+      seed(svc, size);
+      return { ids: await recordIds(side, 'REVIEW', 4000) };
+    },
+    async measure(side, made) {
+      // Each measurement moves its records both ways, REVIEW → READY_FOR_EXPORT and back (a move's cost depends on
+      // its direction: to READY_FOR_EXPORT reads the records' lines), 1000 a request, 2 requests at a time.
+      const { ids } = made as { ids: string[] };
+      const count = Math.min(4, Math.floor(ids.length / 1000));
+      const batches = (to: string) =>
+        Array.from({ length: count }, (_, n) =>
+          JSON.stringify({ review_status: to, records: ids.slice(n * 1000, n * 1000 + 1000).map((id) => ({ id })) }),
+        );
+      let requests = 0;
+      let seconds = 0;
+      for (const bodies of [batches('READY_FOR_EXPORT'), batches('REVIEW')]) {
+        let n = 0;
+        const r = await load({
+          url: `${side.url}/internal/v1/accounting/records/review-status`,
+          method: 'POST',
+          headers: side.auth,
+          connections: 2,
+          amount: bodies.length,
+          setupRequest: (request) => ({ ...request, body: bodies[n++ % bodies.length] }),
+        });
+        rps(r); // refuses failures
+        requests += r.requests;
+        seconds += r.requests / r.rps;
+      }
+      return { figure: (requests * 1000) / seconds, units: requests * 1000 };
+    },
+  },
+  'export-results': {
+    unit: 'records/s',
+    async setup(side, size, svc) {
+      seed(svc, size * 2);
+      return { ids: await recordIds(side, 'READY_FOR_EXPORT', size) };
+    },
+    async measure(side, made) {
+      const { ids } = made as { ids: string[] };
+      const per = 2;
+      const mine = ids.splice(0, per * 1000);
+      if (mine.length < per * 1000) throw new Error('ab: too few READY_FOR_EXPORT records left');
+      const bodies = Array.from({ length: per }, (_, n) => ({
+        headers: { ...side.auth, 'idempotency-key': `ab-export-${side.run}-${n}` },
+        body: JSON.stringify({
+          results: mine.slice(n * 1000, n * 1000 + 1000).map((id, i) => ({
+            accounting_record_id: id,
+            success: { reference_id: `JE-${side.run}-${n}-${i}` },
+          })),
+        }),
+      }));
+      let n = 0;
+      const r = await load({
+        url: `${side.url}/v3/accounting/records/export-results`,
+        method: 'POST',
+        headers: side.auth,
+        connections: 2,
+        amount: bodies.length,
+        setupRequest: (request) => ({ ...request, ...bodies[n++ % bodies.length] }),
+      });
+      return rps(r, 1000);
+    },
+  },
+  'list-values-after-load': {
+    unit: 'pages/s',
+    perSide: { settleSeconds: 12 },
+    setup: async (side, size) => ({ ...(await fieldWithValues(side, size)) }),
+    async measure(side, made, seconds) {
+      const { fieldId } = made as { fieldId: string };
+      const url = `${side.url}/v1/fields/${fieldId}/values?limit=1000`;
+      return rps(await load({ url, headers: side.auth, durationSeconds: seconds, connections: 10 }));
+    },
+  },
+  webhooks: {
+    unit: 'events/s',
+    alone: true,
+    async setup(side, size, svc) {
+      seed(svc, size);
+      const receiver = await startReceiver();
+      await call(`${side.url}/v1/webhooks`, {
+        method: 'POST',
+        headers: { ...side.auth, 'idempotency-key': randomUUID() },
+        body: { url: receiver.url, event_types: ['accounting_record.ready_for_export'], description: 'ab' },
+      });
+      return { receiver, ids: await recordIds(side, 'REVIEW', 20_000) };
+    },
+    async measure(side, made) {
+      // 1000 records moved to READY_FOR_EXPORT in one move: events/s from the move to the last arrival.
+      const { receiver, ids } = made as { receiver: Receiver; ids: string[] };
+      const mine = ids.splice(0, 1000);
+      if (mine.length < 1000) throw new Error('ab: too few records under review left');
+      receiver.reset();
+      const started = performance.now();
+      await call(`${side.url}/internal/v1/accounting/records/review-status`, {
+        method: 'POST',
+        headers: side.auth,
+        body: { review_status: 'READY_FOR_EXPORT', records: mine.map((id) => ({ id })) },
+      });
+      await receiver.waitFor(1000, 120_000);
+      const seconds = (Math.max(...receiver.arrivals.map((a) => a.at)) - started) / 1000;
+      return { figure: 1000 / seconds, units: 1000 };
+    },
+  },
+  'query-records': {
+    unit: 'req/s',
+    warmup: true,
+    async setup(side, size, svc) {
+      seed(svc, size);
+      return {};
+    },
+    async measure(side, _made, seconds) {
+      const url = `${side.url}/v3/accounting/records?limit=500&review_status=READY_FOR_EXPORT&source_type=CARD`;
+      return rps(await load({ url, headers: side.auth, durationSeconds: seconds, connections: 1 }));
+    },
+  },
+};
