@@ -14,24 +14,15 @@ export interface Database {}
  * What repositories run statements on: an open transaction, or the database outside one (`Db.direct`). It knows
  * its dialect, so that a repository picks its SQLite or PostgreSQL statement (`ByDialect`) without asking Kysely.
  */
-export type Executor = Kysely<Database> & { readonly dialect: DialectName; readonly directReads?: DirectReads };
+export type Executor = Kysely<Database> & { readonly dialect: DialectName; readonly changeMark?: ChangeMark };
 
 /**
- * SQLite's `Db.direct` only (better-sqlite3 is synchronous): a reading statement run at once, without Kysely's
- * connection hand-over (a few promises and the driver's lock per statement, more than the statement itself on a
- * small read: docs/performance.md). Each answers undefined when it cannot run now — a transaction of this process
- * holds the connection, or the database is locked — and the caller takes the usual way, which waits. Made and used
- * by the speed machinery alone (src/speed/: sqlite-connection.ts makes it; prepared queries and the grant cache use it).
+ * SQLite's `Db.direct` only: a mark that changes whenever anything in the database may have changed — a statement
+ * that writes run by this process, or a commit by another connection or process (SQLite's `data_version`) — or
+ * undefined while a transaction of this process holds the connection. Made and used by the speed machinery alone
+ * (src/speed/: sqlite-connection.ts makes it, the grant cache reads it).
  */
-export interface DirectReads {
-  /** The rows of a reading statement (never one that writes: those take the usual way). */
-  rows(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
-  /**
-   * A mark that changes whenever anything in the database may have changed: a statement that writes run by this
-   * process (counted as it runs) or a commit by another connection or process (SQLite's `data_version`).
-   */
-  changeMark(): string | undefined;
-}
+export type ChangeMark = () => string | undefined;
 
 /** One implementation per dialect of a statement the two cannot share. */
 export type ByDialect<F> = { readonly [D in DialectName]: F };
@@ -60,13 +51,13 @@ export function dbOver(
   parts: {
     read<T>(kysely: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
     ping(): Promise<void>;
-    directReads?: DirectReads;
+    changeMark?: ChangeMark;
   },
 ): Db {
   const know = (handle: Kysely<Database>): Executor => Object.assign(handle, { dialect });
   return {
     dialect,
-    direct: Object.assign(kysely, { dialect, directReads: parts.directReads }),
+    direct: Object.assign(kysely, { dialect, changeMark: parts.changeMark }),
     read: (work) => parts.read(kysely, (trx) => work(know(trx))),
     write: (work) => kysely.transaction().execute((trx) => work(know(trx))),
     ping: () => parts.ping(),

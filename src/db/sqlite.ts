@@ -10,7 +10,7 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
-import { directReads, statementsOf, type ConnectionState } from '../speed/sqlite-connection.js';
+import { changeMark, statementsOf, type ConnectionState } from '../speed/sqlite-connection.js';
 import { dbOver, type Database, type Db } from './database.js';
 import { isSqliteBusy as isBusy } from './failures.js';
 
@@ -118,13 +118,13 @@ export function openSqlite(file: string): Db {
   // 0: never wait inside SQLite (that would block the event loop); LockWaitingConnection waits instead.
   database.pragma('busy_timeout = 0');
   const state: ConnectionState = { inTransaction: false, writes: 0 };
-  // The speed machinery of SQLite's connection (src/speed/): the statement cache, reads at once, the change mark.
+  // The speed machinery of SQLite's connection (src/speed/): the statement cache and the change mark.
   const statements = statementsOf(database, state);
   const kysely = new Kysely<Database>({
     dialect: new ImmediateSqliteDialect({ database: statements }, state),
   });
   return dbOver(kysely, 'sqlite', {
-    directReads: directReads(database, state, statements),
+    changeMark: changeMark(database, state),
     // One connection: holding it keeps this process's writers out between the reads.
     read: (k, work) => k.connection().execute(work),
     async ping() {

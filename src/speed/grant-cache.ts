@@ -9,7 +9,7 @@ export interface Grant<Context> {
 
 /**
  * Grants of recently used tokens (piece `grant-cache`, SQLite only). Invariant: an entry answers only while the
- * database is unchanged since it was read — SQLite's change mark (`DirectReads.changeMark`, sqlite-connection.ts: no statement that writes
+ * database is unchanged since it was read — SQLite's change mark (`ChangeMark`, sqlite-connection.ts: no statement that writes
  * run by this process, no commit by any other connection or process). A revocation, in this process or in another
  * (`svc clients revoke`), is a commit: the next request reads the grant again (test/speed/grant-cache.test.ts).
  * While a transaction of this process holds the connection there is no mark, and nothing is answered from memory;
@@ -32,7 +32,7 @@ class MarkedGrants<Context> implements GrantCache<Context> {
   constructor(readonly maxEntries: number) {}
 
   async read(ex: Executor, token: string, load: () => Promise<Grant<Context> | undefined>) {
-    const mark = ex.directReads?.changeMark() ?? null;
+    const mark = ex.changeMark?.() ?? null;
     if (mark === null) return load();
     if (mark !== this.#mark) {
       this.#entries.clear();

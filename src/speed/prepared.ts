@@ -21,9 +21,8 @@ export type Param<P> = <K extends keyof P & string>(name: K) => RawBuilder<P[K]>
  * `preparedQuery<{ id: string }>()((ex, param) => ex.selectFrom('t').where('id', '=', param('id')))`: `param`
  * stands for a value in comparisons, insert values and the like (a bound parameter whose value names it), never
  * in a place that changes the SQL text (a compile that finds one throws). Invariant: a run sends the SQL and
- * parameters a fresh build with the same values would (test/speed/prepared.test.ts). On SQLite's `Db.direct` a read
- * runs at once when it may (DirectReads, sqlite-connection.ts). Piece `prepared` off: the query is built and compiled
- * anew for each run, as any other Kysely query.
+ * parameters a fresh build with the same values would (test/speed/prepared.test.ts). Piece `prepared` off: the query
+ * is built and compiled anew for each run, as any other Kysely query.
  */
 export function preparedQuery<P extends Record<string, unknown>>() {
   return <Row>(
@@ -60,9 +59,6 @@ export function preparedQuery<P extends Record<string, unknown>>() {
   };
 }
 
-async function run<Row>(ex: Executor, query: CompiledQuery, parameters: readonly unknown[]): Promise<QueryResult<Row>> {
-  const rows = ex.directReads?.rows(query.sql, parameters);
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the same rows Kysely would type as Row
-  if (rows !== undefined) return { rows: rows as Row[] };
+function run<Row>(ex: Executor, query: CompiledQuery, parameters: readonly unknown[]): Promise<QueryResult<Row>> {
   return ex.executeQuery<Row>({ ...query, parameters });
 }

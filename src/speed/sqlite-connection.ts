@@ -1,10 +1,10 @@
 import type SqliteDatabase from 'better-sqlite3';
-import type { DirectReads } from '../db/database.js';
+import type { ChangeMark } from '../db/database.js';
 import { isSqliteBusy as isBusy } from '../db/failures.js';
 import { isRecord } from '../lib/guards.js';
 import { isOn } from './switches.js';
 
-/** What this process's one SQLite connection is doing, shared by the driver (src/db/sqlite.ts) and the pieces here. */
+/** What this process's one SQLite connection is doing, shared by the driver (src/db/sqlite.ts) and the change mark. */
 export interface ConnectionState {
   /** A transaction of this process is open on the connection (BEGIN IMMEDIATE … COMMIT/ROLLBACK). */
   inTransaction: boolean;
@@ -50,41 +50,27 @@ export function statementsOf(database: SqliteDatabase.Database, state: Connectio
 }
 
 /**
- * `Db.direct`'s reads at once (database.ts, DirectReads). Invariant: they run only while no transaction of this
- * process is open on the connection, so a read never lands inside another request's transaction
- * (test/speed/reads-beside-transactions.test.ts); a locked database (SQLITE_BUSY, rare for a read in WAL mode)
- * answers undefined and the read takes the usual way, which waits for the lock. Piece `direct-reads` off: `rows`
- * always answers undefined (every read takes Kysely's way); the change mark stays (it is the grant cache's).
+ * The change mark of SQLite's `Db.direct` (database.ts, `ChangeMark`; the grant cache's): this process's count of
+ * statements that write, and `PRAGMA data_version`, which moves with any commit by another connection or process.
+ * Invariant: it is read only while no transaction of this process holds the connection (nor a COMMIT that failed,
+ * until its ROLLBACK), so a mark is never taken in the middle of another request's transaction
+ * (test/speed/reads-beside-transactions.test.ts); then, and when the database is locked (SQLITE_BUSY), there is no
+ * mark (undefined) and the grant is read from the database, waiting for the transaction.
  */
-export function directReads(
-  database: SqliteDatabase.Database,
-  state: ConnectionState,
-  statements: { prepare(sql: string): SqliteDatabase.Statement },
-): DirectReads {
+export function changeMark(database: SqliteDatabase.Database, state: ConnectionState): ChangeMark {
   const dataVersion = database.prepare('pragma data_version');
-  const attempt = <T>(read: () => T): T | undefined => {
+  return () => {
     // SQLite's own word (autocommit off) as well as the driver's: a COMMIT that fails leaves the transaction open
-    // until Kysely's ROLLBACK a few turns later, and the driver's flag is already down by then.
+    // until Kysely's ROLLBACK a few turns later, and the driver's flag is already down by then. (A mark read then
+    // would be the one after the ROLLBACK, and a grant read then still waits for the connection: no mark is simply
+    // the plainer rule.)
     if (state.inTransaction || database.inTransaction) return undefined;
     try {
-      return read();
+      const row: unknown = dataVersion.get();
+      return isRecord(row) ? `${state.writes}:${String(row.data_version)}` : undefined;
     } catch (error) {
       if (isBusy(error)) return undefined;
       throw error;
     }
-  };
-  const rows: DirectReads['rows'] = (sql, parameters) =>
-    attempt(() => {
-      const statement = statements.prepare(sql);
-      return statement.reader && statement.readonly ? statement.all(parameters) : undefined;
-    });
-  return {
-    rows: isOn('direct-reads') ? rows : () => undefined,
-    changeMark() {
-      return attempt(() => {
-        const row: unknown = dataVersion.get();
-        return isRecord(row) ? `${state.writes}:${String(row.data_version)}` : undefined;
-      });
-    },
   };
 }

@@ -9,8 +9,6 @@
  * swaps a function when turned off: no request asks a switch.
  */
 export const SPEED_PIECES = [
-  /** SQLite: hot reads run at once on the connection, without Kysely's connection hand-over. */
-  'direct-reads',
   /** SQLite: the driver keeps the last 1000 prepared statements. */
   'statement-cache',
   /** Hot queries built and compiled once per dialect, then run with new values. */
