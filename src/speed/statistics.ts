@@ -33,9 +33,13 @@ export async function refreshStale(db: Db): Promise<string[]> {
   return tables;
 }
 
-/** After a bulk load (`svc seed`): the loaded tables vacuumed and analysed at once, autovacuum or not. */
-export async function afterBulkLoad(db: Db): Promise<string[]> {
-  return refreshStale(db);
+/**
+ * After a bulk load (`svc seed`): the database vacuumed and analysed at once, autovacuum or not. Every table, not
+ * only those the cumulative statistics call stale: they reach pg_stat_user_tables a moment after the load's commits,
+ * so a check made right after it can miss the tables just loaded.
+ */
+export async function afterBulkLoad(db: Db): Promise<void> {
+  if (db.dialect === 'postgres') await sql`vacuum (analyze, skip_locked)`.execute(db.direct);
 }
 
 /** Whether this database leaves its statistics to autovacuum (always true of SQLite: nothing to keep). */
