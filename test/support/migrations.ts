@@ -37,6 +37,12 @@ export const LATER = [
   PASSKEYS,
   AUTOVACUUM,
 ];
+/** `name` and the migrations after it, in the order they run: what migrateToLatest applies once `name` is undone. */
+export const laterFrom = (name: string): string[] => {
+  const at = LATER.indexOf(name);
+  if (at < 0) throw new Error(`${name} is not a later migration`);
+  return LATER.slice(at);
+};
 export const REVIEW_COLUMNS = ['amount_sort', 'uncoded_lines', 'vendor_name', 'user_email'];
 const RECORD_FIELD_COLUMNS = ['status', 'billing_currency', 'billing_amount_minor'];
 

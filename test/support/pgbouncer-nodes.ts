@@ -13,8 +13,8 @@ import { createTestDatabase, type TestDatabase } from './databases.js';
 import { eachDialectNeeding } from './dialects.js';
 import { PgBouncer, pgbouncerInstalled } from './pgbouncer.js';
 import { svc } from './processes.js';
-import { fetchToken, HttpApi, sleep } from './reliability.js';
-import { CEILING_MS } from './wait.js';
+import { fetchToken, HttpApi } from './reliability.js';
+import { CEILING_MS, until } from './wait.js';
 
 /** Server connections PgBouncer keeps for the database. */
 export const POOL = 4;
@@ -117,11 +117,7 @@ function bouncedNodes(): BouncedNodes {
       count(sql`select count(*) as n from pg_locks l join pg_database d on d.oid = l.database
         where d.datname = current_database() and l.locktype = 'advisory' and l.granted`),
     async until(what, check, ms = CEILING_MS) {
-      const deadline = Date.now() + ms;
-      while (!(await check())) {
-        if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-        await sleep(10);
-      }
+      await until(what, check, { ceilingMs: ms, everyMs: 10 });
     },
   };
 
