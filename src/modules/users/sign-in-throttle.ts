@@ -133,9 +133,14 @@ export const signInThrottle = {
   async succeeded(db: Db, keys: KeyPair): Promise<void> {
     await db.write(async (ex) => {
       const now = nowMicros();
-      const rows = await throttleRepository.lock(ex, [keys.address.hash], now);
+      // Both rows locked first, in key order as every attempt and failure locks them: deleting the pair's row after
+      // locking only the address's would wait on a failure that holds the pair and waits on the address (a deadlock).
+      const rows = await throttleRepository.lock(ex, [keys.pair.hash, keys.address.hash], now);
       await throttleRepository.delete(ex, keys.pair.hash);
-      for (const row of rows) await throttleRepository.update(ex, givenBack(row, keys.address.free, now));
+      for (const row of rows) {
+        if (row.throttle_key === keys.address.hash)
+          await throttleRepository.update(ex, givenBack(row, keys.address.free, now));
+      }
     });
   },
 
