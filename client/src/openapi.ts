@@ -257,6 +257,11 @@ export interface paths {
      * @description Revokes the client and deletes its tokens: the next request with one of them answers 401. Another account's client, an unknown one or one already revoked → 404.
      */
     delete: operations["revokeApiClient"];
+    /**
+     * Change an API client's scopes
+     * @description Replaces the client's scopes. A scope taken away is taken from its live access tokens at once (a token left with none stops working: 401); a scope added reaches only tokens issued from now on. A caller adds only scopes it holds itself (403 FORBIDDEN, details.scopes_not_held); scopes the client has already may stay. Another account's client, an unknown one or one revoked → 404.
+     */
+    patch: operations["updateApiClient"];
   };
   "/internal/v1/clients/{client_id}/rotate-secret": {
     /**
@@ -3621,7 +3626,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Any of these actions */
-        "action[]"?: ("api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked")[];
+        "action[]"?: ("api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked")[];
         /** @description Actions of this user or client */
         actor_id?: string;
         /** @description Actions on this kind of object */
@@ -3649,7 +3654,7 @@ export interface operations {
                  * @description What was done
                  * @enum {string}
                  */
-                action: "api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked";
+                action: "api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked";
                 /** @description Who did it */
                 actor: {
                   /** @description The user id (usr_…), the client id (cli_…), or svc-cli */
@@ -3861,6 +3866,99 @@ export interface operations {
       200: {
         content: {
           "application/json": Record<string, never>;
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Change an API client's scopes
+   * @description Replaces the client's scopes. A scope taken away is taken from its live access tokens at once (a token left with none stops working: 401); a scope added reaches only tokens issued from now on. A caller adds only scopes it holds itself (403 FORBIDDEN, details.scopes_not_held); scopes the client has already may stay. Another account's client, an unknown one or one revoked → 404.
+   */
+  updateApiClient: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The API client (cli_…) */
+        client_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Every scope the client has from now on */
+          scopes: ("fields.read" | "fields.write" | "field_values.read" | "field_values.write" | "accounting.record.read" | "accounting.record.write" | "accounting.integration.read" | "accounting.integration.write" | "accounting.record.review" | "accounting.record.admin" | "account.admin" | "webhooks.read" | "webhooks.write" | "events.read" | "audit.read")[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            account_id: string;
+            client_id: string;
+            /** Format: date-time */
+            created_at: string;
+            revoked_at: string | null;
+            scopes: string[];
+          };
         };
       };
       /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */

@@ -47,7 +47,7 @@ export interface WriteOptions extends RequestOptions {
 type QueryValue = string | number | boolean | readonly (string | number | boolean)[] | undefined | null;
 
 interface Call {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;

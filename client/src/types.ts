@@ -90,6 +90,7 @@ export type ApiClientCreateRequest = Body<'/internal/v1/clients', 'post'>;
 export type ApiClientCredentials = Ok<'/internal/v1/clients', 'post'>;
 export type ApiClientRotateSecretRequest = Body<'/internal/v1/clients/{client_id}/rotate-secret', 'post'>;
 export type ApiClientRotatedSecret = Ok<'/internal/v1/clients/{client_id}/rotate-secret', 'post'>;
+export type ApiClientUpdateRequest = Body<'/internal/v1/clients/{client_id}', 'patch'>;
 
 // Accounting integrations: the reference's three operations (accounting.integration.write) and svc's own list.
 export type Integration = Ok<'/v3/accounting/integration', 'post'>;

@@ -18,6 +18,10 @@ const HELP: Record<string, string> = {
     Prints a new secret (shown once). The old one keeps working N more seconds (default 86400, a day; 0 stops it
     at once; at most 604800), so an integration can switch without a moment when neither works. Tokens already
     issued are not affected.`,
+  'clients scopes': `svc clients scopes <client_id> --scopes "<scope> <scope> ..."
+    Replaces the client's scopes; prints the client as JSON. A scope taken away is taken from its live tokens at
+    once; a scope added reaches only tokens issued from now on.
+    --scopes    space- or comma-separated, at least one of the scopes listed under "clients create" (required)`,
   'users create': `svc users create --account <account_id> --email <email> --role <${ROLES.join('|')}>
     Creates a console user (and the account if new) and prints a one-time link (72 hours) where they set their
     first password. No password is ever given on the command line. Links are made with PUBLIC_URL

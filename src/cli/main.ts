@@ -8,6 +8,7 @@ import { openDatabase } from '../db/open.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { isAppError } from '../errors.js';
 import { authService, DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS } from '../modules/auth/auth.service.js';
+import { clientScopesService } from '../modules/auth/client-scopes.service.js';
 import { seed } from './seed.js';
 import { CliUsageError, parseAccount, parseScopeList } from './usage.js';
 import { helpFor, helpPointer, unknownCommand, USAGE } from './help.js';
@@ -116,6 +117,26 @@ async function clients(args: string[], out: Out): Promise<void> {
       if (isAppError(error) && error.status === 400) {
         throw new CliUsageError(`--overlap-seconds: a whole number from 0 to ${MAX_OVERLAP_SECONDS}`);
       }
+      throw error;
+    }
+    return;
+  }
+  if (sub === 'scopes') {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { scopes: { type: 'string' } },
+      strict: true,
+    });
+    if (positionals.length !== 1) throw new CliUsageError('give exactly one client_id');
+    if (values.scopes === undefined) throw new CliUsageError('--scopes is required');
+    const clientId = positionals[0]!;
+    const scopes = parseScopeList(values.scopes);
+    try {
+      const changed = await withDb((db) => db.write((ex) => clientScopesService.change(ex, clientId, scopes)));
+      out(JSON.stringify(changed));
+    } catch (error) {
+      if (isAppError(error) && error.code === 'NOT_FOUND') throw new CliUsageError(`no active client ${clientId}`);
       throw error;
     }
     return;

@@ -40,14 +40,9 @@ export const accessErrors = {
     ),
   /** A caller that would grant a new API client scopes it does not hold itself. */
   scopesNotHeld: (scopes: readonly string[]) =>
-    new AppError(
-      'FORBIDDEN',
-      403,
-      `A new client may be given only scopes the caller holds; not: ${scopes.join(', ')}.`,
-      {
-        scopes_not_held: [...scopes],
-      },
-    ),
+    new AppError('FORBIDDEN', 403, `A client may be given only scopes the caller holds; not: ${scopes.join(', ')}.`, {
+      scopes_not_held: [...scopes],
+    }),
   /** A console user whose role grants none of the operation's scopes. */
   roleForbidden: (role: string, scopes: readonly string[]) =>
     new AppError('FORBIDDEN', 403, `Your role (${role}) does not allow this operation.`, {

@@ -110,6 +110,20 @@ eachDialectWith(
       await page.getByRole('button', { name: 'Done: hide the secret' }).click();
       expect(await page.content()).not.toContain(rotatedSecret);
 
+      // Change its scopes: fields.read taken away leaves the live token at once; webhooks.read is added.
+      await page.getByRole('button', { name: `Change scopes of ${credentials.client_id}` }).click();
+      const scopesForm = page.getByRole('form', { name: `Scopes of ${credentials.client_id}` });
+      await expect(scopesForm.getByRole('checkbox', { name: /^fields\.read / }).isChecked()).resolves.toBe(true);
+      await scopesForm.getByRole('checkbox', { name: /^fields\.read / }).uncheck();
+      await scopesForm.getByRole('checkbox', { name: /^webhooks\.read / }).check();
+      await scopesForm.getByRole('button', { name: 'Save scopes' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `The scopes of ${credentials.client_id} are saved` })
+        .waitFor();
+      await eventually(() => textOf(row)).toContain('field_values.read\nwebhooks.read');
+      expect((await readFields()).status).toBe(403);
+
       await page.getByRole('button', { name: `Revoke ${credentials.client_id}` }).click();
       await page.getByRole('button', { name: `Yes, revoke ${credentials.client_id}` }).click();
       await page

@@ -119,6 +119,8 @@ export function requestsOf(
       return [{ body: { scopes: ['fields.write'] } }];
     case 'POST /internal/v1/clients/{client_id}/rotate-secret':
       return [{ body: { overlap_seconds: 60 } }];
+    case 'PATCH /internal/v1/clients/{client_id}':
+      return [{ body: { scopes: ['fields.write'] } }];
     case 'POST /v3/accounting/integration':
       // The ACTIVE integration's vendor and vendor account: the reference's idempotent create answers it (200).
       return [{ body: { vendor: e.integration.vendor, vendor_account_id: e.integration.vendorAccountId } }];

@@ -2,6 +2,7 @@ export const AUDIT_ACTIONS = [
   'api_client.created',
   'api_client.revoked',
   'api_client.secret_rotated',
+  'api_client.scopes_changed',
   'user.created',
   'user.disabled',
   'user.password_reset',

@@ -93,6 +93,48 @@ export const authRepository = {
       .execute();
   },
 
+  /** The client's scopes (space-separated, as stored). */
+  async setScopes(ex: Executor, accountId: string, clientId: string, scopes: string): Promise<void> {
+    await ex
+      .updateTable('oauth_clients')
+      .set({ scopes })
+      .where('account_id', '=', accountId)
+      .where('client_id', '=', clientId)
+      .execute();
+  },
+
+  /** The distinct scope sets of the client's live access tokens (few: one per set a token was asked with). */
+  async tokenScopeSets(ex: Executor, accountId: string, clientId: string): Promise<string[]> {
+    const rows = await ex
+      .selectFrom('access_tokens')
+      .select('scopes')
+      .distinct()
+      .where('account_id', '=', accountId)
+      .where('client_id', '=', clientId)
+      .execute();
+    return rows.map((row) => row.scopes);
+  },
+
+  /** Gives the client's tokens that hold `from` the scopes `to` instead (`to` empty: deletes them). */
+  async replaceTokenScopes(ex: Executor, accountId: string, clientId: string, from: string, to: string): Promise<void> {
+    if (to === '') {
+      await ex
+        .deleteFrom('access_tokens')
+        .where('account_id', '=', accountId)
+        .where('client_id', '=', clientId)
+        .where('scopes', '=', from)
+        .execute();
+      return;
+    }
+    await ex
+      .updateTable('access_tokens')
+      .set({ scopes: to })
+      .where('account_id', '=', accountId)
+      .where('client_id', '=', clientId)
+      .where('scopes', '=', from)
+      .execute();
+  },
+
   /** Tokens in one statement (the token writer's groups: at most 500, within both dialects' parameter limits). */
   async insertTokens(ex: Executor, tokens: readonly AccessTokensTable[]): Promise<void> {
     if (tokens.length > 0) await ex.insertInto('access_tokens').values(tokens).execute();

@@ -5,6 +5,7 @@ import { newId, randomToken } from '../../lib/ids.js';
 import { microsToIso, nowMicros } from '../../lib/clock.js';
 import { auditService, operatorSource, type AuditSource } from '../audit/audit.service.js';
 import { authRepository } from './auth.repository.js';
+import { activeApiClient } from './client-scopes.service.js';
 import { grantsRepository } from './grants.repository.js';
 import type { AccessTokensTable, OauthClientsTable } from './auth.tables.js';
 import { splitScopes, type Scope } from './scopes.js';
@@ -150,14 +151,7 @@ export const authService = {
    * is NOT_FOUND, as an unknown one).
    */
   async revokeClientIn(ex: Executor, clientId: string, accountId?: string, source?: AuditSource): Promise<void> {
-    const client = await authRepository.findClient(ex, clientId);
-    // A partner app's connection is not an API client: it is revoked as a connected app.
-    const active =
-      client &&
-      client.revoked_at === null &&
-      client.app_id === null &&
-      (accountId === undefined || client.account_id === accountId);
-    if (!active) throw errors.notFound(`Active client ${clientId}`, { client_id: clientId });
+    const client = await activeApiClient(ex, clientId, accountId);
     await authRepository.revokeClient(ex, client.account_id, clientId, nowMicros());
     const by = source ?? operatorSource(client.account_id);
     await auditService.record(ex, by, 'api_client.revoked', { type: 'api_client', id: clientId });
@@ -174,13 +168,7 @@ export const authService = {
     accountId?: string,
     source?: AuditSource,
   ): Promise<{ client_id: string; client_secret: string; previous_secret_expires_at: string | null }> {
-    const client = await authRepository.findClient(ex, clientId);
-    const active =
-      client &&
-      client.revoked_at === null &&
-      client.app_id === null &&
-      (accountId === undefined || client.account_id === accountId);
-    if (!active) throw errors.notFound(`Active client ${clientId}`, { client_id: clientId });
+    const client = await activeApiClient(ex, clientId, accountId);
     if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_OVERLAP_SECONDS) {
       throw errors.invalidField('/overlap_seconds', `must be a whole number from 0 to ${MAX_OVERLAP_SECONDS}`);
     }

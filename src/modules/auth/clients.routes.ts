@@ -6,6 +6,7 @@ import { auditOf, authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
 import { errorResponses, Nullable, oneOf, Timestamp } from '../../http/schemas.js';
 import { authService, DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS } from './auth.service.js';
+import { clientScopesService } from './client-scopes.service.js';
 import { ALL_SCOPES } from './scopes.js';
 
 const tags = ['Internal: API clients'];
@@ -142,6 +143,43 @@ export function clientsRoutes(db: Db): FastifyPluginAsyncTypebox {
             auditOf(request),
           ),
         ),
+    );
+
+    app.patch(
+      '/internal/v1/clients/:client_id',
+      {
+        config: { scopes: ['account.admin'] },
+        schema: {
+          operationId: 'updateApiClient',
+          summary: "Change an API client's scopes",
+          description:
+            "Replaces the client's scopes. A scope taken away is taken from its live access tokens at once (a token left with none stops working: 401); a scope added reaches only tokens issued from now on. A caller adds only scopes it holds itself (403 FORBIDDEN, details.scopes_not_held); scopes the client has already may stay. Another account's client, an unknown one or one revoked → 404.",
+          tags,
+          params: ClientParams,
+          body: Type.Object(
+            {
+              scopes: Type.Array(ScopeSchema, {
+                minItems: 1,
+                maxItems: ALL_SCOPES.length,
+                uniqueItems: true,
+                description: 'Every scope the client has from now on',
+              }),
+            },
+            { additionalProperties: false, title: 'ApiClientUpdateRequest' },
+          ),
+          response: { 200: ApiClient, ...errorResponses(404) },
+        },
+      },
+      async (request, reply) => {
+        const caller = authOf(request);
+        return writeTransaction(db, request, reply, (ex) =>
+          clientScopesService.change(ex, request.params.client_id, request.body.scopes, {
+            accountId: caller.accountId,
+            grantable: caller.scopes,
+            source: auditOf(request),
+          }),
+        );
+      },
     );
 
     app.delete(

@@ -1,4 +1,4 @@
-import type { ApiClientCreateRequest } from '@svc/client';
+import type { ApiClientCreateRequest, ApiClientUpdateRequest } from '@svc/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { client } from '../../../lib/client';
 import { queryKeys } from '../../../lib/query-keys';
@@ -37,5 +37,15 @@ export function useRotateApiClientSecret() {
     mutationFn: (clientId: string) => client.clients.rotateSecret(clientId),
     // The answer holds the secret: not kept in the cache.
     gcTime: 0,
+  });
+}
+
+/** Replaces a client's scopes: one taken away leaves its live tokens at once. */
+export function useUpdateApiClientScopes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ clientId, scopes }: { clientId: string; scopes: ApiClientUpdateRequest['scopes'] }) =>
+      client.clients.update(clientId, { scopes }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiClients }),
   });
 }

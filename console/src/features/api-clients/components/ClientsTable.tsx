@@ -5,18 +5,21 @@ import { ErrorMessage } from '../../../components/ErrorMessage';
 import { ScrollRegion } from '../../../components/ScrollRegion';
 import { formatDateTime } from '../../../lib/format';
 import { useRevokeApiClient, useRotateApiClientSecret } from '../api/clients';
+import { EditScopesForm } from './EditScopesForm';
 import type { ShownSecret } from './NewClientSecret';
 
 function ClientRow({
   apiClient,
   onRevoked,
   onRotated,
+  onScopesSaved,
 }: {
   apiClient: ApiClient;
   onRevoked: (clientId: string) => void;
   onRotated: (secret: ShownSecret) => void;
+  onScopesSaved: (clientId: string) => void;
 }) {
-  const [confirming, setConfirming] = useState<'revoke' | 'rotate' | null>(null);
+  const [confirming, setConfirming] = useState<'revoke' | 'rotate' | 'scopes' | null>(null);
   const revoke = useRevokeApiClient();
   const rotate = useRotateApiClientSecret();
   const id = apiClient.client_id;
@@ -48,6 +51,9 @@ function ClientRow({
         <td className="actions-cell">
           {!apiClient.revoked_at && confirming === null && (
             <div className="row-actions">
+              <button type="button" aria-label={`Change scopes of ${id}`} onClick={() => setConfirming('scopes')}>
+                Change scopes
+              </button>
               <button type="button" aria-label={`Rotate secret of ${id}`} onClick={() => setConfirming('rotate')}>
                 Rotate secret
               </button>
@@ -90,6 +96,20 @@ function ClientRow({
           )}
         </td>
       </tr>
+      {!apiClient.revoked_at && confirming === 'scopes' && (
+        <tr className="row-form">
+          <td colSpan={5}>
+            <EditScopesForm
+              apiClient={apiClient}
+              onSaved={() => {
+                setConfirming(null);
+                onScopesSaved(id);
+              }}
+              onCancel={() => setConfirming(null)}
+            />
+          </td>
+        </tr>
+      )}
       {rotate.isError && (
         <tr className="row-error">
           <td colSpan={5}>
@@ -108,15 +128,17 @@ function ClientRow({
   );
 }
 
-/** The account's API clients: id, scopes, created, active or revoked; an active one can be revoked. */
+/** The account's API clients: id, scopes, created, active or revoked; an active one's scopes change, its secret rotates, it can be revoked. */
 export function ClientsTable({
   clients,
   onRevoked,
   onRotated,
+  onScopesSaved,
 }: {
   clients: ApiClient[];
   onRevoked: (clientId: string) => void;
   onRotated: (secret: ShownSecret) => void;
+  onScopesSaved: (clientId: string) => void;
 }) {
   return (
     <ScrollRegion label="API clients">
@@ -135,7 +157,13 @@ export function ClientsTable({
         </thead>
         <tbody>
           {clients.map((c) => (
-            <ClientRow key={c.client_id} apiClient={c} onRevoked={onRevoked} onRotated={onRotated} />
+            <ClientRow
+              key={c.client_id}
+              apiClient={c}
+              onRevoked={onRevoked}
+              onRotated={onRotated}
+              onScopesSaved={onScopesSaved}
+            />
           ))}
         </tbody>
       </table>

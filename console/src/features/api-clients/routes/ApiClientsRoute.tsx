@@ -14,6 +14,7 @@ function ClientsScreen() {
   // The secret lives in this state only, until Done (or leaving the page).
   const [created, setCreated] = useState<ShownSecret | null>(null);
   const [revoked, setRevoked] = useState<string | null>(null);
+  const [scopesSaved, setScopesSaved] = useState<string | null>(null);
 
   return (
     <>
@@ -34,6 +35,11 @@ function ClientsScreen() {
             {revoked} is revoked: its tokens no longer work.
           </p>
         )}
+        {scopesSaved && (
+          <p className="notice notice-success" role="status">
+            The scopes of {scopesSaved} are saved: a scope taken away no longer works for its tokens.
+          </p>
+        )}
         {clients.isPending && <Loading label="Loading API clients…" />}
         {clients.isError && (
           <ErrorMessage title="The API clients could not be loaded." error={clients.error}>
@@ -50,7 +56,14 @@ function ClientsScreen() {
         {clients.data && clients.data.items.length > 0 && (
           <ClientsTable
             clients={clients.data.items}
-            onRevoked={setRevoked}
+            onRevoked={(id) => {
+              setScopesSaved(null);
+              setRevoked(id);
+            }}
+            onScopesSaved={(id) => {
+              setRevoked(null);
+              setScopesSaved(id);
+            }}
             onRotated={(secret) => {
               setRevoked(null);
               setCreated(secret);

@@ -23,6 +23,7 @@ const ACTIONS = [
   'api_client.created',
   'api_client.revoked',
   'api_client.secret_rotated',
+  'api_client.scopes_changed',
   'webhook_endpoint.created',
   'webhook_endpoint.updated',
   'webhook_endpoint.deleted',
