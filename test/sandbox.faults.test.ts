@@ -22,6 +22,8 @@ describeEachDialect(
         fraction: null,
         delay_ms: 1000,
         retry_after: 7,
+        method: null,
+        route: null,
       });
       for (let i = 0; i < 2; i++) {
         expect((await other.api.get('/v1/fields')).status).toBe(200);

@@ -48,6 +48,10 @@ export interface SandboxFaultRequest {
   delay_ms?: number;
   /** 429 and 503: the Retry-After seconds (default 1). */
   retry_after?: number;
+  /** Only requests with this method (default any). */
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Only requests of this route, its path as /openapi.json writes it: `/v3/accounting/records/{record_id}`. */
+  route?: string;
 }
 
 export interface SandboxFault {
@@ -57,6 +61,8 @@ export interface SandboxFault {
   fraction: number | null;
   delay_ms: number;
   retry_after: number;
+  method: string | null;
+  route: string | null;
 }
 
 /** `POST /sandbox/v1/accounts/{account_id}/events`: an event of the account on demand. */
@@ -128,7 +134,10 @@ export function sandboxApi(http: Transport) {
         body: { seconds },
         options,
       }),
-    /** Makes that client's next requests fail as asked; replaces its fault; other clients are not affected. */
+    /**
+     * Makes that client's next requests fail as asked, all of them or those of one method and route; replaces its
+     * fault with the same method and route; other clients are not affected.
+     */
     setFault: (clientId: string, fault: SandboxFaultRequest, options?: RequestOptions) =>
       http.request<SandboxFault>({
         method: 'POST',
@@ -136,6 +145,22 @@ export function sandboxApi(http: Transport) {
         body: fault,
         options,
       }),
+    /** The client's faults, the narrowest first (the one a request meets is the first that selects it). */
+    listFaults: (clientId: string, options?: RequestOptions) =>
+      http.request<{ items: SandboxFault[] }>({
+        method: 'GET',
+        path: `/sandbox/v1/clients/${enc(clientId)}/faults`,
+        options,
+      }),
+    /** Expires the client's access tokens now (or only `accessToken`): its next request answers 401 and it fetches another. */
+    expireTokens: (clientId: string, accessToken?: string, options?: RequestOptions) =>
+      http.request<{ expired: number }>({
+        method: 'POST',
+        path: `/sandbox/v1/clients/${enc(clientId)}/tokens/expire`,
+        body: accessToken === undefined ? {} : { access_token: accessToken },
+        options,
+      }),
+    /** Clears every fault of the client. */
     clearFault: (clientId: string, options?: RequestOptions) =>
       http.request<Record<string, never>>({
         method: 'DELETE',

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { errors, type AppError } from '../errors.js';
-import { FaultBook, type FaultState } from '../modules/sandbox/faults.service.js';
+import { FaultBook, openApiPath, type FaultState } from '../modules/sandbox/faults.service.js';
 import { sandboxRoutes } from '../modules/sandbox/sandbox.routes.js';
 
 function failure(fault: FaultState): AppError {
@@ -21,9 +21,10 @@ export async function registerSandbox(app: FastifyInstance, db: Db, config: Conf
   const dropping = new WeakSet<FastifyRequest>();
 
   app.addHook('onRequest', (request, _reply, done) => {
-    const fault = request.auth ? faults.take(request.auth.clientId) : null;
+    const route = request.routeOptions.url === undefined ? null : openApiPath(request.routeOptions.url);
+    const fault = request.auth ? faults.take(request.auth.clientId, request.method, route) : null;
     if (!fault) return done();
-    request.log.info({ fault: fault.kind }, 'sandbox fault');
+    request.log.info({ fault: fault.kind, route }, 'sandbox fault');
     if (fault.kind === 'delay') {
       setTimeout(done, fault.delayMs);
       return;

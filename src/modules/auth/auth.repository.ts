@@ -135,6 +135,17 @@ export const authRepository = {
       .execute();
   },
 
+  /** Ends the client's live access tokens (or the one with `tokenHash`) at `now`; answers how many. */
+  async expireAccessTokens(ex: Executor, clientId: string, now: number, tokenHash?: string): Promise<number> {
+    let query = ex
+      .updateTable('access_tokens')
+      .set({ expires_at: now })
+      .where('client_id', '=', clientId)
+      .where('expires_at', '>', now);
+    if (tokenHash !== undefined) query = query.where('token_hash', '=', tokenHash);
+    return Number((await query.executeTakeFirst()).numUpdatedRows);
+  },
+
   /** Tokens in one statement (the token writer's groups: at most 500, within both dialects' parameter limits). */
   async insertTokens(ex: Executor, tokens: readonly AccessTokensTable[]): Promise<void> {
     if (tokens.length > 0) await ex.insertInto('access_tokens').values(tokens).execute();

@@ -85,6 +85,12 @@ async function refusingAfterCommit(db: Db, work: (ex: Executor) => Promise<Token
 
 /** The token endpoint's grants of partner apps (RFC 6749 §4.1.3 and §6, RFC 7636 §4.6, RFC 9700 §4.14). */
 export const grantsService = {
+  /** Ends the client's live access tokens now, or only `accessToken` (when it is one of them); answers how many. */
+  async expireAccessTokens(ex: Executor, clientId: string, accessToken?: string): Promise<number> {
+    const hash = accessToken === undefined ? undefined : hashSecret(accessToken);
+    return authRepository.expireAccessTokens(ex, clientId, nowMicros(), hash);
+  },
+
   /** Whether `clientId` names a partner app (then the token endpoint authenticates it as one). */
   async findApp(ex: Executor, clientId: string): Promise<OauthAppsTable | undefined> {
     return appsRepository.find(ex, clientId);

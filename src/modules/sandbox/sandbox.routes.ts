@@ -5,15 +5,18 @@ import type { Db } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { operatorToken } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
-import type { FaultBook, FaultState } from './faults.service.js';
+import { FAULT_METHODS, fastifyPath, type FaultBook, type FaultMethod, type FaultState } from './faults.service.js';
 import { sandboxService } from './sandbox.service.js';
 import {
   AccountParams,
   AdvancedTime,
   AdvanceTimeBody,
   ClientParams,
+  ExpiredTokens,
+  ExpireTokensBody,
   Fault,
   FaultBody,
+  FaultList,
   FiredEvents,
   FireEventBody,
   NewAccountBody,
@@ -29,6 +32,8 @@ const faultOf = (state: FaultState) => ({
   fraction: state.fraction,
   delay_ms: state.delayMs,
   retry_after: state.retryAfter,
+  method: state.method,
+  route: state.route,
 });
 
 /** A request that sends no body at all, or an empty one (whatever its Content-Type says). */
@@ -170,19 +175,63 @@ export function sandboxRoutes(db: Db, adminToken: string, faults: FaultBook): Fa
         },
       },
       async (request) => {
-        const { kind, count, fraction, delay_ms, retry_after } = request.body;
+        const { kind, count, fraction, delay_ms, retry_after, method, route } = request.body;
         if (count !== undefined && fraction !== undefined) {
           throw errors.invalidField('/fraction', 'give count or fraction, not both');
         }
-        const state = await sandboxService.setFault(db, faults, request.params.client_id, {
-          kind,
-          count: fraction === undefined ? (count ?? 1) : null,
-          fraction: fraction ?? null,
-          delayMs: delay_ms ?? 1000,
-          retryAfter: retry_after ?? 1,
-        });
+        const routeExists = (only: FaultMethod | null, template: string) =>
+          (only === null ? FAULT_METHODS : [only]).some((m) => app.hasRoute({ method: m, url: fastifyPath(template) }));
+        const state = await sandboxService.setFault(
+          db,
+          faults,
+          request.params.client_id,
+          {
+            kind,
+            count: fraction === undefined ? (count ?? 1) : null,
+            fraction: fraction ?? null,
+            delayMs: delay_ms ?? 1000,
+            retryAfter: retry_after ?? 1,
+            method: method ?? null,
+            route: route ?? null,
+          },
+          routeExists,
+        );
         return faultOf(state);
       },
+    );
+
+    app.get(
+      '/sandbox/v1/clients/:client_id/faults',
+      {
+        schema: {
+          operationId: 'listSandboxFaults',
+          summary: 'The faults set on one client, the narrowest first',
+          description: `${operatorOnly} A counted fault shows the requests it still affects; a used-up one is gone.`,
+          tags,
+          params: ClientParams,
+          response: { 200: FaultList, ...errorResponses(401, 404) },
+        },
+      },
+      async (request) => ({
+        items: (await sandboxService.listFaults(db, faults, request.params.client_id)).map(faultOf),
+      }),
+    );
+
+    app.post(
+      '/sandbox/v1/clients/:client_id/tokens/expire',
+      {
+        ...emptyBodyIsDefaults,
+        schema: {
+          operationId: 'expireSandboxTokens',
+          summary: 'Expire the client’s access tokens now, as if their hour were over',
+          description: `${operatorOnly} Every live access token of the client, or only \`access_token\`: the next request with one answers 401 invalid_token, and a client that can fetch a new token does. An unknown or revoked client, or a token that is not a live one of the client → 404.`,
+          tags,
+          params: ClientParams,
+          body: ExpireTokensBody,
+          response: { 200: ExpiredTokens, ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (request) => sandboxService.expireTokens(db, request.params.client_id, request.body.access_token),
     );
 
     app.delete(
@@ -190,7 +239,7 @@ export function sandboxRoutes(db: Db, adminToken: string, faults: FaultBook): Fa
       {
         schema: {
           operationId: 'clearSandboxFault',
-          summary: 'Clear the client’s fault: its requests run normally again',
+          summary: 'Clear the client’s faults: its requests run normally again',
           description: operatorOnly,
           tags,
           params: ClientParams,

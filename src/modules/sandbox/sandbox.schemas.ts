@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { FIREABLE } from './events-on-demand.service.js';
-import { FAULT_KINDS } from './faults.service.js';
+import { FAULT_KINDS, FAULT_METHODS } from './faults.service.js';
 import { SCENARIO_NAMES, SCENARIOS } from './scenarios.service.js';
 
 export const tags = ['Sandbox'];
@@ -90,6 +90,22 @@ export const FaultBody = Type.Object(
     retry_after: Type.Optional(
       Type.Integer({ minimum: 0, maximum: 3600, description: '429 and 503: Retry-After seconds (default 1)' }),
     ),
+    method: Type.Optional(
+      Type.Unsafe<(typeof FAULT_METHODS)[number]>({
+        type: 'string',
+        enum: [...FAULT_METHODS],
+        description: 'Only requests with this method (default: any)',
+      }),
+    ),
+    route: Type.Optional(
+      Type.String({
+        minLength: 2,
+        maxLength: 200,
+        pattern: '^/',
+        description:
+          'Only requests of this route, its path as /openapi.json writes it, e.g. /v3/accounting/export-results or /v3/accounting/records/{id} (default: any)',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'SandboxFaultRequest' },
 );
@@ -102,8 +118,37 @@ export const Fault = Type.Object(
     fraction: Type.Union([Type.Number(), Type.Null()]),
     delay_ms: Type.Integer(),
     retry_after: Type.Integer(),
+    method: Type.Union([Type.String(), Type.Null()], { description: 'The method it is narrowed to; null: any' }),
+    route: Type.Union([Type.String(), Type.Null()], { description: 'The route it is narrowed to; null: any' }),
   },
   { title: 'SandboxFault' },
+);
+
+export const FaultList = Type.Object(
+  {
+    items: Type.Array(Fault, {
+      description: 'The narrowest first: the one a request meets is the first that selects it',
+    }),
+  },
+  { title: 'SandboxFaultList' },
+);
+
+export const ExpireTokensBody = Type.Object(
+  {
+    access_token: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 512,
+        description: 'Only this token (default: every live one of the client)',
+      }),
+    ),
+  },
+  { additionalProperties: false, title: 'SandboxExpireTokensRequest' },
+);
+
+export const ExpiredTokens = Type.Object(
+  { expired: Type.Integer({ description: 'How many live access tokens were expired' }) },
+  { title: 'SandboxExpiredTokens' },
 );
 
 export const FireEventBody = Type.Object(

@@ -2,11 +2,12 @@ import type { Db } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { ALL_SCOPES, authService, type Caller, type ClientCredentials } from '../auth/auth.service.js';
+import { grantsService } from '../auth/grants.service.js';
 import { accountingService } from '../accounting/accounting.service.js';
 import { fieldsService } from '../fields/fields.service.js';
 import { schedulesService } from '../webhooks/schedules.service.js';
 import { fireEvent, type FireRequest } from './events-on-demand.service.js';
-import type { FaultBook, FaultSpec, FaultState } from './faults.service.js';
+import type { FaultBook, FaultMethod, FaultSpec, FaultState } from './faults.service.js';
 import { applyScenario, type ScenarioName, type ScenarioSummary } from './scenarios.service.js';
 
 export interface SandboxAccount extends ClientCredentials {
@@ -68,16 +69,62 @@ export const sandboxService = {
     return db.write((ex) => schedulesService.advance(ex, callerIn(accountId), seconds));
   },
 
-  /** Sets the client's fault (replacing any); NOT_FOUND unless the client is active. */
-  async setFault(db: Db, faults: FaultBook, clientId: string, spec: FaultSpec): Promise<FaultState> {
+  /**
+   * Sets a fault of the client (replacing the one with the same method and route); NOT_FOUND unless the client is
+   * active. `route` must name an API route a client's token reaches (`routeExists`: the router's answer), with
+   * `method` when given: a fault that could never be met is refused, naming what was wrong.
+   */
+  async setFault(
+    db: Db,
+    faults: FaultBook,
+    clientId: string,
+    spec: FaultSpec,
+    routeExists: (method: FaultMethod | null, route: string) => boolean,
+  ): Promise<FaultState> {
     await activeClient(db, clientId);
+    if (spec.route !== null) {
+      if (!spec.route.startsWith('/v') && !spec.route.startsWith('/internal/')) {
+        throw errors.invalidField(
+          '/route',
+          'names an API route (/v1/…, /v3/…, /internal/…): faults meet requests made with a client’s token, never the token request or the sandbox controls',
+        );
+      }
+      if (!routeExists(spec.method, spec.route)) {
+        throw errors.invalidField(
+          '/route',
+          spec.method === null
+            ? `is not a route of this service (write it as /openapi.json lists it, e.g. /v3/accounting/records/{id}) (got "${spec.route}")`
+            : `is not a ${spec.method} route of this service (write it as /openapi.json lists it) (got "${spec.route}")`,
+        );
+      }
+    }
     return faults.set(clientId, spec);
   },
 
-  /** Clears the client's fault; NOT_FOUND unless the client is active. */
+  /** The client's faults, narrowest first; NOT_FOUND unless the client is active. */
+  async listFaults(db: Db, faults: FaultBook, clientId: string): Promise<FaultState[]> {
+    await activeClient(db, clientId);
+    return faults.list(clientId);
+  },
+
+  /** Clears every fault of the client; NOT_FOUND unless the client is active. */
   async clearFault(db: Db, faults: FaultBook, clientId: string): Promise<void> {
     await activeClient(db, clientId);
     faults.clear(clientId);
+  },
+
+  /**
+   * Expires the client's access tokens now (or the one given, if it is the client's): the next request with one
+   * answers 401 invalid_token, as when a token's hour is over, and a client that can fetch another does. NOT_FOUND
+   * unless the client is active, or when the token given is not a live token of the client.
+   */
+  async expireTokens(db: Db, clientId: string, accessToken: string | undefined): Promise<{ expired: number }> {
+    await activeClient(db, clientId);
+    const expired = await db.write((ex) => grantsService.expireAccessTokens(ex, clientId, accessToken));
+    if (accessToken !== undefined && expired === 0) {
+      throw errors.notFound('A live access token of this client', { client_id: clientId });
+    }
+    return { expired };
   },
 };
 
