@@ -15,9 +15,15 @@ export interface TestTime {
  * A clock that moves only when the test says: `advance()` moves it to the end of the earliest wait the client asked
  * for and ends every wait due by then (waits begun at one time end together, as concurrent calls' do). `date`
  * makes it JavaScript's Date itself, which the server's rate limiter reads in this process: the server's windows
- * then end exactly when the client's waits do.
+ * then end exactly when the client's waits do. `auto` advances by itself as soon as a wait begins (for one call at
+ * a time).
  */
-export function steppedClock({ date = false } = {}): TestTime & { advance(): void; waiting: () => number } {
+export function steppedClock({ date = false, auto = false } = {}): TestTime & {
+  advance(): void;
+  /** Moves the clock on by `ms` (time a request takes, say). */
+  pass(ms: number): void;
+  waiting: () => number;
+} {
   let time = Date.now();
   if (date) {
     vi.useFakeTimers({ toFake: ['Date'], now: time });
@@ -25,21 +31,28 @@ export function steppedClock({ date = false } = {}): TestTime & { advance(): voi
   }
   const sleeps: number[] = [];
   let pending: { until: number; resolve: () => void }[] = [];
+  const setTime = (ms: number) => {
+    time = ms;
+    if (date) vi.setSystemTime(time);
+  };
+  const advance = () => {
+    if (pending.length === 0) throw new Error('steppedClock: no wait to end');
+    setTime(Math.min(...pending.map((p) => p.until)));
+    const due = pending.filter((p) => p.until <= time);
+    pending = pending.filter((p) => p.until > time);
+    for (const p of due) p.resolve();
+  };
   return {
     now: () => time,
     sleeps,
     sleep(ms) {
       sleeps.push(ms);
-      return new Promise<void>((resolve) => pending.push({ until: time + ms, resolve }));
+      const waited = new Promise<void>((resolve) => pending.push({ until: time + ms, resolve }));
+      if (auto) queueMicrotask(advance);
+      return waited;
     },
-    advance() {
-      if (pending.length === 0) throw new Error('steppedClock: no wait to end');
-      time = Math.min(...pending.map((p) => p.until));
-      if (date) vi.setSystemTime(time);
-      const due = pending.filter((p) => p.until <= time);
-      pending = pending.filter((p) => p.until > time);
-      for (const p of due) p.resolve();
-    },
+    pass: (ms) => setTime(time + ms),
+    advance,
     waiting: () => pending.length,
   };
 }
