@@ -25,6 +25,16 @@ type Settings = Required<
 > &
   SvcClientOptions;
 
+/**
+ * Which of the server's budgets a request spends: svc counts the token endpoint per address, sign-in attempts (the
+ * console's POSTs under /auth/) per address too, and everything else per client. A spent sign-in budget must not
+ * hold the client's other calls.
+ */
+function budgetGroup(method: string, path: string): string {
+  if (path === '/oauth2/token') return 'token';
+  return method === 'POST' && path.startsWith('/auth/') ? 'sign-in' : 'api';
+}
+
 /** A response body as JSON; null when it is empty or not JSON (errorFromResponse then falls back to the status). */
 function parseBody(text: string): unknown {
   if (text === '') return null;
@@ -60,7 +70,7 @@ export class Sender {
   /** The answer's JSON body (null when empty); a non-2xx answer, or none, throws its SvcApiError. */
   async send(x: Exchange): Promise<unknown> {
     const o = this.#o;
-    const group = x.path === '/oauth2/token' ? 'token' : 'api';
+    const group = budgetGroup(x.method, x.path);
     // The time the client has waited up to: a clock that does not move while the client sleeps (a test's) still
     // sees each wait end.
     let waited = 0;

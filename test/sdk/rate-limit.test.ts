@@ -152,4 +152,24 @@ describe('SDK: RateLimit and Retry-After, header by header', () => {
     expect(requests).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
   });
+
+  it("a spent sign-in budget holds the console's sign-ins alone, not the client's other calls", async () => {
+    const clock = steppedClock();
+    const { fetch, requests } = scriptedFetch([
+      { status: 200, headers: { ratelimit: '"sign-in";r=0;t=60' } },
+      { status: 200, headers: { ratelimit: '"default";r=5;t=60' } },
+    ]);
+    const client = list(fetch, clock, { retryMaxDelayMs: 30_000 });
+    const credentials = { email: 'ada@example.com', password: 'correct horse battery staple' };
+    await client.session.signIn(credentials);
+    await client.fields.list();
+    expect(clock.sleeps).toEqual([]);
+    // The next sign-in would wait 60 s, more than the client waits: refused without a request.
+    const refused = await client.session.signIn(credentials).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 429, error_code: 'RATE_LIMITED', retry_after_seconds: 60 });
+    expect(requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
+      'POST /auth/session',
+      'GET /v1/fields',
+    ]);
+  });
 });
