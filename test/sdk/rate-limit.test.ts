@@ -122,6 +122,24 @@ describe('SDK: RateLimit and Retry-After, header by header', () => {
     expect(clock.sleeps).toEqual([1050, 1050, 1050, 10_500]);
   });
 
+  it('keeps the lowest remaining among answers of one window, whatever order they arrive in', async () => {
+    const clock = steppedClock();
+    // Two calls at once; svc counted the second one first, so the answer that arrives last says more remains.
+    const { fetch, requests } = scriptedFetch([
+      { status: 200, headers: { ratelimit: '"default";r=0;t=5' } },
+      { status: 200, headers: { ratelimit: '"default";r=1;t=5' } },
+      { status: 200 },
+    ]);
+    const client = list(fetch, clock);
+    await Promise.all([client.fields.list(), client.fields.list()]);
+    const third = client.fields.list();
+    await until('the third waiting', () => clock.waiting() === 1);
+    expect(requests).toHaveLength(2);
+    clock.advance();
+    await third;
+    expect(clock.sleeps).toEqual([5250]);
+  });
+
   it('honours a Retry-After given as an HTTP date, on a 503 too', async () => {
     const clock = steppedClock();
     const start = clock.now();
