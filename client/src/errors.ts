@@ -28,7 +28,8 @@ interface ErrorInit {
  * Every non-2xx answer of the API, and every failure to get one. Families are subclasses, so that `catch` can
  * narrow with `instanceof`: SvcValidationError (400 with `details.errors`), SvcAuthError (401, 403),
  * SvcNotFoundError (404), SvcConflictError (409 and 422 business refusals), SvcIdempotencyError (a key in use or
- * reused), SvcRateLimitError (429, with `retry_after_seconds`), SvcUnavailableError (503, network, timeout).
+ * reused), SvcRateLimitError (429, with `retry_after_seconds`), SvcUnavailableError (503, network, and
+ * SvcTimeoutError), SvcAbortError (the caller's signal).
  */
 export class SvcApiError extends Error {
   /** HTTP status; 0 when no answer arrived (network failure, timeout, abort). */
@@ -82,6 +83,21 @@ export class SvcRateLimitError extends SvcApiError {
 }
 /** The service could not answer: 503, 5xx, a network failure or a timeout. Safe to retry with the same key. */
 export class SvcUnavailableError extends SvcApiError {}
+/**
+ * No answer in time (`TIMEOUT`, status 0): `scope` 'attempt' when each attempt ran out of the client's `timeoutMs`
+ * and no retry was left, 'call' when the call's own `timeoutMs` ran out (during an attempt or a wait between two).
+ */
+export class SvcTimeoutError extends SvcUnavailableError {
+  readonly scope: 'attempt' | 'call';
+  readonly timeout_ms: number;
+  constructor(init: ErrorInit & { scope: 'attempt' | 'call'; timeout_ms: number }) {
+    super(init);
+    this.scope = init.scope;
+    this.timeout_ms = init.timeout_ms;
+  }
+}
+/** The caller's AbortSignal ended the call (`ABORTED`, status 0); `cause` is the signal's reason. */
+export class SvcAbortError extends SvcApiError {}
 
 /** A JSON object (not null, not an array): its properties can be read and checked one by one. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -93,7 +109,7 @@ export function typedError(init: ErrorInit): SvcApiError {
   const code = init.error_code;
   if (code === 'IDEMPOTENCY_KEY_IN_USE' || code === 'IDEMPOTENCY_KEY_REUSED') return new SvcIdempotencyError(init);
   if (init.status === 0 || init.status >= 500) {
-    return code === 'ABORTED' ? new SvcApiError(init) : new SvcUnavailableError(init);
+    return code === 'ABORTED' ? new SvcAbortError(init) : new SvcUnavailableError(init);
   }
   switch (init.status) {
     case 400:

@@ -33,12 +33,14 @@ import type {
 } from './types.js';
 
 export {
+  SvcAbortError,
   SvcApiError,
   SvcAuthError,
   SvcConflictError,
   SvcIdempotencyError,
   SvcNotFoundError,
   SvcRateLimitError,
+  SvcTimeoutError,
   SvcUnavailableError,
   SvcValidationError,
   type ApiErrorCode,
@@ -56,7 +58,14 @@ export {
   type TokenRequestOptions,
   type TokenSet,
 } from './oauth.js';
-export type { RequestOptions, SvcClientOptions, WriteOptions } from './transport.js';
+export type {
+  RequestHookInfo,
+  RequestOptions,
+  ResponseHookInfo,
+  RetryHookInfo,
+  SvcClientOptions,
+  WriteOptions,
+} from './options.js';
 export type * from './types.js';
 export type * from './sandbox.js';
 
@@ -66,7 +75,9 @@ type ListQuery<Q> = Omit<Q, 'cursor'>;
 /**
  * The svc API client. `new SvcClient({ baseUrl, clientId, clientSecret })` fetches and refreshes tokens
  * itself; `new SvcClient({ baseUrl, token })` uses a given token. Reads, and writes (which always carry an
- * Idempotency-Key), are retried with exponential backoff and jitter on 429, 5xx and network errors.
+ * Idempotency-Key), are retried with exponential backoff and jitter on 429, 5xx and network errors; the rate
+ * limits the server reports are shared by every call of the client (new calls wait while a budget is spent).
+ * `onRequest`, `onResponse` and `onRetry` see each attempt; `fetch`, `sleep`, `now` and `random` can be replaced.
  */
 export class SvcClient {
   readonly #http: Transport;

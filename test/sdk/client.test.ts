@@ -1,4 +1,4 @@
-import { expect, it, onTestFinished, vi } from 'vitest';
+import { expect, it } from 'vitest';
 import { SvcApiError, SvcClient } from '../../client/src/index.js';
 import { storedFields, storedTokens } from '../support/stored.js';
 import { describeLive } from './live-server.js';
@@ -127,45 +127,3 @@ describeLive('SDK: client, tokens, errors, idempotency', (s) => {
     expect(await slow.fields.list().catch((e: unknown) => e)).toMatchObject({ status: 0, error_code: 'TIMEOUT' });
   });
 });
-
-describeLive(
-  'SDK: retries on 429 honouring Retry-After',
-  (s) => {
-    it('waits out the rate limit and succeeds', async () => {
-      const { clientId, clientSecret } = await s.live.credentials(['fields.read']);
-      // The limiter measures its windows on Date (@fastify/rate-limit's store, in this process): the test stops
-      // Date and moves it on by the Retry-After the client is told, so that a window ends when the client's wait
-      // does, however slowly the machine runs. The client's own wait is a real timer, asked for below.
-      vi.useFakeTimers({ toFake: ['Date'] });
-      const timers = vi.spyOn(globalThis, 'setTimeout');
-      onTestFinished(() => {
-        timers.mockRestore();
-        vi.useRealTimers();
-      });
-      const statuses: number[] = [];
-      const clockedFetch: typeof fetch = async (input, init) => {
-        const res = await fetch(input, init);
-        if (String(input).includes('/v1/fields')) statuses.push(res.status);
-        if (res.status === 429) vi.setSystemTime(Date.now() + Number(res.headers.get('retry-after')) * 1000);
-        return res;
-      };
-      const client = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret, maxRetries: 3, fetch: clockedFetch });
-      for (let i = 0; i < 4; i++) expect((await client.fields.list()).items).toEqual([]);
-      // 2 requests per 1 s window: the 3rd was refused, waited the Retry-After (1 s) and went through in the next
-      // window, with the 4th.
-      expect(statuses).toEqual([200, 200, 429, 200, 200]);
-      expect(timers).toHaveBeenCalledWith(expect.any(Function), 1000);
-
-      // A fresh window: three at once spend its two and one is refused; without retries the 429 reaches the caller.
-      vi.setSystemTime(Date.now() + 1000);
-      const impatient = new SvcClient({ baseUrl: s.live.url, clientId, clientSecret, maxRetries: 0 });
-      const answers = await Promise.all(
-        Array.from({ length: 3 }, () => impatient.fields.list().catch((e: unknown) => e)),
-      );
-      const refused = answers.filter((a) => a instanceof Error);
-      expect(refused).toHaveLength(1);
-      expect(refused[0]).toMatchObject({ status: 429, error_code: 'RATE_LIMITED' });
-    });
-  },
-  { RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_SECONDS: '1' },
-);

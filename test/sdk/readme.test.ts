@@ -59,6 +59,7 @@ describeLive('client README examples', (s) => {
       'Accounting records and export results',
       'Review workflow',
       'Errors and large batches',
+      'Hooks, rate limits and timeouts',
     ]);
   });
 
@@ -184,5 +185,12 @@ describeLive('client README examples', (s) => {
     const values = await storedValues(s.live.ctx, admin.accountId, chart.svc_id);
     expect(values).toHaveLength(2500);
     expect(new Set(values.map((v: any) => v.remote_id)).size).toBe(2500);
+  });
+
+  it('Hooks, rate limits and timeouts: tags each attempt with its own request id, which svc echoes; an aborted call is not sent', async () => {
+    const { run } = await reader(s.live, ['fields.read']);
+    expect(await run('Hooks, rate limits and timeouts')).toBe(
+      ['GET /v1/fields 200 nightly-1-1 true', 'GET /v1/fields 200 nightly-2-1 true', 'ABORTED', ''].join('\n'),
+    );
   });
 });
