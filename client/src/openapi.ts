@@ -839,6 +839,16 @@ export interface components {
         currency: string;
       };
       /**
+       * @description The account the balancing line books, fixed by the record's type (docs/integration.md maps every type); the list may grow
+       * @enum {string}
+       */
+      balancing_account_type: "CARD_LIABILITY" | "BANK" | "REIMBURSEMENTS_PAYABLE" | "REIMBURSEMENT_CLEARING" | "ACCOUNTS_RECEIVABLE" | "ACCOUNTS_PAYABLE" | "BILL_PAY_CLEARING";
+      /**
+       * @description The side of the balancing line: line_items holds exactly one line of this type, the others carry the economic impact (docs/integration.md)
+       * @enum {string}
+       */
+      balancing_line_type: "DEBIT" | "CREDIT";
+      /**
        * Amount
        * @description What the card holder's billing currency was charged; amount when there was no conversion
        */
@@ -3152,6 +3162,16 @@ export interface operations {
               /** @description ISO 4217 code */
               currency: string;
             };
+            /**
+             * @description The account the balancing line books, fixed by the record's type (docs/integration.md maps every type); the list may grow
+             * @enum {string}
+             */
+            balancing_account_type: "CARD_LIABILITY" | "BANK" | "REIMBURSEMENTS_PAYABLE" | "REIMBURSEMENT_CLEARING" | "ACCOUNTS_RECEIVABLE" | "ACCOUNTS_PAYABLE" | "BILL_PAY_CLEARING";
+            /**
+             * @description The side of the balancing line: line_items holds exactly one line of this type, the others carry the economic impact (docs/integration.md)
+             * @enum {string}
+             */
+            balancing_line_type: "DEBIT" | "CREDIT";
             /**
              * Amount
              * @description What the card holder's billing currency was charged; amount when there was no conversion
@@ -6737,6 +6757,16 @@ export interface operations {
               /** @description ISO 4217 code */
               currency: string;
             };
+            /**
+             * @description The account the balancing line books, fixed by the record's type (docs/integration.md maps every type); the list may grow
+             * @enum {string}
+             */
+            balancing_account_type: "CARD_LIABILITY" | "BANK" | "REIMBURSEMENTS_PAYABLE" | "REIMBURSEMENT_CLEARING" | "ACCOUNTS_RECEIVABLE" | "ACCOUNTS_PAYABLE" | "BILL_PAY_CLEARING";
+            /**
+             * @description The side of the balancing line: line_items holds exactly one line of this type, the others carry the economic impact (docs/integration.md)
+             * @enum {string}
+             */
+            balancing_line_type: "DEBIT" | "CREDIT";
             /**
              * Amount
              * @description What the card holder's billing currency was charged; amount when there was no conversion
