@@ -135,7 +135,7 @@ describeEachDialect('webhook endpoints (default configuration: public https targ
     expect(page1.body.items).toEqual([answered]);
     const page2 = await api.get(WEBHOOKS, { limit: '1', cursor: page1.body.next_cursor });
     const { secret: _other, ...otherAnswered } = other.body;
-    expect(page2.body).toEqual({ items: [otherAnswered], next_cursor: null });
+    expect(page2.body).toEqual({ items: [otherAnswered], has_next_page: false, next_cursor: null });
 
     const changed = await api.put(webhookUrl(id), { url: 'https://erp.example.com/v2', description: 'ERP' });
     expect(changed.status, changed.text).toBe(200);
@@ -234,7 +234,7 @@ describeEachDialect('webhook endpoints (default configuration: public https targ
     ]) {
       expect([res.status, res.body.error_code]).toEqual([404, 'NOT_FOUND']);
     }
-    expect((await b.get(WEBHOOKS)).body).toEqual({ items: [], next_cursor: null });
+    expect((await b.get(WEBHOOKS)).body).toEqual({ items: [], has_next_page: false, next_cursor: null });
     expect((await a.get(webhookUrl(id))).body.status).toBe('ENABLED');
   });
 

@@ -516,7 +516,7 @@ export interface paths {
   "/v1/events": {
     /**
      * The account's events after a cursor
-     * @description The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_more says more is there already. type (repeated) keeps only events of those types; ask again with the same types.
+     * @description The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_next_page says more is there already (has_more, its deprecated name, says the same). type (repeated) keeps only events of those types; ask again with the same types.
      */
     get: operations["listEvents"];
   };
@@ -2856,6 +2856,8 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @description Another page follows: ask again with next_cursor */
+            has_next_page: boolean;
             items: components["schemas"]["AccountingRecordEvent"][];
             next_cursor: string | null;
           };
@@ -3663,6 +3665,8 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @description Another page follows: ask again with next_cursor */
+            has_next_page: boolean;
             /** @description Newest first */
             items: ({
                 /**
@@ -4241,6 +4245,8 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @description Another page follows: ask again with next_cursor */
+            has_next_page: boolean;
             items: ({
                 /**
                  * Format: date-time
@@ -4626,7 +4632,7 @@ export interface operations {
   };
   /**
    * The account's events after a cursor
-   * @description The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_more says more is there already. type (repeated) keeps only events of those types; ask again with the same types.
+   * @description The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_next_page says more is there already (has_more, its deprecated name, says the same). type (repeated) keeps only events of those types; ask again with the same types.
    */
   listEvents: {
     parameters: {
@@ -4644,8 +4650,13 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            /** @description More events are there already: ask again at once */
+            /**
+             * @deprecated
+             * @description Deprecated: the same as has_next_page, which replaces it; answered until a release note says otherwise
+             */
             has_more: boolean;
+            /** @description More events are there already: ask again at once with next_cursor */
+            has_next_page: boolean;
             items: components["schemas"]["AccountEvent"][];
             /** @description Where to ask next: always given, also at the end (the feed has no end); keep it to resume */
             next_cursor: string;
@@ -5580,6 +5591,8 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @description Another page follows: ask again with next_cursor */
+            has_next_page: boolean;
             items: ({
                 /** Format: date-time */
                 created_at: string;
@@ -6037,6 +6050,8 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @description Another page follows: ask again with next_cursor */
+            has_next_page: boolean;
             items: ({
                 /** Format: date-time */
                 attempted_at: string;
