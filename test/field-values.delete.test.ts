@@ -77,7 +77,7 @@ describeEachDialect('field values: delete', (t) => {
     expect(shape.body.details.errors).toEqual([
       { path: '/items/0', message: 'must have exactly one of svc_id, remote_id, value_id' },
       { path: '/items/1', message: 'must have exactly one of svc_id, remote_id, value_id' },
-      { path: '/items/2/remote_id', message: 'must NOT have fewer than 1 characters' },
+      { path: '/items/2/remote_id', message: expect.any(String) },
       { path: '/items/3/data', message: 'is not allowed' },
     ]);
     for (const body of [

@@ -79,7 +79,7 @@ describeEachDialect('field values: get and list', (t) => {
       expect(res.body.error_code).toBe('INVALID_REQUEST');
     }
     expect((await api.get(valuesUrl(fieldId), { limit: '1001' })).body.details.errors).toEqual([
-      { path: '/query/limit', message: 'must be <= 1000' },
+      { path: '/query/limit', message: expect.any(String) },
     ]);
     expect((await api.get(valuesUrl(fieldId), { limit: '1000' })).body.items).toHaveLength(1);
 
