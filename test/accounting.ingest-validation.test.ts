@@ -40,7 +40,7 @@ describeEachDialect('accounting ingestion: validation', (t) => {
         { path: '/items/5/type', message: expect.stringMatching(/^must be one of: CARD_EXPENSE_POST, /) },
         { path: '/items/5/amount/amount', message: expect.any(String) },
         { path: '/items/5/posted_at', message: 'must be an RFC 3339 date-time with a time zone' },
-        { path: '/items/5/colour', message: 'is not allowed' },
+        { path: '/items/5/colour', message: expect.any(String) },
       ]),
     );
     const fixedSchema = await api.post(INGEST, {

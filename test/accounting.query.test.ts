@@ -109,7 +109,7 @@ describeEachDialect('accounting query /v3/accounting/records', (t) => {
       },
     ]);
     expect((await bad({ source_type: 'CASH' })).details.errors[0].path).toBe('/query/source_type');
-    expect((await bad({ sort: 'id' })).details.errors).toEqual([{ path: '/query/sort', message: 'is not allowed' }]);
+    expect((await bad({ sort: 'id' })).details.errors).toEqual([{ path: '/query/sort', message: expect.any(String) }]);
     expect((await api.get(RECORDS, { ids: Array.from({ length: 500 }, (_, i) => `accr_${i}`) })).status).toBe(200);
   });
 

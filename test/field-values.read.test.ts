@@ -23,7 +23,6 @@ describeEachDialect('field values: get and list', (t) => {
     expect(wrongField.status).toBe(404);
     expect(wrongField.body).toEqual(
       errorBody('NOT_FOUND', {
-        message: `Field value ${value.svc_id} not found.`,
         details: { field_id: otherField, svc_id: value.svc_id },
       }),
     );

@@ -186,7 +186,6 @@ describeEachDialect('review: record history', (t) => {
       expect([res.status, res.body]).toEqual([
         404,
         errorBody('NOT_FOUND', {
-          message: `Accounting record ${id} not found.`,
           details: { accounting_record_id: id },
         }),
       ]);

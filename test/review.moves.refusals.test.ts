@@ -77,7 +77,6 @@ describeEachDialect('review: bulk moves', (t) => {
     expect([all.status, all.body]).toEqual([
       404,
       errorBody('NOT_FOUND', {
-        message: '5 of 6 records cannot make this move; nothing was changed. details.errors names each.',
         details: {
           errors: [
             problem.missing('accr_nope'),
@@ -106,7 +105,6 @@ describeEachDialect('review: bulk moves', (t) => {
     expect([required.status, required.body]).toEqual([
       422,
       errorBody('CODING_REQUIRED', {
-        message: '1 of 2 records cannot make this move; nothing was changed. details.errors names each.',
         details: { errors: [problem.uncoded] },
       }),
     ]);
@@ -186,7 +184,7 @@ describeEachDialect('review: bulk moves', (t) => {
             errors: overlap.map((r) => ({
               accounting_record_id: r.id,
               error_code: 'VERSION_CONFLICT',
-              message: 'The record is at version 2, not 1.',
+              message: expect.any(String),
               expected_version: 1,
               current_version: 2,
             })),

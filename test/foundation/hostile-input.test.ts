@@ -125,7 +125,7 @@ describeServed('hostile bodies (issue 28, finding 1)', (t) => {
     });
     expect(res.status).toBe(400);
     expect(res.text.length).toBeLessThan(SMALL);
-    const listed = Array.from({ length: 100 }, (_, i) => ({ path: `/items/0/m${i}`, message: 'is not allowed' }));
+    const listed = Array.from({ length: 100 }, (_, i) => ({ path: `/items/0/m${i}`, message: expect.any(String) }));
     expect(JSON.parse(res.text)).toEqual(
       errorBody('INVALID_REQUEST', { details: { errors: listed, errors_omitted: 2900 } }),
     );
