@@ -8,5 +8,6 @@ import { domainErrors } from './errors/domain.errors.js';
 import { requestErrors } from './errors/request.errors.js';
 
 export * from './errors/app-error.js';
+export { transitionRefusal } from './errors/domain.errors.js';
 
 export const errors = { ...requestErrors, ...accessErrors, ...domainErrors } as const;

@@ -92,6 +92,8 @@ describeEachDialect('accounting ingestion /internal/v1/accounting/records', (t) 
           amortization: null,
         },
       ],
+      balancing_line_type: 'CREDIT',
+      balancing_account_type: 'CARD_LIABILITY',
       ...PEOPLE,
       user: { ...PEOPLE.user, account_id: api.accountId },
       version: 1,

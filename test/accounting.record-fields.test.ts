@@ -76,8 +76,8 @@ const EXAMPLE = {
   ],
 };
 
-/** svc's own member beyond the reference record (docs/accounting.md, "The record"). */
-const SVC_ONLY = ['last_export_result'];
+/** svc's own members beyond the reference record (docs/accounting.md, "The record"), in the answer's order. */
+const SVC_ONLY = ['balancing_line_type', 'balancing_account_type', 'last_export_result'];
 
 /** A JSON value's shape: its type at every level, objects by their keys, arrays element by element. */
 function shape(value: unknown): unknown {

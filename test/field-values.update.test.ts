@@ -69,7 +69,6 @@ describeEachDialect('field values: update', (t) => {
     expect(res.status).toBe(404);
     expect(res.body).toEqual(
       errorBody('NOT_FOUND', {
-        message: `3 addressed field values were not found in field ${fieldId}; nothing was changed.`,
         details: {
           field_id: fieldId,
           not_found: [
@@ -96,8 +95,7 @@ describeEachDialect('field values: update', (t) => {
     expect(twice.status).toBe(400);
     expect(twice.body).toEqual(
       errorBody('INVALID_REQUEST', {
-        message: 'The request addresses the same field value more than once.',
-        details: { errors: [{ path: '/items/2', message: 'addresses the same field value as /items/0' }] },
+        details: { errors: [{ path: '/items/2', message: expect.any(String) }] },
       }),
     );
     const sameAddress = await api.put(valuesUrl(fieldId), {
@@ -107,9 +105,7 @@ describeEachDialect('field values: update', (t) => {
       ],
     });
     expect(sameAddress.status).toBe(400);
-    expect(sameAddress.body.details.errors).toEqual([
-      { path: '/items/1', message: 'addresses the same field value as /items/0' },
-    ]);
+    expect(sameAddress.body.details.errors).toEqual([{ path: '/items/1', message: expect.any(String) }]);
 
     const shape = await api.put(valuesUrl(fieldId), {
       items: [
@@ -122,12 +118,12 @@ describeEachDialect('field values: update', (t) => {
     expect(shape.status).toBe(400);
     expect(shape.body.details.errors).toEqual(
       expect.arrayContaining([
-        { path: '/items/0', message: 'must have exactly one of svc_id, remote_id, value_id' },
-        { path: '/items/1', message: 'must have exactly one of svc_id, remote_id, value_id' },
-        { path: '/items/2/data', message: 'is required' },
-        { path: '/items/3/data/value', message: 'must be a string of 1 to 255 characters, or null' },
-        { path: '/items/3/data/is_disabled', message: 'must be boolean or null' },
-        { path: '/items/3/data/svc_id', message: 'is not allowed' },
+        { path: '/items/0', message: expect.any(String) },
+        { path: '/items/1', message: expect.any(String) },
+        { path: '/items/2/data', message: expect.any(String) },
+        { path: '/items/3/data/value', message: expect.any(String) },
+        { path: '/items/3/data/is_disabled', message: expect.any(String) },
+        { path: '/items/3/data/svc_id', message: expect.any(String) },
       ]),
     );
     expect(shape.body.details.errors).toHaveLength(6);

@@ -31,6 +31,7 @@ describeEachDialect("integrations: the account's list (GET /internal/v1/integrat
         updated_at: expect.stringMatching(ISO_MICROS),
         disconnected_at: i < 2 ? expect.stringMatching(ISO_MICROS) : null,
       })),
+      has_next_page: false,
       next_cursor: null,
     });
     expect(all.body.items[0].disconnected_at).toBe(all.body.items[0].updated_at);
@@ -46,7 +47,7 @@ describeEachDialect("integrations: the account's list (GET /internal/v1/integrat
     expect(seen).toEqual(ids);
 
     const other = await t.ctx.as(['accounting.integration.read']);
-    expect((await other.get(INTEGRATIONS)).body).toEqual({ items: [], next_cursor: null });
+    expect((await other.get(INTEGRATIONS)).body).toEqual({ items: [], has_next_page: false, next_cursor: null });
     const first = await api.get(INTEGRATIONS, { limit: '1' });
     const foreign = await other.get(INTEGRATIONS, { cursor: first.body.next_cursor });
     expect([foreign.status, foreign.body.error_code]).toEqual([400, 'INVALID_CURSOR']);

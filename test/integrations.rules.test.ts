@@ -66,11 +66,8 @@ describeEachDialect('integrations: the reference operations', (t) => {
           { path: '/vendor_account_id', message: expect.any(String) },
         ],
       ],
-      [
-        { vendor, vendor_account_id: '' },
-        [{ path: '/vendor_account_id', message: 'must NOT have fewer than 1 characters' }],
-      ],
-      [{ vendor: 7, vendor_account_id: 'a' }, [{ path: '/vendor', message: 'must be string' }]],
+      [{ vendor, vendor_account_id: '' }, [{ path: '/vendor_account_id', message: expect.any(String) }]],
+      [{ vendor: 7, vendor_account_id: 'a' }, [{ path: '/vendor', message: expect.any(String) }]],
       [{ vendor, vendor_account_id: 'a', status: 'DISABLED' }, [{ path: '/status', message: expect.any(String) }]],
       [{ vendor, vendor_account_id: 'x'.repeat(256) }, [{ path: '/vendor_account_id', message: expect.any(String) }]],
     ];

@@ -38,26 +38,26 @@ describeEachDialect('review: bulk moves', (t) => {
       missing: (id: string) => ({
         accounting_record_id: id,
         error_code: 'NOT_FOUND',
-        message: `Accounting record ${id} not found.`,
+        message: expect.any(String),
       }),
       stale: {
         accounting_record_id: stale.id,
         error_code: 'VERSION_CONFLICT',
-        message: 'The record is at version 1, not 5.',
+        message: expect.any(String),
         expected_version: 5,
         current_version: 1,
       },
       early: {
         accounting_record_id: early.id,
         error_code: 'INVALID_TRANSITION',
-        message: 'Cannot move a record from PREPARE to READY_FOR_EXPORT.',
+        message: expect.any(String),
         from: 'PREPARE',
         to: 'READY_FOR_EXPORT',
       },
       uncoded: {
         accounting_record_id: uncoded.id,
         error_code: 'CODING_REQUIRED',
-        message: 'Lines lack the coding the account requires before READY_FOR_EXPORT.',
+        message: expect.any(String),
         lines: [
           { index: 0, line_id: uncoded.line_items[0].id, missing_fields: [{ field_id, field_name: 'GL Account' }] },
         ],
@@ -77,7 +77,6 @@ describeEachDialect('review: bulk moves', (t) => {
     expect([all.status, all.body]).toEqual([
       404,
       errorBody('NOT_FOUND', {
-        message: '5 of 6 records cannot make this move; nothing was changed. details.errors names each.',
         details: {
           errors: [
             problem.missing('accr_nope'),
@@ -106,7 +105,6 @@ describeEachDialect('review: bulk moves', (t) => {
     expect([required.status, required.body]).toEqual([
       422,
       errorBody('CODING_REQUIRED', {
-        message: '1 of 2 records cannot make this move; nothing was changed. details.errors names each.',
         details: { errors: [problem.uncoded] },
       }),
     ]);
@@ -119,7 +117,7 @@ describeEachDialect('review: bulk moves', (t) => {
             {
               accounting_record_id: coded.id,
               error_code: 'INVALID_TRANSITION',
-              message: 'Only export results move a record to EXPORTED.',
+              message: expect.any(String),
               from: 'REVIEW',
               to: 'EXPORTED',
             },
@@ -151,12 +149,9 @@ describeEachDialect('review: bulk moves', (t) => {
       }),
     ]);
     const many = Array.from({ length: 1001 }, (_, i) => ({ id: `accr_${i}` }));
-    for (const [records, message] of [
-      [[], 'must NOT have fewer than 1 items'],
-      [many, 'must NOT have more than 1000 items'],
-    ] as const) {
+    for (const records of [[], many]) {
       const res = await api.post(BULK, { review_status: 'REVIEW', records });
-      expect([res.status, res.body.details.errors]).toEqual([400, [{ path: '/records', message }]]);
+      expect([res.status, res.body.details.errors]).toEqual([400, [{ path: '/records', message: expect.any(String) }]]);
     }
     const writer = await t.ctx.as(['accounting.record.read', 'accounting.record.write'], api.accountId);
     const forbidden = await writer.post(BULK, { review_status: 'REVIEW', records: [{ id: a.id }] });
@@ -189,7 +184,7 @@ describeEachDialect('review: bulk moves', (t) => {
             errors: overlap.map((r) => ({
               accounting_record_id: r.id,
               error_code: 'VERSION_CONFLICT',
-              message: 'The record is at version 2, not 1.',
+              message: expect.any(String),
               expected_version: 1,
               current_version: 2,
             })),

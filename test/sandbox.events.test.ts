@@ -196,7 +196,6 @@ describeEachDialect(
       expect([closed.status, closed.body]).toEqual([
         404,
         errorBody('NOT_FOUND', {
-          message: `Sandbox account ${other.accountId} not found.`,
           details: { account_id: other.accountId },
         }),
       ]);

@@ -30,7 +30,7 @@ describeEachDialect('the event feed filtered by type', (t) => {
     const one = await api.get(EVENTS, { type: EXPORTED });
     expect([one.status, one.body]).toEqual([
       200,
-      { items: [all[3]], next_cursor: expect.any(String), has_more: false },
+      { items: [all[3]], has_next_page: false, next_cursor: expect.any(String), has_more: false },
     ]);
     expect(one.body.items[0]).toEqual({
       id: all[3].id,
@@ -43,12 +43,15 @@ describeEachDialect('the event feed filtered by type', (t) => {
     const two = await api.get(EVENTS, { type: [VALUES, COMPAT] });
     expect([two.status, two.body]).toEqual([
       200,
-      { items: [all[0], all[2], all[4]], next_cursor: expect.any(String), has_more: false },
+      { items: [all[0], all[2], all[4]], has_next_page: false, next_cursor: expect.any(String), has_more: false },
     ]);
 
     // Nothing of that type yet: an empty page with a cursor to keep.
     const none = await api.get(EVENTS, { type: 'integration.connected' });
-    expect([none.status, none.body]).toEqual([200, { items: [], next_cursor: expect.any(String), has_more: false }]);
+    expect([none.status, none.body]).toEqual([
+      200,
+      { items: [], has_next_page: false, next_cursor: expect.any(String), has_more: false },
+    ]);
   });
 
   it('pages a filtered feed by cursor, picks up only later events of its types, and binds the cursor to them', async () => {
@@ -65,7 +68,7 @@ describeEachDialect('the event feed filtered by type', (t) => {
     const first = await api.get(EVENTS, { type: READY, limit: '2' });
     expect([first.status, first.body]).toEqual([
       200,
-      { items: ready.slice(0, 2), next_cursor: expect.any(String), has_more: true },
+      { items: ready.slice(0, 2), has_next_page: true, next_cursor: expect.any(String), has_more: true },
     ]);
     // The same types in another order, or repeated, are the same filter.
     const second = await api.get(EVENTS, {
@@ -75,7 +78,7 @@ describeEachDialect('the event feed filtered by type', (t) => {
     });
     expect([second.status, second.body]).toEqual([
       200,
-      { items: ready.slice(2), next_cursor: expect.any(String), has_more: false },
+      { items: ready.slice(2), has_next_page: false, next_cursor: expect.any(String), has_more: false },
     ]);
 
     // Later: a value batch (not asked for) and a record (asked for); the kept cursor finds exactly the record's.
@@ -84,7 +87,7 @@ describeEachDialect('the event feed filtered by type', (t) => {
     const after = await api.get(EVENTS, { type: READY, cursor: second.body.next_cursor });
     expect(after.status, after.text).toBe(200);
     expect(after.body.items.map((e: any) => [e.type, e.data.id])).toEqual([[READY, late.id]]);
-    expect(after.body.has_more).toBe(false);
+    expect(after.body.has_next_page).toBe(false);
 
     const mixed = await api.get(EVENTS, { type: [EXPORTED, READY], limit: '1' });
     const reordered = await api.get(EVENTS, { type: [READY, EXPORTED], cursor: mixed.body.next_cursor });

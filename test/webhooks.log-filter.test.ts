@@ -42,18 +42,27 @@ describeEachDialect(
       const url = `${webhookUrl(hook.body.id)}/attempts`;
 
       const all = await api.get(url);
-      expect([all.status, all.body]).toEqual([200, { items: [...feed].reverse().map(attemptOf), next_cursor: null }]);
+      expect([all.status, all.body]).toEqual([
+        200,
+        { items: [...feed].reverse().map(attemptOf), has_next_page: false, next_cursor: null },
+      ]);
 
       const values = await api.get(url, { event_type: VALUES });
-      expect([values.status, values.body]).toEqual([200, { items: [attemptOf(feed[1])], next_cursor: null }]);
+      expect([values.status, values.body]).toEqual([
+        200,
+        { items: [attemptOf(feed[1])], has_next_page: false, next_cursor: null },
+      ]);
 
       const first = await api.get(url, { event_type: READY, limit: '1' });
       expect([first.status, first.body]).toEqual([
         200,
-        { items: [attemptOf(feed[2])], next_cursor: expect.any(String) },
+        { items: [attemptOf(feed[2])], has_next_page: true, next_cursor: expect.any(String) },
       ]);
       const second = await api.get(url, { event_type: READY, limit: '1', cursor: first.body.next_cursor });
-      expect([second.status, second.body]).toEqual([200, { items: [attemptOf(feed[0])], next_cursor: null }]);
+      expect([second.status, second.body]).toEqual([
+        200,
+        { items: [attemptOf(feed[0])], has_next_page: false, next_cursor: null },
+      ]);
       const otherType = await api.get(url, { event_type: COMPAT, cursor: first.body.next_cursor });
       expect([otherType.status, otherType.body]).toEqual([400, errorBody('INVALID_CURSOR')]);
       const noType = await api.get(url, { cursor: first.body.next_cursor });
@@ -61,7 +70,7 @@ describeEachDialect(
 
       // With event_id too: both apply.
       const both = await api.get(url, { event_type: READY, event_id: feed[1].id });
-      expect([both.status, both.body]).toEqual([200, { items: [], next_cursor: null }]);
+      expect([both.status, both.body]).toEqual([200, { items: [], has_next_page: false, next_cursor: null }]);
 
       const unknown = await api.get(url, { event_type: 'record.approved' });
       expect([unknown.status, unknown.body.error_code, unknown.body.details.errors[0].path]).toEqual([

@@ -521,7 +521,7 @@ export interface paths {
   "/v1/events": {
     /**
      * The account's events after a cursor
-     * @description The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_more says more is there already. type (repeated) keeps only events of those types; ask again with the same types.
+     * @description The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_next_page says more is there already (has_more, its deprecated name, says the same). type (repeated) keeps only events of those types; ask again with the same types.
      */
     get: operations["listEvents"];
   };
@@ -843,6 +843,16 @@ export interface components {
         /** @description ISO 4217 code */
         currency: string;
       };
+      /**
+       * @description The account the balancing line books, fixed by the record's type (docs/integration.md maps every type); the list may grow
+       * @enum {string}
+       */
+      balancing_account_type: "CARD_LIABILITY" | "BANK" | "REIMBURSEMENTS_PAYABLE" | "REIMBURSEMENT_CLEARING" | "ACCOUNTS_RECEIVABLE" | "ACCOUNTS_PAYABLE" | "BILL_PAY_CLEARING";
+      /**
+       * @description The side of the balancing line: line_items holds exactly one line of this type, the others carry the economic impact (docs/integration.md)
+       * @enum {string}
+       */
+      balancing_line_type: "DEBIT" | "CREDIT";
       /**
        * Amount
        * @description What the card holder's billing currency was charged; amount when there was no conversion
@@ -2851,6 +2861,8 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @description Another page follows: ask again with next_cursor */
+            has_next_page: boolean;
             items: components["schemas"]["AccountingRecordEvent"][];
             next_cursor: string | null;
           };
@@ -3157,6 +3169,16 @@ export interface operations {
               /** @description ISO 4217 code */
               currency: string;
             };
+            /**
+             * @description The account the balancing line books, fixed by the record's type (docs/integration.md maps every type); the list may grow
+             * @enum {string}
+             */
+            balancing_account_type: "CARD_LIABILITY" | "BANK" | "REIMBURSEMENTS_PAYABLE" | "REIMBURSEMENT_CLEARING" | "ACCOUNTS_RECEIVABLE" | "ACCOUNTS_PAYABLE" | "BILL_PAY_CLEARING";
+            /**
+             * @description The side of the balancing line: line_items holds exactly one line of this type, the others carry the economic impact (docs/integration.md)
+             * @enum {string}
+             */
+            balancing_line_type: "DEBIT" | "CREDIT";
             /**
              * Amount
              * @description What the card holder's billing currency was charged; amount when there was no conversion
@@ -3648,6 +3670,8 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @description Another page follows: ask again with next_cursor */
+            has_next_page: boolean;
             /** @description Newest first */
             items: ({
                 /**
@@ -4319,6 +4343,8 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @description Another page follows: ask again with next_cursor */
+            has_next_page: boolean;
             items: ({
                 /**
                  * Format: date-time
@@ -4704,7 +4730,7 @@ export interface operations {
   };
   /**
    * The account's events after a cursor
-   * @description The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_more says more is there already. type (repeated) keeps only events of those types; ask again with the same types.
+   * @description The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_next_page says more is there already (has_more, its deprecated name, says the same). type (repeated) keeps only events of those types; ask again with the same types.
    */
   listEvents: {
     parameters: {
@@ -4722,8 +4748,13 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            /** @description More events are there already: ask again at once */
+            /**
+             * @deprecated
+             * @description Deprecated: the same as has_next_page, which replaces it; answered until a release note says otherwise
+             */
             has_more: boolean;
+            /** @description More events are there already: ask again at once with next_cursor */
+            has_next_page: boolean;
             items: components["schemas"]["AccountEvent"][];
             /** @description Where to ask next: always given, also at the end (the feed has no end); keep it to resume */
             next_cursor: string;
@@ -5658,6 +5689,8 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @description Another page follows: ask again with next_cursor */
+            has_next_page: boolean;
             items: ({
                 /** Format: date-time */
                 created_at: string;
@@ -6115,6 +6148,8 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @description Another page follows: ask again with next_cursor */
+            has_next_page: boolean;
             items: ({
                 /** Format: date-time */
                 attempted_at: string;
@@ -6835,6 +6870,16 @@ export interface operations {
               /** @description ISO 4217 code */
               currency: string;
             };
+            /**
+             * @description The account the balancing line books, fixed by the record's type (docs/integration.md maps every type); the list may grow
+             * @enum {string}
+             */
+            balancing_account_type: "CARD_LIABILITY" | "BANK" | "REIMBURSEMENTS_PAYABLE" | "REIMBURSEMENT_CLEARING" | "ACCOUNTS_RECEIVABLE" | "ACCOUNTS_PAYABLE" | "BILL_PAY_CLEARING";
+            /**
+             * @description The side of the balancing line: line_items holds exactly one line of this type, the others carry the economic impact (docs/integration.md)
+             * @enum {string}
+             */
+            balancing_line_type: "DEBIT" | "CREDIT";
             /**
              * Amount
              * @description What the card holder's billing currency was charged; amount when there was no conversion

@@ -25,6 +25,8 @@ export type FieldValueListQuery = Query<'/v1/fields/{field_id}/values', 'get'>;
 export type FieldValuePage = Ok<'/v1/fields/{field_id}/values', 'get'>;
 
 export type AccountingRecord = Ok<'/v3/accounting/records/{record_id}', 'get'>;
+/** What a record's one balancing line books (CARD_LIABILITY, BANK, …): map each to an account of the ERP. */
+export type BalancingAccountType = AccountingRecord['balancing_account_type'];
 export type AccountingRecordQuery = Query<'/v3/accounting/records', 'get'>;
 export type AccountingRecordPage = Ok<'/v3/accounting/records', 'get'>;
 export type ExportResult = Body<'/v3/accounting/records/export-results', 'post'>['results'][number];

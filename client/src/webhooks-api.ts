@@ -1,4 +1,4 @@
-import { paginate } from './pages.js';
+import { catchUp, paginate } from './pages.js';
 import { writer, newIdempotencyKey, type RequestOptions, type Transport, type WriteOptions } from './transport.js';
 import type {
   EventFeedPage,
@@ -23,22 +23,6 @@ const enc = encodeURIComponent;
 type ListQuery<Q> = Omit<Q, 'cursor'>;
 
 /* Webhook endpoints and the event feed. */
-
-/** The feed until it has nothing more now (it has no end: next_cursor is always given), handing on each cursor. */
-async function* catchUp(
-  fetchPage: (query: EventFeedQuery) => Promise<EventFeedPage>,
-  query: EventFeedQuery,
-  onCursor?: (nextCursor: string) => void,
-): AsyncGenerator<FeedEvent, void, undefined> {
-  let next = query;
-  for (;;) {
-    const page = await fetchPage(next);
-    yield* page.items;
-    onCursor?.(page.next_cursor);
-    if (!page.has_more) return;
-    next = { ...query, cursor: page.next_cursor };
-  }
-}
 
 /**
  * The account's webhook endpoints (docs/webhooks.md): reads need webhooks.read or webhooks.write, everything else
@@ -112,7 +96,7 @@ export function eventsApi(http: Transport) {
     list,
     /**
      * Every event there is now after `query.cursor` (from the oldest kept without one), page after page, until
-     * `has_more` is false; `onCursor` receives each page's `next_cursor`, the one to resume from.
+     * `has_next_page` is false; `onCursor` receives each page's `next_cursor`, the one to resume from.
      */
     listAll: (
       query: EventFeedQuery = {},

@@ -1,5 +1,17 @@
 import { AppError, type ValidationProblem } from './app-error.js';
 
+/**
+ * Why a review move is refused, in words: a move to EXPORTED names the one operation that makes it, the others
+ * the moves there are (docs/accounting.md, "Review lifecycle").
+ */
+export function transitionRefusal(from: string, to: string): string {
+  if (to === 'EXPORTED') {
+    return 'Only an export result moves a record to EXPORTED: report it with POST /v3/accounting/records/export-results (the record must be READY_FOR_EXPORT).';
+  }
+  if (from === to) return `The record is already in ${to}.`;
+  return `A record in ${from} cannot move to ${to}: records move one step at a time (PREPARE, REVIEW, READY_FOR_EXPORT, either way), and from EXPORTED back to REVIEW.`;
+}
+
 /** The business rules of records, values and integrations. Used through `errors` (src/errors.ts). */
 export const domainErrors = {
   addressedValuesNotFound: (fieldId: string, missing: Record<string, unknown>[]) =>
@@ -13,25 +25,26 @@ export const domainErrors = {
     new AppError(
       'DUPLICATE_ACCOUNTING_RECORD_IDS',
       422,
-      'Duplicate accounting record ids found across success and failure results.',
+      `${ids.length === 1 ? 'This record is' : 'These records are'} named more than once in the results: ${ids.join(', ')}. Report each record once; no export result was applied.`,
       { duplicate_accounting_record_ids: ids },
     ),
+  /** Export results for records the account does not have (the reference's details key, plainer words). */
   exportedRecordsNotFound: (ids: string[]) =>
-    new AppError('NOT_FOUND', 404, `Accounting record source IDs not found: ${ids.join(', ')}`, {
-      not_found_export_entry_source_ids: ids,
-    }),
+    new AppError(
+      'NOT_FOUND',
+      404,
+      `${ids.length === 1 ? 'No accounting record has the id' : 'No accounting records have the ids'} ${ids.join(', ')}; no export result was applied.`,
+      { not_found_export_entry_source_ids: ids },
+    ),
   notReadyForExport: (exportable: string, ids: string[]) =>
     new AppError(
       'ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT',
       422,
-      `Only accounting records with review status ${exportable} can be updated via this endpoint.`,
+      `Export results are taken only for records in ${exportable}, and ${ids.length === 1 ? 'this one is' : 'these are'} not: ${ids.join(', ')}. No export result was applied.`,
       { not_ready_for_export_accounting_record_ids: ids },
     ),
   invalidTransition: (from: string, to: string) =>
-    new AppError('INVALID_TRANSITION', 409, `Cannot move a record from ${from} to ${to}.`, {
-      from,
-      to,
-    }),
+    new AppError('INVALID_TRANSITION', 409, transitionRefusal(from, to), { from, to }),
   versionConflict: (expected: number, actual: number) =>
     new AppError('VERSION_CONFLICT', 409, `The record is at version ${actual}, not ${expected}.`, {
       expected_version: expected,

@@ -62,6 +62,15 @@ export const Limit = (max: number, fallback = 100) =>
     description: `Maximum number of items returned: 1 to ${max}, default ${fallback}.`,
   });
 
+/**
+ * The paging members of every list of svc's own, after `items` (docs/design.md, "Pagination"): the convention of
+ * the spec's records query. The spec's own lists keep theirs as the spec writes them.
+ */
+export const PageLinks = {
+  has_next_page: Type.Boolean({ description: 'Another page follows: ask again with next_cursor' }),
+  next_cursor: Nullable(Type.String({ description: 'Pass as cursor for the next page; null at the end' })),
+};
+
 export const Cursor = Type.String({
   minLength: 1,
   maxLength: 2048,

@@ -5,6 +5,7 @@ import type { ValidationProblem } from '../errors.js';
 import { isoToMicros } from '../lib/clock.js';
 import { isRecord } from '../lib/guards.js';
 import { structuralProblems } from './structural-check.js';
+import { mustBeOfType, plainWords } from './validation-words.js';
 
 // A CommonJS module that sets both module.exports and exports.default to the plugin: TypeScript sees the module
 // object, Node the function; `.default` is the plugin to both.
@@ -123,7 +124,7 @@ function unionMessage(error: ErrorObject): string {
       ? b.type
       : null,
   );
-  if (types.length > 0 && types.every((t) => t !== null)) return `must be ${types.join(' or ')}`;
+  if (types.length > 0 && types.every((t) => t !== null)) return mustBeOfType(types);
   return error.keyword === 'oneOf'
     ? 'must match exactly one of the allowed forms'
     : 'must match one of the allowed forms';
@@ -185,7 +186,7 @@ export function toProblems(errors: ErrorObject[], part: string | undefined): Pro
     const inside = unions.filter((u) => u.error !== error && error.schemaPath.startsWith(`${u.error.schemaPath}/`));
     if (inside.some((u) => u.chosen === null || !error.schemaPath.startsWith(u.chosen))) continue;
     let path = `${prefix}${error.instancePath}`;
-    let message = error.message ?? 'is invalid';
+    let message = plainWords(error) ?? error.message ?? 'is invalid';
     const params = error.params as Record<string, unknown>;
     switch (error.keyword) {
       case 'required':

@@ -166,14 +166,10 @@ describeEachDialect(
 
     it('rejects keys that are too long or not printable ASCII', async () => {
       const api = await t.ctx.as(['fields.write']);
-      for (const [key, message] of [
-        ['k'.repeat(256), 'must NOT have more than 255 characters'],
-        ['clé', 'must be printable ASCII characters'],
-        ['tab\there', 'must be printable ASCII characters'],
-      ]) {
-        const res = await api.post('/v1/fields', { name: 'X', group: 'USER' }, { 'idempotency-key': key! });
+      for (const key of ['k'.repeat(256), 'clé', 'tab\there']) {
+        const res = await api.post('/v1/fields', { name: 'X', group: 'USER' }, { 'idempotency-key': key });
         expect(res.status).toBe(400);
-        expect(res.body.details.errors).toEqual([{ path: '/headers/idempotency-key', message }]);
+        expect(res.body.details.errors).toEqual([{ path: '/headers/idempotency-key', message: expect.any(String) }]);
       }
       expect(
         (await api.post('/v1/fields', { name: 'X', group: 'USER' }, { 'idempotency-key': 'k'.repeat(255) })).status,

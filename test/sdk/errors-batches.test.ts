@@ -35,9 +35,7 @@ describeLive('SDK: typed errors and batches of any size', (s) => {
 
     const invalid = await caught(client.fields.create({ name: '', group: 'ACCOUNTING' }));
     expect(invalid).toBeInstanceOf(SvcValidationError);
-    expect((invalid as SvcValidationError).problems).toEqual([
-      { path: '/name', message: 'must NOT have fewer than 1 characters' },
-    ]);
+    expect((invalid as SvcValidationError).problems).toEqual([{ path: '/name', message: expect.any(String) }]);
 
     const [record] = (
       await client.review.createRecords([

@@ -57,7 +57,7 @@ describeLive(
         event_types: ['field_values.changed'],
       });
       const page = await client.webhooks.list({ limit: 1 });
-      expect(page).toEqual({ items: [endpoint], next_cursor: expect.any(String) });
+      expect(page).toEqual({ items: [endpoint], has_next_page: true, next_cursor: expect.any(String) });
       const all: WebhookEndpoint[] = await collect(client.webhooks.listAll({ limit: 1 }));
       expect(all.map((e) => e.id)).toEqual([made.id, second.id]);
 
@@ -185,7 +185,7 @@ describeLive(
         [failed.event_id, 500],
       ]);
       const ofType = await client.webhooks.attempts(hook.id, { event_type: 'field_values.changed' });
-      expect(ofType).toEqual({ items: [], next_cursor: null });
+      expect(ofType).toEqual({ items: [], has_next_page: false, next_cursor: null });
 
       // Redeliver one, then every event since before the records: the same ids again.
       expect(await client.webhooks.redeliver(hook.id, { event_id: ready[0]!.id })).toEqual({ redelivered: 1 });
@@ -201,6 +201,7 @@ describeLive(
       const first = await client.events.list({ limit: 1 });
       expect(first).toEqual({
         items: [expect.objectContaining({ type: READY })],
+        has_next_page: true,
         next_cursor: expect.any(String),
         has_more: true,
       });
@@ -214,6 +215,7 @@ describeLive(
       ]);
       expect(await client.events.list({ cursor: resumeFrom })).toEqual({
         items: [],
+        has_next_page: false,
         next_cursor: expect.any(String),
         has_more: false,
       });

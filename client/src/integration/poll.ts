@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { AccountingRecordQuery, SvcClient } from '../index.js';
+import { nextCursorOf } from '../pages.js';
 import { readCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint.js';
 
 /**
@@ -75,7 +76,7 @@ export async function pollOnce(options: PollOptions): Promise<Record<StreamName,
           counts[name] += page.items.length;
           options.onProgress?.(counts);
         }
-        cursor = page.next_cursor ?? undefined;
+        cursor = nextCursorOf(page);
       } while (cursor);
     }
   } finally {

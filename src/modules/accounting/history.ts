@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
-import { pageOf } from '../../lib/pagination.js';
+import { pageLinks, pageOf, type PageLinks } from '../../lib/pagination.js';
 import type { AuthContext, Caller } from '../auth/auth.service.js';
 import { eventsService, type NewAccountEvent } from '../webhooks/events.service.js';
 import { accountingRepository } from './accounting.repository.js';
@@ -123,7 +123,7 @@ export const historyService = {
     auth: AuthContext,
     recordId: string,
     query: { cursor?: string; limit?: number },
-  ): Promise<{ items: RecordEventDto[]; next_cursor: string | null }> {
+  ): Promise<{ items: RecordEventDto[] } & PageLinks> {
     if (!(await accountingRepository.find(ex, auth.accountId, recordId))) {
       throw errors.notFound(`Accounting record ${recordId}`, { accounting_record_id: recordId });
     }
@@ -136,10 +136,9 @@ export const historyService = {
     }
     const limit = query.limit ?? 100;
     const page = pageOf(await historyRepository.page(ex, auth.accountId, recordId, after, limit), limit);
-    const last = page.items.at(-1);
     return {
       items: page.items.map((row) => RecordEventShape.toObject(row, undefined)),
-      next_cursor: page.hasMore && last ? sealCursor(auth.cursorKey, 'record_history', binding, [last.version]) : null,
+      ...pageLinks(page, (last) => sealCursor(auth.cursorKey, 'record_history', binding, [last.version])),
     };
   },
 };

@@ -6,13 +6,30 @@ export type SourceType = (typeof SOURCE_TYPES)[number];
 
 export type Side = 'DEBIT' | 'CREDIT';
 
+/**
+ * What a record's balancing line stands for, answered on every record as `balancing_account_type` (an ERP maps each
+ * to one of its own accounts; the economic lines carry their account as a coding). An enum that may grow: a new
+ * member is an addition, and a connector should refuse, not guess, one it does not know.
+ */
+export const BALANCING_ACCOUNT_TYPES = [
+  'CARD_LIABILITY',
+  'BANK',
+  'REIMBURSEMENTS_PAYABLE',
+  'REIMBURSEMENT_CLEARING',
+  'ACCOUNTS_RECEIVABLE',
+  'ACCOUNTS_PAYABLE',
+  'BILL_PAY_CLEARING',
+] as const;
+export type BalancingAccountType = (typeof BALANCING_ACCOUNT_TYPES)[number];
+
 interface LedgerRule {
   source: SourceType;
   /** The side that carries the economic impact: these lines are coded and kept by single_entry=true. */
   economic: Side;
-  /** What each side books, in words (docs/accounting.md repeats this table). */
+  /** What the economic side books, in words (docs/accounting.md and docs/integration.md repeat this table). */
   economicAccount: string;
-  balancingAccount: string;
+  /** What the balancing line books. */
+  balancing: BalancingAccountType;
 }
 
 /**
@@ -24,105 +41,105 @@ export const LEDGER = {
     source: 'CARD',
     economic: 'DEBIT',
     economicAccount: 'expense',
-    balancingAccount: 'card liability',
+    balancing: 'CARD_LIABILITY',
   },
   CARD_EXPENSE_REFUND: {
     source: 'CARD',
     economic: 'CREDIT',
     economicAccount: 'expense',
-    balancingAccount: 'card liability',
+    balancing: 'CARD_LIABILITY',
   },
   CARD_EXPENSE_REPAYMENT: {
     source: 'CARD',
     economic: 'CREDIT',
     economicAccount: 'expense',
-    balancingAccount: 'bank (cash)',
+    balancing: 'BANK',
   },
   CARD_PAYMENT: {
     source: 'CARD',
     economic: 'CREDIT',
     economicAccount: 'bank (cash)',
-    balancingAccount: 'card liability',
+    balancing: 'CARD_LIABILITY',
   },
   CARD_PAYMENT_REFUND: {
     source: 'CARD',
     economic: 'DEBIT',
     economicAccount: 'bank (cash)',
-    balancingAccount: 'card liability',
+    balancing: 'CARD_LIABILITY',
   },
   REWARD_REDEMPTION: {
     source: 'CARD',
     economic: 'CREDIT',
     economicAccount: 'rewards income',
-    balancingAccount: 'card liability',
+    balancing: 'CARD_LIABILITY',
   },
   REIMBURSEMENT_EXPENSE_APPROVAL: {
     source: 'REIMBURSEMENT',
     economic: 'DEBIT',
     economicAccount: 'expense',
-    balancingAccount: 'reimbursements payable',
+    balancing: 'REIMBURSEMENTS_PAYABLE',
   },
   REIMBURSEMENT_EXPENSE_POST: {
     source: 'REIMBURSEMENT',
     economic: 'DEBIT',
     economicAccount: 'expense',
-    balancingAccount: 'bank (cash)',
+    balancing: 'BANK',
   },
   REIMBURSEMENT_EXPENSE_REPAYMENT: {
     source: 'REIMBURSEMENT',
     economic: 'CREDIT',
     economicAccount: 'expense',
-    balancingAccount: 'bank (cash)',
+    balancing: 'BANK',
   },
   REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT: {
     source: 'REIMBURSEMENT',
     economic: 'CREDIT',
     economicAccount: 'bank (cash)',
-    balancingAccount: 'reimbursements payable',
+    balancing: 'REIMBURSEMENTS_PAYABLE',
   },
   REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL: {
     source: 'REIMBURSEMENT',
     economic: 'DEBIT',
     economicAccount: 'bank (cash)',
-    balancingAccount: 'reimbursements payable',
+    balancing: 'REIMBURSEMENTS_PAYABLE',
   },
   REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN: {
     source: 'REIMBURSEMENT',
     economic: 'CREDIT',
     economicAccount: 'bank (cash)',
-    balancingAccount: 'reimbursement clearing',
+    balancing: 'REIMBURSEMENT_CLEARING',
   },
   REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND: {
     source: 'REIMBURSEMENT',
     economic: 'DEBIT',
     economicAccount: 'bank (cash)',
-    balancingAccount: 'reimbursement clearing',
+    balancing: 'REIMBURSEMENT_CLEARING',
   },
-  INVOICE: { source: 'BILL', economic: 'CREDIT', economicAccount: 'revenue', balancingAccount: 'accounts receivable' },
+  INVOICE: { source: 'BILL', economic: 'CREDIT', economicAccount: 'revenue', balancing: 'ACCOUNTS_RECEIVABLE' },
   INVOICE_PAYMENT: {
     source: 'BILL',
     economic: 'DEBIT',
     economicAccount: 'bank (cash)',
-    balancingAccount: 'accounts receivable',
+    balancing: 'ACCOUNTS_RECEIVABLE',
   },
-  BILL_EXPENSE: { source: 'BILL', economic: 'DEBIT', economicAccount: 'expense', balancingAccount: 'accounts payable' },
+  BILL_EXPENSE: { source: 'BILL', economic: 'DEBIT', economicAccount: 'expense', balancing: 'ACCOUNTS_PAYABLE' },
   BILL_EXPENSE_PAYMENT: {
     source: 'BILL',
     economic: 'CREDIT',
     economicAccount: 'bank (cash)',
-    balancingAccount: 'accounts payable',
+    balancing: 'ACCOUNTS_PAYABLE',
   },
   BILL_EXPENSE_CARD_PAYMENT: {
     source: 'BILL',
     economic: 'CREDIT',
     economicAccount: 'card liability',
-    balancingAccount: 'accounts payable',
+    balancing: 'ACCOUNTS_PAYABLE',
   },
   BILL_MONEY_MOVEMENT_PAYIN: {
     source: 'BILL',
     economic: 'CREDIT',
     economicAccount: 'bank (cash)',
-    balancingAccount: 'bill pay clearing',
+    balancing: 'BILL_PAY_CLEARING',
   },
 } as const satisfies Record<string, LedgerRule>;
 
@@ -154,6 +171,9 @@ export const RECORD_TYPES: readonly RecordType[] = [
 export const sourceTypeOf = (type: RecordType): SourceType => LEDGER[type].source;
 export const economicSideOf = (type: RecordType): Side => LEDGER[type].economic;
 const opposite = (side: Side): Side => (side === 'DEBIT' ? 'CREDIT' : 'DEBIT');
+/** The side of the record's one balancing line. */
+export const balancingSideOf = (type: RecordType): Side => opposite(LEDGER[type].economic);
+export const balancingAccountOf = (type: RecordType): BalancingAccountType => LEDGER[type].balancing;
 
 /**
  * How a coding identifies its value: IDENTIFIER, a value of the field's list, named by its ids (svc and remote).

@@ -13,7 +13,14 @@ import {
   vendorProperties,
 } from './accounting.schema-parts.js';
 import type { LastExportResult, ShownRecordRow } from './accounting.tables.js';
-import { CODING_TYPES, economicLines, type LineItem } from './ledger.js';
+import {
+  BALANCING_ACCOUNT_TYPES,
+  balancingAccountOf,
+  balancingSideOf,
+  CODING_TYPES,
+  economicLines,
+  type LineItem,
+} from './ledger.js';
 import { fromMinor } from './money.js';
 
 const Money = (description?: string) =>
@@ -154,6 +161,20 @@ export const AccountingRecordShape = defineShape<ShownRecordRow, { singleEntry: 
       (row, ctx) => (ctx.singleEntry ? economicLines(row.type, lineItems(row)) : lineItems(row)),
       (row, ctx) =>
         ctx.singleEntry ? storedForm.lineItems(economicLines(row.type, lineItems(row))) : row.line_items_json,
+    ),
+    balancing_line_type: record.computed(
+      oneOf(
+        ['DEBIT', 'CREDIT'],
+        'The side of the balancing line: line_items holds exactly one line of this type, the others carry the economic impact (docs/integration.md)',
+      ),
+      (row) => balancingSideOf(row.type),
+    ),
+    balancing_account_type: record.computed(
+      oneOf(
+        BALANCING_ACCOUNT_TYPES,
+        "The account the balancing line books, fixed by the record's type (docs/integration.md maps every type); the list may grow",
+      ),
+      (row) => balancingAccountOf(row.type),
     ),
     receipts: record.storedJson('receipts_json', OrNull(Type.Array(ReceiptSchema))),
     user: record.storedJson('user_json', OrNull(UserSchema)),

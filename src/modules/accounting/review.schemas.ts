@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Cursor, Limit, Nullable, Timestamp } from '../../http/schemas.js';
+import { Cursor, Limit, Nullable, PageLinks, Timestamp } from '../../http/schemas.js';
 import { defineShape, members } from '../../lib/shape.js';
 import { OrNull, oneOf, ReviewStatusSchema, SourceTypeSchema, Text } from './accounting.schema-parts.js';
 import { MoneyInput } from './accounting.schemas.js';
@@ -161,7 +161,7 @@ export const HistoryQuery = Type.Object(
   { additionalProperties: false },
 );
 export const HistoryPage = Type.Object(
-  { items: Type.Array(Type.Ref('AccountingRecordEvent')), next_cursor: OrNull(Type.String()) },
+  { items: Type.Array(Type.Ref('AccountingRecordEvent')), ...PageLinks },
   { title: 'AccountingRecordHistory' },
 );
 

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/database.js';
-import { errors } from '../../errors.js';
+import { errors, transitionRefusal } from '../../errors.js';
 import { microsToIso } from '../../lib/clock.js';
 import type { Caller } from '../auth/auth.service.js';
 import { accountingRepository, CountDeltas } from './accounting.repository.js';
@@ -68,10 +68,7 @@ async function problemsOf(
       problems.push({
         accounting_record_id: id,
         error_code: 'INVALID_TRANSITION',
-        message:
-          to === 'EXPORTED'
-            ? 'Only export results move a record to EXPORTED.'
-            : `Cannot move a record from ${state.review_status} to ${to}.`,
+        message: transitionRefusal(state.review_status, to),
         from: state.review_status,
         to,
       });

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Cursor, Limit, Nullable, oneOf, Timestamp } from '../../http/schemas.js';
+import { Cursor, Limit, Nullable, PageLinks, oneOf, Timestamp } from '../../http/schemas.js';
 import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, AUDIT_TARGETS } from './audit.tables.js';
 
 const Ref = (description: string) =>
@@ -53,7 +53,7 @@ export const AuditQuery = Type.Object(
 export const AuditPage = Type.Object(
   {
     items: Type.Array(AuditEvent, { description: 'Newest first' }),
-    next_cursor: Nullable(Type.String({ description: 'Pass as cursor for the next page; null at the end' })),
+    ...PageLinks,
   },
   { title: 'AuditEventPage' },
 );

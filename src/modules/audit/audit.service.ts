@@ -4,7 +4,7 @@ import { isoToMicros, microsToIso, nowMicros } from '../../lib/clock.js';
 import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { isRecord } from '../../lib/guards.js';
 import { newId } from '../../lib/ids.js';
-import { pageOf } from '../../lib/pagination.js';
+import { pageLinks, pageOf, type PageLinks } from '../../lib/pagination.js';
 import { auditRepository } from './audit.repository.js';
 import type { Static } from 'typebox';
 import { isOneOf } from '../../lib/guards.js';
@@ -110,7 +110,7 @@ export const auditService = {
   },
 
   /** The account's audit log, newest first, filtered; a sealed cursor bound to the filters. */
-  async list(db: Db, auth: Reader, query: AuditQuery): Promise<{ items: AuditEventDto[]; next_cursor: string | null }> {
+  async list(db: Db, auth: Reader, query: AuditQuery): Promise<{ items: AuditEventDto[] } & PageLinks> {
     const filter = {
       actions: query.action,
       actorId: query.actor_id,
@@ -127,13 +127,11 @@ export const auditService = {
     }
     const rows = await auditRepository.list(db.direct, auth.accountId, filter, { after, limit: query.limit });
     const page = pageOf(rows, query.limit);
-    const last = page.items.at(-1);
     return {
       items: page.items.map(rowToEvent),
-      next_cursor:
-        page.hasMore && last
-          ? sealCursor(auth.cursorKey, 'audit_events', binding, [last.occurred_at, last.event_id])
-          : null,
+      ...pageLinks(page, (last) =>
+        sealCursor(auth.cursorKey, 'audit_events', binding, [last.occurred_at, last.event_id]),
+      ),
     };
   },
 };

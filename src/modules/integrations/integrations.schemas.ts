@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Cursor, Limit, Nullable } from '../../http/schemas.js';
+import { Cursor, Limit, Nullable, PageLinks } from '../../http/schemas.js';
 import { INTEGRATION_STATUSES } from './integrations.tables.js';
 
 /** RFC 3339 UTC with microseconds, as every time of the API. */
@@ -75,7 +75,7 @@ export const IntegrationListQuery = Type.Object(
 export const IntegrationPage = Type.Object(
   {
     items: Type.Array(IntegrationListing),
-    next_cursor: Nullable(Type.String({ description: 'Pass as cursor for the next page; null at the end' })),
+    ...PageLinks,
   },
   { title: 'IntegrationPage' },
 );

@@ -5,7 +5,7 @@ import { errors } from '../../errors.js';
 import { microsToIso, nowMicros } from '../../lib/clock.js';
 import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
-import { pageOf } from '../../lib/pagination.js';
+import { pageLinks, pageOf, type PageLinks } from '../../lib/pagination.js';
 import type { AuthContext, Tenant } from '../auth/auth.service.js';
 import { integrationsRepository as repo } from './integrations.repository.js';
 import type { CreateIntegration, IntegrationDto, IntegrationListingDto } from './integrations.schemas.js';
@@ -162,13 +162,12 @@ export const integrationsService = {
     ex: Executor,
     auth: AuthContext,
     query: { cursor?: string; limit: number },
-  ): Promise<{ items: IntegrationListingDto[]; next_cursor: string | null }> {
+  ): Promise<{ items: IntegrationListingDto[] } & PageLinks> {
     const afterId = query.cursor ? String(openCursor(auth.cursorKey, 'integrations', {}, query.cursor)[0]) : undefined;
     const page = pageOf(await repo.list(ex, auth.accountId, { afterId, limit: query.limit }), query.limit);
-    const last = page.items.at(-1);
     return {
       items: page.items.map(integrationRowToListing),
-      next_cursor: page.hasMore && last ? sealCursor(auth.cursorKey, 'integrations', {}, [last.integration_id]) : null,
+      ...pageLinks(page, (last) => sealCursor(auth.cursorKey, 'integrations', {}, [last.integration_id])),
     };
   },
 };

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import { isoToMicros, microsToIso, nowMicros } from '../../lib/clock.js';
 import { openCursor, sealCursor } from '../../lib/cursor.js';
-import { pageOf } from '../../lib/pagination.js';
+import { pageLinks, pageOf, type PageLinks } from '../../lib/pagination.js';
 import type { AuthContext, Tenant } from '../auth/auth.service.js';
 import { eventsRepository } from './events.repository.js';
 import { isEventType, type AccountEventType } from './events.service.js';
@@ -36,7 +36,7 @@ export const deliveriesService = {
     auth: AuthContext,
     endpointId: string,
     query: { eventId?: string; eventType?: AccountEventType; cursor?: string; limit: number },
-  ): Promise<{ items: WebhookAttemptDto[]; next_cursor: string | null }> {
+  ): Promise<{ items: WebhookAttemptDto[] } & PageLinks> {
     if (!(await webhooksRepository.find(ex, auth.accountId, endpointId))) throw endpointNotFound(endpointId);
     // event_type joins the binding only when given, so cursors handed out before the filter existed still open.
     const binding = {
@@ -54,11 +54,9 @@ export const deliveriesService = {
       limit: query.limit,
     });
     const page = pageOf(rows, query.limit);
-    const last = page.items.at(-1);
     return {
       items: page.items.map(attemptDto),
-      next_cursor:
-        page.hasMore && last ? sealCursor(auth.cursorKey, 'webhook_attempts', binding, [last.attempt_id]) : null,
+      ...pageLinks(page, (last) => sealCursor(auth.cursorKey, 'webhook_attempts', binding, [last.attempt_id])),
     };
   },
 

@@ -99,10 +99,16 @@ export const EventFeedQuery = Type.Object(
 export const EventFeedPage = Type.Object(
   {
     items: Type.Array(Type.Ref('AccountEvent')),
+    has_next_page: Type.Boolean({ description: 'More events are there already: ask again at once with next_cursor' }),
     next_cursor: Type.String({
       description: 'Where to ask next: always given, also at the end (the feed has no end); keep it to resume',
     }),
-    has_more: Type.Boolean({ description: 'More events are there already: ask again at once' }),
+    // The feed's name before svc's lists took one convention (docs/design.md, "Pagination"): answered for now.
+    has_more: Type.Boolean({
+      deprecated: true,
+      description:
+        'Deprecated: the same as has_next_page, which replaces it; answered until a release note says otherwise',
+    }),
   },
   { title: 'EventFeedPage' },
 );

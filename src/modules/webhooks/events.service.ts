@@ -143,8 +143,8 @@ export const eventsService = {
 
   /**
    * The account's events after the cursor, in commit order, pre-written (lib/prewritten.ts). The feed has no end:
-   * `next_cursor` is always given (where to ask next, also when nothing new came), and `has_more` says whether
-   * more events are there already. Without a cursor: from the oldest event kept. `types` keeps only events of
+   * `next_cursor` is always given (where to ask next, also when nothing new came), and `has_next_page` says whether
+   * more events are there already (`has_more`, its deprecated name, too). Without a cursor: from the oldest event kept. `types` keeps only events of
    * those types; the cursor is bound to them (in any order), so it cannot be replayed with other types.
    */
   async feed(
@@ -164,6 +164,10 @@ export const eventsService = {
     const page = pageOf(await repo.page(ex, auth.accountId, after, query.limit, types), query.limit);
     const last = page.items.at(-1);
     const next = sealCursor(auth.cursorKey, 'account_events', binding, [last ? Number(last.seq) : after]);
-    return prewrittenPage(`[${page.items.map(eventJson).join(',')}]`, { next_cursor: next, has_more: page.hasMore });
+    return prewrittenPage(`[${page.items.map(eventJson).join(',')}]`, {
+      has_next_page: page.hasMore,
+      next_cursor: next,
+      has_more: page.hasMore,
+    });
   },
 };

@@ -40,7 +40,7 @@ export function webhooksRoutes(db: Db, rules: TargetRules): FastifyPluginAsyncTy
           operationId: 'listEvents',
           summary: "The account's events after a cursor",
           description:
-            'The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_more says more is there already. type (repeated) keeps only events of those types; ask again with the same types.',
+            'The event feed: every event of the account in commit order (the same events, with the same ids, that webhooks deliver), kept 30 days. Without a cursor: from the oldest kept. next_cursor is always given: keep it, and ask again with it to get what came since; has_next_page says more is there already (has_more, its deprecated name, says the same). type (repeated) keeps only events of those types; ask again with the same types.',
           tags: ['Events'],
           querystring: EventFeedQuery,
           response: { 200: EventFeedPage },

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Cursor, Limit, Nullable, Timestamp } from '../../http/schemas.js';
+import { Cursor, Limit, Nullable, PageLinks, Timestamp } from '../../http/schemas.js';
 import { EVENT_TYPE_NAMES } from './events.service.js';
 import { ENDPOINT_STATUSES } from './webhooks.tables.js';
 
@@ -91,7 +91,7 @@ export const WebhookListQuery = Type.Object(
 );
 
 export const WebhookEndpointPage = Type.Object(
-  { items: Type.Array(WebhookEndpoint), next_cursor: Nullable(Type.String()) },
+  { items: Type.Array(WebhookEndpoint), ...PageLinks },
   { title: 'WebhookEndpointPage' },
 );
 
@@ -161,7 +161,7 @@ export const WebhookAttempt = Type.Object(
 export type WebhookAttemptDto = Static<typeof WebhookAttempt>;
 
 export const WebhookAttemptPage = Type.Object(
-  { items: Type.Array(WebhookAttempt), next_cursor: Nullable(Type.String()) },
+  { items: Type.Array(WebhookAttempt), ...PageLinks },
   { title: 'WebhookAttemptPage', description: 'The delivery log, newest attempt first' },
 );
 

@@ -4,7 +4,7 @@ import { errors } from '../../errors.js';
 import { microsToIso, nowMicros } from '../../lib/clock.js';
 import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
-import { pageOf } from '../../lib/pagination.js';
+import { pageLinks, pageOf, type PageLinks } from '../../lib/pagination.js';
 import type { AuthContext, Tenant } from '../auth/auth.service.js';
 import { deliveriesRepository } from './deliveries.repository.js';
 import { eventsRepository } from './events.repository.js';
@@ -143,13 +143,12 @@ export const webhooksService = {
     ex: Executor,
     auth: AuthContext,
     query: { cursor?: string; limit: number },
-  ): Promise<{ items: WebhookEndpointDto[]; next_cursor: string | null }> {
+  ): Promise<{ items: WebhookEndpointDto[] } & PageLinks> {
     const afterId = query.cursor ? String(openCursor(auth.cursorKey, 'webhooks', {}, query.cursor)[0]) : undefined;
     const page = pageOf(await repo.list(ex, auth.accountId, afterId, query.limit), query.limit);
-    const last = page.items.at(-1);
     return {
       items: page.items.map(endpointDto),
-      next_cursor: page.hasMore && last ? sealCursor(auth.cursorKey, 'webhooks', {}, [last.endpoint_id]) : null,
+      ...pageLinks(page, (last) => sealCursor(auth.cursorKey, 'webhooks', {}, [last.endpoint_id])),
     };
   },
 

@@ -33,7 +33,7 @@ export function useRecordHistory(id: string) {
     queryFn: ({ pageParam, signal }) =>
       client.review.history(id, pageParam ? { limit: 50, cursor: pageParam } : { limit: 50 }, { signal }),
     initialPageParam: null as string | null,
-    getNextPageParam: (page) => page.next_cursor,
+    getNextPageParam: (page) => (page.has_next_page ? page.next_cursor : null),
   });
 }
 

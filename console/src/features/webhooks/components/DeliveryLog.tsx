@@ -73,7 +73,7 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
   const cursor = cursors.at(-1) ?? null;
   const page = useAttempts(endpoint.id, eventType, cursor);
   const redeliver = useRedeliver(endpoint.id);
-  const nextCursor = page.data?.next_cursor ?? null;
+  const nextCursor = page.data?.has_next_page ? page.data.next_cursor : null;
 
   const redeliverOne = (eventId: string) => {
     setRedelivered(null);
