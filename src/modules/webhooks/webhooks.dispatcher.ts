@@ -216,13 +216,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   async function step(): Promise<Step> {
-    // Beats when due, and takes over the claims of dispatchers found dead, so they are due in this very step.
-    await live.tick();
+    // Takes over the claims of dispatchers found dead (so they are due in this very step), and beats while busy.
+    await live.tick(inFlight.total > 0);
     const work = await deliveries.hasWork(db.direct, now());
     const { scanned, fanned } = work.behind ? await fanOut() : { scanned: 0, fanned: 0 };
     const token = randomUUID();
-    const claimed =
-      (work.behind || work.due) && inFlight.total < bounds.total && !stopping ? await claimAlone(token) : [];
+    const claiming = (work.behind || work.due) && inFlight.total < bounds.total && !stopping;
+    // A claim is made after a beat: whoever watches sees this process alive before it holds anything.
+    if (claiming) await live.tick(true);
+    const claimed = claiming ? await claimAlone(token) : [];
     return { scanned, fanned, claimed: claimed.map((d) => begin(d, token)) };
   }
 
@@ -268,7 +270,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     start() {
       if (running) return;
       running = true;
-      live.start();
+      live.start(() => inFlight.total > 0);
       loop = (async () => {
         while (running) {
           let again = false;

@@ -15,12 +15,13 @@ export interface Liveness {
   /** This process's dispatcher id: the `claimed_by` of its claims. */
   readonly id: string;
   /**
-   * When a beat is due (by the dispatcher's clock): beats, then judges the others and takes over the claims of any
-   * whose beats have not moved for `takeoverAfter`. Ticks do not overlap (a tick asked for meanwhile is that one).
+   * Once per beat interval (by the dispatcher's clock): beats if `busy` (it holds claims, or is about to claim),
+   * then watches the others and takes over the claims of any whose beats have not moved for `takeoverAfter`. Ticks
+   * do not overlap (a tick asked for meanwhile waits for the one under way, then runs if still due).
    */
-  tick(): Promise<void>;
+  tick(busy: boolean): Promise<void>;
   /** Ticks on a timer of its own too (the running dispatcher), so that a long step never makes it look dead. */
-  start(): void;
+  start(busy: () => boolean): void;
   /** On a clean stop, its claims settled: the timer ends and the row goes, so nobody waits to judge it. */
   leave(): Promise<void>;
 }
@@ -34,12 +35,14 @@ export interface LivenessOptions {
 }
 
 /**
- * A dispatcher's heartbeat, and its watch over the others' (docs/webhooks.md, "Many processes"). Each process beats
- * in its row of webhook_dispatchers; each watches the others' `beats` and judges one dead when they have not moved
- * for `takeoverAfter` by its own clock (never by comparing clocks of two machines, which may differ). The dead
- * one's claims are taken over in one transaction with the removal of its row, and only if it has not beaten
- * meanwhile. A process that restarts is a new dispatcher: its old self's claims are taken over by whoever watches
- * first, itself included, `takeoverAfter` after it is first seen standing still.
+ * A dispatcher's heartbeat, and its watch over the others' (docs/webhooks.md, "Many processes"). A process beats in
+ * its row of webhook_dispatchers before it claims and as long as it holds claims; each process watches the others'
+ * `beats` and judges one dead when they have not moved for `takeoverAfter` by its own clock (never by comparing the
+ * clocks of two machines, which may differ). The dead one's claims are taken over in one transaction with the
+ * removal of its row, and only if it has not beaten meanwhile (a claim is always made after a beat, so a process
+ * judged dead while idle loses nothing: it joins again before it claims). An idle dispatcher only reads: no write
+ * lock a second (SQLite has one writer). A process that restarts is a new dispatcher: its old self's claims are
+ * taken over by whoever watches, itself included, `takeoverAfter` after it is first seen standing still.
  *
  * An attempt genuinely in flight on a live process is never taken over: that process beats while it waits. If a
  * process stalls past the window (a frozen VM), its claims go to another, which may send them again (at least
@@ -49,17 +52,25 @@ export function liveness(options: LivenessOptions): Liveness {
   const { db, now, log } = options;
   const takeoverAfter = options.takeoverAfter ?? TAKEOVER_AFTER;
   const beatEvery = Math.floor(takeoverAfter / BEATS_PER_WINDOW);
+  // A tenth of slack: a timer that fires a little early still beats.
+  const due = (last: number, at: number) => at - last >= beatEvery - beatEvery / 10;
   const id = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   /** Each other dispatcher's beats as last seen, and since when (this process's clock) they have stood still. */
   const seen = new Map<string, { beats: number; since: number }>();
   let joined = false;
+  /** Whether the last beat was of a process holding claims (a row gone since then means they were taken over). */
+  let heldClaims = false;
   let lastBeat = -Infinity;
+  let lastWatch = -Infinity;
   let ticking: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
 
-  async function beat(at: number): Promise<void> {
-    if (joined && (await db.write((ex) => repo.beat(ex, id, at)))) return;
-    if (joined) {
+  async function beat(at: number, busy: boolean): Promise<void> {
+    if (joined && (await db.write((ex) => repo.beat(ex, id, at)))) {
+      heldClaims = busy;
+      return;
+    }
+    if (joined && heldClaims) {
       log?.warn(
         { dispatcher_id: id },
         'webhook dispatcher was judged dead (no beat in time); its claims were taken over',
@@ -67,12 +78,14 @@ export function liveness(options: LivenessOptions): Liveness {
     }
     await db.write((ex) => repo.join(ex, id, at));
     joined = true;
+    heldClaims = busy;
   }
 
   async function watch(at: number): Promise<void> {
     const rows = await repo.all(db.direct);
     const present = new Set(rows.map((r) => r.dispatcher_id));
     for (const key of seen.keys()) if (!present.has(key)) seen.delete(key);
+    if (!present.has(id)) joined = false;
     for (const row of rows) {
       if (row.dispatcher_id === id) continue;
       const last = seen.get(row.dispatcher_id);
@@ -92,22 +105,30 @@ export function liveness(options: LivenessOptions): Liveness {
     }
   }
 
-  async function tickNow(): Promise<void> {
+  async function tickNow(busy: boolean): Promise<void> {
     const at = now();
-    // A tenth of slack: a timer that fires a little early still beats.
-    if (at - lastBeat < beatEvery - beatEvery / 10) return;
-    await beat(at);
-    lastBeat = at;
-    await watch(at);
+    if (busy && (!joined || due(lastBeat, at))) {
+      await beat(at, busy);
+      lastBeat = at;
+    }
+    if (due(lastWatch, at)) {
+      lastWatch = at;
+      await watch(at);
+    }
   }
 
-  const tick = () => (ticking ??= tickNow().finally(() => (ticking = null)));
+  async function tick(busy: boolean): Promise<void> {
+    while (ticking) await ticking.catch(() => {});
+    ticking = tickNow(busy).finally(() => (ticking = null));
+    return ticking;
+  }
+
   return {
     id,
     tick,
-    start() {
+    start(busy) {
       timer ??= setInterval(
-        () => void tick().catch((error: unknown) => log?.warn({ err: error }, 'webhook heartbeat failed')),
+        () => void tick(busy()).catch((error: unknown) => log?.warn({ err: error }, 'webhook heartbeat failed')),
         Math.max(1, Math.floor(beatEvery / 1000)),
       );
       timer.unref();
@@ -115,7 +136,7 @@ export function liveness(options: LivenessOptions): Liveness {
     async leave() {
       clearInterval(timer);
       timer = undefined;
-      await ticking?.catch(() => {});
+      while (ticking) await ticking.catch(() => {});
       if (joined) await db.write((ex) => repo.leave(ex, id));
       joined = false;
     },
