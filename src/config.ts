@@ -57,6 +57,8 @@ export interface Config {
   readonly webhookAllowLoopbackTargets: boolean;
   /** Webhook attempts under way at once in a process: in all, per account, per endpoint (docs/webhooks.md). */
   readonly webhookConcurrency: { readonly total: number; readonly perAccount: number; readonly perEndpoint: number };
+  /** Seconds a webhook dispatcher's heartbeat may stand still before another process takes its claims over. */
+  readonly webhookTakeoverSeconds: number;
   /** Sandbox mode (docs/sandbox.md): the /sandbox/v1 routes and fault injection exist only when true. */
   readonly sandbox: boolean;
   /** The bearer token of the sandbox's operator routes; required when sandbox is on. */
@@ -221,6 +223,7 @@ export function loadConfig(env: Env): Config {
     webhookAllowPrivateTargets: v.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     webhookAllowLoopbackTargets: v.WEBHOOK_ALLOW_PRIVATE_TARGETS || sandbox,
     webhookConcurrency: Object.freeze(webhookConcurrency),
+    webhookTakeoverSeconds: v.WEBHOOK_TAKEOVER_SECONDS,
     sandbox,
     sandboxAdminToken: sandbox ? sandboxAdminToken : null,
   });

@@ -78,6 +78,7 @@ async function serve(config: Config): Promise<void> {
         concurrency: config.webhookConcurrency.total,
         accountConcurrency: config.webhookConcurrency.perAccount,
         endpointConcurrency: config.webhookConcurrency.perEndpoint,
+        takeoverAfter: config.webhookTakeoverSeconds * 1_000_000,
       })
     : null;
   dispatcher?.start();

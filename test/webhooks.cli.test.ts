@@ -1,7 +1,8 @@
+import { Webhook } from 'standardwebhooks';
 import { expect, it } from 'vitest';
 import { describeEachDialect } from './support/context.js';
 import { svc } from './support/processes.js';
-import { WEBHOOKS, webhookUrl } from './support/webhooks.js';
+import { attemptsOf, startReceiver, subscribe, testDispatcher, WEBHOOKS, webhookUrl } from './support/webhooks.js';
 
 const lines = (stdout: string) =>
   stdout
@@ -43,8 +44,31 @@ describeEachDialect(
       ]);
       expect((await svc(['webhooks', 'list'], env())).code).toBe(2);
     });
+
+    it('queues a test event for one endpoint, which the dispatcher delivers signed; a disabled endpoint exits 2', async () => {
+      const api = await t.ctx.as(['webhooks.write']);
+      const receiver = await startReceiver();
+      const hook = await subscribe(api, receiver.url);
+      const sent = await svc(['webhooks', 'test', hook.id, '--account', api.accountId], env());
+      expect(sent.code, sent.stderr).toBe(0);
+      const [event] = lines(sent.stdout);
+      expect(event).toMatchObject({ type: 'webhook.test', data: { object: 'webhook_endpoint', id: hook.id } });
+      expect(await testDispatcher(t.ctx.db).runOnce()).toMatchObject({ attempted: 1, delivered: 1 });
+      expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([event.id]);
+      const got = receiver.received[0]!;
+      expect(new Webhook(hook.secret).verify(got.body, got.headers as Record<string, string>)).toEqual(event);
+      expect((await attemptsOf(api, hook.id)).map((a) => [a.event_id, a.event_type])).toEqual([
+        [event.id, 'webhook.test'],
+      ]);
+
+      expect((await api.put(webhookUrl(hook.id), { status: 'DISABLED' })).status).toBe(200);
+      const refused = await svc(['webhooks', 'test', hook.id, '--account', api.accountId], env());
+      expect([refused.code, refused.stdout]).toEqual([2, '']);
+      expect(refused.stderr).toContain(`svc: Webhook endpoint ${hook.id} is disabled`);
+      expect((await svc(['webhooks', 'test', '--account', api.accountId], env())).code).toBe(2);
+    });
   },
-  {},
+  { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
   // The CLI runs the services the server runs, tested per dialect through HTTP: SQLite alone here.
   { only: 'sqlite' },
 );

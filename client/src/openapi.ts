@@ -640,6 +640,13 @@ export interface paths {
      */
     post: operations["rotateWebhookSecret"];
   };
+  "/v1/webhooks/{webhook_id}/test": {
+    /**
+     * Send a test event to a webhook endpoint
+     * @description A webhook.test event, {object: "webhook_endpoint", id}, is queued for this endpoint alone, due now, and delivered like any other: signed with its secrets, in its delivery log (event_type webhook.test), retried until a 2xx. It is no change of the account: not in the event feed, sent to no other endpoint. A DISABLED endpoint is sent nothing: 409 WEBHOOK_ENDPOINT_DISABLED, nothing queued.
+     */
+    post: operations["sendWebhookTestEvent"];
+  };
   "/v3/accounting/integration": {
     /**
      * Create accounting integration
@@ -740,6 +747,13 @@ export interface webhooks {
      * @description The body is the event as the feed answers it.
      */
     post: operations["webhook_integration_disconnected"];
+  };
+  "webhook.test": {
+    /**
+     * A test event, sent on request (POST /v1/webhooks/{webhook_id}/test) to that endpoint alone
+     * @description Not a change of the account: never in the event feed, and no endpoint subscribes to it. Acknowledge it with a 2xx like any event.
+     */
+    post: operations["webhook_webhook_test"];
   };
 }
 
@@ -1054,7 +1068,7 @@ export interface components {
        * @description Machine-readable error code
        * @enum {string}
        */
-      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "INVALID_PASSKEY" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "INVALID_AUTHORIZATION_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "INVALID_PASSKEY" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "WEBHOOK_ENDPOINT_DISABLED" | "INVALID_AUTHORIZATION_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
       /** @description Human-readable error message */
       message: string;
       /** @description The X-Request-Id of the request */
@@ -6131,8 +6145,8 @@ export interface operations {
       query?: {
         /** @description Only the attempts of this event */
         event_id?: string;
-        /** @description Only the attempts of events of this type (docs/webhooks.md has the catalogue) */
-        event_type?: "accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT";
+        /** @description Only the attempts of events of this type (docs/webhooks.md has the catalogue; webhook.test: test events) */
+        event_type?: "accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT" | "webhook.test";
         /** @description The `next_cursor` of the previous response, with the same filters. */
         cursor?: string;
         /** @description Maximum number of items returned: 1 to 500, default 100. */
@@ -6156,7 +6170,7 @@ export interface operations {
                 error: string | null;
                 /** @description The event, also the webhook-id header of the attempt */
                 event_id: string;
-                event_type: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT") | null;
+                event_type: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT" | "webhook.test") | null;
                 id: string;
                 latency_ms: number;
                 response_excerpt: string | null;
@@ -6413,6 +6427,103 @@ export interface operations {
                 /** @description A Standard Webhooks signing secret: whsec_ and 32 random bytes in base64 */
                 secret: string;
               })[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Send a test event to a webhook endpoint
+   * @description A webhook.test event, {object: "webhook_endpoint", id}, is queued for this endpoint alone, due now, and delivered like any other: signed with its secrets, in its delivery log (event_type webhook.test), retried until a 2xx. It is no change of the account: not in the event feed, sent to no other endpoint. A DISABLED endpoint is sent nothing: 409 WEBHOOK_ENDPOINT_DISABLED, nothing queued.
+   */
+  sendWebhookTestEvent: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The endpoint */
+        webhook_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description A test event, as the endpoint receives it: sent on request to that endpoint alone, never in the event feed */
+      200: {
+        content: {
+          "application/json": {
+            account_id: string;
+            data: {
+              /** @description The endpoint it was sent to */
+              id: string;
+              /** @enum {string} */
+              object: "webhook_endpoint";
+            };
+            /** @description The test event: the webhook-id of its deliveries, and its event_id in the delivery log */
+            id: string;
+            /** Format: date-time */
+            timestamp: string;
+            /** @enum {string} */
+            type: "webhook.test";
           };
         };
       };
@@ -7388,6 +7499,47 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["AccountEvent"];
+      };
+    };
+    responses: {
+      /** @description Delivered. Anything else (a redirect included, never followed) is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * A test event, sent on request (POST /v1/webhooks/{webhook_id}/test) to that endpoint alone
+   * @description Not a change of the account: never in the event feed, and no endpoint subscribes to it. Acknowledge it with a 2xx like any event.
+   */
+  webhook_webhook_test: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every attempt and redelivery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when the attempt was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256> per valid secret, space-separated (Standard Webhooks) */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          account_id: string;
+          data: {
+            /** @description The endpoint it was sent to */
+            id: string;
+            /** @enum {string} */
+            object: "webhook_endpoint";
+          };
+          /** @description The test event: the webhook-id of its deliveries, and its event_id in the delivery log */
+          id: string;
+          /** Format: date-time */
+          timestamp: string;
+          /** @enum {string} */
+          type: "webhook.test";
+        };
       };
     };
     responses: {

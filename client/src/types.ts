@@ -124,6 +124,8 @@ export type WebhookAttemptPage = Ok<'/v1/webhooks/{webhook_id}/attempts', 'get'>
 export type WebhookAttempt = WebhookAttemptPage['items'][number];
 export type RedeliverRequest = Body<'/v1/webhooks/{webhook_id}/redeliver', 'post'>;
 export type RedeliverResponse = Ok<'/v1/webhooks/{webhook_id}/redeliver', 'post'>;
+/** A test event (`webhook.test`) as the endpoint receives it: sent to that endpoint alone, never in the feed. */
+export type WebhookTestEvent = Ok<'/v1/webhooks/{webhook_id}/test', 'post'>;
 /** An event type of the catalogue (docs/webhooks.md). */
 export type EventType = WebhookEndpoint['event_types'][number];
 export type EventFeedQuery = Query<'/v1/events', 'get'>;

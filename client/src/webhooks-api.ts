@@ -17,6 +17,7 @@ import type {
   WebhookEndpointPage,
   WebhookEndpointUpdateRequest,
   WebhookSecrets,
+  WebhookTestEvent,
 } from './types.js';
 
 const enc = encodeURIComponent;
@@ -82,6 +83,13 @@ export function webhooksApi(http: Transport) {
     /** `{event_id}`: that event again; `{since}`: every event of its types since then. Same ids, due now. */
     redeliver: (webhookId: string, input: RedeliverRequest, options?: WriteOptions) =>
       write<RedeliverResponse>('POST', `/v1/webhooks/${enc(webhookId)}/redeliver`, input, options),
+    /**
+     * A signed test event (`webhook.test`) to this endpoint alone, delivered and logged like any other (its answer's
+     * `id` is the `webhook-id` and the delivery log's `event_id`); not in the feed. A disabled endpoint: a
+     * SvcConflictError with error_code WEBHOOK_ENDPOINT_DISABLED.
+     */
+    sendTestEvent: (webhookId: string, options?: WriteOptions) =>
+      write<WebhookTestEvent>('POST', `/v1/webhooks/${enc(webhookId)}/test`, {}, options),
   };
 }
 

@@ -48,8 +48,18 @@ export type AccountEvent =
   AccountingRecordEvent | FieldValuesChangedEvent | IntegrationEvent | CompatReadyForExportEvent;
 export type AccountEventType = AccountEvent['type'];
 
-/** What a webhook delivers: an event of svc's catalogue, or Brex's body for ACCOUNTING_RECORD_READY_FOR_EXPORT. */
-export type WebhookBody = Exclude<AccountEvent, CompatReadyForExportEvent> | AccountingRecordReadyForExport;
+/**
+ * A test event, sent on request (`client.webhooks.sendTestEvent`, POST /v1/webhooks/{id}/test) to one endpoint
+ * alone: no change of the account, never in the feed. Acknowledge it with a 2xx like any event.
+ */
+export type WebhookTestEvent = Envelope<'webhook.test', { object: 'webhook_endpoint'; id: string }>;
+
+/**
+ * What a webhook delivers: an event of svc's catalogue, Brex's body for ACCOUNTING_RECORD_READY_FOR_EXPORT, or a
+ * test event.
+ */
+export type WebhookBody =
+  Exclude<AccountEvent, CompatReadyForExportEvent> | AccountingRecordReadyForExport | WebhookTestEvent;
 
 export class SvcWebhookVerificationError extends Error {
   override readonly name = 'SvcWebhookVerificationError';

@@ -71,6 +71,10 @@ const HELP: Record<string, string> = {
   'webhooks enable': `svc webhooks enable <webhook_id> --account <account_id>
     Resumes deliveries, the waiting ones at once; events of the disabled time are not sent unless redelivered
     (POST /v1/webhooks/{id}/redeliver {since}).`,
+  'webhooks test': `svc webhooks test <webhook_id> --account <account_id>
+    Queues a signed test event (webhook.test) for the endpoint alone, as POST /v1/webhooks/{id}/test does, and
+    prints it as JSON; the server delivers it, and its delivery log shows the attempts. A disabled endpoint is
+    refused (exit 2): enable it first.`,
   poll: `svc poll --checkpoint <file> [--out <file>|-] [--once | --interval <seconds>] [--page-size N]
     Polls records to export (card and reimbursement: READY_FOR_EXPORT; bills: source_type=BILL) as NDJSON,
     resuming from the checkpoint: a restart neither misses nor repeats a record.

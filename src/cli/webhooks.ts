@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { isAppError } from '../errors.js';
+import { deliveriesService } from '../modules/webhooks/deliveries.service.js';
 import { webhooksService } from '../modules/webhooks/webhooks.service.js';
 import { CliUsageError, parseAccount } from './usage.js';
 import { operatorSource } from '../modules/audit/audit.service.js';
@@ -28,11 +29,20 @@ export async function webhooks(
       out(JSON.stringify(endpoint));
     return;
   }
+  if (sub === 'test') {
+    if (positionals.length !== 1) throw new CliUsageError('give exactly one webhook id');
+    // Queued like POST /v1/webhooks/{id}/test: the server's dispatcher sends it (this command sends nothing itself).
+    const sent = await refusalsAsUsage(() =>
+      withDb((db) => db.write((ex) => deliveriesService.sendTest(ex, tenant, positionals[0]!))),
+    );
+    out(JSON.stringify(sent));
+    return;
+  }
   if (sub === 'disable' || sub === 'enable') {
     if (positionals.length !== 1) throw new CliUsageError('give exactly one webhook id');
     const status = sub === 'disable' ? 'DISABLED' : 'ENABLED';
-    try {
-      const changed = await withDb((db, config) =>
+    const changed = await refusalsAsUsage(() =>
+      withDb((db, config) =>
         db.write((ex) =>
           webhooksService.update(
             ex,
@@ -45,13 +55,20 @@ export async function webhooks(
             },
           ),
         ),
-      );
-      out(JSON.stringify(changed));
-    } catch (error) {
-      if (isAppError(error) && error.status < 500) throw new CliUsageError(error.message);
-      throw error;
-    }
+      ),
+    );
+    out(JSON.stringify(changed));
     return;
   }
   throw new CliUsageError(`unknown command: webhooks ${sub ?? ''}`.trim());
+}
+
+/** A refusal of the service (an unknown or disabled endpoint) is the operator's mistake: exit 2 with its words. */
+async function refusalsAsUsage<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isAppError(error) && error.status < 500) throw new CliUsageError(error.message);
+    throw error;
+  }
 }

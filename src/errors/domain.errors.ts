@@ -140,4 +140,12 @@ export const domainErrors = {
       `An account may have at most ${limit} webhook endpoints; delete one before creating another. Nothing was created.`,
       { max_webhook_endpoints: limit },
     ),
+  /** A test event was asked of a DISABLED endpoint, which is sent nothing: nothing was queued. */
+  webhookEndpointDisabled: (id: string) =>
+    new AppError(
+      'WEBHOOK_ENDPOINT_DISABLED',
+      409,
+      `Webhook endpoint ${id} is disabled and is sent nothing; enable it (PUT status ENABLED), then send the test event. Nothing was queued.`,
+      { webhook_id: id, status: 'DISABLED' },
+    ),
 } as const;

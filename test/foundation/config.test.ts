@@ -98,6 +98,7 @@ describe('configuration', () => {
       keepAliveTimeoutMs: 72_000,
       hstsMaxAgeSeconds: 0,
       webhookConcurrency: { total: 64, perAccount: 16, perEndpoint: 8 },
+      webhookTakeoverSeconds: 5,
       databasePoolSize: 10,
       workers: 1,
       sessionIdleMinutes: 30,

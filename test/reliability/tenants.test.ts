@@ -15,7 +15,9 @@ import type { RouteScopes } from '../support/routes.js';
 const rank = (r: RouteScopes) =>
   r.method === 'GET'
     ? 0
-    : /\/accounting\/records\/\{record_id\}\/(coding|lines\/)/.test(r.path)
+    : /\/accounting\/records\/\{record_id\}\/(coding|lines\/)/.test(r.path) ||
+        // a test event needs its endpoint enabled: before the PUT that disables it
+        r.path === '/v1/webhooks/{webhook_id}/test'
       ? 1
       : r.path.endsWith('/review-status')
         ? 3

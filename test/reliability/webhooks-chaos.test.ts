@@ -59,8 +59,9 @@ async function slowReceiver(delayMs: number) {
 
 const ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' };
 /**
- * A delivery claimed by a process that died waits for its lease (60 s) before another process takes it: the ceiling
- * of the wait for every delivery is three leases, far above that.
+ * A delivery claimed by a process that died is taken over once its heartbeat has stood still for
+ * WEBHOOK_TAKEOVER_SECONDS (5 s; test/reliability/webhooks-takeover.test.ts), or at worst when its 60 s lease runs
+ * out: the ceiling of the wait for every delivery is three leases, far above either.
  */
 const DELIVERED_WITHIN_MS = 180_000;
 

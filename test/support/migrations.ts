@@ -19,6 +19,7 @@ export const CANONICAL_JSON = '0016_canonical_record_json';
 export const DELIVERY_QUEUES = '0014_webhook_delivery_queues';
 export const PASSKEYS = '0017_passkeys';
 export const AUTOVACUUM = '0018_autovacuum_settings';
+export const DISPATCHERS = '0020_webhook_dispatchers';
 /** The migrations after 0003, in the order they run. */
 export const LATER = [
   '0004_line_items_as_answered',
@@ -36,6 +37,7 @@ export const LATER = [
   CANONICAL_JSON,
   PASSKEYS,
   AUTOVACUUM,
+  DISPATCHERS,
 ];
 /** `name` and the migrations after it, in the order they run: what migrateToLatest applies once `name` is undone. */
 export const laterFrom = (name: string): string[] => {
@@ -88,8 +90,17 @@ export async function undoIntegrations(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
 }
 
-/** Undoes migration 0018 (PostgreSQL's autovacuum thresholds: storage parameters only, set again when it runs). */
+/** Undoes migration 0020 (the dispatchers' heartbeats, and which one holds each claim). */
+async function undoDispatchers(db: Kysely<any>) {
+  await sql`drop index webhook_deliveries_claimed_by_idx`.execute(db);
+  await db.schema.alterTable('webhook_deliveries').dropColumn('claimed_by').execute();
+  await sql`drop table webhook_dispatchers`.execute(db);
+  await sql`delete from kysely_migration where name = ${DISPATCHERS}`.execute(db);
+}
+
+/** Undoes migrations 0020 and 0018 (PostgreSQL's autovacuum thresholds: storage parameters only, set again when it runs). */
 async function undoAutovacuum(db: Kysely<any>) {
+  await undoDispatchers(db);
   await sql`delete from kysely_migration where name = ${AUTOVACUUM}`.execute(db);
 }
 

@@ -140,6 +140,8 @@ export function requestsOf(
       return [{ body: { event_id: e.webhook.eventId } }, { body: { since: '2000-01-01T00:00:00Z' } }];
     case 'GET /v1/webhooks/{webhook_id}/attempts':
       return [{ query: { event_id: e.webhook.eventId } }];
+    case 'POST /v1/webhooks/{webhook_id}/test':
+      return [{ body: {} }];
     default:
       return [{}];
   }

@@ -37,7 +37,7 @@ export const attemptsOf = async (api: Api, id: string, query: Record<string, str
 };
 
 /** How the receiver answers one request. */
-export type Behaviour = 'ok' | 'fail' | 'hang' | 'drop' | 'redirect' | 'accepted';
+export type Behaviour = 'ok' | 'fail' | 'hang' | 'hold' | 'drop' | 'redirect' | 'accepted';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -68,8 +68,11 @@ export async function startReceiver(): Promise<{
   plan(behaviours: Behaviour[]): void;
   /** resolves once `count` requests have been received */
   arrived(count: number): Promise<void>;
+  /** answers 200 to the requests held so far ('hold': unanswered until the test lets them go) */
+  release(): void;
 }> {
   const received: Received[] = [];
+  const held: http.ServerResponse[] = [];
   const listeners = new Set<() => void>();
   const planned: Behaviour[] = [];
   const server = http.createServer((req, res) => {
@@ -97,6 +100,9 @@ export async function startReceiver(): Promise<{
           return;
         case 'hang':
           return; // never answers: the dispatcher's timeout ends it
+        case 'hold':
+          held.push(res);
+          return;
       }
     });
   });
@@ -113,6 +119,9 @@ export async function startReceiver(): Promise<{
     url,
     received,
     plan: (behaviours) => planned.push(...behaviours),
+    release: () => {
+      for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
+    },
     arrived: (count) =>
       until(
         `${count} requests`,

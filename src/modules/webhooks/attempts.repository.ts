@@ -21,6 +21,7 @@ export const attemptsRepository = {
         attempts: outcome.attempts,
         next_attempt_at: outcome.nextAttemptAt,
         lease_token: null,
+        claimed_by: null,
         updated_at: outcome.now,
       })
       .where('account_id', '=', d.account_id)

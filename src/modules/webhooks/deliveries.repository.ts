@@ -175,8 +175,9 @@ export const deliveriesRepository = {
   },
 
   /**
-   * Claims up to `limit` of the endpoint's due deliveries, oldest due first, for `token`: each is due again only
-   * when the lease runs out (`leaseEnd`), so a process that dies mid-attempt delays it, and loses nothing.
+   * Claims up to `limit` of the endpoint's due deliveries, oldest due first, for `claim.token` of the dispatcher
+   * `claim.by`: each is due again when the lease runs out (`leaseEnd`), or sooner when that dispatcher is found dead
+   * (webhooks.liveness.ts), so a process that dies mid-attempt delays it by seconds, and loses nothing.
    */
   async claim(
     ex: Executor,
@@ -184,13 +185,13 @@ export const deliveriesRepository = {
     now: number,
     limit: number,
     leaseEnd: number,
-    token: string,
+    claim: { token: string; by: string },
   ): Promise<DueDelivery[]> {
     const rows = await dueOf[ex.dialect](ex, endpoint, now, limit);
     for (const row of rows) {
       await ex
         .updateTable('webhook_deliveries')
-        .set({ next_attempt_at: leaseEnd, lease_token: token, updated_at: now })
+        .set({ next_attempt_at: leaseEnd, lease_token: claim.token, claimed_by: claim.by, updated_at: now })
         .where('account_id', '=', row.account_id)
         .where('delivery_id', '=', row.delivery_id)
         .execute();

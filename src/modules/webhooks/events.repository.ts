@@ -42,20 +42,20 @@ export const eventsRepository = {
     }
   },
 
-  /** The account's events after `afterSeq` (of `types`, when given), in seq order; fetches limit + 1. */
+  /** The account's events after `afterSeq` (of `types`, or but `except`), in seq order; fetches limit + 1. */
   async page(
     ex: Executor,
     accountId: string,
     afterSeq: number,
     limit: number,
-    types?: readonly string[],
+    filter: { types: readonly string[] } | { except: string },
   ): Promise<AccountEventsTable[]> {
     let query = ex
       .selectFrom('account_events')
       .selectAll()
       .where('account_id', '=', accountId)
       .where('seq', '>', afterSeq);
-    if (types) query = query.where('type', 'in', [...types]);
+    query = 'types' in filter ? query.where('type', 'in', [...filter.types]) : query.where('type', '<>', filter.except);
     return query
       .orderBy('seq')
       .limit(limit + 1)

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 import { Cursor, Limit, oneOf } from '../../http/schemas.js';
-import { COMPAT_READY_FOR_EXPORT, EVENT_TYPE_NAMES, EVENT_TYPES } from './events.service.js';
+import { COMPAT_READY_FOR_EXPORT, EVENT_TYPE_NAMES, EVENT_TYPES, TEST_EVENT_TYPE } from './events.service.js';
+import { WebhookTestEvent } from './webhooks.schemas.js';
 
 /** The events' schemas: the feed's items, webhook bodies, and the OpenAPI document's `webhooks` section. */
 const ofTypes = (types: readonly string[]) => oneOf(types, 'The event type');
@@ -122,42 +123,44 @@ const SIGNATURE_HEADERS = [
   },
 ];
 
-/** The OpenAPI 3.1 `webhooks` section: what svc POSTs to endpoints, one entry per event type. */
+/** One entry of the OpenAPI `webhooks` section: a POST of `body` with the signature headers. */
+const webhookEntry = (type: string, summary: string, description: string, schema: object) => ({
+  post: {
+    operationId: `webhook_${type.replace(/[^A-Za-z0-9]+/g, '_')}`,
+    summary,
+    description,
+    tags: ['Webhooks'],
+    parameters: SIGNATURE_HEADERS.map((h) => ({ in: 'header', required: true, schema: { type: 'string' }, ...h })),
+    requestBody: { required: true, content: { 'application/json': { schema } } },
+    responses: {
+      '2XX': { description: 'Delivered. Anything else (a redirect included, never followed) is retried.' },
+    },
+  },
+});
+
+/** The OpenAPI 3.1 `webhooks` section: what svc POSTs to endpoints, one entry per event type, and the test event. */
 export function webhooksDocument(): Record<string, unknown> {
-  return Object.fromEntries(
-    EVENT_TYPE_NAMES.map((type) => [
-      type,
-      {
-        post: {
-          operationId: `webhook_${type.replace(/[^A-Za-z0-9]+/g, '_')}`,
-          summary: EVENT_TYPES[type],
-          description:
-            type === COMPAT_READY_FOR_EXPORT
-              ? "Brex's form: the body is {event_type, accounting_record_ids, company_id} (the feed's data of this event); the event id is the webhook-id header."
-              : 'The body is the event as the feed answers it.',
-          tags: ['Webhooks'],
-          parameters: SIGNATURE_HEADERS.map((h) => ({
-            in: 'header',
-            required: true,
-            schema: { type: 'string' },
-            ...h,
-          })),
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema:
-                  type === COMPAT_READY_FOR_EXPORT
-                    ? { $ref: '#/components/schemas/AccountingRecordReadyForExport' }
-                    : { $ref: '#/components/schemas/AccountEvent' },
-              },
-            },
-          },
-          responses: {
-            '2XX': { description: 'Delivered. Anything else (a redirect included, never followed) is retried.' },
-          },
-        },
-      },
-    ]),
-  );
+  return {
+    ...Object.fromEntries(
+      EVENT_TYPE_NAMES.map((type) => [
+        type,
+        type === COMPAT_READY_FOR_EXPORT
+          ? webhookEntry(
+              type,
+              EVENT_TYPES[type],
+              "Brex's form: the body is {event_type, accounting_record_ids, company_id} (the feed's data of this event); the event id is the webhook-id header.",
+              { $ref: '#/components/schemas/AccountingRecordReadyForExport' },
+            )
+          : webhookEntry(type, EVENT_TYPES[type], 'The body is the event as the feed answers it.', {
+              $ref: '#/components/schemas/AccountEvent',
+            }),
+      ]),
+    ),
+    [TEST_EVENT_TYPE]: webhookEntry(
+      TEST_EVENT_TYPE,
+      'A test event, sent on request (POST /v1/webhooks/{webhook_id}/test) to that endpoint alone',
+      'Not a change of the account: never in the event feed, and no endpoint subscribes to it. Acknowledge it with a 2xx like any event.',
+      WebhookTestEvent,
+    ),
+  };
 }

@@ -35,6 +35,19 @@ export function isEventType(value: string): value is AccountEventType {
 }
 export const EVENT_TYPE_NAMES: readonly AccountEventType[] = Object.keys(EVENT_TYPES).filter(isEventType);
 
+/**
+ * The one type outside the catalogue: a test event, sent on request to one endpoint (POST /v1/webhooks/{id}/test)
+ * and delivered like any other (signed, logged, retried), but no business event: it is not in the account's feed,
+ * no endpoint subscribes to it, and no other endpoint is sent it.
+ */
+export const TEST_EVENT_TYPE = 'webhook.test';
+/** What an endpoint may be sent, and its delivery log may name: the catalogue, and test events. */
+export type DeliveredEventType = AccountEventType | typeof TEST_EVENT_TYPE;
+export const DELIVERED_EVENT_TYPES: readonly DeliveredEventType[] = [...EVENT_TYPE_NAMES, TEST_EVENT_TYPE];
+export function isDeliveredEventType(value: string): value is DeliveredEventType {
+  return value === TEST_EVENT_TYPE || isEventType(value);
+}
+
 type RecordEventType =
   | 'accounting_record.ready_for_export'
   | 'accounting_record.exported'
@@ -142,6 +155,24 @@ export const eventsService = {
   },
 
   /**
+   * Writes a test event for one endpoint in the caller's transaction (webhooks.test-event.ts makes its delivery):
+   * `{object: "webhook_endpoint", id}`. It takes a seq as every event does (the table's key), and the feed skips it.
+   * Take no lock after calling this: the account's event counter stays locked until the commit.
+   */
+  async emitTest(ex: Executor, tenant: Tenant, endpointId: string, eventId: string): Promise<AccountEventsTable> {
+    const row: AccountEventsTable = {
+      account_id: tenant.accountId,
+      seq: await repo.reserve(ex, tenant.accountId, 1),
+      event_id: eventId,
+      type: TEST_EVENT_TYPE,
+      occurred_at: nowMicros(),
+      data_json: JSON.stringify({ object: 'webhook_endpoint', id: endpointId }),
+    };
+    await repo.insertMany(ex, [row]);
+    return row;
+  },
+
+  /**
    * The account's events after the cursor, in commit order, pre-written (lib/prewritten.ts). The feed has no end:
    * `next_cursor` is always given (where to ask next, also when nothing new came), and `has_next_page` says whether
    * more events are there already (`has_more`, its deprecated name, too). Without a cursor: from the oldest event kept. `types` keeps only events of
@@ -161,7 +192,9 @@ export const eventsService = {
       if (typeof seq !== 'number') throw errors.invalidCursor();
       after = seq;
     }
-    const page = pageOf(await repo.page(ex, auth.accountId, after, query.limit, types), query.limit);
+    // Test events are one endpoint's, not the account's: never in the feed.
+    const filter = types ? { types } : { except: TEST_EVENT_TYPE };
+    const page = pageOf(await repo.page(ex, auth.accountId, after, query.limit, filter), query.limit);
     const last = page.items.at(-1);
     const next = sealCursor(auth.cursorKey, 'account_events', binding, [last ? Number(last.seq) : after]);
     return prewrittenPage(`[${page.items.map(eventJson).join(',')}]`, {

@@ -25,6 +25,7 @@ export async function makeDeliveries(
     next_attempt_at: at,
     retry_from: at,
     lease_token: null,
+    claimed_by: null,
     created_at: at,
     updated_at: at,
   }));

@@ -4,13 +4,17 @@ import { nowMicros } from '../../lib/clock.js';
 import { deliveriesRepository as deliveries, type DueDelivery, type EndpointKey } from './deliveries.repository.js';
 import { attempter } from './webhooks.attempt.js';
 import { fanOuter } from './webhooks.fanout.js';
+import { liveness } from './webhooks.liveness.js';
 import { DEFAULT_BOUNDS, InFlight, planClaims, type Bounds } from './webhooks.scheduler.js';
 import { systemResolver, type Resolver } from './webhooks.targets.js';
 
 export { DISABLE_AFTER, RETRY_WINDOW, retryDelay } from './webhooks.attempt.js';
 export { ACCOUNT_CONCURRENCY, DELIVERY_CONCURRENCY, ENDPOINT_CONCURRENCY } from './webhooks.scheduler.js';
 
-/** How long a claimed delivery is this process's: well over the send timeout. */
+/**
+ * How long a claimed delivery is this process's at most: well over the send timeout. A claim of a process found dead
+ * is taken over sooner (takeoverAfter, webhooks.liveness.ts); the lease is for claims of no known process.
+ */
 export const LEASE = 60_000_000;
 const keyOf = (e: EndpointKey) => `${e.account_id}\u0000${e.endpoint_id}`;
 
@@ -34,6 +38,8 @@ export interface DispatcherOptions {
   timeoutMs?: number;
   /** the pause after a step that found nothing to do (default 1 s) */
   idleMs?: number;
+  /** microseconds another dispatcher's heartbeat may stand still before its claims are taken over (default 5 s) */
+  takeoverAfter?: number;
 }
 
 export interface RoundStats {
@@ -62,6 +68,8 @@ export interface Step {
 }
 
 export interface Dispatcher {
+  /** This process's dispatcher id (the claimed_by of its claims). */
+  readonly id: string;
   /**
    * One step: new events made into deliveries (a bounded share, in turns), then due deliveries claimed for the free
    * places, fairly (webhooks.scheduler.ts), and their attempts started, not awaited.
@@ -103,6 +111,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     resolve: options.resolve ?? systemResolver,
     log: options.log,
   });
+  const live = liveness({ db, now, takeoverAfter: options.takeoverAfter, log: options.log });
   const inFlight = new InFlight();
   const underWay = new Set<Promise<unknown>>();
   let begun = 0;
@@ -136,7 +145,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const taken = new Map<string, DueDelivery[]>();
     try {
       for (const [key, { endpoint, count }] of wanted) {
-        taken.set(key, await deliveries.claim(ex, endpoint, at, count, at + LEASE, token));
+        taken.set(key, await deliveries.claim(ex, endpoint, at, count, at + LEASE, { token, by: live.id }));
       }
     } finally {
       // A place left empty (another process claimed its delivery since the count, or the claim failed) is free.
@@ -207,11 +216,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   async function step(): Promise<Step> {
+    // Takes over the claims of dispatchers found dead (so they are due in this very step), and beats while busy.
+    await live.tick(inFlight.total > 0);
     const work = await deliveries.hasWork(db.direct, now());
     const { scanned, fanned } = work.behind ? await fanOut() : { scanned: 0, fanned: 0 };
     const token = randomUUID();
-    const claimed =
-      (work.behind || work.due) && inFlight.total < bounds.total && !stopping ? await claimAlone(token) : [];
+    const claiming = (work.behind || work.due) && inFlight.total < bounds.total && !stopping;
+    // A claim is made after a beat: whoever watches sees this process alive before it holds anything.
+    if (claiming) await live.tick(true);
+    const claimed = claiming ? await claimAlone(token) : [];
     return { scanned, fanned, claimed: claimed.map((d) => begin(d, token)) };
   }
 
@@ -250,12 +263,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     });
 
   return {
+    id: live.id,
     step,
     runOnce,
     settled,
     start() {
       if (running) return;
       running = true;
+      live.start(() => inFlight.total > 0);
       loop = (async () => {
         while (running) {
           let again = false;
@@ -275,6 +290,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       wake?.();
       await loop;
       await settled();
+      await live.leave();
     },
   };
 }

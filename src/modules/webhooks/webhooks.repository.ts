@@ -98,7 +98,7 @@ export const webhooksRepository = {
   ): Promise<void> {
     await ex
       .updateTable('webhook_deliveries')
-      .set({ status: to, next_attempt_at: now, lease_token: null, updated_at: now })
+      .set({ status: to, next_attempt_at: now, lease_token: null, claimed_by: null, updated_at: now })
       .where('account_id', '=', accountId)
       .where('endpoint_id', '=', endpointId)
       .where('status', '=', from)
@@ -129,6 +129,7 @@ export const webhooksRepository = {
                 next_attempt_at: eb.ref('excluded.next_attempt_at'),
                 retry_from: eb.ref('excluded.retry_from'),
                 lease_token: null,
+                claimed_by: null,
                 updated_at: eb.ref('excluded.updated_at'),
               }));
         })

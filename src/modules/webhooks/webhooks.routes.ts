@@ -13,6 +13,7 @@ import {
   RedeliverAnswer,
   RedeliverBody,
   RotateSecretBody,
+  TestEventBody,
   WebhookAttemptPage,
   WebhookEndpoint,
   WebhookEndpointCreateBody,
@@ -22,6 +23,7 @@ import {
   WebhookIdParams,
   WebhookListQuery,
   WebhookSecrets,
+  WebhookTestEvent,
 } from './webhooks.schemas.js';
 import { sendPrewritten } from '../../http/serialization.js';
 
@@ -234,6 +236,27 @@ export function webhooksRoutes(db: Db, rules: TargetRules): FastifyPluginAsyncTy
       async (request, reply) =>
         writeTransaction(db, request, reply, (ex) =>
           deliveriesService.redeliver(ex, authOf(request), request.params.webhook_id, request.body),
+        ),
+    );
+
+    app.post(
+      '/v1/webhooks/:webhook_id/test',
+      {
+        config: { scopes: WRITE },
+        schema: {
+          operationId: 'sendWebhookTestEvent',
+          summary: 'Send a test event to a webhook endpoint',
+          description:
+            'A webhook.test event, {object: "webhook_endpoint", id}, is queued for this endpoint alone, due now, and delivered like any other: signed with its secrets, in its delivery log (event_type webhook.test), retried until a 2xx. It is no change of the account: not in the event feed, sent to no other endpoint. A DISABLED endpoint is sent nothing: 409 WEBHOOK_ENDPOINT_DISABLED, nothing queued.',
+          tags,
+          params: WebhookIdParams,
+          body: TestEventBody,
+          response: { 200: WebhookTestEvent, ...errorResponses(404, 409) },
+        },
+      },
+      async (request, reply) =>
+        writeTransaction(db, request, reply, (ex) =>
+          deliveriesService.sendTest(ex, authOf(request), request.params.webhook_id),
         ),
     );
   };

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Cursor, Limit, Nullable, PageLinks, Timestamp } from '../../http/schemas.js';
-import { EVENT_TYPE_NAMES } from './events.service.js';
+import { DELIVERED_EVENT_TYPES, EVENT_TYPE_NAMES, TEST_EVENT_TYPE } from './events.service.js';
 import { ENDPOINT_STATUSES } from './webhooks.tables.js';
 
 const Literals = <T extends string>(values: readonly T[], description: string) =>
@@ -132,7 +132,10 @@ export const AttemptsQuery = Type.Object(
       Type.String({ minLength: 1, maxLength: 255, description: 'Only the attempts of this event' }),
     ),
     event_type: Type.Optional(
-      Literals(EVENT_TYPE_NAMES, 'Only the attempts of events of this type (docs/webhooks.md has the catalogue)'),
+      Literals(
+        DELIVERED_EVENT_TYPES,
+        'Only the attempts of events of this type (docs/webhooks.md has the catalogue; webhook.test: test events)',
+      ),
     ),
     cursor: Type.Optional(Cursor),
     limit: Type.Optional(Limit(500)),
@@ -145,7 +148,10 @@ export const WebhookAttempt = Type.Object(
     id: Type.String(),
     event_id: Type.String({ description: 'The event, also the webhook-id header of the attempt' }),
     event_type: Nullable(
-      Literals(EVENT_TYPE_NAMES, "The event's type; null once the event itself is past the feed's retention"),
+      Literals(
+        DELIVERED_EVENT_TYPES,
+        "The event's type (webhook.test: a test event); null once the event itself is past the feed's retention",
+      ),
     ),
     attempted_at: Timestamp,
     status_code: Nullable(Type.Integer({ description: 'The HTTP status answered; null when none came' })),
@@ -189,5 +195,29 @@ export const RedeliverAnswer = Type.Object(
   { redelivered: Type.Integer({ description: 'Events queued for delivery again, due now' }) },
   { title: 'RedeliverResponse' },
 );
+
+export const TestEventBody = Type.Object({}, { additionalProperties: false, title: 'WebhookTestRequest' });
+
+export const WebhookTestEvent = Type.Object(
+  {
+    id: Type.String({
+      description: 'The test event: the webhook-id of its deliveries, and its event_id in the delivery log',
+      examples: ['evt_01j0...'],
+    }),
+    type: Type.Unsafe<typeof TEST_EVENT_TYPE>({ type: 'string', enum: [TEST_EVENT_TYPE] }),
+    timestamp: Timestamp,
+    account_id: Type.String(),
+    data: Type.Object({
+      object: Type.Unsafe<'webhook_endpoint'>({ type: 'string', enum: ['webhook_endpoint'] }),
+      id: Type.String({ description: 'The endpoint it was sent to' }),
+    }),
+  },
+  {
+    title: 'WebhookTestEvent',
+    description:
+      'A test event, as the endpoint receives it: sent on request to that endpoint alone, never in the event feed',
+  },
+);
+export type WebhookTestEventDto = Static<typeof WebhookTestEvent>;
 
 export const Empty = Type.Object({}, { additionalProperties: false, title: 'Empty' });

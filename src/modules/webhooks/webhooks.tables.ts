@@ -67,6 +67,8 @@ export interface WebhookDeliveriesTable {
   retry_from: number;
   /** the claim of the process attempting it; its result is written only under the same token */
   lease_token: string | null;
+  /** the dispatcher that holds the claim (webhook_dispatchers), so that its claims are taken over if it dies */
+  claimed_by: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -87,6 +89,16 @@ export interface WebhookAttemptsTable {
   succeeded: number;
 }
 
+/** A process that dispatches deliveries, and its heartbeat (migration 0020; webhooks.liveness.ts). */
+export interface WebhookDispatchersTable {
+  dispatcher_id: string;
+  started_at: number;
+  /** the beater's clock at its last beat: for people (others judge by `beats` moving, on their own clocks) */
+  beat_at: number;
+  /** grows by one at every beat */
+  beats: number;
+}
+
 declare module '../../db/database.js' {
   interface Database {
     account_event_counters: AccountEventCountersTable;
@@ -94,5 +106,6 @@ declare module '../../db/database.js' {
     webhook_endpoints: WebhookEndpointsTable;
     webhook_deliveries: WebhookDeliveriesTable;
     webhook_attempts: WebhookAttemptsTable;
+    webhook_dispatchers: WebhookDispatchersTable;
   }
 }

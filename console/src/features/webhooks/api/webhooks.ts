@@ -1,19 +1,22 @@
 import type {
   RedeliverRequest,
+  WebhookAttemptQuery,
   WebhookEndpoint,
   WebhookEndpointCreateRequest,
   WebhookEndpointUpdateRequest,
-  EventType,
 } from '@svc/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { client } from '../../../lib/client';
+
+/** What the delivery log may be filtered by: an event type of the catalogue, or webhook.test (test events). */
+export type LogEventType = NonNullable<WebhookAttemptQuery['event_type']>;
 
 /** The webhooks screens' query keys: every key starts with 'webhooks', so a change refreshes them all. */
 const keys = {
   all: ['webhooks'] as const,
   list: ['webhooks', 'list'] as const,
   endpoint: (id: string) => ['webhooks', 'endpoint', id] as const,
-  attempts: (id: string, eventType: EventType | null, cursor: string | null) =>
+  attempts: (id: string, eventType: LogEventType | null, cursor: string | null) =>
     ['webhooks', 'attempts', id, { eventType, cursor }] as const,
 };
 
@@ -37,7 +40,7 @@ export function useWebhook(id: string) {
 }
 
 /** One page of the delivery log, newest attempt first; the first page follows new attempts by itself. */
-export function useAttempts(id: string, eventType: EventType | null, cursor: string | null) {
+export function useAttempts(id: string, eventType: LogEventType | null, cursor: string | null) {
   return useQuery({
     queryKey: keys.attempts(id, eventType, cursor),
     queryFn: ({ signal }) =>
@@ -98,6 +101,15 @@ export function useRedeliver(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: RedeliverRequest) => client.webhooks.redeliver(id, input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhooks', 'attempts', id] }),
+  });
+}
+
+/** A signed test event (webhook.test) to this endpoint alone, queued now; its attempts appear in the log. */
+export function useSendTestEvent(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => client.webhooks.sendTestEvent(id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['webhooks', 'attempts', id] }),
   });
 }

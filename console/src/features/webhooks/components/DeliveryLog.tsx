@@ -1,12 +1,15 @@
-import type { EventType, WebhookAttempt, WebhookEndpoint } from '@svc/client';
+import type { WebhookAttempt, WebhookEndpoint } from '@svc/client';
 import { useId, useState } from 'react';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
 import { ScrollRegion } from '../../../components/ScrollRegion';
-import { useAttempts, useRedeliver } from '../api/webhooks';
+import { useAttempts, useRedeliver, type LogEventType } from '../api/webhooks';
 import { isEventType } from '../event-types';
 import { formatSeconds } from '../format';
+
+/** Test events, sent on request (SendTestEvent): in the log beside the endpoint's own types. */
+const TEST_EVENT = 'webhook.test';
 
 function AttemptRow({
   attempt,
@@ -67,7 +70,7 @@ function AttemptRow({
  */
 export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
   const id = useId();
-  const [eventType, setEventType] = useState<EventType | null>(null);
+  const [eventType, setEventType] = useState<LogEventType | null>(null);
   const [cursors, setCursors] = useState<string[]>([]);
   const [redelivered, setRedelivered] = useState<string | null>(null);
   const cursor = cursors.at(-1) ?? null;
@@ -102,7 +105,8 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
             value={eventType ?? ''}
             onChange={(e) => {
               setCursors([]);
-              setEventType(isEventType(e.target.value) ? e.target.value : null);
+              const value = e.target.value;
+              setEventType(value === TEST_EVENT ? TEST_EVENT : isEventType(value) ? value : null);
             }}
           >
             <option value="">All event types</option>
@@ -111,6 +115,7 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
                 {type}
               </option>
             ))}
+            <option value={TEST_EVENT}>Test events ({TEST_EVENT})</option>
           </select>
         </div>
         <button type="button" disabled={page.isFetching} onClick={() => void page.refetch()}>

@@ -13,6 +13,7 @@ import { EndpointActions } from '../components/EndpointActions';
 import { EndpointForm } from '../components/EndpointForm';
 import { EndpointStatus } from '../components/EndpointStatus';
 import { RedeliverSince } from '../components/RedeliverSince';
+import { SendTestEvent } from '../components/SendTestEvent';
 import { canManageWebhooks } from '../event-types';
 import '../webhooks.css';
 
@@ -144,6 +145,7 @@ function EndpointBody({ endpoint, onDeleted }: { endpoint: ReturnType<typeof use
       )}
       <EditEndpoint endpoint={data} />
       <EndpointActions endpoint={data} onDeleted={onDeleted} />
+      <SendTestEvent endpoint={data} />
       <DeliveryLog endpoint={data} />
       <RedeliverSince endpoint={data} />
     </>
