@@ -25,7 +25,9 @@ const ROUTES = [
   { method: 'POST', url: `${ACCOUNTS}/sbx_x/events`, payload: { type: 'integration.connected', object_id: 'int_x' } },
   { method: 'POST', url: `${ACCOUNTS}/sbx_x/advance-time`, payload: { seconds: 60 } },
   { method: 'POST', url: faultsUrl('cli_x'), payload: { kind: '500' } },
+  { method: 'GET', url: faultsUrl('cli_x') },
   { method: 'DELETE', url: faultsUrl('cli_x') },
+  { method: 'POST', url: '/sandbox/v1/clients/cli_x/tokens/expire', payload: {} },
 ] as const;
 
 it('SANDBOX is true or false, and wants an operator token of 16+ characters when true', () => {
@@ -75,6 +77,7 @@ describeEachDialect(
         '/sandbox/v1/accounts/{account_id}/events',
         '/sandbox/v1/accounts/{account_id}/reset',
         '/sandbox/v1/clients/{client_id}/faults',
+        '/sandbox/v1/clients/{client_id}/tokens/expire',
       ]);
     });
 
