@@ -96,8 +96,9 @@ export const codingRulesApplyService = {
       ? await namedRules(ex, caller, input.rule_ids)
       : await codingRulesService.usableRules(ex, caller, null);
     const overwrite = input.overwrite ?? false;
+    // No rule and no record named: nothing to read. Records named are checked even so (404 for another account's).
     const ids =
-      rules.length === 0
+      rules.length === 0 && !input.accounting_record_ids
         ? []
         : await ruleCodingService.apply(ex, caller, input.accounting_record_ids ?? null, (subjects) =>
             codingRulesService.decideFor(ex, caller, rules, subjects, overwrite),
