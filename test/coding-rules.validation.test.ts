@@ -49,6 +49,15 @@ describeEachDialect('coding rules: refusals', (t) => {
     });
     expect(money.status).toBe(400);
     expect(money.body.details.errors).toEqual([{ path: '/conditions/amount/min', message: expect.any(String) }]);
+    const currency = await api.create(RULES, {
+      name: 'No such money',
+      conditions: { amount: { currency: 'XXY' } },
+      actions: { memo: 'x', field_values: [] },
+    });
+    expect(currency.status).toBe(400);
+    expect(currency.body.details.errors).toEqual([
+      { path: '/conditions/amount/currency', message: expect.any(String) },
+    ]);
     const schema = await api.create(RULES, {
       name: 'x',
       conditions: { vendor_name: { operator: 'LIKE', value: 'x' }, record_types: [] },

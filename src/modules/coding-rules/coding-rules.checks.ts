@@ -27,16 +27,18 @@ function boundOf(amount: number | undefined, currency: string, path: string, pro
   if (amount === undefined) return null;
   const minor = toMinor({ amount, currency });
   if (typeof minor === 'number') return minor;
-  problems.push({
-    path: minor.at === 'currency' ? path.replace(/\/(min|max)$/, '/currency') : path,
-    message: minor.message,
-  });
+  problems.push({ path, message: minor.message });
   return null;
 }
 
 /** The amount condition's bounds in minor units (checked when saved: a stored rule's are valid). */
 export function boundsOf(c: RuleConditionsInput, at = '/conditions', problems: ValidationProblem[] = []) {
   if (!c.amount) return { minMinor: null, maxMinor: null };
+  const currency = toMinor({ amount: 0, currency: c.amount.currency });
+  if (typeof currency !== 'number') {
+    problems.push({ path: `${at}/amount/currency`, message: currency.message });
+    return { minMinor: null, maxMinor: null };
+  }
   const minMinor = boundOf(c.amount.min, c.amount.currency, `${at}/amount/min`, problems);
   const maxMinor = boundOf(c.amount.max, c.amount.currency, `${at}/amount/max`, problems);
   return { minMinor, maxMinor };
