@@ -172,7 +172,10 @@ export interface paths {
     post: operations["createCodingRule"];
   };
   "/internal/v1/accounting/coding-rules/{rule_id}": {
-    /** Get a coding rule */
+    /**
+     * Get a coding rule
+     * @description With its status computed now (BROKEN when a value it sets was deleted or disabled since).
+     */
     get: operations["getCodingRule"];
     /**
      * Delete a coding rule
@@ -2758,10 +2761,14 @@ export interface operations {
       };
     };
   };
-  /** Get a coding rule */
+  /**
+   * Get a coding rule
+   * @description With its status computed now (BROKEN when a value it sets was deleted or disabled since).
+   */
   getCodingRule: {
     parameters: {
       path: {
+        /** @description The rule (its id) */
         rule_id: string;
       };
     };
@@ -2906,6 +2913,7 @@ export interface operations {
         "idempotency-key"?: string;
       };
       path: {
+        /** @description The rule (its id) */
         rule_id: string;
       };
     };
@@ -2983,6 +2991,7 @@ export interface operations {
         "idempotency-key"?: string;
       };
       path: {
+        /** @description The rule (its id) */
         rule_id: string;
       };
     };
@@ -3199,6 +3208,7 @@ export interface operations {
         limit?: number;
       };
       path: {
+        /** @description The rule (its id) */
         rule_id: string;
       };
     };

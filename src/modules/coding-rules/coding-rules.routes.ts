@@ -111,6 +111,7 @@ export function codingRulesRoutes(db: Db): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'getCodingRule',
           summary: 'Get a coding rule',
+          description: 'With its status computed now (BROKEN when a value it sets was deleted or disabled since).',
           tags,
           params: RuleIdParams,
           response: { 200: CodingRule, ...errorResponses(404) },

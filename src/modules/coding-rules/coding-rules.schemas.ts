@@ -131,7 +131,7 @@ export const CodingRule = Type.Object(
 export type CodingRuleDto = Static<typeof CodingRule>;
 
 export const RuleIdParams = Type.Object(
-  { rule_id: Type.String({ minLength: 1, maxLength: 255 }) },
+  { rule_id: Type.String({ minLength: 1, maxLength: 255, description: 'The rule (its id)' }) },
   { additionalProperties: false },
 );
 
