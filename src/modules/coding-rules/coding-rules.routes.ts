@@ -83,7 +83,8 @@ export function codingRulesRoutes(db: Db): FastifyPluginAsyncTypebox {
           response: { 200: PreviewResponse, ...errorResponses(400, 422) },
         },
       },
-      async (request) => codingRulesApplyService.preview(db.direct, authOf(request), request.body),
+      // One snapshot: the count and the sample are of the same records, however many pages they take.
+      async (request) => db.read((ex) => codingRulesApplyService.preview(ex, authOf(request), request.body)),
     );
 
     app.post(
