@@ -4,6 +4,13 @@ import type { CodingRuleLineValuesTable, CodingRulesTable, CodingRuleVersionsTab
 const CHUNK = 500;
 
 export const codingRulesRepository = {
+  /** Deletes the account's rules, their versions and what they set (a sandbox reset). */
+  async purgeAccount(ex: Executor, accountId: string): Promise<void> {
+    for (const table of ['coding_rule_line_values', 'coding_rule_versions', 'coding_rules'] as const) {
+      await ex.deleteFrom(table).where('account_id', '=', accountId).execute();
+    }
+  },
+
   async insert(ex: Executor, row: CodingRulesTable): Promise<void> {
     await ex.insertInto('coding_rules').values(row).execute();
   },

@@ -81,6 +81,11 @@ async function requireRule(ex: Executor, tenant: Tenant, ruleId: string): Promis
  * each value). Preview and apply on demand are coding-rules.apply.service.ts.
  */
 export const codingRulesService = {
+  /** Deletes every rule of the account with its versions and what they set (sandbox reset). */
+  async purgeAccount(ex: Executor, tenant: Tenant): Promise<void> {
+    await repo.purgeAccount(ex, tenant.accountId);
+  },
+
   async create(ex: Executor, caller: Caller, input: CreateRuleInput): Promise<CodingRuleDto> {
     checkShape(input.conditions, input.actions);
     await checkValues(ex, caller, input.actions);
