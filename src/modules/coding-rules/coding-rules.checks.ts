@@ -165,7 +165,10 @@ export async function checkValues(ex: Executor, tenant: Tenant, actions: RuleAct
 }
 
 /** A stored rule's conditions and actions (written from the checked API form). */
-export function parsedRule(row: CodingRulesTable): { conditions: RuleConditionsInput; actions: RuleActionsInput } {
+export function parsedRule(row: Pick<CodingRulesTable, 'conditions_json' | 'actions_json'>): {
+  conditions: RuleConditionsInput;
+  actions: RuleActionsInput;
+} {
   const conditions: RuleConditionsInput = JSON.parse(row.conditions_json);
   const actions: RuleActionsInput = JSON.parse(row.actions_json);
   return { conditions, actions };

@@ -1,71 +1,21 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
-import { microsToIso, nowMicros } from '../../lib/clock.js';
+import { nowMicros } from '../../lib/clock.js';
 import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
 import { pageOf } from '../../lib/pagination.js';
 import type { AuthContext, Caller, Tenant } from '../auth/auth.service.js';
-import { checkShape, checkValues, parsedRule, problemsOf, usable, type RuleProblem } from './coding-rules.checks.js';
+import { checkShape, checkValues, parsedRule, usable } from './coding-rules.checks.js';
 import { decide, type LineDecision, type RuleSubject, type UsableRule } from './coding-rules.engine.js';
 import { codingRulesRepository as repo } from './coding-rules.repository.js';
 import type { CodingRuleDto, CreateRuleInput, RuleVersion, UpdateRuleInput } from './coding-rules.schemas.js';
-import type { CodingRulesTable, CodingRuleVersionsTable, RuleChange } from './coding-rules.tables.js';
+import { answered, ruleRowToRule, versionRow, versionRowToVersion } from './coding-rules.shape.js';
+import type { CodingRulesTable } from './coding-rules.tables.js';
 
 export type { FieldChange, LineDecision, RuleSubject, ShownValue, UsableRule } from './coding-rules.engine.js';
 
 export const RULE_ID_PREFIX = 'crule';
-
-type Actor = CodingRuleDto['created_by'];
-const actorOf = (type: string, id: string): Actor => ({
-  type: type === 'client' || type === 'user' ? type : 'system',
-  id,
-});
-
-/** A stored rule as answered, with its status computed from its values' state now. */
-function ruleRowToRule(row: CodingRulesTable, problems: RuleProblem[]): CodingRuleDto {
-  const enabled = row.enabled === 1;
-  return {
-    id: row.rule_id,
-    name: row.name,
-    position: Number(row.position),
-    enabled,
-    status: problems.length > 0 ? 'BROKEN' : enabled ? 'ACTIVE' : 'DISABLED',
-    problems,
-    version: Number(row.version),
-    ...parsedRule(row),
-    created_at: microsToIso(Number(row.created_at)),
-    updated_at: microsToIso(Number(row.updated_at)),
-    created_by: actorOf(row.created_by_type, row.created_by_id),
-    updated_by: actorOf(row.updated_by_type, row.updated_by_id),
-  };
-}
-
-async function answered(ex: Executor, tenant: Tenant, rows: CodingRulesTable[]): Promise<CodingRuleDto[]> {
-  const problems = await problemsOf(
-    ex,
-    tenant,
-    rows.map((row) => parsedRule(row).actions),
-  );
-  return rows.map((row, i) => ruleRowToRule(row, problems[i]!));
-}
-
-function versionRow(row: CodingRulesTable, change: RuleChange, caller: Caller, at: number): CodingRuleVersionsTable {
-  return {
-    account_id: row.account_id,
-    rule_id: row.rule_id,
-    version: row.version,
-    change,
-    name: row.name,
-    position: row.position,
-    enabled: row.enabled,
-    conditions_json: row.conditions_json,
-    actions_json: row.actions_json,
-    changed_at: at,
-    changed_by_type: caller.actor.type,
-    changed_by_id: caller.actor.id,
-  };
-}
 
 const notFound = (ruleId: string) => errors.notFound(`Coding rule ${ruleId}`, { rule_id: ruleId });
 
@@ -203,17 +153,7 @@ export const codingRulesService = {
     const page = pageOf(rows, query.limit);
     const last = page.items.at(-1);
     return {
-      items: page.items.map((v) => ({
-        version: Number(v.version),
-        change: v.change,
-        name: v.name,
-        position: Number(v.position),
-        enabled: v.enabled === 1,
-        conditions: JSON.parse(v.conditions_json),
-        actions: JSON.parse(v.actions_json),
-        changed_at: microsToIso(Number(v.changed_at)),
-        changed_by: actorOf(v.changed_by_type, v.changed_by_id),
-      })),
+      items: page.items.map(versionRowToVersion),
       next_cursor:
         page.hasMore && last
           ? sealCursor(auth.cursorKey, 'coding_rule_versions', binding, [Number(last.version)])
