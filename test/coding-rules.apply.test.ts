@@ -3,7 +3,7 @@ import { RECORDS } from './support/accounting.js';
 import { APPLY, codedPairs, newRule, patch, ruleBody, ruleChart, ruleUrl } from './support/coding-rules.js';
 import { describeEachDialect } from './support/context.js';
 import { errorBody } from './support/expect.js';
-import { codingUrl, coding, historyUrl } from './support/review.js';
+import { codingUrl, coding, historyUrl, usd } from './support/review.js';
 import { storedRecord } from './support/stored.js';
 
 const uber = { vendor: { id: 'v', name: 'Uber Trip' } };
@@ -94,6 +94,27 @@ describeEachDialect('coding rules: applied on demand', (t) => {
     expect(codedPairs((await api.get(`${RECORDS}/${byPerson.id}`)).body)).toEqual([
       [gl.field.svc_id, gl.values[2].svc_id],
     ]);
+  });
+
+  it('sets the memo of lines that have none; a memo already there stays unless overwrite', async () => {
+    const { api, gl, set } = await ruleChart(t.ctx);
+    const [record] = await api.newRecords([
+      { ...uber, amount: usd(30), lines: [{ amount: usd(10) }, { amount: usd(20), memo: 'mine' }] },
+    ]);
+    const rule = await newRule(api, { ...ruleBody('uber', [set(gl, 1)]), actions: { field_values: [], memo: 'Ride' } });
+    expect((await api.create(APPLY, {})).body.records_changed).toBe(1);
+    const now = (await api.get(`${RECORDS}/${record.id}`)).body;
+    expect(now.line_items.map((l: any) => l.memo)).toEqual(['Ride', 'mine', null]);
+    const [l0] = record.line_items;
+    expect((await api.get(historyUrl(record.id))).body.items.at(-1).changes).toEqual({
+      lines: [],
+      memos: [{ line_id: l0.id, before: null, after: 'Ride' }],
+      coded_by_rules: [{ line_id: l0.id, memo: 'Ride', rule_id: rule.id, rule_version: 1 }],
+    });
+    await api.create(APPLY, { overwrite: true });
+    const forced = (await api.get(`${RECORDS}/${record.id}`)).body;
+    expect(forced.line_items.map((l: any) => l.memo)).toEqual(['Ride', 'Ride', null]);
+    expect(forced.version).toBe(3);
   });
 
   it('refuses unknown rules and records (404), disabled or broken rules (400), changing nothing', async () => {
