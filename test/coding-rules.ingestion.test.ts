@@ -65,7 +65,7 @@ describeEachDialect('coding rules: at ingestion', (t) => {
     expect((await api.get(historyUrl(other.id))).body.items[0].changes).toEqual({ review_status: 'PREPARE' });
   });
 
-  it('matches every condition together: type, source, user, amount and currency, memo, receipt', async () => {
+  it('matches every condition together: type, source, user (id, email, department, location), amount and currency, memo, receipt', async () => {
     const { api, gl, set } = await ruleChart(t.ctx);
     await newRule(api, {
       name: 'all',
@@ -74,25 +74,30 @@ describeEachDialect('coding rules: at ingestion', (t) => {
         source_types: ['CARD'],
         user_ids: ['cuuser_1'],
         user_emails: ['A@EXAMPLE.invalid'],
+        user_department_ids: ['dep_sales'],
+        user_location_ids: ['loc_paris', 'loc_nyc'],
         amount: { currency: 'USD', min: 10, max: 100 },
         memo_contains: 'LUNCH',
         has_receipt: true,
       },
       actions: { field_values: [set(gl, 0)] },
     });
-    const base = { amount: usd(50), user: PEOPLE.user, memo: 'Team lunch', receipts: PEOPLE.receipts };
+    const user = { ...PEOPLE.user, department_id: 'dep_sales', location_id: 'loc_nyc' };
+    const base = { amount: usd(50), user, memo: 'Team lunch', receipts: PEOPLE.receipts };
     const records = await api.newRecords([
       base,
       { ...base, type: 'CARD_EXPENSE_REFUND' },
-      { ...base, user: { ...PEOPLE.user, id: 'cuuser_2' } },
-      { ...base, user: { ...PEOPLE.user, email: 'b@example.invalid' } },
+      { ...base, user: { ...user, id: 'cuuser_2' } },
+      { ...base, user: { ...user, email: 'b@example.invalid' } },
+      { ...base, user: { ...user, department_id: 'dep_ops' } },
+      { ...base, user: PEOPLE.user },
       { ...base, amount: usd(100.01) },
       { ...base, amount: { amount: 50, currency: 'EUR' } },
       { ...base, memo: 'dinner' },
       { ...base, receipts: [] },
       { ...base, amount: usd(10) },
     ]);
-    expect(records.map((r) => codedPairs(r).length)).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 1]);
+    expect(records.map((r) => codedPairs(r).length)).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
   });
 
   it('applies no disabled rule, nor a broken one (not even its usable values), and shows why it is broken', async () => {

@@ -2467,10 +2467,14 @@ export interface operations {
                   record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
                   /** @description The record's source is one of these */
                   source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+                  /** @description The record's user is in one of these departments (department_id) */
+                  user_department_ids?: string[];
                   /** @description The record's user is one of these (by email, without regard to case) */
                   user_emails?: string[];
                   /** @description The record's user is one of these (by the source's id) */
                   user_ids?: string[];
+                  /** @description The record's user is at one of these locations (location_id) */
+                  user_location_ids?: string[];
                   vendor_name?: {
                     /**
                      * @description Compared without regard to case
@@ -2602,10 +2606,14 @@ export interface operations {
             record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
             /** @description The record's source is one of these */
             source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+            /** @description The record's user is in one of these departments (department_id) */
+            user_department_ids?: string[];
             /** @description The record's user is one of these (by email, without regard to case) */
             user_emails?: string[];
             /** @description The record's user is one of these (by the source's id) */
             user_ids?: string[];
+            /** @description The record's user is at one of these locations (location_id) */
+            user_location_ids?: string[];
             vendor_name?: {
               /**
                * @description Compared without regard to case
@@ -2661,10 +2669,14 @@ export interface operations {
               record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
               /** @description The record's source is one of these */
               source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+              /** @description The record's user is in one of these departments (department_id) */
+              user_department_ids?: string[];
               /** @description The record's user is one of these (by email, without regard to case) */
               user_emails?: string[];
               /** @description The record's user is one of these (by the source's id) */
               user_ids?: string[];
+              /** @description The record's user is at one of these locations (location_id) */
+              user_location_ids?: string[];
               vendor_name?: {
                 /**
                  * @description Compared without regard to case
@@ -2808,10 +2820,14 @@ export interface operations {
               record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
               /** @description The record's source is one of these */
               source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+              /** @description The record's user is in one of these departments (department_id) */
+              user_department_ids?: string[];
               /** @description The record's user is one of these (by email, without regard to case) */
               user_emails?: string[];
               /** @description The record's user is one of these (by the source's id) */
               user_ids?: string[];
+              /** @description The record's user is at one of these locations (location_id) */
+              user_location_ids?: string[];
               vendor_name?: {
                 /**
                  * @description Compared without regard to case
@@ -3029,10 +3045,14 @@ export interface operations {
             record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
             /** @description The record's source is one of these */
             source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+            /** @description The record's user is in one of these departments (department_id) */
+            user_department_ids?: string[];
             /** @description The record's user is one of these (by email, without regard to case) */
             user_emails?: string[];
             /** @description The record's user is one of these (by the source's id) */
             user_ids?: string[];
+            /** @description The record's user is at one of these locations (location_id) */
+            user_location_ids?: string[];
             vendor_name?: {
               /**
                * @description Compared without regard to case
@@ -3089,10 +3109,14 @@ export interface operations {
               record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
               /** @description The record's source is one of these */
               source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+              /** @description The record's user is in one of these departments (department_id) */
+              user_department_ids?: string[];
               /** @description The record's user is one of these (by email, without regard to case) */
               user_emails?: string[];
               /** @description The record's user is one of these (by the source's id) */
               user_ids?: string[];
+              /** @description The record's user is at one of these locations (location_id) */
+              user_location_ids?: string[];
               vendor_name?: {
                 /**
                  * @description Compared without regard to case
@@ -3259,10 +3283,14 @@ export interface operations {
                   record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
                   /** @description The record's source is one of these */
                   source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+                  /** @description The record's user is in one of these departments (department_id) */
+                  user_department_ids?: string[];
                   /** @description The record's user is one of these (by email, without regard to case) */
                   user_emails?: string[];
                   /** @description The record's user is one of these (by the source's id) */
                   user_ids?: string[];
+                  /** @description The record's user is at one of these locations (location_id) */
+                  user_location_ids?: string[];
                   vendor_name?: {
                     /**
                      * @description Compared without regard to case
@@ -3465,10 +3493,14 @@ export interface operations {
               record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
               /** @description The record's source is one of these */
               source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+              /** @description The record's user is in one of these departments (department_id) */
+              user_department_ids?: string[];
               /** @description The record's user is one of these (by email, without regard to case) */
               user_emails?: string[];
               /** @description The record's user is one of these (by the source's id) */
               user_ids?: string[];
+              /** @description The record's user is at one of these locations (location_id) */
+              user_location_ids?: string[];
               vendor_name?: {
                 /**
                  * @description Compared without regard to case

@@ -27,6 +27,14 @@ import {
 const shownValues = (values: readonly AccountingFieldValue[]): Map<string, ShownValue> =>
   new Map(values.map((v) => [v.svc_field_id, { svc_id: v.svc_field_value_id, value: v.field_value_name }]));
 
+/** What rules read of a record's user. */
+type User = {
+  readonly id?: unknown;
+  readonly email?: unknown;
+  readonly department_id?: unknown;
+  readonly location_id?: unknown;
+};
+
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 /** What a subject takes of a record, new or stored; `lines` are its economic lines. */
@@ -37,7 +45,7 @@ export function subjectOf(
     currency: string;
     amountMinor: number;
     memo: string | null;
-    user: { readonly id?: unknown; readonly email?: unknown } | null;
+    user: User | null;
     vendor: { readonly name?: unknown } | null;
     receipts: readonly unknown[] | null;
   },
@@ -50,6 +58,8 @@ export function subjectOf(
     vendor_name: text(record.vendor?.name),
     user_id: text(record.user?.id),
     user_email: text(record.user?.email),
+    user_department_id: text(record.user?.department_id),
+    user_location_id: text(record.user?.location_id),
     currency: record.currency,
     amount_minor: record.amountMinor,
     memo: record.memo,
@@ -130,7 +140,7 @@ interface DraftLike {
   currency: string;
   amountMinor: number;
   memo: string | null;
-  user: { readonly id?: unknown; readonly email?: unknown } | null;
+  user: User | null;
   vendor: { readonly name?: unknown } | null;
   receipts: readonly object[] | null;
   lines: readonly EconomicLine[];

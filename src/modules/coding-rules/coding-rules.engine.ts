@@ -24,6 +24,8 @@ export interface RuleSubject {
   vendor_name: string | null;
   user_id: string | null;
   user_email: string | null;
+  user_department_id: string | null;
+  user_location_id: string | null;
   currency: string;
   amount_minor: number;
   memo: string | null;
@@ -75,6 +77,8 @@ export function matches(rule: UsableRule, s: RuleSubject): boolean {
     const email = lower(s.user_email);
     if (email === null || !c.user_emails.some((e) => e.toLowerCase() === email)) return false;
   }
+  if (c.user_department_ids && !c.user_department_ids.some((d) => d === s.user_department_id)) return false;
+  if (c.user_location_ids && !c.user_location_ids.some((l) => l === s.user_location_id)) return false;
   if (c.amount) {
     if (s.currency !== c.amount.currency) return false;
     if (rule.minMinor !== null && s.amount_minor < rule.minMinor) return false;

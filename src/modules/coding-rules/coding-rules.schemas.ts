@@ -30,6 +30,12 @@ export const RuleConditions = Type.Object(
     user_emails: Type.Optional(
       List(Text(255, 'An email'), 100, "The record's user is one of these (by email, without regard to case)"),
     ),
+    user_department_ids: Type.Optional(
+      List(Text(255, 'A department id'), 100, "The record's user is in one of these departments (department_id)"),
+    ),
+    user_location_ids: Type.Optional(
+      List(Text(255, 'A location id'), 100, "The record's user is at one of these locations (location_id)"),
+    ),
     amount: Type.Optional(
       Type.Object(
         {
