@@ -34,6 +34,7 @@ import { integrationsRoutes } from './modules/integrations/integrations.routes.j
 import { AccountEvent, CompatReadyForExport, webhooksDocument } from './modules/webhooks/events.schemas.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
+import { codingRulesRoutes } from './modules/coding-rules/coding-rules.routes.js';
 import { registerMetrics, type MetricsScope } from './modules/system/metrics.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 
@@ -168,6 +169,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     }),
   );
   await app.register(auditRoutes(db));
+  await app.register(codingRulesRoutes(db));
 
   return app;
 }

@@ -159,6 +159,56 @@ export interface paths {
      */
     put: operations["updateAccountUserSettings"];
   };
+  "/internal/v1/accounting/coding-rules": {
+    /**
+     * The account's coding rules, in precedence order
+     * @description Ordered by (position, creation). status is computed now: BROKEN when a value the rule sets has been deleted or disabled since (problems names each); a broken rule applies nowhere.
+     */
+    get: operations["listCodingRules"];
+    /**
+     * Create a coding rule
+     * @description Version 1, enabled unless told, placed after every rule of the account unless given a position. Refused: no condition, an impossible one (min > max, a record type outside source_types), no action, a field set twice (400 INVALID_REQUEST, each problem with its path); an unknown field, a value of another field, a deleted or disabled value, a value of a disabled field (422 INVALID_CODING, each with its path and reason).
+     */
+    post: operations["createCodingRule"];
+  };
+  "/internal/v1/accounting/coding-rules/{rule_id}": {
+    /**
+     * Get a coding rule
+     * @description With its status computed now (BROKEN when a value it sets was deleted or disabled since).
+     */
+    get: operations["getCodingRule"];
+    /**
+     * Delete a coding rule
+     * @description It applies no more; its versions stay readable (records name them), the last one saying who deleted it. Values it set stay on their lines.
+     */
+    delete: operations["deleteCodingRule"];
+    /**
+     * Change a coding rule (a new version)
+     * @description Absent members unchanged. version must be the current one (409 VERSION_CONFLICT). A change makes a new version, kept with who made it; nothing that differs leaves the rule as it is. Refused: no condition, an impossible one (min > max, a record type outside source_types), no action, a field set twice (400 INVALID_REQUEST, each problem with its path); an unknown field, a value of another field, a deleted or disabled value, a value of a disabled field (422 INVALID_CODING, each with its path and reason).
+     */
+    patch: operations["updateCodingRule"];
+  };
+  "/internal/v1/accounting/coding-rules/{rule_id}/versions": {
+    /**
+     * A coding rule's versions, oldest first
+     * @description Each as saved, with what changed it (CREATED, UPDATED, DELETED), when and by whom.
+     */
+    get: operations["listCodingRuleVersions"];
+  };
+  "/internal/v1/accounting/coding-rules/apply": {
+    /**
+     * Apply the rules to the records under review
+     * @description All or nothing. The enabled rules (or those named: each must be enabled and not broken), in precedence order, on the PREPARE and REVIEW records (or those named). A value a person set is never replaced unless overwrite is true; a value a rule set may be. Each changed record's version grows by one and its history gets a CODED_BY_RULES event naming the rule and version of each value.
+     */
+    post: operations["applyCodingRules"];
+  };
+  "/internal/v1/accounting/coding-rules/preview": {
+    /**
+     * Preview an unsaved rule on the records under review
+     * @description How many PREPARE and REVIEW records the rule, applied on its own now, would change, and up to 10 of them with each line's values before and after. Nothing is written. Refused: no condition, an impossible one (min > max, a record type outside source_types), no action, a field set twice (400 INVALID_REQUEST, each problem with its path); an unknown field, a value of another field, a deleted or disabled value, a value of a disabled field (422 INVALID_CODING, each with its path and reason).
+     */
+    post: operations["previewCodingRule"];
+  };
   "/internal/v1/accounting/overview": {
     /**
      * The account's records at a glance
@@ -1045,7 +1095,7 @@ export interface components {
        * @description What happened
        * @enum {string}
        */
-      type: "INGESTED" | "IMPORTED" | "CODED" | "SPLIT" | "MERGED" | "MOVED" | "EXPORT_SUCCEEDED" | "EXPORT_FAILED";
+      type: "INGESTED" | "IMPORTED" | "CODED" | "CODED_BY_RULES" | "SPLIT" | "MERGED" | "MOVED" | "EXPORT_SUCCEEDED" | "EXPORT_FAILED";
       /** @description The version the change produced */
       version: number;
     };
@@ -2343,6 +2393,1187 @@ export interface operations {
             /** @description Every console user of the account must use two-step sign-in: one who has not set it up does so at their next sign-in, before anything else */
             mfa_required: boolean;
             updated_at: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * The account's coding rules, in precedence order
+   * @description Ordered by (position, creation). status is computed now: BROKEN when a value the rule sets has been deleted or disabled since (problems names each); a broken rule applies nowhere.
+   */
+  listCodingRules: {
+    parameters: {
+      query?: {
+        /** @description The `next_cursor` of the previous response, with the same filters. */
+        cursor?: string;
+        /** @description Maximum number of items returned: 1 to 1000, default 100. */
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            items: ({
+                /** CodingRuleActions */
+                actions: {
+                  /** @description Set on each economic line of a matching record; one value per field */
+                  field_values: {
+                      /** @description The field to set */
+                      field_id: string;
+                      /** @description The value of that field to set it to */
+                      svc_id: string;
+                    }[];
+                  /** @description Set as the memo of each economic line that has none */
+                  memo?: string;
+                };
+                /** CodingRuleConditions */
+                conditions: {
+                  /** @description The record's amount is in this currency and range */
+                  amount?: {
+                    /** @description The record's currency (ISO 4217) */
+                    currency: string;
+                    /** @description Inclusive upper bound, in major units */
+                    max?: number;
+                    /** @description Inclusive lower bound, in major units */
+                    min?: number;
+                  };
+                  /** @description The record has at least one receipt (true) or none */
+                  has_receipt?: boolean;
+                  /** @description The record's memo contains this text (without regard to case) */
+                  memo_contains?: string;
+                  /** @description The record's type is one of these */
+                  record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
+                  /** @description The record's source is one of these */
+                  source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+                  /** @description The record's user is in one of these departments (department_id) */
+                  user_department_ids?: string[];
+                  /** @description The record's user is one of these (by email, without regard to case) */
+                  user_emails?: string[];
+                  /** @description The record's user is one of these (by the source's id) */
+                  user_ids?: string[];
+                  /** @description The record's user is at one of these locations (location_id) */
+                  user_location_ids?: string[];
+                  vendor_name?: {
+                    /**
+                     * @description Compared without regard to case
+                     * @enum {string}
+                     */
+                    operator: "EQUALS" | "CONTAINS";
+                    /** @description The text compared with the record's vendor (merchant) name */
+                    value: string;
+                  };
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** @description An API client (its client_id) or a console user (their user id) */
+                created_by: {
+                  id: string;
+                  /** @enum {string} */
+                  type: "client" | "user" | "system";
+                };
+                enabled: boolean;
+                id: string;
+                name: string;
+                position: number;
+                problems: {
+                    field_id: string;
+                    message: string;
+                    path: string;
+                    reason: string;
+                    svc_id: string;
+                  }[];
+                /**
+                 * @description BROKEN: a value it sets was deleted or disabled since (problems says which); a broken rule applies nowhere
+                 * @enum {string}
+                 */
+                status: "ACTIVE" | "DISABLED" | "BROKEN";
+                /** Format: date-time */
+                updated_at: string;
+                /** @description An API client (its client_id) or a console user (their user id) */
+                updated_by: {
+                  id: string;
+                  /** @enum {string} */
+                  type: "client" | "user" | "system";
+                };
+                version: number;
+              })[];
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Create a coding rule
+   * @description Version 1, enabled unless told, placed after every rule of the account unless given a position. Refused: no condition, an impossible one (min > max, a record type outside source_types), no action, a field set twice (400 INVALID_REQUEST, each problem with its path); an unknown field, a value of another field, a deleted or disabled value, a value of a disabled field (422 INVALID_CODING, each with its path and reason).
+   */
+  createCodingRule: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** CodingRuleActions */
+          actions: {
+            /** @description Set on each economic line of a matching record; one value per field */
+            field_values: {
+                /** @description The field to set */
+                field_id: string;
+                /** @description The value of that field to set it to */
+                svc_id: string;
+              }[];
+            /** @description Set as the memo of each economic line that has none */
+            memo?: string;
+          };
+          /** CodingRuleConditions */
+          conditions: {
+            /** @description The record's amount is in this currency and range */
+            amount?: {
+              /** @description The record's currency (ISO 4217) */
+              currency: string;
+              /** @description Inclusive upper bound, in major units */
+              max?: number;
+              /** @description Inclusive lower bound, in major units */
+              min?: number;
+            };
+            /** @description The record has at least one receipt (true) or none */
+            has_receipt?: boolean;
+            /** @description The record's memo contains this text (without regard to case) */
+            memo_contains?: string;
+            /** @description The record's type is one of these */
+            record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
+            /** @description The record's source is one of these */
+            source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+            /** @description The record's user is in one of these departments (department_id) */
+            user_department_ids?: string[];
+            /** @description The record's user is one of these (by email, without regard to case) */
+            user_emails?: string[];
+            /** @description The record's user is one of these (by the source's id) */
+            user_ids?: string[];
+            /** @description The record's user is at one of these locations (location_id) */
+            user_location_ids?: string[];
+            vendor_name?: {
+              /**
+               * @description Compared without regard to case
+               * @enum {string}
+               */
+              operator: "EQUALS" | "CONTAINS";
+              /** @description The text compared with the record's vendor (merchant) name */
+              value: string;
+            };
+          };
+          /** @description Default true */
+          enabled?: boolean;
+          /** @description What the rule is for, as people read it */
+          name: string;
+          /** @description Precedence: lower first, ties in creation order. Default: after every rule of the account */
+          position?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** CodingRuleActions */
+            actions: {
+              /** @description Set on each economic line of a matching record; one value per field */
+              field_values: {
+                  /** @description The field to set */
+                  field_id: string;
+                  /** @description The value of that field to set it to */
+                  svc_id: string;
+                }[];
+              /** @description Set as the memo of each economic line that has none */
+              memo?: string;
+            };
+            /** CodingRuleConditions */
+            conditions: {
+              /** @description The record's amount is in this currency and range */
+              amount?: {
+                /** @description The record's currency (ISO 4217) */
+                currency: string;
+                /** @description Inclusive upper bound, in major units */
+                max?: number;
+                /** @description Inclusive lower bound, in major units */
+                min?: number;
+              };
+              /** @description The record has at least one receipt (true) or none */
+              has_receipt?: boolean;
+              /** @description The record's memo contains this text (without regard to case) */
+              memo_contains?: string;
+              /** @description The record's type is one of these */
+              record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
+              /** @description The record's source is one of these */
+              source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+              /** @description The record's user is in one of these departments (department_id) */
+              user_department_ids?: string[];
+              /** @description The record's user is one of these (by email, without regard to case) */
+              user_emails?: string[];
+              /** @description The record's user is one of these (by the source's id) */
+              user_ids?: string[];
+              /** @description The record's user is at one of these locations (location_id) */
+              user_location_ids?: string[];
+              vendor_name?: {
+                /**
+                 * @description Compared without regard to case
+                 * @enum {string}
+                 */
+                operator: "EQUALS" | "CONTAINS";
+                /** @description The text compared with the record's vendor (merchant) name */
+                value: string;
+              };
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** @description An API client (its client_id) or a console user (their user id) */
+            created_by: {
+              id: string;
+              /** @enum {string} */
+              type: "client" | "user" | "system";
+            };
+            enabled: boolean;
+            id: string;
+            name: string;
+            position: number;
+            problems: {
+                field_id: string;
+                message: string;
+                path: string;
+                reason: string;
+                svc_id: string;
+              }[];
+            /**
+             * @description BROKEN: a value it sets was deleted or disabled since (problems says which); a broken rule applies nowhere
+             * @enum {string}
+             */
+            status: "ACTIVE" | "DISABLED" | "BROKEN";
+            /** Format: date-time */
+            updated_at: string;
+            /** @description An API client (its client_id) or a console user (their user id) */
+            updated_by: {
+              id: string;
+              /** @enum {string} */
+              type: "client" | "user" | "system";
+            };
+            version: number;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Get a coding rule
+   * @description With its status computed now (BROKEN when a value it sets was deleted or disabled since).
+   */
+  getCodingRule: {
+    parameters: {
+      path: {
+        /** @description The rule (its id) */
+        rule_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** CodingRuleActions */
+            actions: {
+              /** @description Set on each economic line of a matching record; one value per field */
+              field_values: {
+                  /** @description The field to set */
+                  field_id: string;
+                  /** @description The value of that field to set it to */
+                  svc_id: string;
+                }[];
+              /** @description Set as the memo of each economic line that has none */
+              memo?: string;
+            };
+            /** CodingRuleConditions */
+            conditions: {
+              /** @description The record's amount is in this currency and range */
+              amount?: {
+                /** @description The record's currency (ISO 4217) */
+                currency: string;
+                /** @description Inclusive upper bound, in major units */
+                max?: number;
+                /** @description Inclusive lower bound, in major units */
+                min?: number;
+              };
+              /** @description The record has at least one receipt (true) or none */
+              has_receipt?: boolean;
+              /** @description The record's memo contains this text (without regard to case) */
+              memo_contains?: string;
+              /** @description The record's type is one of these */
+              record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
+              /** @description The record's source is one of these */
+              source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+              /** @description The record's user is in one of these departments (department_id) */
+              user_department_ids?: string[];
+              /** @description The record's user is one of these (by email, without regard to case) */
+              user_emails?: string[];
+              /** @description The record's user is one of these (by the source's id) */
+              user_ids?: string[];
+              /** @description The record's user is at one of these locations (location_id) */
+              user_location_ids?: string[];
+              vendor_name?: {
+                /**
+                 * @description Compared without regard to case
+                 * @enum {string}
+                 */
+                operator: "EQUALS" | "CONTAINS";
+                /** @description The text compared with the record's vendor (merchant) name */
+                value: string;
+              };
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** @description An API client (its client_id) or a console user (their user id) */
+            created_by: {
+              id: string;
+              /** @enum {string} */
+              type: "client" | "user" | "system";
+            };
+            enabled: boolean;
+            id: string;
+            name: string;
+            position: number;
+            problems: {
+                field_id: string;
+                message: string;
+                path: string;
+                reason: string;
+                svc_id: string;
+              }[];
+            /**
+             * @description BROKEN: a value it sets was deleted or disabled since (problems says which); a broken rule applies nowhere
+             * @enum {string}
+             */
+            status: "ACTIVE" | "DISABLED" | "BROKEN";
+            /** Format: date-time */
+            updated_at: string;
+            /** @description An API client (its client_id) or a console user (their user id) */
+            updated_by: {
+              id: string;
+              /** @enum {string} */
+              type: "client" | "user" | "system";
+            };
+            version: number;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Delete a coding rule
+   * @description It applies no more; its versions stay readable (records name them), the last one saying who deleted it. Values it set stay on their lines.
+   */
+  deleteCodingRule: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The rule (its id) */
+        rule_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Change a coding rule (a new version)
+   * @description Absent members unchanged. version must be the current one (409 VERSION_CONFLICT). A change makes a new version, kept with who made it; nothing that differs leaves the rule as it is. Refused: no condition, an impossible one (min > max, a record type outside source_types), no action, a field set twice (400 INVALID_REQUEST, each problem with its path); an unknown field, a value of another field, a deleted or disabled value, a value of a disabled field (422 INVALID_CODING, each with its path and reason).
+   */
+  updateCodingRule: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The rule (its id) */
+        rule_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** CodingRuleActions */
+          actions?: {
+            /** @description Set on each economic line of a matching record; one value per field */
+            field_values: {
+                /** @description The field to set */
+                field_id: string;
+                /** @description The value of that field to set it to */
+                svc_id: string;
+              }[];
+            /** @description Set as the memo of each economic line that has none */
+            memo?: string;
+          };
+          /** CodingRuleConditions */
+          conditions?: {
+            /** @description The record's amount is in this currency and range */
+            amount?: {
+              /** @description The record's currency (ISO 4217) */
+              currency: string;
+              /** @description Inclusive upper bound, in major units */
+              max?: number;
+              /** @description Inclusive lower bound, in major units */
+              min?: number;
+            };
+            /** @description The record has at least one receipt (true) or none */
+            has_receipt?: boolean;
+            /** @description The record's memo contains this text (without regard to case) */
+            memo_contains?: string;
+            /** @description The record's type is one of these */
+            record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
+            /** @description The record's source is one of these */
+            source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+            /** @description The record's user is in one of these departments (department_id) */
+            user_department_ids?: string[];
+            /** @description The record's user is one of these (by email, without regard to case) */
+            user_emails?: string[];
+            /** @description The record's user is one of these (by the source's id) */
+            user_ids?: string[];
+            /** @description The record's user is at one of these locations (location_id) */
+            user_location_ids?: string[];
+            vendor_name?: {
+              /**
+               * @description Compared without regard to case
+               * @enum {string}
+               */
+              operator: "EQUALS" | "CONTAINS";
+              /** @description The text compared with the record's vendor (merchant) name */
+              value: string;
+            };
+          };
+          enabled?: boolean;
+          /** @description What the rule is for, as people read it */
+          name?: string;
+          /** @description Precedence: lower first, ties in creation order. Default: after every rule of the account */
+          position?: number;
+          /** @description The rule's version the caller saw; another → 409 */
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** CodingRuleActions */
+            actions: {
+              /** @description Set on each economic line of a matching record; one value per field */
+              field_values: {
+                  /** @description The field to set */
+                  field_id: string;
+                  /** @description The value of that field to set it to */
+                  svc_id: string;
+                }[];
+              /** @description Set as the memo of each economic line that has none */
+              memo?: string;
+            };
+            /** CodingRuleConditions */
+            conditions: {
+              /** @description The record's amount is in this currency and range */
+              amount?: {
+                /** @description The record's currency (ISO 4217) */
+                currency: string;
+                /** @description Inclusive upper bound, in major units */
+                max?: number;
+                /** @description Inclusive lower bound, in major units */
+                min?: number;
+              };
+              /** @description The record has at least one receipt (true) or none */
+              has_receipt?: boolean;
+              /** @description The record's memo contains this text (without regard to case) */
+              memo_contains?: string;
+              /** @description The record's type is one of these */
+              record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
+              /** @description The record's source is one of these */
+              source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+              /** @description The record's user is in one of these departments (department_id) */
+              user_department_ids?: string[];
+              /** @description The record's user is one of these (by email, without regard to case) */
+              user_emails?: string[];
+              /** @description The record's user is one of these (by the source's id) */
+              user_ids?: string[];
+              /** @description The record's user is at one of these locations (location_id) */
+              user_location_ids?: string[];
+              vendor_name?: {
+                /**
+                 * @description Compared without regard to case
+                 * @enum {string}
+                 */
+                operator: "EQUALS" | "CONTAINS";
+                /** @description The text compared with the record's vendor (merchant) name */
+                value: string;
+              };
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** @description An API client (its client_id) or a console user (their user id) */
+            created_by: {
+              id: string;
+              /** @enum {string} */
+              type: "client" | "user" | "system";
+            };
+            enabled: boolean;
+            id: string;
+            name: string;
+            position: number;
+            problems: {
+                field_id: string;
+                message: string;
+                path: string;
+                reason: string;
+                svc_id: string;
+              }[];
+            /**
+             * @description BROKEN: a value it sets was deleted or disabled since (problems says which); a broken rule applies nowhere
+             * @enum {string}
+             */
+            status: "ACTIVE" | "DISABLED" | "BROKEN";
+            /** Format: date-time */
+            updated_at: string;
+            /** @description An API client (its client_id) or a console user (their user id) */
+            updated_by: {
+              id: string;
+              /** @enum {string} */
+              type: "client" | "user" | "system";
+            };
+            version: number;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * A coding rule's versions, oldest first
+   * @description Each as saved, with what changed it (CREATED, UPDATED, DELETED), when and by whom.
+   */
+  listCodingRuleVersions: {
+    parameters: {
+      query?: {
+        /** @description The `next_cursor` of the previous response, with the same filters. */
+        cursor?: string;
+        /** @description Maximum number of items returned: 1 to 1000, default 100. */
+        limit?: number;
+      };
+      path: {
+        /** @description The rule (its id) */
+        rule_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            items: ({
+                /** CodingRuleActions */
+                actions: {
+                  /** @description Set on each economic line of a matching record; one value per field */
+                  field_values: {
+                      /** @description The field to set */
+                      field_id: string;
+                      /** @description The value of that field to set it to */
+                      svc_id: string;
+                    }[];
+                  /** @description Set as the memo of each economic line that has none */
+                  memo?: string;
+                };
+                /** @enum {string} */
+                change: "CREATED" | "UPDATED" | "DELETED";
+                /** Format: date-time */
+                changed_at: string;
+                /** @description An API client (its client_id) or a console user (their user id) */
+                changed_by: {
+                  id: string;
+                  /** @enum {string} */
+                  type: "client" | "user" | "system";
+                };
+                /** CodingRuleConditions */
+                conditions: {
+                  /** @description The record's amount is in this currency and range */
+                  amount?: {
+                    /** @description The record's currency (ISO 4217) */
+                    currency: string;
+                    /** @description Inclusive upper bound, in major units */
+                    max?: number;
+                    /** @description Inclusive lower bound, in major units */
+                    min?: number;
+                  };
+                  /** @description The record has at least one receipt (true) or none */
+                  has_receipt?: boolean;
+                  /** @description The record's memo contains this text (without regard to case) */
+                  memo_contains?: string;
+                  /** @description The record's type is one of these */
+                  record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
+                  /** @description The record's source is one of these */
+                  source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+                  /** @description The record's user is in one of these departments (department_id) */
+                  user_department_ids?: string[];
+                  /** @description The record's user is one of these (by email, without regard to case) */
+                  user_emails?: string[];
+                  /** @description The record's user is one of these (by the source's id) */
+                  user_ids?: string[];
+                  /** @description The record's user is at one of these locations (location_id) */
+                  user_location_ids?: string[];
+                  vendor_name?: {
+                    /**
+                     * @description Compared without regard to case
+                     * @enum {string}
+                     */
+                    operator: "EQUALS" | "CONTAINS";
+                    /** @description The text compared with the record's vendor (merchant) name */
+                    value: string;
+                  };
+                };
+                enabled: boolean;
+                name: string;
+                position: number;
+                version: number;
+              })[];
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Apply the rules to the records under review
+   * @description All or nothing. The enabled rules (or those named: each must be enabled and not broken), in precedence order, on the PREPARE and REVIEW records (or those named). A value a person set is never replaced unless overwrite is true; a value a rule set may be. Each changed record's version grows by one and its history gets a CODED_BY_RULES event naming the rule and version of each value.
+   */
+  applyCodingRules: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Only these records (those in PREPARE or REVIEW); default all of them */
+          accounting_record_ids?: string[];
+          /** @description Replace values a person set too (default false) */
+          overwrite?: boolean;
+          /** @description Only these rules (in their precedence); default every enabled rule */
+          rule_ids?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            records_changed: number;
+            /** @description In creation order */
+            updated_accounting_record_ids: string[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Preview an unsaved rule on the records under review
+   * @description How many PREPARE and REVIEW records the rule, applied on its own now, would change, and up to 10 of them with each line's values before and after. Nothing is written. Refused: no condition, an impossible one (min > max, a record type outside source_types), no action, a field set twice (400 INVALID_REQUEST, each problem with its path); an unknown field, a value of another field, a deleted or disabled value, a value of a disabled field (422 INVALID_CODING, each with its path and reason).
+   */
+  previewCodingRule: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Replace values a person set too (default false) */
+          overwrite?: boolean;
+          /** @description An unsaved rule: only what it matches and sets */
+          rule: {
+            /** CodingRuleActions */
+            actions: {
+              /** @description Set on each economic line of a matching record; one value per field */
+              field_values: {
+                  /** @description The field to set */
+                  field_id: string;
+                  /** @description The value of that field to set it to */
+                  svc_id: string;
+                }[];
+              /** @description Set as the memo of each economic line that has none */
+              memo?: string;
+            };
+            /** CodingRuleConditions */
+            conditions: {
+              /** @description The record's amount is in this currency and range */
+              amount?: {
+                /** @description The record's currency (ISO 4217) */
+                currency: string;
+                /** @description Inclusive upper bound, in major units */
+                max?: number;
+                /** @description Inclusive lower bound, in major units */
+                min?: number;
+              };
+              /** @description The record has at least one receipt (true) or none */
+              has_receipt?: boolean;
+              /** @description The record's memo contains this text (without regard to case) */
+              memo_contains?: string;
+              /** @description The record's type is one of these */
+              record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
+              /** @description The record's source is one of these */
+              source_types?: ("CARD" | "REIMBURSEMENT" | "BILL")[];
+              /** @description The record's user is in one of these departments (department_id) */
+              user_department_ids?: string[];
+              /** @description The record's user is one of these (by email, without regard to case) */
+              user_emails?: string[];
+              /** @description The record's user is one of these (by the source's id) */
+              user_ids?: string[];
+              /** @description The record's user is at one of these locations (location_id) */
+              user_location_ids?: string[];
+              vendor_name?: {
+                /**
+                 * @description Compared without regard to case
+                 * @enum {string}
+                 */
+                operator: "EQUALS" | "CONTAINS";
+                /** @description The text compared with the record's vendor (merchant) name */
+                value: string;
+              };
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description PREPARE and REVIEW records whose lines the rule would change */
+            records_changed: number;
+            /** @description Up to 10 of them, in creation order, with each line change */
+            sample: ({
+                accounting_record_id: string;
+                lines: ({
+                    field_values: ({
+                        after: {
+                          svc_id: string;
+                          value: string;
+                        } | null;
+                        before: {
+                          svc_id: string;
+                          value: string;
+                        } | null;
+                        field_id: string;
+                      })[];
+                    line_id: string;
+                    memo?: {
+                      after: string;
+                      before: string | null;
+                    };
+                  })[];
+                version: number;
+              })[];
           };
         };
       };

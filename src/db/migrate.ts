@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015_audit_log.js';
 import * as m0016 from './migrations/0016_canonical_record_json.js';
 import * as m0017 from './migrations/0017_passkeys.js';
 import * as m0018 from './migrations/0018_autovacuum_settings.js';
+import * as m0019 from './migrations/0019_coding_rules.js';
 import * as m0020 from './migrations/0020_webhook_dispatchers.js';
 
 /**
@@ -43,6 +44,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0016_canonical_record_json': m0016,
   '0017_passkeys': m0017,
   '0018_autovacuum_settings': m0018,
+  '0019_coding_rules': m0019,
   '0020_webhook_dispatchers': m0020,
 };
 

@@ -50,6 +50,21 @@ export const domainErrors = {
       expected_version: expected,
       current_version: actual,
     }),
+  /** Fields or values a coding rule names that the account does not have (unknown, or deleted): as if absent. */
+  ruleValuesNotFound: (problems: (ValidationProblem & Record<string, unknown>)[]) =>
+    new AppError(
+      'NOT_FOUND',
+      404,
+      `The rule names fields or values not found: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}. Nothing was changed.`,
+      { errors: problems },
+    ),
+  /** A coding rule changed since the caller read it. */
+  ruleVersionConflict: (ruleId: string, expected: number, actual: number) =>
+    new AppError('VERSION_CONFLICT', 409, `Coding rule ${ruleId} is at version ${actual}, not ${expected}.`, {
+      rule_id: ruleId,
+      expected_version: expected,
+      current_version: actual,
+    }),
   /** Coding, splitting and merging are for records under review. */
   recordNotEditable: (id: string, status: string, editable: readonly string[]) =>
     new AppError(

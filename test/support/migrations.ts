@@ -19,6 +19,7 @@ export const CANONICAL_JSON = '0016_canonical_record_json';
 export const DELIVERY_QUEUES = '0014_webhook_delivery_queues';
 export const PASSKEYS = '0017_passkeys';
 export const AUTOVACUUM = '0018_autovacuum_settings';
+export const CODING_RULES = '0019_coding_rules';
 export const DISPATCHERS = '0020_webhook_dispatchers';
 /** The migrations after 0003, in the order they run. */
 export const LATER = [
@@ -37,6 +38,7 @@ export const LATER = [
   CANONICAL_JSON,
   PASSKEYS,
   AUTOVACUUM,
+  CODING_RULES,
   DISPATCHERS,
 ];
 /** `name` and the migrations after it, in the order they run: what migrateToLatest applies once `name` is undone. */
@@ -98,9 +100,17 @@ async function undoDispatchers(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${DISPATCHERS}`.execute(db);
 }
 
-/** Undoes migrations 0020 and 0018 (PostgreSQL's autovacuum thresholds: storage parameters only, set again when it runs). */
-async function undoAutovacuum(db: Kysely<any>) {
+/** Undoes migrations 0020 and 0019 (coding rules, their versions, and the line values rules set). */
+export async function undoCodingRules(db: Kysely<any>) {
   await undoDispatchers(db);
+  for (const table of ['coding_rule_line_values', 'coding_rule_versions', 'coding_rules'])
+    await sql`drop table ${sql.ref(table)}`.execute(db);
+  await sql`delete from kysely_migration where name = ${CODING_RULES}`.execute(db);
+}
+
+/** Undoes migrations 0020, 0019 and 0018 (PostgreSQL's autovacuum thresholds: storage parameters only, set again when it runs). */
+async function undoAutovacuum(db: Kysely<any>) {
+  await undoCodingRules(db);
   await sql`delete from kysely_migration where name = ${AUTOVACUUM}`.execute(db);
 }
 

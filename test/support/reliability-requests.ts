@@ -27,6 +27,7 @@ export function pathOf(route: RouteScopes, e: Estate): string {
     integration_id: e.integration.id,
     webhook_id: e.webhook.id,
     app_id: e.connectedAppId,
+    rule_id: e.ruleId,
   };
   return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     if (!(name in ids)) throw new Error(`no object for path parameter {${name}} of ${route.path}: add it to pathOf`);
@@ -45,6 +46,7 @@ export function requestsOf(
 ): { body?: unknown; query?: Record<string, string | string[]> }[] {
   const v = e.value;
   const byAddress = [{ svc_id: v.svc_id }, { remote_id: v.remote_id }, { value_id: v.value_id }];
+  const spare = { field_id: e.fieldId, svc_id: e.spareValueId };
   switch (routeName(route)) {
     case 'GET /v1/fields':
       return [{ query: { cursor: e.cursors.fields } }, { query: { 'field_id[]': e.fieldId } }];
@@ -142,6 +144,17 @@ export function requestsOf(
       return [{ query: { event_id: e.webhook.eventId } }];
     case 'POST /v1/webhooks/{webhook_id}/test':
       return [{ body: {} }];
+    case 'POST /internal/v1/accounting/coding-rules':
+      return [{ body: { name: 'mine', conditions: { source_types: ['BILL'] }, actions: { field_values: [spare] } } }];
+    case 'GET /internal/v1/accounting/coding-rules':
+      return [{}, { query: { cursor: e.cursors.codingRules } }];
+    case 'PATCH /internal/v1/accounting/coding-rules/{rule_id}':
+      return [{ body: { version: 1, name: 'taken over', enabled: false } }];
+    case 'POST /internal/v1/accounting/coding-rules/preview':
+      return [{ body: { rule: { conditions: { source_types: ['CARD'] }, actions: { field_values: [spare] } } } }];
+    case 'POST /internal/v1/accounting/coding-rules/apply':
+      // Records first: the estate's rules may be broken by then (the value writes come before in the table).
+      return [{ body: { accounting_record_ids: [e.recordId] } }, { body: { rule_ids: [e.ruleId] } }];
     default:
       return [{}];
   }

@@ -20,6 +20,10 @@ export interface Estate {
   spareClientId: string;
   fieldId: string;
   value: { svc_id: string; remote_id: string; value_id: string };
+  /** A second value of the field, which no request changes: what the estate's coding rules set. */
+  spareValueId: string;
+  /** The first of the account's two coding rules (they match no record). */
+  ruleId: string;
   recordId: string;
   /** Records under review, one for each editing operation (each changes its record's version). */
   editable: { coding: EditableRecord; split: EditableRecord; merge: EditableRecord };
@@ -31,6 +35,7 @@ export interface Estate {
     integrations: string;
     webhooks: string;
     events: string;
+    codingRules: string;
   };
   /** The ACTIVE one of the account's two integrations (the other DISABLED), with its vendor and vendor account. */
   integration: { id: string; vendor: string; vendorAccountId: string };
@@ -57,7 +62,7 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
   const spare = await ctx.newClient(['fields.read'], api.accountId);
   const fieldId = await api.newField({ name: 'One' });
   await api.newField({ name: 'Two' });
-  const [value] = await api.newValues(fieldId, [
+  const [value, spareValue] = await api.newValues(fieldId, [
     { value: 'Sales', remote_id: 'r-1', value_id: 'q-1' },
     { value: 'Ops', remote_id: 'r-2', value_id: 'q-2' },
   ]);
@@ -101,6 +106,17 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
     if (made.status !== 200) throw new Error(`estate webhook: ${made.text}`);
     webhookIds.push(made.body.id);
   }
+  // Two coding rules (so that their list has a second page), matching no record the tests make.
+  const ruleIds: string[] = [];
+  for (const name of ['first', 'second']) {
+    const made = await api.post('/internal/v1/accounting/coding-rules', {
+      name,
+      conditions: { vendor_name: { operator: 'EQUALS', value: 'no such vendor' } },
+      actions: { field_values: [{ field_id: fieldId, svc_id: spareValue.svc_id }] },
+    });
+    if (made.status !== 200) throw new Error(`estate coding rule: ${made.text}`);
+    ruleIds.push(made.body.id);
+  }
   // A partner app connected by an admin of the account, as the console's consent does.
   const partner = await newApp(ctx.db);
   const admin = await signedIn(ctx.app, ctx.db, 'ACCOUNT_ADMIN', api.accountId);
@@ -115,6 +131,8 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
     spareClientId: spare.client_id,
     fieldId,
     value,
+    spareValueId: spareValue.svc_id,
+    ruleId: ruleIds[0]!,
     recordId: records[0].id,
     editable: { coding, split, merge },
     cursors: {
@@ -125,6 +143,7 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
       integrations: await cursor('/internal/v1/integrations', {}),
       webhooks: await cursor('/v1/webhooks', {}),
       events: await cursor('/v1/events', {}),
+      codingRules: await cursor('/internal/v1/accounting/coding-rules', {}),
     },
     integration: { id: integrationIds[1]!, vendor, vendorAccountId: 'current' },
     connectedAppId: partner.id,

@@ -119,6 +119,9 @@ const BUSINESS_TABLES = [
   'webhook_endpoints',
   'webhook_deliveries',
   'webhook_attempts',
+  'coding_rules',
+  'coding_rule_versions',
+  'coding_rule_line_values',
 ] as const;
 
 /** Every business row of `accountIds` (all tables, sorted), for "nothing changed" comparisons. */

@@ -20,6 +20,10 @@ import { recordEvents, type RecordEvent } from './history.js';
 import { recordClock } from './record-clock.repository.js';
 import { reviewService } from './review.service.js';
 
+/** The kinds of records and their money, for the modules that match records (coding rules). */
+export { RECORD_TYPES, SOURCE_TYPES, sourceTypeOf, type RecordType, type SourceType } from './ledger.js';
+export { fromMinor, toMinor, type Money } from './money.js';
+
 const notFound = (id: string) => errors.notFound(`Accounting record ${id}`, { accounting_record_id: id });
 
 function duplicatesOf(ids: readonly string[]): string[] {

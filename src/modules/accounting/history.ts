@@ -34,12 +34,17 @@ interface LinePart {
   accounting_field_values: AccountingFieldValue[];
 }
 
+/** Which rule, at which version, set a line's value of a field (or its memo): named by each change rules make. */
+export type RuleCoding = { line_id: string; rule_id: string; rule_version: number } & (
+  { field_id: string; svc_id: string } | { memo: string }
+);
+
 /**
  * What each kind of change records (the `changes` of a record's history, docs/accounting.md): one union, so that
  * what a change announces (accountEventOf) follows from its type, without reading its changes back.
  */
 export type RecordChange =
-  | { type: 'INGESTED' | 'IMPORTED'; changes: { review_status: ReviewStatus } }
+  | { type: 'INGESTED' | 'IMPORTED'; changes: { review_status: ReviewStatus; coded_by_rules?: RuleCoding[] } }
   | { type: 'MOVED'; changes: { review_status: StatusMove } }
   | {
       type: 'EXPORT_SUCCEEDED';
@@ -50,6 +55,14 @@ export type RecordChange =
       type: 'CODED';
       changes: {
         lines: { line_id: string; before: AccountingFieldValue[]; after: AccountingFieldValue[] }[];
+      };
+    }
+  | {
+      type: 'CODED_BY_RULES';
+      changes: {
+        lines: { line_id: string; before: AccountingFieldValue[]; after: AccountingFieldValue[] }[];
+        memos: { line_id: string; before: string | null; after: string }[];
+        coded_by_rules: RuleCoding[];
       };
     }
   | { type: 'SPLIT'; changes: { line_id: string; amount: Money; into: LinePart[] } }

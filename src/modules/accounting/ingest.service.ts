@@ -3,7 +3,8 @@ import { errors, type ValidationProblem } from '../../errors.js';
 import { isoToMicros } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Caller } from '../auth/auth.service.js';
-import { fieldValuesService, type Coding } from '../field-values/field-values.service.js';
+import { codingRulesService, type LineDecision } from '../coding-rules/coding-rules.service.js';
+import { fieldValuesService } from '../field-values/field-values.service.js';
 import { accountingRepository, CountDeltas } from './accounting.repository.js';
 import {
   AccountingRecordShape,
@@ -12,20 +13,18 @@ import {
   type IngestItemInput,
 } from './accounting.schemas.js';
 import type { LastExportResult, StoredRecord } from './accounting.tables.js';
-import {
-  buildLineItems,
-  lineItemsOf,
-  sourceTypeOf,
-  type AccountingFieldValue,
-  type EconomicLine,
-  type RecordType,
-} from './ledger.js';
+import { buildLineItems, lineItemsOf, sourceTypeOf, type EconomicLine, type RecordType } from './ledger.js';
 import type { ReviewStatus } from './lifecycle.js';
-import { recordEvents } from './history.js';
+import { recordEvents, type RuleCoding } from './history.js';
 import { formatMoney, sortableAmount, toMinor, type Money } from './money.js';
 import { requiredCoding } from './required-coding.js';
+import { codeDraftsByRules, marksOf, ruleCodingsOf } from './rule-coding.js';
 import { recordClock } from './record-clock.repository.js';
+import { codingOf } from './codings.js';
 import { defaultSourceStatus, SOURCE_STATUSES_BY_TYPE, type SourceStatus } from './source-status.js';
+
+/** Where `svc seed` has long found it. */
+export { codingOf };
 
 interface CheckedItem {
   item: IngestItemInput;
@@ -101,17 +100,6 @@ function checkItem(item: IngestItemInput, path: string, problems: ValidationProb
   return { ...checked, lines };
 }
 
-/** A line's coding as a record keeps it (names included: a record shows the coding it was booked with). */
-export const codingOf = (coding: Coding): AccountingFieldValue => ({
-  svc_field_id: coding.field_id,
-  remote_field_id: coding.field_remote_id,
-  svc_field_value_id: coding.svc_id,
-  remote_field_value_id: coding.remote_id,
-  field_name: coding.field_name,
-  field_value_name: coding.value,
-  type: 'IDENTIFIER',
-});
-
 /** A record to write, as the domain knows it: money in minor units, times in microseconds, codings resolved. */
 export interface RecordDraft {
   type: RecordType;
@@ -138,6 +126,8 @@ export interface RecordDraft {
   /** An export already reported (an imported history); reported at the record's own time. */
   lastExport: Omit<LastExportResult, 'reported_at'> | null;
   version: number;
+  /** What coding rules set on its lines at ingestion (rule-coding.ts), named in its INGESTED event. */
+  ruleDecisions?: readonly LineDecision[];
 }
 
 /**
@@ -152,8 +142,17 @@ async function insertDrafts(
 ): Promise<StoredRecord[]> {
   const last = await recordClock.lock(ex, caller.accountId);
   const first = await recordClock.advance(ex, caller.accountId, last, drafts.length);
+  const ruleCodings: RuleCoding[][] = [];
   const rows = drafts.map((d, i): StoredRecord => {
     const time = first + i;
+    const lineItems = lineItemsOf(
+      buildLineItems(d.type, d.amountMinor, d.originalAmountMinor, d.billingAmountMinor ?? d.amountMinor, d.lines),
+      d.currency,
+      d.originalCurrency,
+      d.billingCurrency ?? d.currency,
+    );
+    // The economic lines come first, in the draft's order.
+    ruleCodings.push((d.ruleDecisions ?? []).flatMap((x) => ruleCodingsOf(lineItems[x.line]!.id, x)));
     return {
       account_id: caller.accountId,
       id: newId('accr'),
@@ -170,14 +169,7 @@ async function insertDrafts(
       due_at: d.dueAt,
       invoice_number: d.invoiceNumber,
       memo: d.memo,
-      line_items_json: storedForm.lineItems(
-        lineItemsOf(
-          buildLineItems(d.type, d.amountMinor, d.originalAmountMinor, d.billingAmountMinor ?? d.amountMinor, d.lines),
-          d.currency,
-          d.originalCurrency,
-          d.billingCurrency ?? d.currency,
-        ),
-      ),
+      line_items_json: storedForm.lineItems(lineItems),
       // A record's user is a user of its account.
       // Each in the answer's form, as the response serializer writes it (record.shape.ts, storedForm).
       user_json: d.user === null ? null : storedForm.user({ ...d.user, account_id: caller.accountId }),
@@ -200,15 +192,20 @@ async function insertDrafts(
   const deltas = new CountDeltas();
   for (const row of rows) deltas.add(row.source_type, row.review_status, 1);
   await accountingRepository.adjustCounts(ex, caller.accountId, deltas);
+  const marks = rows.flatMap((row, i) => marksOf(row.id, ruleCodings[i]!));
+  await codingRulesService.markApplied(ex, caller, marks, first);
   await recordEvents(
     ex,
     caller,
-    rows.map((row) => ({
+    rows.map((row, i) => ({
       recordId: row.id,
       version: row.version,
       type: event,
       occurredAt: row.updated_at,
-      changes: { review_status: row.review_status },
+      changes: {
+        review_status: row.review_status,
+        ...(ruleCodings[i]!.length > 0 ? { coded_by_rules: ruleCodings[i]! } : {}),
+      },
     })),
   );
   return rows;
@@ -232,7 +229,7 @@ export const ingestService = {
     const codings = await fieldValuesService.resolveCodings(ex, caller, wanted);
     const byValue = new Map(codings.map((coding) => [`${coding.field_id}/${coding.svc_id}`, coding]));
 
-    const drafts = checked.map(({ item, amount, originalAmount, billingAmount, lines }): RecordDraft => {
+    const given = checked.map(({ item, amount, originalAmount, billingAmount, lines }): RecordDraft => {
       const postedAt = isoToMicros(item.posted_at)!;
       return {
         type: item.type,
@@ -262,6 +259,8 @@ export const ingestService = {
         version: 1,
       };
     });
+    // Coded by the account's rules in this transaction: no record is ever seen half-coded.
+    const drafts = await codeDraftsByRules(ex, caller, given);
     // Records created ready for export must meet the account's required coding, as a move there must.
     await requiredCoding.assertCoded(
       ex,

@@ -24,6 +24,7 @@ export const RECORD_EVENT_TYPES = [
   'INGESTED',
   'IMPORTED',
   'CODED',
+  'CODED_BY_RULES',
   'SPLIT',
   'MERGED',
   'MOVED',

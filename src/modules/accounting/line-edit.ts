@@ -7,7 +7,7 @@ import { AccountingRecordShape, storedForm } from './accounting.schemas.js';
 import type { StoredRecord } from './accounting.tables.js';
 import type { RecordWithSingleEntry } from './review.schemas.js';
 import { recordEvents, type RecordChange } from './history.js';
-import { codingOf } from './ingest.service.js';
+import { codingOf } from './codings.js';
 import { economicSideOf, type AccountingFieldValue, type LineItem } from './ledger.js';
 import { EDITABLE } from './lifecycle.js';
 import { toMinor, type Money } from './money.js';

@@ -94,6 +94,13 @@ export const codingsService = {
     });
   },
 
+  /** The field each of the given values (svc_ids) belongs to, in any field of the account; absent when unknown. */
+  async fieldsOfValues(ex: Executor, tenant: Tenant, svcIds: readonly string[]): Promise<Map<string, string>> {
+    if (svcIds.length === 0) return new Map();
+    const rows = await repo.fieldsOfValues(ex, tenant.accountId, [...new Set(svcIds)]);
+    return new Map(rows.map((row) => [row.svc_id, row.field_id]));
+  },
+
   /**
    * The codings the references name, each with its field, in the order given; NOT_FOUND naming every reference
    * that is not a value of that field of the account. Disabled values are answered (is_disabled): whether they

@@ -207,6 +207,29 @@ export const fieldValuesRepository = {
     return out;
   },
 
+  /**
+   * The field of each of the account's values among `svcIds`, in any field (an id given with the wrong field:
+   * the account's range of the key is read, which only refusals need).
+   */
+  async fieldsOfValues(
+    ex: Executor,
+    accountId: string,
+    svcIds: readonly string[],
+  ): Promise<{ svc_id: string; field_id: string }[]> {
+    const out: { svc_id: string; field_id: string }[] = [];
+    for (let i = 0; i < svcIds.length; i += ID_CHUNK) {
+      out.push(
+        ...(await ex
+          .selectFrom('field_values')
+          .select(['svc_id', 'field_id'])
+          .where('account_id', '=', accountId)
+          .where('svc_id', 'in', svcIds.slice(i, i + ID_CHUNK))
+          .execute()),
+      );
+    }
+    return out;
+  },
+
   /** The account's values among `svcIds` of the fields `fieldIds`, whatever their state. */
   async findValues(
     ex: Executor,

@@ -4,6 +4,7 @@ import { newId } from '../../lib/ids.js';
 import { ALL_SCOPES, authService, type Caller, type ClientCredentials } from '../auth/auth.service.js';
 import { grantsService } from '../auth/grants.service.js';
 import { accountingService } from '../accounting/accounting.service.js';
+import { codingRulesService } from '../coding-rules/coding-rules.service.js';
 import { fieldsService } from '../fields/fields.service.js';
 import { schedulesService } from '../webhooks/schedules.service.js';
 import { fireEvent, type FireRequest } from './events-on-demand.service.js';
@@ -41,9 +42,9 @@ export const sandboxService = {
   },
 
   /**
-   * Empties the account and lays the scenario into it: its records (with their history and counts), fields and
-   * values go; its clients, tokens and faults stay, so a test suite keeps its credentials. NOT_FOUND when the
-   * account has no active client.
+   * Empties the account and lays the scenario into it: its records (with their history and counts), coding rules,
+   * fields and values go; its clients, tokens and faults stay, so a test suite keeps its credentials. NOT_FOUND
+   * when the account has no active client.
    */
   async resetAccount(db: Db, accountId: string, scenario: ScenarioName, seed = anySeed()): Promise<ScenarioSummary> {
     const active = (await authService.listClients(db, accountId)).some((c) => c.revoked_at === null);
@@ -52,6 +53,7 @@ export const sandboxService = {
     await db.write(async (ex) => {
       // Records first: their codings name the values that go with the fields.
       await accountingService.purgeAccount(ex, caller);
+      await codingRulesService.purgeAccount(ex, caller);
       await fieldsService.deleteAll(ex, caller);
     });
     return applyScenario(db, caller, scenario, seed);

@@ -7,6 +7,7 @@ const EVENT_TITLES: Record<RecordEvent['type'], string> = {
   INGESTED: 'Created',
   IMPORTED: 'Imported',
   CODED: 'Coded',
+  CODED_BY_RULES: 'Coded by rules',
   SPLIT: 'Line split',
   MERGED: 'Lines merged',
   MOVED: 'Moved',
@@ -67,6 +68,7 @@ function describe(event: RecordEvent, numbers: ReadonlyMap<string, number>): str
     case 'EXPORT_FAILED':
       return [...(moved ? [moved] : []), `The ERP said: ${String(c.error_message)}`];
     case 'CODED':
+    case 'CODED_BY_RULES':
       return Array.isArray(c.lines)
         ? c.lines.filter(isObject).flatMap((line) => {
             const changes = codingChanges(codings(line.before), codings(line.after));
