@@ -57,7 +57,7 @@ describeEachDialect('coding rules: create, read, list, change, delete', (t) => {
     expect((await api.get(RULES, { cursor: 'nope' })).body).toEqual(errorBody('INVALID_CURSOR'));
     // Another account sees none of them.
     const stranger = await t.ctx.as(['accounting.record.admin']);
-    expect((await stranger.get(RULES)).body).toEqual({ items: [], next_cursor: null });
+    expect((await stranger.get(RULES)).body).toEqual({ items: [], has_next_page: false, next_cursor: null });
     expect((await stranger.get(ruleUrl(a.id))).status).toBe(404);
   });
 

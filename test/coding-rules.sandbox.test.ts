@@ -21,7 +21,7 @@ describeEachDialect(
       ]).toEqual([1, 1, 1]);
       const reset = await operator(t.ctx).post(`${ACCOUNTS}/${creds.account_id}/reset`, {});
       expect(reset.status, reset.text).toBe(200);
-      expect((await api.get(RULES)).body).toEqual({ items: [], next_cursor: null });
+      expect((await api.get(RULES)).body).toEqual({ items: [], has_next_page: false, next_cursor: null });
       expect((await api.get(versionsUrl(rule.id))).status).toBe(404);
       expect([
         await count('coding_rules'),

@@ -25,6 +25,8 @@ const LISTS: Record<string, string[]> = {
   '/internal/v1/accounting/records/{record_id}/history': OWN,
   '/internal/v1/integrations': OWN,
   '/internal/v1/audit-events': OWN,
+  '/internal/v1/accounting/coding-rules': OWN,
+  '/internal/v1/accounting/coding-rules/{rule_id}/versions': OWN,
 };
 
 type Schema = { $ref?: string; properties?: Record<string, Schema>; required?: string[]; [k: string]: unknown };

@@ -2464,6 +2464,8 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @description Another page follows: ask again with next_cursor */
+            has_next_page: boolean;
             items: ({
                 /** CodingRuleActions */
                 actions: {
@@ -3270,6 +3272,8 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @description Another page follows: ask again with next_cursor */
+            has_next_page: boolean;
             items: ({
                 /** CodingRuleActions */
                 actions: {

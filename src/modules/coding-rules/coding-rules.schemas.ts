@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Cursor, Limit, Nullable, oneOf, Timestamp } from '../../http/schemas.js';
+import { Cursor, Limit, Nullable, oneOf, PageLinks, Timestamp } from '../../http/schemas.js';
 import { RECORD_TYPES, SOURCE_TYPES } from '../accounting/accounting.service.js';
 import { RULE_CHANGES } from './coding-rules.tables.js';
 
@@ -146,10 +146,7 @@ export const RuleListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const RulePage = Type.Object(
-  { items: Type.Array(CodingRule), next_cursor: Nullable(Type.String()) },
-  { title: 'CodingRulePage' },
-);
+export const RulePage = Type.Object({ items: Type.Array(CodingRule), ...PageLinks }, { title: 'CodingRulePage' });
 
 export const RuleVersion = Type.Object(
   {
@@ -166,7 +163,7 @@ export const RuleVersion = Type.Object(
   { title: 'CodingRuleVersion' },
 );
 export const RuleVersionPage = Type.Object(
-  { items: Type.Array(RuleVersion), next_cursor: Nullable(Type.String()) },
+  { items: Type.Array(RuleVersion), ...PageLinks },
   { title: 'CodingRuleVersionPage' },
 );
 export const RuleVersionQuery = RuleListQuery;

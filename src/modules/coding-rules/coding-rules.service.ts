@@ -4,7 +4,7 @@ import { errors } from '../../errors.js';
 import { nowMicros } from '../../lib/clock.js';
 import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
-import { pageOf } from '../../lib/pagination.js';
+import { pageLinks, pageOf, type PageLinks } from '../../lib/pagination.js';
 import type { AuthContext, Caller, Tenant } from '../auth/auth.service.js';
 import { checkShape, checkValues, parsedRule, usable } from './coding-rules.checks.js';
 import { decide, type LineDecision, type RuleSubject, type UsableRule } from './coding-rules.engine.js';
@@ -70,7 +70,7 @@ export const codingRulesService = {
     ex: Executor,
     auth: AuthContext,
     query: { cursor?: string; limit: number },
-  ): Promise<{ items: CodingRuleDto[]; next_cursor: string | null }> {
+  ): Promise<{ items: CodingRuleDto[] } & PageLinks> {
     let after = null;
     if (query.cursor) {
       const [position, ruleId] = openCursor(auth.cursorKey, 'coding_rules', {}, query.cursor);
@@ -78,13 +78,11 @@ export const codingRulesService = {
       after = { position, ruleId };
     }
     const page = pageOf(await repo.page(ex, auth.accountId, after, query.limit), query.limit);
-    const last = page.items.at(-1);
     return {
       items: await answered(ex, auth, page.items),
-      next_cursor:
-        page.hasMore && last
-          ? sealCursor(auth.cursorKey, 'coding_rules', {}, [Number(last.position), last.rule_id])
-          : null,
+      ...pageLinks(page, (last) =>
+        sealCursor(auth.cursorKey, 'coding_rules', {}, [Number(last.position), last.rule_id]),
+      ),
     };
   },
 
@@ -140,7 +138,7 @@ export const codingRulesService = {
     auth: AuthContext,
     ruleId: string,
     query: { cursor?: string; limit: number },
-  ): Promise<{ items: Static<typeof RuleVersion>[]; next_cursor: string | null }> {
+  ): Promise<{ items: Static<typeof RuleVersion>[] } & PageLinks> {
     const binding = { rule_id: ruleId };
     let after = 0;
     if (query.cursor) {
@@ -151,13 +149,9 @@ export const codingRulesService = {
     const rows = await repo.versions(ex, auth.accountId, ruleId, after, query.limit);
     if (rows.length === 0 && after === 0) throw notFound(ruleId);
     const page = pageOf(rows, query.limit);
-    const last = page.items.at(-1);
     return {
       items: page.items.map(versionRowToVersion),
-      next_cursor:
-        page.hasMore && last
-          ? sealCursor(auth.cursorKey, 'coding_rule_versions', binding, [Number(last.version)])
-          : null,
+      ...pageLinks(page, (last) => sealCursor(auth.cursorKey, 'coding_rule_versions', binding, [Number(last.version)])),
     };
   },
 
