@@ -132,6 +132,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (stopping) return;
     const at = now();
     const due = await deliveries.dueEndpoints(ex, at, bounds.perEndpoint);
+    // Asked again after the read: stop() may have come meanwhile, and attempts ending since have freed places that
+    // must go to nobody. Nothing runs between this check and the planning, which counts the places taken.
+    if (stopping) return;
     const plan = planClaims(due, inFlight, bounds, servedLast);
     servedLast = plan.last ?? servedLast;
     const wanted = new Map<string, { endpoint: EndpointKey; count: number }>();
