@@ -1,4 +1,5 @@
 import { auditApi } from './audit.js';
+import { codingRulesApi } from './coding-rules-api.js';
 import { fieldsApi, fieldValuesApi } from './fields-api.js';
 import { accountingRecordsApi, reviewApi } from './records-api.js';
 import { eventsApi, webhooksApi } from './webhooks-api.js';
@@ -97,6 +98,8 @@ export class SvcClient {
   readonly events: ReturnType<typeof eventsApi>;
   /** The internal review workflow (accounting.record.review, or .admin for records' creation and required coding). */
   readonly review: ReturnType<typeof reviewApi>;
+  /** The account's coding rules (docs/coding-rules.md): review scope to read and preview, admin to save and apply. */
+  readonly codingRules: ReturnType<typeof codingRulesApi>;
 
   constructor(options: SvcClientOptions) {
     this.#http = new Transport(options);
@@ -106,6 +109,7 @@ export class SvcClient {
     this.webhooks = webhooksApi(this.#http);
     this.events = eventsApi(this.#http);
     this.review = reviewApi(this.#http);
+    this.codingRules = codingRulesApi(this.#http);
   }
 
   /** Sandbox servers only (docs/sandbox.md), with the operator's token: accounts, scenarios, faults. */

@@ -50,6 +50,20 @@ export type RequiredCoding = Ok<'/internal/v1/accounting/required-coding', 'get'
 export type FieldValueSearchQuery = Query<'/internal/v1/fields/{field_id}/values/search', 'get'>;
 export type AccountingOverview = Ok<'/internal/v1/accounting/overview', 'get'>;
 
+// Coding rules (accounting.record.review to read and preview, accounting.record.admin to save and apply).
+export type CodingRule = Ok<'/internal/v1/accounting/coding-rules/{rule_id}', 'get'>;
+export type CodingRuleListQuery = Query<'/internal/v1/accounting/coding-rules', 'get'>;
+export type CodingRulePage = Ok<'/internal/v1/accounting/coding-rules', 'get'>;
+export type CodingRuleCreateRequest = Body<'/internal/v1/accounting/coding-rules', 'post'>;
+export type CodingRuleUpdateRequest = Body<'/internal/v1/accounting/coding-rules/{rule_id}', 'patch'>;
+export type CodingRuleVersionQuery = Query<'/internal/v1/accounting/coding-rules/{rule_id}/versions', 'get'>;
+export type CodingRuleVersionPage = Ok<'/internal/v1/accounting/coding-rules/{rule_id}/versions', 'get'>;
+export type CodingRuleVersion = CodingRuleVersionPage['items'][number];
+export type CodingRulePreviewRequest = Body<'/internal/v1/accounting/coding-rules/preview', 'post'>;
+export type CodingRulePreview = Ok<'/internal/v1/accounting/coding-rules/preview', 'post'>;
+export type CodingRulesApplyRequest = Body<'/internal/v1/accounting/coding-rules/apply', 'post'>;
+export type CodingRulesApplied = Ok<'/internal/v1/accounting/coding-rules/apply', 'post'>;
+
 // The console's session (cookie and CSRF token; `new SvcClient({ baseUrl, session: true })` in a browser).
 export type SignInRequest = Body<'/auth/session', 'post'>;
 export type ConsoleSession = Ok<'/auth/session', 'get'>;
