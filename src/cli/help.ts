@@ -75,6 +75,19 @@ const HELP: Record<string, string> = {
     Queues a signed test event (webhook.test) for the endpoint alone, as POST /v1/webhooks/{id}/test does, and
     prints it as JSON; the server delivers it, and its delivery log shows the attempts. A disabled endpoint is
     refused (exit 2): enable it first.`,
+  'rules list': `svc rules list --account <account_id>
+    The account's coding rules as JSON lines, in precedence order, each with its status computed now (BROKEN: a
+    value it sets was deleted or disabled since).`,
+  'rules create': `svc rules create --account <account_id> (--file <rule.json> | --json '<rule>')
+    Creates a coding rule from the body POST /internal/v1/accounting/coding-rules takes ({name, conditions,
+    actions, position?, enabled?}) and prints it as JSON. A body that is not JSON, or a rule the API would refuse
+    (400 or 422), is refused (exit 2) naming each problem.`,
+  'rules apply': `svc rules apply --account <account_id> [--rule <rule_id> ...] [--record <record_id> ...] [--overwrite] [--dry-run]
+    Applies the enabled rules (or those named) to the PREPARE and REVIEW records (or those named), all or nothing,
+    as POST /internal/v1/accounting/coding-rules/apply does, and prints {records_changed,
+    updated_accounting_record_ids}. A value a person set is replaced only with --overwrite.
+    --dry-run   runs the same apply in a transaction that is rolled back: prints what it would change (with
+                "dry_run": true) and writes nothing`,
   poll: `svc poll --checkpoint <file> [--out <file>|-] [--once | --interval <seconds>] [--page-size N]
     Polls records to export (card and reimbursement: READY_FOR_EXPORT; bills: source_type=BILL) as NDJSON,
     resuming from the checkpoint: a restart neither misses nor repeats a record.

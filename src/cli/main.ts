@@ -16,6 +16,7 @@ import { users } from './users.js';
 import { vendors } from './vendors.js';
 import { apps } from './apps.js';
 import { webhooks } from './webhooks.js';
+import { rules } from './rules.js';
 
 type Out = (line: string) => void;
 
@@ -176,6 +177,9 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
         return 0;
       case 'webhooks':
         await webhooks(args, out, withDb);
+        return 0;
+      case 'rules':
+        await rules(args, out, withDb);
         return 0;
       case 'poll':
         await (await integration()).runPoll(args);

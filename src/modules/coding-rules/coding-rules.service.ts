@@ -86,6 +86,19 @@ export const codingRulesService = {
     };
   },
 
+  /** Every rule of the account in precedence order, without a cursor (the operator's `svc rules list`). */
+  async listAll(ex: Executor, tenant: Tenant): Promise<CodingRuleDto[]> {
+    const rows: CodingRulesTable[] = [];
+    for (;;) {
+      const last = rows.at(-1);
+      const after = last ? { position: Number(last.position), ruleId: last.rule_id } : null;
+      // The repository reads one row past the limit: there are more when it is there.
+      const page = await repo.page(ex, tenant.accountId, after, 1000);
+      rows.push(...page.slice(0, 1000));
+      if (page.length <= 1000) return answered(ex, tenant, rows);
+    }
+  },
+
   /**
    * Changes what is given, as a new version (409 VERSION_CONFLICT when `version` is not the current one); nothing
    * given that differs: the rule as it is, its version unchanged. New conditions and actions are checked as at create.
