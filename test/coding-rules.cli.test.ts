@@ -78,6 +78,10 @@ describeEachDialect(
         expect.stringContaining('Coding rules crule_nothing not found'),
       ]);
       expect((await api.get(RULES)).body.items.map((r: any) => r.id)).toEqual([first.id, second.id]);
+
+      const help = await svc(['rules', 'apply', '--help'], env);
+      expect([help.code, help.stderr]).toEqual([0, '']);
+      expect(help.stdout).toContain('--dry-run   runs the same apply in a transaction that is rolled back');
     });
   },
   {},
