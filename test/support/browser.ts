@@ -108,7 +108,7 @@ export async function startConsoleServer(
 let axeSource: string | null = null;
 
 /**
- * axe-core on the page as it is: no violation of impact serious or critical. The page's CSP forbids inline
+ * axe-core on the page as it is: no violation of impact serious or critical, nor a landmark-unique one. The page's CSP forbids inline
  * scripts, so axe is evaluated through the DevTools protocol (page.evaluate of its source), which CSP does not
  * govern; the page itself is left as the console serves it.
  */
@@ -126,8 +126,11 @@ export async function expectNoSeriousAxeViolations(page: Page, screen: string): 
       nodes: v.nodes.map((n: any) => n.target.join(' ')).slice(0, 5),
     }));
   });
+  // Serious and critical findings, and one moderate rule kept at zero since it was fixed (landmark-unique: two
+  // landmarks of one kind with one name leave a screen reader's list of regions ambiguous).
   const serious = violations.filter(
-    (v: { impact: string | null }) => v.impact === 'serious' || v.impact === 'critical',
+    (v: { id: string; impact: string | null }) =>
+      v.impact === 'serious' || v.impact === 'critical' || v.id === 'landmark-unique',
   );
   expect(serious, `axe on ${screen}`).toEqual([]);
 }

@@ -21,7 +21,7 @@ export function LineItemsTable({ record, singleEntry }: { record: AccountingReco
           Single entry
         </button>
       </div>
-      <ScrollRegion label="Line items">
+      <ScrollRegion label="Line items table">
         <table className="data-table">
           <caption className="visually-hidden">
             {view === 'double' ? 'Line items, double entry' : 'Line items, single entry'}
