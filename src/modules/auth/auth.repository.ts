@@ -93,7 +93,7 @@ export const authRepository = {
       .execute();
   },
 
-  /** The client's scopes (space-separated, as stored). */
+  /** Sets a client's scopes (space-separated, as stored): an API client's, or a partner app's connection's. */
   async setScopes(ex: Executor, accountId: string, clientId: string, scopes: string): Promise<void> {
     await ex
       .updateTable('oauth_clients')

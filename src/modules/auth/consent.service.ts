@@ -5,6 +5,7 @@ import { isOneOf, stringsOf } from '../../lib/guards.js';
 import { newId, randomToken } from '../../lib/ids.js';
 import { microsToIso, nowMicros } from '../../lib/clock.js';
 import { appsRepository } from './apps.repository.js';
+import { authRepository } from './auth.repository.js';
 import type { OauthAppsTable } from './auth.tables.js';
 import { hashSecret, type AuthContext } from './auth.service.js';
 import { grantsRepository } from './grants.repository.js';
@@ -152,7 +153,7 @@ export const consentService = {
       const connection = (await grantsRepository.activeConnection(ex, caller.accountId, app.app_id))!;
       if (connection.client_id !== candidate.client_id) {
         const union = [...new Set([...splitScopes(connection.scopes), ...scopes])].join(' ');
-        await grantsRepository.setConnectionScopes(ex, caller.accountId, connection.client_id, union);
+        await authRepository.setScopes(ex, caller.accountId, connection.client_id, union);
       }
       await auditService.record(
         ex,

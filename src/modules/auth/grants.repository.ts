@@ -37,15 +37,6 @@ export const grantsRepository = {
       .execute();
   },
 
-  async setConnectionScopes(ex: Executor, accountId: string, clientId: string, scopes: string): Promise<void> {
-    await ex
-      .updateTable('oauth_clients')
-      .set({ scopes })
-      .where('account_id', '=', accountId)
-      .where('client_id', '=', clientId)
-      .execute();
-  },
-
   async listConnections(ex: Executor, accountId: string): Promise<ConnectionRow[]> {
     return ex
       .selectFrom('oauth_clients as c')
