@@ -12,12 +12,19 @@ const workers = Number(process.env.TEST_WORKERS ?? 3);
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/file-isolation.ts'],
     pool: 'forks',
     // The suite hashes hundreds of console passwords: at OWASP's argon2id floor rather than the default cost (a
     // third of the time here); spawned servers and CLIs inherit it. config.test.ts holds the default.
     env: { PASSWORD_HASH_MEMORY_KIB: '19456', PASSWORD_HASH_PASSES: '2' },
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // A worker keeps its modules from one test file to the next (the app's import graph is most of a file's cost:
+    // with a fresh module graph per file the suite spent more time importing than testing). Test files therefore
+    // leave no module state behind: fake timers are restored, nothing is mocked at module level, and every app,
+    // database and server a file opens it closes. The reliability project, which kills and restarts processes,
+    // keeps a fresh worker per file.
+    isolate: false,
     projects: [
       {
         extends: true,
@@ -52,6 +59,7 @@ export default defineConfig({
           name: 'reliability',
           include: ['test/reliability/**/*.test.ts'],
           maxWorkers: 1,
+          isolate: true,
           testTimeout: 300_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 1 },

@@ -36,6 +36,16 @@ export function freezeClock(): void {
   frozenAt ??= nowMicros() - offset;
 }
 
+/**
+ * Puts this process's clock back on real time, as if advanceClock and freezeClock had never been called (tests: the
+ * suite's workers run one test file after another in one process, and each file starts from real time).
+ */
+export function resetClock(): void {
+  last = 0;
+  offset = 0;
+  frozenAt = null;
+}
+
 // Pages format many timestamps: a record has three, spread over many days. The date part is kept per day
 // (a bounded map), the time of day is arithmetic.
 const TWO = Array.from({ length: 60 }, (_, i) => String(i).padStart(2, '0'));
