@@ -85,7 +85,9 @@ export function companyHistory(seed: number, now: number, chart: CompanyChart) {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const users = companyUsers();
   const active = users.filter((u) => u.status === 'ACTIVE');
-  const roleOf = (role: string) => active.filter((u) => u.role === role);
+  const cardAdmins = active.filter((u) => u.role === 'CARD_ADMIN');
+  const clerks = active.filter((u) => u.role === 'AP_CLERK');
+  const vendors = new Map(MERCHANTS.map((merchant, i) => [merchant, vendorOf(merchant, i)]));
   // Merchants whose account the chart has (all of the channel when it has none: their lines stay without a GL).
   const pools = new Map<Channel, Merchant[]>();
   for (const channel of ['CARD', 'REIMBURSEMENT', 'BILL', 'CUSTOMER', 'CARD_ISSUER'] as const) {
@@ -119,10 +121,10 @@ export function companyHistory(seed: number, now: number, chart: CompanyChart) {
     const merchant = channel ? pick(pools.get(channel)!) : null;
     const user: User | null =
       channel === 'CARD_ISSUER'
-        ? pick(roleOf('CARD_ADMIN'))
+        ? pick(cardAdmins)
         : source === 'BILL'
           ? random() < 0.5
-            ? pick(roleOf('AP_CLERK'))
+            ? pick(clerks)
             : null
           : pick(active);
     const currency =
@@ -188,7 +190,7 @@ export function companyHistory(seed: number, now: number, chart: CompanyChart) {
       memo: merchant && random() < 0.6 ? merchant.memo : null,
       lines: economic,
       user,
-      vendor: merchant ? vendorOf(merchant, MERCHANTS.indexOf(merchant)) : null,
+      vendor: merchant ? vendors.get(merchant)! : null,
       receipts:
         random() < 0.6
           ? [{ id: `receipt_${n + 1}`, download_uris: [`https://files.example.invalid/receipt_${n + 1}.pdf`] }]
