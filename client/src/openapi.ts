@@ -282,6 +282,18 @@ export interface paths {
      */
     put: operations["setRequiredCoding"];
   };
+  "/internal/v1/accounting/review-settings": {
+    /**
+     * The account's review settings (auto-submit)
+     * @description auto_submit: records ingested in PREPARE that carry every field of the required coding on every economic line (as sent, or set by coding rules) go on to REVIEW in the ingestion itself. Off until set.
+     */
+    get: operations["getReviewSettings"];
+    /**
+     * Set the account's review settings (auto-submit)
+     * @description Replaces the settings; kept in the audit log (account.settings_changed). Applies to ingestions from now on: records already ingested do not move.
+     */
+    put: operations["setReviewSettings"];
+  };
   "/internal/v1/audit-events": {
     /**
      * The account's audit log of administrative actions
@@ -4853,6 +4865,142 @@ export interface operations {
       };
       /** @description NOT_FOUND */
       404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * The account's review settings (auto-submit)
+   * @description auto_submit: records ingested in PREPARE that carry every field of the required coding on every economic line (as sent, or set by coding rules) go on to REVIEW in the ingestion itself. Off until set.
+   */
+  getReviewSettings: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Records ingested in PREPARE whose every economic line carries every field of the account's required coding (as sent, or set by coding rules) go on to REVIEW in the ingestion itself (a MOVED event with auto_submitted: true). With no required coding, nothing moves. */
+            auto_submit: boolean;
+            /** @description When a setting was last set; null: never (the defaults) */
+            updated_at: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Set the account's review settings (auto-submit)
+   * @description Replaces the settings; kept in the audit log (account.settings_changed). Applies to ingestions from now on: records already ingested do not move.
+   */
+  setReviewSettings: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Records ingested in PREPARE whose every economic line carries every field of the account's required coding (as sent, or set by coding rules) go on to REVIEW in the ingestion itself (a MOVED event with auto_submitted: true). With no required coding, nothing moves. */
+          auto_submit: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Records ingested in PREPARE whose every economic line carries every field of the account's required coding (as sent, or set by coding rules) go on to REVIEW in the ingestion itself (a MOVED event with auto_submitted: true). With no required coding, nothing moves. */
+            auto_submit: boolean;
+            /** @description When a setting was last set; null: never (the defaults) */
+            updated_at: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };

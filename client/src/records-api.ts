@@ -21,6 +21,8 @@ import type {
   RecordWithSingleEntry,
   RequiredCoding,
   ReviewMoveRequest,
+  ReviewSettings,
+  ReviewSettingsRequest,
   SplitLineRequest,
 } from './types.js';
 
@@ -121,6 +123,15 @@ export function reviewApi(http: Transport) {
     /** Replaces the account's required fields (accounting.record.admin). */
     setRequiredCoding: (fieldIds: string[], options?: WriteOptions) =>
       write<RequiredCoding>('PUT', '/internal/v1/accounting/required-coding', { field_ids: fieldIds }, options),
+    /** The account's review settings: auto_submit (docs/coding-rules.md, "Auto-submit"). */
+    reviewSettings: (options?: RequestOptions) =>
+      http.request<ReviewSettings>({ method: 'GET', path: '/internal/v1/accounting/review-settings', options }),
+    /**
+     * Replaces the account's review settings (accounting.record.admin): with auto_submit, records ingested in
+     * PREPARE that carry the required coding go on to REVIEW in the ingestion itself.
+     */
+    setReviewSettings: (settings: ReviewSettingsRequest, options?: WriteOptions) =>
+      write<ReviewSettings>('PUT', '/internal/v1/accounting/review-settings', settings, options),
     /** Values of a field for a coding picker: starting with the text first, then containing it. */
     searchFieldValues: (fieldId: string, query: FieldValueSearchQuery, options?: RequestOptions) =>
       http.request<{ items: FieldValue[] }>({

@@ -47,6 +47,8 @@ export type RecordEvent = RecordHistoryPage['items'][number];
 export type RecordSearchQuery = Query<'/internal/v1/accounting/records', 'get'>;
 export type RecordSearchPage = Ok<'/internal/v1/accounting/records', 'get'>;
 export type RequiredCoding = Ok<'/internal/v1/accounting/required-coding', 'get'>;
+export type ReviewSettings = Ok<'/internal/v1/accounting/review-settings', 'get'>;
+export type ReviewSettingsRequest = Body<'/internal/v1/accounting/review-settings', 'put'>;
 export type FieldValueSearchQuery = Query<'/internal/v1/fields/{field_id}/values/search', 'get'>;
 export type AccountingOverview = Ok<'/internal/v1/accounting/overview', 'get'>;
 

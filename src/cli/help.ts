@@ -102,7 +102,9 @@ const HELP: Record<string, string> = {
     --in   where results come from (default -: standard input)
     Connection: as for svc poll.`,
   seed: `svc seed --account <account_id> [--records N] [--values N] [--into-existing]
-    Writes realistic demo data: fields with values and accounting records of every type and state. Shows its
+    Writes a demo company: a chart of accounts (GL Account), departments, offices and classes, and a history
+    of accounting records of every type and state, each merchant always coded to its own account, with a queue
+    of uncoded records of the same merchants; into a new account, three coding rules to try. Shows its
     progress on stderr when run at a terminal.
     --records         records to write (default 1000)
     --values          field values to write over the demo fields (default 100)

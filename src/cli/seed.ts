@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import type { Db } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import { afterBulkLoad } from '../speed/statistics.js';
 import { nowMicros } from '../lib/clock.js';
 import { ingestService } from '../modules/accounting/ingest.service.js';
@@ -8,7 +8,10 @@ import { authService, type Caller } from '../modules/auth/auth.service.js';
 import type { FieldValueDto } from '../modules/field-values/field-values.schemas.js';
 import { fieldValuesService } from '../modules/field-values/field-values.service.js';
 import { fieldsService } from '../modules/fields/fields.service.js';
-import { codingsOf, DEMO_FIELDS, demoRecords, demoValueName } from './seed-data.js';
+import { codingRulesService } from '../modules/coding-rules/coding-rules.service.js';
+import { accountName, SAMPLE_RULES } from './seed-company.js';
+import { codingsOf, DEMO_FIELDS, demoValueName } from './seed-data.js';
+import { companyHistory, type CompanyChart } from './seed-history.js';
 import { accountingService } from '../modules/accounting/accounting.service.js';
 import { CliUsageError, parseAccount, parseCount } from './usage.js';
 
@@ -35,8 +38,10 @@ function progressReporter(total: number): (done: number) => void {
 }
 
 /**
- * `svc seed --account <id> --records N --values N [--into-existing]`: demo data of every record type and review state, written
- * through the services as real data is (records as an imported history, in batches under the record clock).
+ * `svc seed --account <id> --records N --values N [--into-existing]`: a company's data (seed-company.ts): its chart
+ * of accounts, departments, offices and classes, and a history of every record type in every review state, coded as
+ * its merchants always are (seed-history.ts), written through the services as real data is (records as an imported
+ * history, in batches under the record clock); into a new account, a few coding rules to try too.
  */
 export async function seed(db: Db, args: string[], out: (line: string) => void): Promise<void> {
   const { values: opts } = parseArgs({
@@ -85,7 +90,7 @@ export async function seed(db: Db, args: string[], out: (line: string) => void):
       const values: FieldValueDto[] = [];
       for (let i = 0; i < n; i += VALUE_BATCH) {
         const items = Array.from({ length: Math.min(VALUE_BATCH, n - i) }, (_, k) => ({
-          value: demoValueName(spec, i + k),
+          value: spec.remote === 'GL_ACCOUNT' ? accountName(i + k) : demoValueName(spec, i + k),
           remote_id: `${spec.remote}-${tag}-${i + k + 1}`,
         }));
         values.push(...(await fieldValuesService.create(ex, tenant, field.svc_id, items)).items);
@@ -95,11 +100,13 @@ export async function seed(db: Db, args: string[], out: (line: string) => void):
     return made;
   });
 
-  const draft = demoRecords(
-    recordCount * 31 + valueCount,
-    now,
-    fields.map(({ field, values }) => codingsOf(field, values)),
+  const [gl, departments, locations, classes] = fields.map(
+    ({ field, values }) => new Map(codingsOf(field, values).map((c) => [c.value, c])),
   );
+  const chart: CompanyChart = { gl: gl!, departments: departments!, locations: locations!, classes: classes! };
+  // Rules code the account's records with these fields' values: only into an account of the demo's own.
+  const rules = intoExisting ? 0 : await db.write((ex) => sampleRules(ex, tenant, chart));
+  const draft = companyHistory(recordCount * 31 + valueCount, now, chart);
   const byType: Record<string, number> = {};
   const byStatus: Record<string, number> = {};
   for (let done = 0; done < recordCount; done += BATCH) {
@@ -126,9 +133,26 @@ export async function seed(db: Db, args: string[], out: (line: string) => void):
       })),
       values: valueCount,
       records: recordCount,
+      rules,
       records_by_type: byType,
       records_by_review_status: byStatus,
       seconds: (Date.now() - started) / 1000,
     }),
   );
+}
+
+/** The sample coding rules whose account the chart has ("Rides are travel (Uber)", …), enabled; answers how many. */
+async function sampleRules(ex: Executor, caller: Caller, chart: CompanyChart): Promise<number> {
+  let made = 0;
+  for (const rule of SAMPLE_RULES) {
+    const value = chart.gl.get(rule.account);
+    if (!value) continue;
+    await codingRulesService.create(ex, caller, {
+      name: rule.name,
+      conditions: { vendor_name: rule.vendor },
+      actions: { field_values: [{ field_id: value.field_id, svc_id: value.svc_id }] },
+    });
+    made++;
+  }
+  return made;
 }

@@ -21,6 +21,7 @@ export const PASSKEYS = '0017_passkeys';
 export const AUTOVACUUM = '0018_autovacuum_settings';
 export const CODING_RULES = '0019_coding_rules';
 export const DISPATCHERS = '0020_webhook_dispatchers';
+export const REVIEW_SETTINGS = '0021_review_settings';
 /** The migrations after 0003, in the order they run. */
 export const LATER = [
   '0004_line_items_as_answered',
@@ -40,6 +41,7 @@ export const LATER = [
   AUTOVACUUM,
   CODING_RULES,
   DISPATCHERS,
+  REVIEW_SETTINGS,
 ];
 /** `name` and the migrations after it, in the order they run: what migrateToLatest applies once `name` is undone. */
 export const laterFrom = (name: string): string[] => {
@@ -92,15 +94,22 @@ export async function undoIntegrations(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
 }
 
-/** Undoes migration 0020 (the dispatchers' heartbeats, and which one holds each claim). */
+/** Undoes migration 0021 (the account's review settings: auto-submit). */
+async function undoReviewSettings(db: Kysely<any>) {
+  await sql`drop table account_review_settings`.execute(db);
+  await sql`delete from kysely_migration where name = ${REVIEW_SETTINGS}`.execute(db);
+}
+
+/** Undoes migrations 0021 and 0020 (the dispatchers' heartbeats, and which one holds each claim). */
 async function undoDispatchers(db: Kysely<any>) {
+  await undoReviewSettings(db);
   await sql`drop index webhook_deliveries_claimed_by_idx`.execute(db);
   await db.schema.alterTable('webhook_deliveries').dropColumn('claimed_by').execute();
   await sql`drop table webhook_dispatchers`.execute(db);
   await sql`delete from kysely_migration where name = ${DISPATCHERS}`.execute(db);
 }
 
-/** Undoes migrations 0020 and 0019 (coding rules, their versions, and the line values rules set). */
+/** Undoes migrations 0021 to 0019 (coding rules, their versions, and the line values rules set). */
 export async function undoCodingRules(db: Kysely<any>) {
   await undoDispatchers(db);
   for (const table of ['coding_rule_line_values', 'coding_rule_versions', 'coding_rules'])
@@ -108,7 +117,7 @@ export async function undoCodingRules(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${CODING_RULES}`.execute(db);
 }
 
-/** Undoes migrations 0020, 0019 and 0018 (PostgreSQL's autovacuum thresholds: storage parameters only, set again when it runs). */
+/** Undoes migrations 0021 to 0018 (PostgreSQL's autovacuum thresholds: storage parameters only, set again when it runs). */
 async function undoAutovacuum(db: Kysely<any>) {
   await undoCodingRules(db);
   await sql`delete from kysely_migration where name = ${AUTOVACUUM}`.execute(db);

@@ -112,6 +112,9 @@ export function requestsOf(
       return [{ body: { version: 1, line_ids: e.editable.merge.lineIds } }];
     case 'PUT /internal/v1/accounting/required-coding':
       return [{ body: { field_ids: [e.fieldId] } }];
+    case 'PUT /internal/v1/accounting/review-settings':
+      // Off: a write all the same, and the estate's later ingestions stay in PREPARE as the other tests expect.
+      return [{ body: { auto_submit: false } }];
     case 'GET /internal/v1/accounting/records':
       return [{}, { query: { cursor: e.cursors.search } }];
     case 'GET /internal/v1/fields/{field_id}/values/search':
@@ -164,6 +167,8 @@ export function requestsOf(
 export const NAMES_NOTHING = new Set([
   'POST /v1/fields',
   'GET /internal/v1/accounting/required-coding',
+  'GET /internal/v1/accounting/review-settings',
+  'PUT /internal/v1/accounting/review-settings',
   'GET /internal/v1/accounting/overview',
   'POST /internal/v1/clients',
   'POST /v3/accounting/integration',

@@ -114,6 +114,7 @@ const BUSINESS_TABLES = [
   'account_record_clocks',
   'accounting_record_events',
   'account_required_fields',
+  'account_review_settings',
   'integrations',
   'account_events',
   'webhook_endpoints',

@@ -204,7 +204,7 @@ export const accountingRepository = {
   },
 
   /**
-   * Deletes every record of the account with its details, history, counts and required coding (a sandbox
+   * Deletes every record of the account with its details, history, counts, required coding and review settings (a sandbox
    * reset). The record clock stays, so that updated_at keeps growing past what pollers have seen.
    */
   async purgeAccount(ex: Executor, accountId: string): Promise<void> {
@@ -214,6 +214,7 @@ export const accountingRepository = {
       'accounting_records',
       'account_record_counts',
       'account_required_fields',
+      'account_review_settings',
     ] as const) {
       await ex.deleteFrom(table).where('account_id', '=', accountId).execute();
     }

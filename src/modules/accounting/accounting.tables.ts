@@ -89,6 +89,14 @@ export interface AccountRequiredFieldsTable {
   created_at: number;
 }
 
+/** An account's review settings (docs/coding-rules.md, "Auto-submit"); no row: the defaults. */
+export interface AccountReviewSettingsTable {
+  account_id: string;
+  /** 1: records ingested in PREPARE that carry the required coding go on to REVIEW at ingestion */
+  auto_submit: number;
+  updated_at: number;
+}
+
 /** What a record keeps of the most recent export report (last_export_json). */
 export interface LastExportResult {
   status: 'SUCCESS' | 'FAILURE';
@@ -123,5 +131,6 @@ declare module '../../db/database.js' {
     account_record_clocks: AccountRecordClocksTable;
     accounting_record_events: AccountingRecordEventsTable;
     account_required_fields: AccountRequiredFieldsTable;
+    account_review_settings: AccountReviewSettingsTable;
   }
 }

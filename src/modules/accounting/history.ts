@@ -45,7 +45,7 @@ export type RuleCoding = { line_id: string; rule_id: string; rule_version: numbe
  */
 export type RecordChange =
   | { type: 'INGESTED' | 'IMPORTED'; changes: { review_status: ReviewStatus; coded_by_rules?: RuleCoding[] } }
-  | { type: 'MOVED'; changes: { review_status: StatusMove } }
+  | { type: 'MOVED'; changes: { review_status: StatusMove; auto_submitted?: true } }
   | {
       type: 'EXPORT_SUCCEEDED';
       changes: { review_status: StatusMove; reference_id: string | null; deep_link_url: string | null };

@@ -15,90 +15,18 @@ import {
 import type { LastExportResult, StoredRecord } from './accounting.tables.js';
 import { buildLineItems, lineItemsOf, sourceTypeOf, type EconomicLine, type RecordType } from './ledger.js';
 import type { ReviewStatus } from './lifecycle.js';
-import { recordEvents, type RuleCoding } from './history.js';
-import { formatMoney, sortableAmount, toMinor, type Money } from './money.js';
+import { recordEvents, type RecordEvent, type RuleCoding } from './history.js';
+import { sortableAmount } from './money.js';
+import { checkItem } from './ingest-checks.js';
+import { reviewSettings } from './review-settings.js';
 import { requiredCoding } from './required-coding.js';
 import { codeDraftsByRules, marksOf, ruleCodingsOf } from './rule-coding.js';
 import { recordClock } from './record-clock.repository.js';
 import { codingOf } from './codings.js';
-import { defaultSourceStatus, SOURCE_STATUSES_BY_TYPE, type SourceStatus } from './source-status.js';
+import { defaultSourceStatus, type SourceStatus } from './source-status.js';
 
 /** Where `svc seed` has long found it. */
 export { codingOf };
-
-interface CheckedItem {
-  item: IngestItemInput;
-  amount: number;
-  originalAmount: number | null;
-  /** Minor units of the billing currency; null when the billing amount is the amount itself. */
-  billingAmount: number | null;
-  lines: { amount: number; memo: string | null; refs: { field_id: string; svc_id: string }[] }[];
-}
-
-function minorOf(money: Money, path: string, problems: ValidationProblem[]): number | null {
-  const minor = toMinor(money);
-  if (typeof minor === 'number' && sortableAmount(minor, money.currency) === null) {
-    problems.push({ path: `${path}/amount`, message: 'is too large' });
-    return null;
-  }
-  if (typeof minor === 'number') return minor;
-  problems.push({ path: `${path}/${minor.at}`, message: minor.message });
-  return null;
-}
-
-/** The billing amount given, in minor units; null when none is given or it is the amount itself. */
-function billingOf(item: IngestItemInput, amount: number | null, path: string, problems: ValidationProblem[]) {
-  if (!item.billing_amount) return null;
-  const billing = minorOf(item.billing_amount, `${path}/billing_amount`, problems);
-  return billing === amount && item.billing_amount.currency === item.amount.currency ? null : billing;
-}
-
-/**
- * Rules the schema cannot express: money (currency table, decimals, lines summing to the record's amount) and
- * the source status the type's activity may be in.
- */
-function checkItem(item: IngestItemInput, path: string, problems: ValidationProblem[]): CheckedItem {
-  const amount = minorOf(item.amount, `${path}/amount`, problems);
-  const originalAmount = item.original_amount
-    ? minorOf(item.original_amount, `${path}/original_amount`, problems)
-    : null;
-  const billingAmount = billingOf(item, amount, path, problems);
-  const statuses = SOURCE_STATUSES_BY_TYPE[item.type];
-  if (item.status && !statuses.includes(item.status)) {
-    problems.push({ path: `${path}/status`, message: `must be one of: ${statuses.join(', ')} for ${item.type}` });
-  }
-  const checked = { item, amount: amount ?? 0, originalAmount, billingAmount };
-  if (!item.lines) return { ...checked, lines: [{ amount: amount ?? 0, memo: null, refs: [] }] };
-  const given = item.lines;
-  const lines = given.map((line, j) => {
-    const at = `${path}/lines/${j}`;
-    if (line.amount.currency !== item.amount.currency) {
-      problems.push({
-        path: `${at}/amount/currency`,
-        message: `must be ${item.amount.currency}, the record's currency`,
-      });
-    }
-    const refs = line.field_values ?? [];
-    const fields = new Set<string>();
-    refs.forEach((ref, k) => {
-      if (fields.has(ref.field_id)) {
-        problems.push({ path: `${at}/field_values/${k}/field_id`, message: 'codes the same field twice in one line' });
-      }
-      fields.add(ref.field_id);
-    });
-    return { amount: minorOf(line.amount, `${at}/amount`, problems) ?? 0, memo: line.memo ?? null, refs };
-  });
-  if (amount !== null) {
-    const sum = lines.reduce((a, l) => a + l.amount, 0);
-    if (sum !== amount && given.every((l) => l.amount.currency === item.amount.currency)) {
-      problems.push({
-        path: `${path}/lines`,
-        message: `must sum to the record's amount ${formatMoney(amount, item.amount.currency)}, not ${formatMoney(sum, item.amount.currency)}`,
-      });
-    }
-  }
-  return { ...checked, lines };
-}
 
 /** A record to write, as the domain knows it: money in minor units, times in microseconds, codings resolved. */
 export interface RecordDraft {
@@ -128,6 +56,11 @@ export interface RecordDraft {
   version: number;
   /** What coding rules set on its lines at ingestion (rule-coding.ts), named in its INGESTED event. */
   ruleDecisions?: readonly LineDecision[];
+  /**
+   * Moved on from PREPARE to REVIEW by the account's auto-submit (review-settings.ts): written in REVIEW at the
+   * next version, its history an INGESTED event in PREPARE and a MOVED event saying so, both at its updated_at.
+   */
+  autoSubmitted?: boolean;
 }
 
 /**
@@ -159,7 +92,7 @@ async function insertDrafts(
       type: d.type,
       source_type: sourceTypeOf(d.type),
       source_id: d.sourceId,
-      review_status: d.reviewStatus,
+      review_status: d.autoSubmitted ? 'REVIEW' : d.reviewStatus,
       currency: d.currency,
       amount_minor: d.amountMinor,
       original_currency: d.originalCurrency,
@@ -179,7 +112,7 @@ async function insertDrafts(
       billing_currency: d.billingAmountMinor === null ? null : d.billingCurrency,
       billing_amount_minor: d.billingCurrency === null ? null : d.billingAmountMinor,
       last_export_json: d.lastExport === null ? null : JSON.stringify({ ...d.lastExport, reported_at: time }),
-      version: d.version,
+      version: d.autoSubmitted ? d.version + 1 : d.version,
       created_at: time,
       updated_at: time,
       amount_sort: sortableAmount(d.amountMinor, d.currency) ?? 0,
@@ -197,16 +130,25 @@ async function insertDrafts(
   await recordEvents(
     ex,
     caller,
-    rows.map((row, i) => ({
-      recordId: row.id,
-      version: row.version,
-      type: event,
-      occurredAt: row.updated_at,
-      changes: {
-        review_status: row.review_status,
-        ...(ruleCodings[i]!.length > 0 ? { coded_by_rules: ruleCodings[i]! } : {}),
-      },
-    })),
+    rows.flatMap((row, i): RecordEvent[] => {
+      const d = drafts[i]!;
+      const created: RecordEvent = {
+        recordId: row.id,
+        version: d.version,
+        type: event,
+        occurredAt: row.updated_at,
+        changes: {
+          review_status: d.reviewStatus,
+          ...(ruleCodings[i]!.length > 0 ? { coded_by_rules: ruleCodings[i]! } : {}),
+        },
+      };
+      if (!d.autoSubmitted) return [created];
+      const move = { from: d.reviewStatus, to: row.review_status };
+      return [
+        created,
+        { ...created, version: row.version, type: 'MOVED', changes: { review_status: move, auto_submitted: true } },
+      ];
+    }),
   );
   return rows;
 }
@@ -260,7 +202,10 @@ export const ingestService = {
       };
     });
     // Coded by the account's rules in this transaction: no record is ever seen half-coded.
-    const drafts = await codeDraftsByRules(ex, caller, given);
+    const coded = await codeDraftsByRules(ex, caller, given);
+    // Fully coded records go on to REVIEW, when the account asks so, in this same transaction.
+    const submit = await reviewSettings.toSubmit(ex, caller, coded);
+    const drafts = coded.map((d, i) => (submit[i] ? { ...d, autoSubmitted: true } : d));
     // Records created ready for export must meet the account's required coding, as a move there must.
     await requiredCoding.assertCoded(
       ex,

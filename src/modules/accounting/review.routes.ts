@@ -20,9 +20,12 @@ import {
   RecordWithSingleEntry,
   RequiredFieldsBody,
   RequiredFieldsResponse,
+  ReviewSettingsBody,
+  ReviewSettingsResponse,
   SplitLineBody,
 } from './review.schemas.js';
 import { reviewService } from './review.service.js';
+import { reviewSettings } from './review-settings.js';
 import { searchService } from './search.service.js';
 import { splitMergeService } from './split-merge.service.js';
 import { sendPrewritten } from '../../http/serialization.js';
@@ -33,7 +36,10 @@ const READ = ['accounting.record.read', 'accounting.record.write', ...REVIEW] as
 const EDIT_NOTE =
   'Allowed in PREPARE and REVIEW (409 RECORD_NOT_EDITABLE otherwise); `version` must be the current one (409 VERSION_CONFLICT). Bumps the version by one and moves updated_at, as every change does; kept in the history. Answers the record in double-entry and single-entry form.';
 
-/** The review workflow: coding, splitting and merging lines, bulk moves, required coding, history and search. */
+/**
+ * The review workflow: coding, splitting and merging lines, bulk moves, required coding and review settings,
+ * history and search.
+ */
 export function reviewRoutes(db: Db): FastifyPluginAsyncTypebox {
   return async (app) => {
     const edited = { 200: RecordWithSingleEntry, ...errorResponses(404, 409, 422) };
@@ -189,6 +195,40 @@ export function reviewRoutes(db: Db): FastifyPluginAsyncTypebox {
       },
       async (request, reply) =>
         writeTransaction(db, request, reply, (ex) => requiredCoding.set(ex, auditOf(request), request.body.field_ids)),
+    );
+
+    app.get(
+      '/internal/v1/accounting/review-settings',
+      {
+        config: { scopes: REVIEW },
+        schema: {
+          operationId: 'getReviewSettings',
+          summary: "The account's review settings (auto-submit)",
+          description:
+            'auto_submit: records ingested in PREPARE that carry every field of the required coding on every economic line (as sent, or set by coding rules) go on to REVIEW in the ingestion itself. Off until set.',
+          tags,
+          response: { 200: ReviewSettingsResponse },
+        },
+      },
+      async (request) => reviewSettings.get(db.direct, authOf(request)),
+    );
+
+    app.put(
+      '/internal/v1/accounting/review-settings',
+      {
+        config: { scopes: ['accounting.record.admin'] },
+        schema: {
+          operationId: 'setReviewSettings',
+          summary: "Set the account's review settings (auto-submit)",
+          description:
+            'Replaces the settings; kept in the audit log (account.settings_changed). Applies to ingestions from now on: records already ingested do not move.',
+          tags,
+          body: ReviewSettingsBody,
+          response: { 200: ReviewSettingsResponse },
+        },
+      },
+      async (request, reply) =>
+        writeTransaction(db, request, reply, (ex) => reviewSettings.set(ex, auditOf(request), request.body)),
     );
   };
 }

@@ -132,6 +132,27 @@ export const RequiredFieldsResponse = Type.Object(
   { title: 'RequiredCoding' },
 );
 
+// ---- review settings --------------------------------------------------------------------------------------
+
+const AutoSubmit = Type.Boolean({
+  description:
+    "Records ingested in PREPARE whose every economic line carries every field of the account's required coding (as sent, or set by coding rules) go on to REVIEW in the ingestion itself (a MOVED event with auto_submitted: true). With no required coding, nothing moves.",
+});
+export const ReviewSettingsBody = Type.Object(
+  { auto_submit: AutoSubmit },
+  { additionalProperties: false, title: 'ReviewSettingsRequest' },
+);
+export const ReviewSettingsResponse = Type.Object(
+  {
+    auto_submit: AutoSubmit,
+    updated_at: Type.Union([Timestamp, Type.Null()], {
+      description: 'When a setting was last set; null: never (the defaults)',
+    }),
+  },
+  { title: 'ReviewSettings' },
+);
+export type ReviewSettingsDto = Static<typeof ReviewSettingsResponse>;
+
 // ---- history ----------------------------------------------------------------------------------------------
 
 const event = members<AccountingRecordEventsTable>();
