@@ -10,11 +10,11 @@ const either = (items: readonly string[]) =>
 /** A rule's conditions in plain words, one sentence part each: "Vendor name contains “uber”", "Source is Card". */
 export function conditionWords(c: Conditions): string[] {
   const words: string[] = [];
-  if (c.record_types) words.push(`Type is ${either(c.record_types.map(humanize))}`);
-  if (c.source_types) words.push(`Source is ${either(c.source_types.map((s) => SOURCE_TYPE_LABELS[s]))}`);
   if (c.vendor_name) {
     words.push(`Vendor name ${c.vendor_name.operator === 'EQUALS' ? 'is' : 'contains'} ${quoted(c.vendor_name.value)}`);
   }
+  if (c.record_types) words.push(`Type is ${either(c.record_types.map(humanize))}`);
+  if (c.source_types) words.push(`Source is ${either(c.source_types.map((s) => SOURCE_TYPE_LABELS[s]))}`);
   if (c.user_emails) words.push(`User is ${either(c.user_emails)}`);
   if (c.user_ids) words.push(`User id is ${either(c.user_ids)}`);
   if (c.user_department_ids) words.push(`User's department is ${either(c.user_department_ids)}`);

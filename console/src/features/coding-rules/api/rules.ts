@@ -81,6 +81,7 @@ export function useUpdateRule() {
       client.codingRules.update(input.id, input.changes),
     onSuccess: (saved) => {
       queryClient.setQueryData(keys.rule(saved.id), saved);
+      queryClient.setQueryData<CodingRule[]>(keys.list, (list) => list?.map((r) => (r.id === saved.id ? saved : r)));
       return refresh();
     },
   });

@@ -4,6 +4,8 @@ import { ConfirmInline } from '../../../components/ConfirmInline';
 
 interface RuleRowActionsProps {
   rule: CodingRule;
+  /** Whether it is (or is being made) enabled. */
+  enabled: boolean;
   first: boolean;
   last: boolean;
   /** A change to the rules is under way: the other controls wait. */
@@ -17,6 +19,7 @@ interface RuleRowActionsProps {
 /** An admin's controls on one rule: enabled, earlier or later in precedence, delete (confirmed in place). */
 export function RuleRowActions({
   rule,
+  enabled,
   first,
   last,
   busy,
@@ -44,10 +47,14 @@ export function RuleRowActions({
   return (
     <div className="row-actions">
       <label className="check">
-        <input type="checkbox" checked={rule.enabled} disabled={busy} onChange={(e) => onEnabled(e.target.checked)} />
-        <span>
-          Enabled<span className="visually-hidden">: {rule.name}</span>
-        </span>
+        <input
+          type="checkbox"
+          checked={enabled}
+          disabled={busy}
+          aria-label={`Enabled: ${rule.name}`}
+          onChange={(e) => onEnabled(e.target.checked)}
+        />
+        <span aria-hidden="true">Enabled</span>
       </label>
       <button type="button" disabled={busy || first} aria-label={`Move ${rule.name} up`} onClick={() => onMove(-1)}>
         Up

@@ -9,6 +9,8 @@ import { RuleStatus } from './RuleStatus';
 export interface RuleWrites {
   busy: boolean;
   deletingId: string | null;
+  /** A change of enabled under way: shown at once, as asked. */
+  enabling: { id: string; enabled: boolean } | null;
   onEnabled: (rule: CodingRule, enabled: boolean) => void;
   onMove: (index: number, by: -1 | 1) => void;
   onDelete: (rule: CodingRule) => void;
@@ -66,6 +68,7 @@ export function RulesTable({
                 <td className="actions-cell">
                   <RuleRowActions
                     rule={rule}
+                    enabled={writes.enabling?.id === rule.id ? writes.enabling.enabled : rule.enabled}
                     first={index === 0}
                     last={index === rules.length - 1}
                     busy={writes.busy}

@@ -46,6 +46,10 @@ function RulesScreen({ mayWrite }: { mayWrite: boolean }) {
   const writes: RuleWrites = {
     busy: update.isPending || reorder.isPending || remove.isPending,
     deletingId: remove.isPending ? (remove.variables ?? null) : null,
+    enabling:
+      update.isPending && update.variables.changes.enabled !== undefined
+        ? { id: update.variables.id, enabled: update.variables.changes.enabled }
+        : null,
     onEnabled: (rule: CodingRule, enabled: boolean) => {
       started();
       update.mutate(
