@@ -409,6 +409,18 @@ eachDialectWith(
         } finally {
           await theirs.close();
         }
+        shown = undefined;
+
+        // The admin deletes the broken rule after confirming it: it is gone from the list and from the API's.
+        await page.goto(`${base()}/coding-rules`);
+        await page.getByRole('button', { name: 'Delete Engineering software' }).click();
+        await page.getByRole('button', { name: 'Yes, delete Engineering software' }).click();
+        await page.getByRole('status').filter({ hasText: 'Engineering software is deleted.' }).waitFor();
+        await eventually(() => shownRuleNames(page)).toEqual(['Acme is travel', 'Coffee and tea are meals']);
+        expect((await api.codingRules.list()).items.map((x) => x.name)).toEqual([
+          'Acme is travel',
+          'Coffee and tea are meals',
+        ]);
       },
     );
   },

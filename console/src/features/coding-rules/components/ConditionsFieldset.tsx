@@ -138,7 +138,7 @@ export function ConditionsFieldset({ draft, change, errors }: ConditionsProps) {
         <div className="rule-grid">
           {(
             [
-              ['currency', 'Currency', draft.currency, 'USD'],
+              ['currency', 'Currency', draft.currency, ''],
               ['amountMin', 'Minimum amount', draft.amountMin, ''],
               ['amountMax', 'Maximum amount', draft.amountMax, ''],
             ] as const

@@ -83,7 +83,7 @@ function RulesScreen({ mayWrite }: { mayWrite: boolean }) {
   };
 
   return (
-    <section aria-labelledby="rules-title">
+    <section aria-labelledby="rules-title" className="rules-list">
       <h2 id="rules-title">Rules, in precedence order</h2>
       <p className="hint">
         For each line and field, the first matching rule that sets the field decides its value; rules below it may still
