@@ -284,9 +284,22 @@ eachDialectWith(
         await expectNoSeriousAxeViolations(page, 'coding rule refused');
         expect((await api.codingRules.get(acmeRule)).version).toBe(2);
 
-        // Fixed and saved: a new version; the history names each change and who made it.
+        // A value disabled meanwhile: 422 INVALID_CODING, shown at its field's picker.
         await form.getByLabel('Minimum amount').fill('');
         await form.getByLabel('Maximum amount').fill('500');
+        await api.fieldValues.update(gl, [{ svc_id: values.Travel!.svc_id, data: { is_disabled: true } }]);
+        const refused = page.waitForResponse((res) => res.url().endsWith(`/coding-rules/${acmeRule}`));
+        await form.getByRole('button', { name: 'Save changes' }).click();
+        expect((await refused).status()).toBe(422);
+        await eventually(() => textOf(page.getByRole('alert'))).toMatch(
+          /^The rule was not saved: the service found a problem\.\nGL Account: is the disabled value "Travel" of GL Account\nRequest id: \S+$/,
+        );
+        const glPicker = form.getByRole('combobox', { name: 'GL Account', exact: true });
+        await expect(glPicker.getAttribute('aria-invalid')).resolves.toBe('true');
+        await expect(form.getByLabel('Minimum amount').getAttribute('aria-invalid')).resolves.toBeNull();
+        await api.fieldValues.update(gl, [{ svc_id: values.Travel!.svc_id, data: { is_disabled: false } }]);
+
+        // Fixed and saved: a new version; the history names each change and who made it.
         await form.getByRole('button', { name: 'Save changes' }).click();
         await page.getByRole('status').filter({ hasText: 'Saved: the rule is now at version 3.' }).waitFor();
         const history = page.getByRole('region', { name: 'History' }).locator('ol > li');
