@@ -32,6 +32,15 @@ const WebhooksRoute = lazy(() =>
 const WebhookRoute = lazy(() =>
   import('../features/webhooks/routes/WebhookRoute').then((m) => ({ default: m.WebhookRoute })),
 );
+const CodingRulesRoute = lazy(() =>
+  import('../features/coding-rules/routes/CodingRulesRoute').then((m) => ({ default: m.CodingRulesRoute })),
+);
+const NewRuleRoute = lazy(() =>
+  import('../features/coding-rules/routes/NewRuleRoute').then((m) => ({ default: m.NewRuleRoute })),
+);
+const RuleRoute = lazy(() =>
+  import('../features/coding-rules/routes/RuleRoute').then((m) => ({ default: m.RuleRoute })),
+);
 const AuditRoute = lazy(() => import('../features/audit/routes/AuditRoute').then((m) => ({ default: m.AuditRoute })));
 // Two-step sign-in's set-up draws a QR code (the qrcode package): loaded with the pages that need it.
 const TwoStepRoute = lazy(() =>
@@ -67,6 +76,9 @@ export function AppRoutes() {
                   <Route path="/records/:id">{(params) => <RecordRoute key={params.id} id={params.id} />}</Route>
                   <Route path="/fields" component={FieldsRoute} />
                   <Route path="/fields/:id">{(params) => <FieldRoute key={params.id} id={params.id} />}</Route>
+                  <Route path="/coding-rules" component={CodingRulesRoute} />
+                  <Route path="/coding-rules/new" component={NewRuleRoute} />
+                  <Route path="/coding-rules/:id">{(params) => <RuleRoute key={params.id} id={params.id} />}</Route>
                   <Route path="/api-clients" component={ApiClientsRoute} />
                   <Route path="/users" component={UsersRoute} />
                   <Route path="/two-step" component={TwoStepRoute} />

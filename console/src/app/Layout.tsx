@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, useRoute } from 'wouter';
 import { SignOutButton } from '../features/auth/components/SignOutButton';
 import { canManageClients, useCurrentUser } from '../features/auth/session-context';
+import { canSeeRules } from '../features/coding-rules/roles';
 import { canManageWebhooks } from '../features/webhooks/event-types';
 import { humanize } from '../lib/format';
 
@@ -43,6 +44,13 @@ export function Layout({ children }: { children: ReactNode }) {
                 Fields
               </NavLink>
             </li>
+            {canSeeRules(user) && (
+              <li>
+                <NavLink href="/coding-rules" pattern="/coding-rules/*?">
+                  Coding rules
+                </NavLink>
+              </li>
+            )}
             <li>
               <NavLink href="/integrations" pattern="/integrations">
                 Integrations

@@ -12,11 +12,14 @@ export interface CodingChoice {
 interface LineCodingPickerProps {
   fieldId: string;
   fieldName: string;
-  lineNumber: number;
+  /** The line it codes (named in the accessible name: "GL Account for line 1"); none for a rule's action. */
+  lineNumber?: number;
   value: CodingChoice | null;
   onChange: (value: CodingChoice | null) => void;
   /** The id of a hint shared by every picker of the form. */
   hintId: string;
+  /** The id of a refusal's words about this value, when there are some (the box is then marked invalid). */
+  errorId?: string;
 }
 
 /**
@@ -24,7 +27,15 @@ interface LineCodingPickerProps {
  * (values starting with the text first, then containing it); arrows move through the answers, Enter or a click
  * picks one, Escape goes back to the line's value. Emptying the box removes the field from the line's coding.
  */
-export function LineCodingPicker({ fieldId, fieldName, lineNumber, value, onChange, hintId }: LineCodingPickerProps) {
+export function LineCodingPicker({
+  fieldId,
+  fieldName,
+  lineNumber,
+  value,
+  onChange,
+  hintId,
+  errorId,
+}: LineCodingPickerProps) {
   const id = useId();
   const listId = `${id}-values`;
   const [text, setText] = useState(value?.label ?? '');
@@ -99,7 +110,7 @@ export function LineCodingPicker({ fieldId, fieldName, lineNumber, value, onChan
     <div className="combobox">
       <label htmlFor={id}>
         {fieldName}
-        <span className="visually-hidden"> for line {lineNumber}</span>
+        {lineNumber !== undefined && <span className="visually-hidden"> for line {lineNumber}</span>}
       </label>
       <input
         id={id}
@@ -109,7 +120,8 @@ export function LineCodingPicker({ fieldId, fieldName, lineNumber, value, onChan
         aria-expanded={showList}
         aria-controls={listId}
         aria-activedescendant={showList && active >= 0 ? `${listId}-${active}` : undefined}
-        aria-describedby={hintId}
+        aria-describedby={errorId ? `${hintId} ${errorId}` : hintId}
+        aria-invalid={errorId ? true : undefined}
         autoComplete="off"
         spellCheck={false}
         placeholder="Type to search"

@@ -1,5 +1,6 @@
 import { SvcApiError } from '@svc/client';
 import { useCallback, useState } from 'react';
+import { Link } from 'wouter';
 import { useHistoryState } from 'wouter/use-browser-location';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
@@ -9,6 +10,7 @@ import { formatMoney } from '../../../lib/format';
 import { REVIEW_STATUS_LABELS, recordTitle } from '../../../lib/labels';
 import { readQueueContext } from '../../../lib/queue-context';
 import { canReview, useCurrentUser } from '../../auth/session-context';
+import { canManageRules } from '../../coding-rules/roles';
 import {
   useMergeLines,
   useMoveRecord,
@@ -153,6 +155,12 @@ function RecordPage({ id, views, onReload }: { id: string; views: RecordViews; o
             });
           }}
         />
+        {canManageRules(user) && (
+          <p className="hint">
+            Code records like this one automatically:{' '}
+            <Link href={`/coding-rules/new?from_record=${encodeURIComponent(id)}`}>Rule from this record</Link>
+          </p>
+        )}
       </section>
 
       {mayReview && editable && (

@@ -1,0 +1,441 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { AccountingRecord, FieldValue, RecordCreate, SvcClient } from '../../client/src/index.js';
+import {
+  checkScreen,
+  eventually,
+  expectNoSeriousAxeViolations,
+  newContext,
+  screenshot,
+  sharedBrowser,
+  signIn,
+  startConsoleServer,
+  tableCells,
+  textOf,
+} from '../support/browser.js';
+import { newUser } from '../support/console.js';
+import { newAccountId } from '../support/context.js';
+import { eachDialectWith } from '../support/dialects.js';
+import { errorBody } from '../support/expect.js';
+import { CEILING_MS } from '../support/wait.js';
+
+const browser = sharedBrowser();
+
+const RULES_TABLE = 'Coding rules in precedence order';
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+/** The rules the list shows, in order, by name (each row's link). */
+const shownRuleNames = (page: Page) =>
+  page.getByRole('table', { name: RULES_TABLE }).getByRole('row').getByRole('link').allInnerTexts();
+const coding = (record: AccountingRecord) =>
+  record.line_items.map((line) =>
+    line.accounting_field_values.map((c) => `${c.field_name}=${c.field_value_name}`).sort(),
+  );
+
+eachDialectWith(
+  'console coding rules in a browser',
+  (dialect) => startConsoleServer(dialect),
+  (server, dialect) => {
+    const values: Record<string, FieldValue> = {};
+    const r: Record<string, AccountingRecord> = {};
+    let accountId: string;
+    let api: SvcClient;
+    let gl: string;
+    let department: string;
+    let coffeeRule: string;
+    let acmeRule: string;
+    let context: BrowserContext;
+    let page: Page;
+    /** The page a failed test leaves a screenshot of, when not the admin's. */
+    let shown: Page | undefined;
+    const base = () => `${server().url}/console`;
+
+    beforeAll(async () => {
+      accountId = newAccountId();
+      api = await server().apiClient(accountId);
+      gl = (await api.fields.create({ name: 'GL Account', group: 'ACCOUNTING' })).svc_id;
+      department = (await api.fields.create({ name: 'Department', group: 'ACCOUNTING' })).svc_id;
+      const created = [
+        ...(
+          await api.fieldValues.create(gl, [
+            { value: 'Travel', remote_id: '6100' },
+            { value: 'Meals', remote_id: '6200' },
+            { value: 'Software', remote_id: '6300' },
+          ])
+        ).items,
+        ...(
+          await api.fieldValues.create(department, [
+            { value: 'Sales', remote_id: 'D10' },
+            { value: 'Engineering', remote_id: 'D20' },
+          ])
+        ).items,
+      ];
+      for (const v of created) values[v.value] = v;
+
+      const card = (name: string, amount: number, extra: Partial<RecordCreate> = {}): RecordCreate => ({
+        type: 'CARD_EXPENSE_POST',
+        amount: { amount, currency: 'USD' },
+        posted_at: '2026-11-10T09:00:00Z',
+        review_status: 'REVIEW',
+        vendor: { id: `v_${name.replaceAll(' ', '_')}`, name },
+        ...extra,
+      });
+      const records = await api.review.createRecords([
+        card('Acme Travel', 120, {
+          lines: [
+            {
+              amount: { amount: 120, currency: 'USD' },
+              field_values: [
+                { field_id: gl, svc_id: values.Travel!.svc_id },
+                { field_id: department, svc_id: values.Sales!.svc_id },
+              ],
+            },
+          ],
+        }),
+        card('Acme Travel', 80),
+        card('ACME TRAVEL', 45.5, { review_status: 'PREPARE' }),
+        card('Blue Bottle', 12.5),
+        card('Acme Travel', 99, { review_status: 'READY_FOR_EXPORT' }),
+      ]);
+      const [coded, second, third, bottle, ready] = records.items;
+      Object.assign(r, { coded: coded!, second: second!, third: third!, bottle: bottle!, ready: ready! });
+      coffeeRule = (
+        await api.codingRules.create({
+          name: 'Coffee is meals',
+          conditions: { vendor_name: { operator: 'CONTAINS', value: 'bottle' } },
+          actions: { field_values: [{ field_id: gl, svc_id: values.Meals!.svc_id }] },
+        })
+      ).id;
+
+      const admin = await newUser(server().db, 'ACCOUNT_ADMIN', accountId);
+      context = await newContext(browser());
+      page = await signIn(context, base(), admin);
+    });
+
+    afterEach(async (test) => {
+      const failed = shown && !shown.isClosed() ? shown : page;
+      if (test.task.result?.state === 'fail' && failed && !failed.isClosed()) {
+        await screenshot(failed, `failed-rules-${dialect}-${test.task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+      }
+    });
+
+    afterAll(async () => {
+      await context?.close();
+    });
+
+    it(
+      'an admin makes a rule from a coded record: prefilled, previewed (the count), saved, moved up, the other disabled; applied, the records are coded',
+      { timeout: 6 * CEILING_MS },
+      async () => {
+        await page.goto(`${base()}/records/${encodeURIComponent(r.coded!.id)}`);
+        await page.getByRole('heading', { level: 1, name: 'Acme Travel, 120.00 USD' }).waitFor();
+        await page.getByRole('link', { name: 'Rule from this record' }).click();
+        await page.getByRole('heading', { level: 1, name: 'New coding rule' }).waitFor();
+        const form = page.getByRole('form', { name: 'Coding rule' });
+        await eventually(() => form.getByLabel('Name', { exact: true }).inputValue()).toBe('Rule from Acme Travel');
+        await expect(form.getByLabel('Vendor name condition').inputValue()).resolves.toBe('EQUALS');
+        await expect(form.getByLabel('Vendor name', { exact: true }).inputValue()).resolves.toBe('Acme Travel');
+        await expect(form.getByRole('checkbox', { name: 'Card', exact: true }).isChecked()).resolves.toBe(true);
+        await expect(form.getByRole('checkbox', { name: 'Bill', exact: true }).isChecked()).resolves.toBe(false);
+        await expect(form.getByRole('combobox', { name: 'GL Account' }).inputValue()).resolves.toBe('Travel');
+        await expect(form.getByRole('combobox', { name: 'Department' }).inputValue()).resolves.toBe('Sales');
+        await form.getByLabel('Name', { exact: true }).fill('Acme is travel');
+
+        // Preview: the two Acme records under review without coding (not the coded one, not the one approved).
+        await form.getByRole('button', { name: 'Preview' }).click();
+        const preview = page.getByRole('region', { name: 'Preview', exact: true });
+        await preview.getByText('The rule would change 2 records under review now.').waitFor();
+        const expected = await api.codingRules.preview({
+          rule: {
+            conditions: { vendor_name: { operator: 'EQUALS', value: 'Acme Travel' }, source_types: ['CARD'] },
+            actions: {
+              field_values: [
+                { field_id: gl, svc_id: values.Travel!.svc_id },
+                { field_id: department, svc_id: values.Sales!.svc_id },
+              ],
+            },
+          },
+        });
+        expect(expected.records_changed).toBe(2);
+        const sampleRows = expected.sample.flatMap((s) =>
+          s.lines.flatMap((line) =>
+            line.field_values.map((v) => [
+              s.accounting_record_id,
+              line.line_id,
+              v.field_id === gl ? 'GL Account' : 'Department',
+              '—',
+              v.after!.value,
+            ]),
+          ),
+        );
+        expect(sampleRows).toHaveLength(4);
+        await eventually(() => tableCells(page, 'What the rule would change, line by line')).toEqual(sampleRows);
+        expect(sampleRows.map((row) => row[0])).toEqual([r.second!.id, r.second!.id, r.third!.id, r.third!.id]);
+        await checkScreen(page, 'coding-rule-new', dialect);
+
+        // Save: the list, in precedence order (the new rule after the one that was there).
+        await form.getByRole('button', { name: 'Save rule' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Coding rules' }).waitFor();
+        await page.getByRole('status').filter({ hasText: 'Acme is travel is saved.' }).waitFor();
+        await eventually(() => shownRuleNames(page)).toEqual(['Coffee is meals', 'Acme is travel']);
+        await eventually(() => tableCells(page, RULES_TABLE)).toEqual([
+          [
+            '1',
+            'Coffee is meals\nVersion 1',
+            'Vendor name contains “bottle”',
+            'GL Account → Meals',
+            'Active',
+            expect.stringContaining('Enabled'),
+          ],
+          [
+            '2',
+            'Acme is travel\nVersion 1',
+            'Vendor name is “Acme Travel”\nSource is Card',
+            'GL Account → Travel\nDepartment → Sales',
+            'Active',
+            expect.stringContaining('Enabled'),
+          ],
+        ]);
+        const saved = (await api.codingRules.list()).items;
+        expect(saved.map((x) => [x.name, x.position, x.version, x.enabled])).toEqual([
+          ['Coffee is meals', 0, 1, true],
+          ['Acme is travel', 1, 1, true],
+        ]);
+        acmeRule = saved[1]!.id;
+        expect(saved[1]).toMatchObject({
+          conditions: { vendor_name: { operator: 'EQUALS', value: 'Acme Travel' }, source_types: ['CARD'] },
+          actions: {
+            field_values: [
+              { field_id: gl, svc_id: values.Travel!.svc_id },
+              { field_id: department, svc_id: values.Sales!.svc_id },
+            ],
+          },
+        });
+        await checkScreen(page, 'coding-rules', dialect);
+
+        // Move it up: each rule whose place changed is saved at the version listed.
+        await page.getByRole('button', { name: 'Move Acme is travel up' }).click();
+        await page.getByRole('status').filter({ hasText: 'Acme is travel is now number 1 in precedence.' }).waitFor();
+        await eventually(() => shownRuleNames(page)).toEqual(['Acme is travel', 'Coffee is meals']);
+        expect((await api.codingRules.list()).items.map((x) => [x.name, x.position, x.version])).toEqual([
+          ['Acme is travel', 0, 2],
+          ['Coffee is meals', 1, 2],
+        ]);
+        await expect(page.getByRole('button', { name: 'Move Acme is travel up' }).isDisabled()).resolves.toBe(true);
+
+        // Disable the coffee rule: its status says so; it applies no more.
+        await page.getByRole('checkbox', { name: 'Enabled: Coffee is meals' }).uncheck();
+        await page.getByRole('status').filter({ hasText: 'Coffee is meals is disabled.' }).waitFor();
+        await eventually(() => tableCells(page, RULES_TABLE).then((rows) => rows[1]?.[4])).toBe('Disabled');
+        expect(await api.codingRules.get(coffeeRule)).toMatchObject({ enabled: false, status: 'DISABLED', version: 3 });
+
+        // Apply now: the two Acme records under review are coded; the coffee record and the approved one are not.
+        await page.getByRole('button', { name: 'Apply rules now' }).click();
+        await page.getByRole('status').filter({ hasText: 'Rules applied: 2 records changed.' }).waitFor();
+        for (const id of [r.second!.id, r.third!.id]) {
+          const record = await api.accountingRecords.get(id, { single_entry: true });
+          expect(coding(record)).toEqual([['Department=Sales', 'GL Account=Travel']]);
+          expect(record.version).toBe(2);
+        }
+        expect(coding(await api.accountingRecords.get(r.bottle!.id, { single_entry: true }))).toEqual([[]]);
+        expect(coding(await api.accountingRecords.get(r.ready!.id, { single_entry: true }))).toEqual([[]]);
+        await page.getByRole('link', { name: r.second!.id }).click();
+        await page.getByRole('heading', { level: 1, name: 'Acme Travel, 80.00 USD' }).waitFor();
+        await eventually(() => page.getByRole('combobox', { name: 'GL Account for line 1' }).inputValue()).toBe(
+          'Travel',
+        );
+      },
+    );
+
+    it(
+      'says a rule changed meanwhile and reloads the list; a refused change is shown by its inputs; the history says who changed what',
+      { timeout: 4 * CEILING_MS },
+      async () => {
+        await page.goto(`${base()}/coding-rules`);
+        await eventually(() => shownRuleNames(page)).toEqual(['Acme is travel', 'Coffee is meals']);
+        const listed = await api.codingRules.get(coffeeRule);
+        await api.codingRules.update(coffeeRule, { version: listed.version, name: 'Coffee and tea are meals' });
+        const answer = page.waitForResponse((res) => res.url().endsWith(`/coding-rules/${coffeeRule}`));
+        await page.getByRole('checkbox', { name: 'Enabled: Coffee is meals' }).click();
+        expect((await answer).status()).toBe(409);
+        await page
+          .getByRole('alert')
+          .filter({ hasText: 'Someone else changed the rules since this list was loaded' })
+          .waitFor();
+        await eventually(() => shownRuleNames(page)).toEqual(['Acme is travel', 'Coffee and tea are meals']);
+        expect(await api.codingRules.get(coffeeRule)).toMatchObject({ enabled: false, version: 4 });
+
+        // A refusal: an amount range no amount is in, pointed at by the service and shown next to the amount.
+        await page.getByRole('link', { name: 'Acme is travel' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Acme is travel' }).waitFor();
+        const form = page.getByRole('form', { name: 'Coding rule' });
+        await form.getByLabel('Currency').fill('USD');
+        await form.getByLabel('Minimum amount').fill('300');
+        await form.getByLabel('Maximum amount').fill('100');
+        await form.getByRole('button', { name: 'Save changes' }).click();
+        const refusal = page.getByRole('alert');
+        await refusal.waitFor();
+        expect(await textOf(refusal)).toMatch(
+          /^The rule was not saved: the service found a problem\.\nAmount: has min 300 greater than max 100: no amount can match\nRequest id: \S+$/,
+        );
+        await expect(form.getByLabel('Minimum amount').getAttribute('aria-invalid')).resolves.toBe('true');
+        await expect(
+          form.getByText('has min 300 greater than max 100: no amount can match', { exact: true }).count(),
+        ).resolves.toBe(1);
+        await expectNoSeriousAxeViolations(page, 'coding rule refused');
+        expect((await api.codingRules.get(acmeRule)).version).toBe(2);
+
+        // A value disabled meanwhile: 422 INVALID_CODING, shown at its field's picker.
+        await form.getByLabel('Minimum amount').fill('');
+        await form.getByLabel('Maximum amount').fill('500');
+        await api.fieldValues.update(gl, [{ svc_id: values.Travel!.svc_id, data: { is_disabled: true } }]);
+        const refused = page.waitForResponse((res) => res.url().endsWith(`/coding-rules/${acmeRule}`));
+        await form.getByRole('button', { name: 'Save changes' }).click();
+        expect((await refused).status()).toBe(422);
+        await eventually(() => textOf(page.getByRole('alert'))).toMatch(
+          /^The rule was not saved: the service found a problem\.\nGL Account: is the disabled value "Travel" of GL Account\nRequest id: \S+$/,
+        );
+        const glPicker = form.getByRole('combobox', { name: 'GL Account', exact: true });
+        await expect(glPicker.getAttribute('aria-invalid')).resolves.toBe('true');
+        await expect(form.getByLabel('Minimum amount').getAttribute('aria-invalid')).resolves.toBeNull();
+        await api.fieldValues.update(gl, [{ svc_id: values.Travel!.svc_id, data: { is_disabled: false } }]);
+
+        // Fixed and saved: a new version; the history names each change and who made it.
+        await form.getByRole('button', { name: 'Save changes' }).click();
+        await page.getByRole('status').filter({ hasText: 'Saved: the rule is now at version 3.' }).waitFor();
+        const history = page.getByRole('region', { name: 'History' }).locator('ol > li');
+        const versions = () =>
+          history.evaluateAll((lis) => lis.map((li) => (li as HTMLElement).innerText.replace(/\n+/g, '\n').trim()));
+        await eventually(versions).toEqual([
+          expect.stringMatching(
+            /^Version 3, .+ UTC by you\nConditions now: Vendor name is “Acme Travel”; Source is Card; Amount at most 500 USD$/,
+          ),
+          expect.stringMatching(/^Version 2, .+ UTC by you\nPosition changed from 1 to 0$/),
+          expect.stringMatching(/^Version 1, .+ UTC by you\nCreated as “Acme is travel”, enabled$/),
+        ]);
+        await checkScreen(page, 'coding-rule', dialect);
+      },
+    );
+
+    it('shows a broken rule with its problem in words', async () => {
+      const broken = await api.codingRules.create({
+        name: 'Engineering software',
+        conditions: { vendor_name: { operator: 'CONTAINS', value: 'cloud' } },
+        actions: { field_values: [{ field_id: department, svc_id: values.Engineering!.svc_id }] },
+      });
+      await api.fieldValues.update(department, [{ svc_id: values.Engineering!.svc_id, data: { is_disabled: true } }]);
+      await page.goto(`${base()}/coding-rules`);
+      await eventually(() => tableCells(page, RULES_TABLE).then((rows) => rows[2]?.slice(1, 5))).toEqual([
+        'Engineering software\nVersion 1',
+        'Vendor name contains “cloud”',
+        'Department → Engineering',
+        'Broken\nIts value Engineering of Department is disabled: enable it, or choose another.',
+      ]);
+      expect(await api.codingRules.get(broken.id)).toMatchObject({ status: 'BROKEN' });
+    });
+
+    it(
+      'shows a bookkeeper the rules and a preview, no way to change them; the server refuses a forged change with 403',
+      { timeout: 4 * CEILING_MS },
+      async () => {
+        const bookkeeper = await newUser(server().db, 'BOOKKEEPER', accountId);
+        const theirs = await newContext(browser());
+        try {
+          const other = await signIn(theirs, base(), bookkeeper);
+          shown = other;
+          await nav(other).getByRole('link', { name: 'Coding rules' }).click();
+          await other.getByRole('heading', { level: 1, name: 'Coding rules' }).waitFor();
+          await eventually(() => shownRuleNames(other)).toEqual([
+            'Acme is travel',
+            'Coffee and tea are meals',
+            'Engineering software',
+          ]);
+          await expect(other.getByRole('columnheader').allInnerTexts()).resolves.toEqual([
+            'Order',
+            'Rule',
+            'When',
+            'Sets',
+            'Status',
+          ]);
+          for (const name of ['Apply rules now', 'Move Acme is travel down', 'Delete Acme is travel']) {
+            await expect(other.getByRole('button', { name }).count(), name).resolves.toBe(0);
+          }
+          await expect(other.getByRole('checkbox').count()).resolves.toBe(0);
+          await expect(other.getByRole('link', { name: 'New rule' }).count()).resolves.toBe(0);
+          await checkScreen(other, 'coding-rules-read', dialect);
+
+          await other.getByRole('link', { name: 'Acme is travel' }).click();
+          await other.getByRole('heading', { level: 1, name: 'Acme is travel' }).waitFor();
+          await expect(other.getByRole('form', { name: 'Coding rule' }).count()).resolves.toBe(0);
+          // A person took the GL account off a record the rule coded: the rule would set it again.
+          const second = await api.accountingRecords.get(r.second!.id, { single_entry: true });
+          await api.review.codeLines(second.id, {
+            version: second.version,
+            lines: [
+              {
+                line_id: second.line_items[0]!.id,
+                field_values: [{ field_id: department, svc_id: values.Sales!.svc_id }],
+              },
+            ],
+          });
+          const acme = (await api.codingRules.list()).items[0]!;
+          const { records_changed } = await api.codingRules.preview({
+            rule: { conditions: acme.conditions, actions: acme.actions },
+          });
+          expect(records_changed).toBe(1);
+          await other.getByRole('button', { name: 'Preview' }).click();
+          await other.getByText('The rule would change 1 record under review now.').waitFor();
+          await expectNoSeriousAxeViolations(other, 'coding rule (bookkeeper)');
+
+          await other.goto(`${base()}/records/${encodeURIComponent(r.coded!.id)}`);
+          await other.getByRole('heading', { level: 1, name: 'Acme Travel, 120.00 USD' }).waitFor();
+          await expect(other.getByRole('link', { name: 'Rule from this record' }).count()).resolves.toBe(0);
+
+          const rule = (await api.codingRules.list()).items[0]!;
+          const forced = await other.evaluate(
+            async ({ id, version }) => {
+              const session = await (await fetch('/auth/session')).json();
+              const send = (method: string, url: string, body?: unknown) =>
+                fetch(url, {
+                  method,
+                  headers: {
+                    'content-type': 'application/json',
+                    'x-csrf-token': session.csrf_token,
+                    'idempotency-key': crypto.randomUUID(),
+                  },
+                  ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+                }).then(async (res) => ({ status: res.status, body: await res.json() }));
+              const rules = '/internal/v1/accounting/coding-rules';
+              return {
+                update: await send('PATCH', `${rules}/${id}`, { version, enabled: false }),
+                apply: await send('POST', `${rules}/apply`, {}),
+              };
+            },
+            { id: rule.id, version: rule.version },
+          );
+          const refused = errorBody('FORBIDDEN', {
+            message: 'Your role (BOOKKEEPER) does not allow this operation.',
+            details: { role: 'BOOKKEEPER', required_scopes: ['accounting.record.admin'] },
+          });
+          expect(forced.update).toEqual({ status: 403, body: refused });
+          expect(forced.apply).toEqual({ status: 403, body: refused });
+          expect(await api.codingRules.get(rule.id)).toEqual(rule);
+        } finally {
+          await theirs.close();
+        }
+        shown = undefined;
+
+        // The admin deletes the broken rule after confirming it: it is gone from the list and from the API's.
+        await page.goto(`${base()}/coding-rules`);
+        await page.getByRole('button', { name: 'Delete Engineering software' }).click();
+        await page.getByRole('button', { name: 'Yes, delete Engineering software' }).click();
+        await page.getByRole('status').filter({ hasText: 'Engineering software is deleted.' }).waitFor();
+        await eventually(() => shownRuleNames(page)).toEqual(['Acme is travel', 'Coffee and tea are meals']);
+        expect((await api.codingRules.list()).items.map((x) => x.name)).toEqual([
+          'Acme is travel',
+          'Coffee and tea are meals',
+        ]);
+      },
+    );
+  },
+  { only: 'sqlite' },
+);
