@@ -116,43 +116,54 @@ export function samplesOf(
 const round = (x: number) => Math.round(x * 10000) / 10000;
 
 /**
- * The value of `fieldId` the first speaking sample chose, or null. In a sample, the value most of its records
- * coded in the field were coded with, among the values `usable` allows; a tie goes to the value of the newest
- * record, then to the smaller svc_id. A sample speaks when enough of its records are coded in the field and
- * (but for the vendor's) its choice holds a majority of them; confidence = matching / of × the signal's weight.
+ * A sample's choice for `fieldId`, or null when it does not speak. Its value is the one most of its records coded
+ * in the field were coded with, among the values `usable` allows; a tie goes to the value of the newest record,
+ * then to the smaller svc_id. It speaks when enough of its records are coded in the field and (but for the
+ * vendor's) its value holds a majority of them; confidence = matching / of × the signal's weight.
+ */
+function choiceOf(sample: Sample, fieldId: string, usable: (svcId: string) => boolean): Choice | null {
+  const tally = new Map<string, { n: number; newest: number }>();
+  let of = 0;
+  sample.records.forEach((record, at) => {
+    const values = record.values.filter((v) => v.field_id === fieldId);
+    if (values.length === 0) return;
+    of += 1;
+    for (const v of values) {
+      const t = tally.get(v.svc_id) ?? { n: 0, newest: at };
+      t.n += 1;
+      tally.set(v.svc_id, t);
+    }
+  });
+  if (of < MIN_RECORDS[sample.signal]) return null;
+  const [top] = [...tally]
+    .filter(([svcId]) => usable(svcId))
+    .sort(([a, x], [b, y]) => y.n - x.n || x.newest - y.newest || (a < b ? -1 : a > b ? 1 : 0));
+  if (!top) return null;
+  const [svcId, { n }] = top;
+  if (sample.signal !== 'VENDOR' && n * 2 <= of) return null;
+  return {
+    signal: sample.signal,
+    noun: sample.noun,
+    qualifier: sample.qualifier,
+    svc_id: svcId,
+    matching: n,
+    of,
+    confidence: round((n / of) * WEIGHTS[sample.signal]),
+  };
+}
+
+/**
+ * The value suggested for `fieldId`, or null: of the samples that speak, the choice with the highest confidence;
+ * on a tie, the stronger signal's (samples come strongest first). So a field the vendor tells (a GL account)
+ * follows the vendor, and one the user tells better (a department) follows the user.
  */
 export function choose(samples: readonly Sample[], fieldId: string, usable: (svcId: string) => boolean): Choice | null {
+  let best: Choice | null = null;
   for (const sample of samples) {
-    const tally = new Map<string, { n: number; newest: number }>();
-    let of = 0;
-    sample.records.forEach((record, at) => {
-      const values = record.values.filter((v) => v.field_id === fieldId);
-      if (values.length === 0) return;
-      of += 1;
-      for (const v of values) {
-        const t = tally.get(v.svc_id) ?? { n: 0, newest: at };
-        t.n += 1;
-        tally.set(v.svc_id, t);
-      }
-    });
-    if (of < MIN_RECORDS[sample.signal]) continue;
-    const [top] = [...tally]
-      .filter(([svcId]) => usable(svcId))
-      .sort(([a, x], [b, y]) => y.n - x.n || x.newest - y.newest || (a < b ? -1 : a > b ? 1 : 0));
-    if (!top) continue;
-    const [svcId, { n }] = top;
-    if (sample.signal !== 'VENDOR' && n * 2 <= of) continue;
-    return {
-      signal: sample.signal,
-      noun: sample.noun,
-      qualifier: sample.qualifier,
-      svc_id: svcId,
-      matching: n,
-      of,
-      confidence: round((n / of) * WEIGHTS[sample.signal]),
-    };
+    const choice = choiceOf(sample, fieldId, usable);
+    if (choice && (!best || choice.confidence > best.confidence)) best = choice;
   }
-  return null;
+  return best;
 }
 
 /** The reason of a choice in words: "23 of the last 25 records of vendor Uber were coded 6010 Travel". */
