@@ -17,7 +17,7 @@ const tags = ['Internal: coding suggestions'];
 /** Suggestions are part of reviewing, as coding a line is. */
 const REVIEW = ['accounting.record.review', 'accounting.record.admin'] as const;
 const HOW =
-  "For each economic line, the most likely value of each field it has no value in, learned from the account's own READY_FOR_EXPORT and EXPORTED records: the last 50 of the same vendor, then of the same user, then of the same record type (those with memo words in common, those in the same amount band, all of them), the first that speaks deciding. Only values that are neither disabled nor deleted, of fields that are neither. No history: no suggestion. docs/suggestions.md.";
+  "For each economic line, the most likely value of each field it has no value in, learned from the account's own READY_FOR_EXPORT and EXPORTED records: the last 50 of the same vendor, of the same user, and of the same record type (those with memo words in common, those in the same amount band, all of them); of these signals, the most confident that speaks decides. Only values that are neither disabled nor deleted, of fields that are neither. No history: no suggestion. docs/suggestions.md.";
 
 /** Coding suggestions (docs/suggestions.md): svc's own, for the console's record page and coding grid. */
 export function suggestionsRoutes(db: Db): FastifyPluginAsyncTypebox {
