@@ -9,10 +9,14 @@ import { EDITABLE, type ReviewStatus } from './lifecycle.js';
 import { checkLineIds, codingsFor, editRecord } from './line-edit.js';
 import { recordClock } from './record-clock.repository.js';
 import type { RecordWithSingleEntry } from './review.schemas.js';
-import { suggestionHistoryRepository, type HistoryKey, type SuggestionRow } from './suggestion-history.repository.js';
+import {
+  suggestionHistoryRepository,
+  type HistorySignal,
+  type SuggestionRow,
+} from './suggestion-history.repository.js';
 
 export type { AcceptedSuggestion } from './history.js';
-export type { HistoryKey } from './suggestion-history.repository.js';
+export type { HistorySignal } from './suggestion-history.repository.js';
 
 /** A record as suggestions see it: what they learn from, and its economic lines with the fields each is coded in. */
 export interface SuggestionSubject {
@@ -95,9 +99,19 @@ export const suggestionCodingService = {
     return (await suggestionHistoryRepository.records(ex, tenant.accountId, ids)).map(subjectOf);
   },
 
-  /** The last `limit` approved records (READY_FOR_EXPORT, EXPORTED) of the key, newest posted first. */
-  async history(ex: Executor, tenant: Tenant, key: HistoryKey, limit: number): Promise<HistoryRecord[]> {
-    return (await suggestionHistoryRepository.history(ex, tenant.accountId, key, limit)).map(historyOf);
+  /**
+   * For each key (a vendor name, a user email, a record type), its last `limit` approved records
+   * (READY_FOR_EXPORT, EXPORTED), newest posted first.
+   */
+  async history(
+    ex: Executor,
+    tenant: Tenant,
+    signal: HistorySignal,
+    keys: readonly string[],
+    limit: number,
+  ): Promise<Map<string, HistoryRecord[]>> {
+    const rows = await suggestionHistoryRepository.history(ex, tenant.accountId, signal, keys, limit);
+    return new Map([...rows].map(([key, list]) => [key, list.map(historyOf)]));
   },
 
   /**

@@ -59,6 +59,17 @@ export function memoWords(memo: string | null): string[] {
   return [...new Set(words.filter((w) => /\p{L}/u.test(w) && !STOP_WORDS.has(w)))];
 }
 
+/** A history record's memo words, worked out once however many subjects of a grid page look at it. */
+const WORDS = new WeakMap<HistoryRecord, string[]>();
+function wordsOf(record: HistoryRecord): string[] {
+  let words = WORDS.get(record);
+  if (!words) {
+    words = memoWords(record.memo);
+    WORDS.set(record, words);
+  }
+  return words;
+}
+
 /** The decade of minor units an amount falls in: [10^k, 10^(k+1)), or [0, 1) for nothing. */
 function bandOf(minor: number): { lo: number; hi: number } {
   if (minor < 1) return { lo: 0, hi: 1 };
@@ -88,8 +99,8 @@ export function samplesOf(
   const noun = `${subject.type} record`;
   const words = memoWords(subject.memo);
   if (words.length > 0) {
-    const sharing = ofType.filter((r) => memoWords(r.memo).some((w) => words.includes(w)));
-    const shared = words.filter((w) => sharing.some((r) => memoWords(r.memo).includes(w))).slice(0, 3);
+    const sharing = ofType.filter((r) => wordsOf(r).some((w) => words.includes(w)));
+    const shared = words.filter((w) => sharing.some((r) => wordsOf(r).includes(w))).slice(0, 3);
     samples.push({
       signal: 'MEMO',
       noun,

@@ -4,7 +4,6 @@ import type { Caller, Tenant } from '../auth/auth.service.js';
 import {
   suggestionCodingService,
   type AcceptedSuggestion,
-  type HistoryKey,
   type HistoryRecord,
   type SuggestionSubject,
 } from '../accounting/suggestion-coding.service.js';
@@ -33,30 +32,46 @@ export interface RecordSuggestions {
 
 const pair = (fieldId: string, svcId: string) => `${fieldId}\u0000${svcId}`;
 
-/** Reads each history key once per request: a grid page's records share vendors, users and types. */
-function historyReader(ex: Executor, tenant: Tenant) {
-  const read = new Map<string, HistoryRecord[]>();
-  return async (key: HistoryKey): Promise<HistoryRecord[]> => {
-    const k = JSON.stringify(key);
-    let records = read.get(k);
-    if (!records) {
-      records = await suggestionCodingService.history(ex, tenant, key, HISTORY_LIMIT);
-      read.set(k, records);
-    }
-    return records;
-  };
+/**
+ * The histories the subjects need, each key read once: a grid page's records share vendors, users and types.
+ * Answers each subject's, in order.
+ */
+async function historiesOf(ex: Executor, tenant: Tenant, subjects: readonly SuggestionSubject[]) {
+  const keys = (pick: (s: SuggestionSubject) => string | null) =>
+    [...new Set(subjects.map(pick))].filter((k): k is string => k !== null);
+  const vendors = await suggestionCodingService.history(
+    ex,
+    tenant,
+    'VENDOR',
+    keys((s) => s.vendor_name),
+    HISTORY_LIMIT,
+  );
+  const users = await suggestionCodingService.history(
+    ex,
+    tenant,
+    'USER',
+    keys((s) => s.user_email),
+    HISTORY_LIMIT,
+  );
+  const types = await suggestionCodingService.history(
+    ex,
+    tenant,
+    'RECORD_TYPE',
+    keys((s) => s.type),
+    HISTORY_LIMIT,
+  );
+  const none: HistoryRecord[] = [];
+  return subjects.map((s) => ({
+    vendor: (s.vendor_name !== null && vendors.get(s.vendor_name)) || none,
+    user: (s.user_email !== null && users.get(s.user_email)) || none,
+    type: types.get(s.type) ?? none,
+  }));
 }
 
 /** The suggestions for each subject, in order: each economic line's uncoded fields that the history speaks for. */
 async function suggest(ex: Executor, tenant: Tenant, subjects: readonly SuggestionSubject[]): Promise<Suggestion[][]> {
-  const read = historyReader(ex, tenant);
-  const sampled: Sample[][] = [];
-  for (const s of subjects) {
-    const vendor = s.vendor_name === null ? [] : await read({ signal: 'VENDOR', vendorName: s.vendor_name });
-    const user = s.user_email === null ? [] : await read({ signal: 'USER', userEmail: s.user_email });
-    const type = await read({ signal: 'RECORD_TYPE', type: s.type });
-    sampled.push(samplesOf(s, { vendor, user, type }));
-  }
+  const histories = await historiesOf(ex, tenant, subjects);
+  const sampled: Sample[][] = subjects.map((s, i) => samplesOf(s, histories[i]!));
   // Only values that may be coded now: neither deleted nor disabled, nor of a disabled or deleted field.
   const refs = new Map<string, { field_id: string; svc_id: string }>();
   for (const samples of sampled) {
