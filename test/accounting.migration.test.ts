@@ -119,7 +119,11 @@ describeEachDialect(
           'accounting_records_posted_idx',
           'accounting_records_review_status_idx',
           'accounting_records_source_type_idx',
+          // 0022's, for the suggestions' history reads.
+          'accounting_records_type_hist_idx',
           'accounting_records_updated_idx',
+          'accounting_records_user_hist_idx',
+          'accounting_records_vendor_hist_idx',
           expect.stringMatching(/^sqlite_autoindex_accounting_records/),
         ]);
         expect((await sql`pragma foreign_key_check`.execute(db)).rows).toEqual([]);

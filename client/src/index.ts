@@ -5,6 +5,7 @@ import { accountingRecordsApi, reviewApi } from './records-api.js';
 import { eventsApi, webhooksApi } from './webhooks-api.js';
 import { paginate } from './pages.js';
 import { sandboxApi } from './sandbox.js';
+import { suggestionsApi } from './suggestions-api.js';
 import { consoleUsersApi, sessionApi } from './session.js';
 import {
   Transport,
@@ -100,6 +101,8 @@ export class SvcClient {
   readonly review: ReturnType<typeof reviewApi>;
   /** The account's coding rules (docs/coding-rules.md): review scope to read and preview, admin to save and apply. */
   readonly codingRules: ReturnType<typeof codingRulesApi>;
+  /** Coding suggestions learned from the account's approved records (docs/suggestions.md): review scope. */
+  readonly suggestions: ReturnType<typeof suggestionsApi>;
 
   constructor(options: SvcClientOptions) {
     this.#http = new Transport(options);
@@ -110,6 +113,7 @@ export class SvcClient {
     this.events = eventsApi(this.#http);
     this.review = reviewApi(this.#http);
     this.codingRules = codingRulesApi(this.#http);
+    this.suggestions = suggestionsApi(this.#http);
   }
 
   /** Sandbox servers only (docs/sandbox.md), with the operator's token: accounts, scenarios, faults. */

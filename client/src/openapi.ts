@@ -263,6 +263,20 @@ export interface paths {
      */
     post: operations["moveAccountingRecordReviewStatus"];
   };
+  "/internal/v1/accounting/records/{record_id}/suggestions": {
+    /**
+     * A record's coding suggestions
+     * @description For each economic line, the most likely value of each field it has no value in, learned from the account's own READY_FOR_EXPORT and EXPORTED records: the last 50 of the same vendor, of the same user, and of the same record type (those with memo words in common, those in the same amount band, all of them); of these signals, the most confident that speaks decides. Only values that are neither disabled nor deleted, of fields that are neither. No history: no suggestion. docs/suggestions.md. 404 for a record the account does not have.
+     */
+    get: operations["getCodingSuggestions"];
+  };
+  "/internal/v1/accounting/records/{record_id}/suggestions/accept": {
+    /**
+     * Accept a record's coding suggestions
+     * @description Codes each economic line with the record's suggestions as they are now (of line_ids and field_ids when given), adding each value to the line's coding. Allowed in PREPARE and REVIEW (409 RECORD_NOT_EDITABLE otherwise); version must be the current one (409 VERSION_CONFLICT). One new version, its history's CODED event naming each suggestion accepted (accepted_suggestions); with nothing to accept, nothing changes. Answers the record in double-entry and single-entry form, and what was accepted.
+     */
+    post: operations["acceptCodingSuggestions"];
+  };
   "/internal/v1/accounting/records/review-status": {
     /**
      * Move up to 1000 records to a review state
@@ -293,6 +307,13 @@ export interface paths {
      * @description Replaces the settings; kept in the audit log (account.settings_changed). Applies to ingestions from now on: records already ingested do not move.
      */
     put: operations["setReviewSettings"];
+  };
+  "/internal/v1/accounting/suggestions": {
+    /**
+     * Coding suggestions for up to 200 records (a grid page)
+     * @description For each economic line, the most likely value of each field it has no value in, learned from the account's own READY_FOR_EXPORT and EXPORTED records: the last 50 of the same vendor, of the same user, and of the same record type (those with memo words in common, those in the same amount band, all of them); of these signals, the most confident that speaks decides. Only values that are neither disabled nor deleted, of fields that are neither. No history: no suggestion. docs/suggestions.md. Answered in the order asked; 404 NOT_FOUND naming every record the account does not have (details.not_found_accounting_record_ids). Nothing is written.
+     */
+    post: operations["listCodingSuggestions"];
   };
   "/internal/v1/audit-events": {
     /**
@@ -4656,6 +4677,200 @@ export interface operations {
     };
   };
   /**
+   * A record's coding suggestions
+   * @description For each economic line, the most likely value of each field it has no value in, learned from the account's own READY_FOR_EXPORT and EXPORTED records: the last 50 of the same vendor, of the same user, and of the same record type (those with memo words in common, those in the same amount band, all of them); of these signals, the most confident that speaks decides. Only values that are neither disabled nor deleted, of fields that are neither. No history: no suggestion. docs/suggestions.md. 404 for a record the account does not have.
+   */
+  getCodingSuggestions: {
+    parameters: {
+      path: {
+        /** @description The accounting record id */
+        record_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            accounting_record_id: string;
+            /** @description By line, then field (in creation order); empty when the history says nothing */
+            suggestions: ({
+                /** @description Records of the signal's history coded in the field */
+                coded_records: number;
+                /** @description The share of the signal's records coded with the value, times the signal's weight (docs) */
+                confidence: number;
+                field_id: string;
+                field_name: string;
+                /** @description An economic line with no value in the field */
+                line_id: string;
+                /** @description Records of the signal's history coded with the value */
+                matching_records: number;
+                reason: string;
+                /**
+                 * @description What it was learned from: records of the same VENDOR, USER, of the same type with memo words in common (MEMO), in the same AMOUNT band, or of the same RECORD_TYPE
+                 * @enum {string}
+                 */
+                signal: "VENDOR" | "USER" | "MEMO" | "AMOUNT" | "RECORD_TYPE";
+                /** @description The value suggested: active, of an active field */
+                svc_id: string;
+                /** @description The value's name */
+                value: string;
+              })[];
+            /** @description The record's version the suggestions are for */
+            version: number;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Accept a record's coding suggestions
+   * @description Codes each economic line with the record's suggestions as they are now (of line_ids and field_ids when given), adding each value to the line's coding. Allowed in PREPARE and REVIEW (409 RECORD_NOT_EDITABLE otherwise); version must be the current one (409 VERSION_CONFLICT). One new version, its history's CODED event naming each suggestion accepted (accepted_suggestions); with nothing to accept, nothing changes. Answers the record in double-entry and single-entry form, and what was accepted.
+   */
+  acceptCodingSuggestions: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The accounting record id */
+        record_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          field_ids?: string[];
+          line_ids?: string[];
+          /** @description The version the caller saw; another one → 409 VERSION_CONFLICT */
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description The values set, each with why it was suggested (the CODED event names them too) */
+            accepted: ({
+                /** @description The share of the signal's records coded with the value, times the signal's weight (docs) */
+                confidence: number;
+                field_id: string;
+                line_id: string;
+                reason: string;
+                /**
+                 * @description What it was learned from: records of the same VENDOR, USER, of the same type with memo words in common (MEMO), in the same AMOUNT band, or of the same RECORD_TYPE
+                 * @enum {string}
+                 */
+                signal: "VENDOR" | "USER" | "MEMO" | "AMOUNT" | "RECORD_TYPE";
+                svc_id: string;
+              })[];
+            record: components["schemas"]["AccountingRecord"];
+            single_entry: components["schemas"]["AccountingRecord"];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
    * Move up to 1000 records to a review state
    * @description All or nothing. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED); the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding.
    */
@@ -5001,6 +5216,118 @@ export interface operations {
       };
       /** @description FORBIDDEN: the token lacks every scope listed for the operation */
       403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Coding suggestions for up to 200 records (a grid page)
+   * @description For each economic line, the most likely value of each field it has no value in, learned from the account's own READY_FOR_EXPORT and EXPORTED records: the last 50 of the same vendor, of the same user, and of the same record type (those with memo words in common, those in the same amount band, all of them); of these signals, the most confident that speaks decides. Only values that are neither disabled nor deleted, of fields that are neither. No history: no suggestion. docs/suggestions.md. Answered in the order asked; 404 NOT_FOUND naming every record the account does not have (details.not_found_accounting_record_ids). Nothing is written.
+   */
+  listCodingSuggestions: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Up to 200 records (a grid page), each once */
+          accounting_record_ids: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description In the order asked */
+            items: ({
+                accounting_record_id: string;
+                /** @description By line, then field (in creation order); empty when the history says nothing */
+                suggestions: ({
+                    /** @description Records of the signal's history coded in the field */
+                    coded_records: number;
+                    /** @description The share of the signal's records coded with the value, times the signal's weight (docs) */
+                    confidence: number;
+                    field_id: string;
+                    field_name: string;
+                    /** @description An economic line with no value in the field */
+                    line_id: string;
+                    /** @description Records of the signal's history coded with the value */
+                    matching_records: number;
+                    reason: string;
+                    /**
+                     * @description What it was learned from: records of the same VENDOR, USER, of the same type with memo words in common (MEMO), in the same AMOUNT band, or of the same RECORD_TYPE
+                     * @enum {string}
+                     */
+                    signal: "VENDOR" | "USER" | "MEMO" | "AMOUNT" | "RECORD_TYPE";
+                    /** @description The value suggested: active, of an active field */
+                    svc_id: string;
+                    /** @description The value's name */
+                    value: string;
+                  })[];
+                /** @description The record's version the suggestions are for */
+                version: number;
+              })[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };

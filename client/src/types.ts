@@ -66,6 +66,16 @@ export type CodingRulePreview = Ok<'/internal/v1/accounting/coding-rules/preview
 export type CodingRulesApplyRequest = Body<'/internal/v1/accounting/coding-rules/apply', 'post'>;
 export type CodingRulesApplied = Ok<'/internal/v1/accounting/coding-rules/apply', 'post'>;
 
+// Coding suggestions (accounting.record.review or accounting.record.admin).
+export type RecordCodingSuggestions = Ok<'/internal/v1/accounting/records/{record_id}/suggestions', 'get'>;
+export type CodingSuggestion = RecordCodingSuggestions['suggestions'][number];
+export type CodingSuggestionsPage = Ok<'/internal/v1/accounting/suggestions', 'post'>;
+export type CodingSuggestionsAcceptRequest = Body<
+  '/internal/v1/accounting/records/{record_id}/suggestions/accept',
+  'post'
+>;
+export type CodingSuggestionsAccepted = Ok<'/internal/v1/accounting/records/{record_id}/suggestions/accept', 'post'>;
+
 // The console's session (cookie and CSRF token; `new SvcClient({ baseUrl, session: true })` in a browser).
 export type SignInRequest = Body<'/auth/session', 'post'>;
 export type ConsoleSession = Ok<'/auth/session', 'get'>;

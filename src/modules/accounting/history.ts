@@ -39,6 +39,16 @@ export type RuleCoding = { line_id: string; rule_id: string; rule_version: numbe
   { field_id: string; svc_id: string } | { memo: string }
 );
 
+/** A suggested value accepted onto a line (docs/suggestions.md): named by the CODED change that set it. */
+export interface AcceptedSuggestion {
+  line_id: string;
+  field_id: string;
+  svc_id: string;
+  confidence: number;
+  signal: string;
+  reason: string;
+}
+
 /**
  * What each kind of change records (the `changes` of a record's history, docs/accounting.md): one union, so that
  * what a change announces (accountEventOf) follows from its type, without reading its changes back.
@@ -55,6 +65,8 @@ export type RecordChange =
       type: 'CODED';
       changes: {
         lines: { line_id: string; before: AccountingFieldValue[]; after: AccountingFieldValue[] }[];
+        /** Present when the coding was suggestions accepted: each value set, and why it was suggested. */
+        accepted_suggestions?: AcceptedSuggestion[];
       };
     }
   | {

@@ -1,0 +1,173 @@
+import type { Executor } from '../../db/database.js';
+import { errors } from '../../errors.js';
+import type { Caller, Tenant } from '../auth/auth.service.js';
+import { accountingRepository } from './accounting.repository.js';
+import { AccountingRecordShape } from './accounting.schemas.js';
+import type { AcceptedSuggestion } from './history.js';
+import { economicLines, sourceTypeOf, type LineItem, type RecordType, type SourceType } from './ledger.js';
+import { EDITABLE, type ReviewStatus } from './lifecycle.js';
+import { checkLineIds, codingsFor, editRecord } from './line-edit.js';
+import { recordClock } from './record-clock.repository.js';
+import type { RecordWithSingleEntry } from './review.schemas.js';
+import {
+  suggestionHistoryRepository,
+  type HistorySignal,
+  type SuggestionRow,
+} from './suggestion-history.repository.js';
+
+export type { AcceptedSuggestion } from './history.js';
+export type { HistorySignal } from './suggestion-history.repository.js';
+
+/** A record as suggestions see it: what they learn from, and its economic lines with the fields each is coded in. */
+export interface SuggestionSubject {
+  id: string;
+  version: number;
+  review_status: ReviewStatus;
+  type: RecordType;
+  source_type: SourceType;
+  vendor_name: string | null;
+  user_email: string | null;
+  memo: string | null;
+  currency: string;
+  amount_minor: number;
+  lines: { id: string; field_ids: string[] }[];
+}
+
+/** A record of the history: what it was, and the values its economic lines were coded with (each pair once). */
+export interface HistoryRecord {
+  id: string;
+  type: RecordType;
+  memo: string | null;
+  currency: string;
+  amount_minor: number;
+  values: { field_id: string; svc_id: string }[];
+}
+
+function economicOf(row: Pick<SuggestionRow, 'type' | 'line_items_json'>): LineItem[] {
+  const lines: LineItem[] = JSON.parse(row.line_items_json);
+  return economicLines(row.type, lines);
+}
+
+function subjectOf(row: SuggestionRow): SuggestionSubject {
+  return {
+    id: row.id,
+    version: Number(row.version),
+    review_status: row.review_status,
+    type: row.type,
+    source_type: sourceTypeOf(row.type),
+    vendor_name: row.vendor_name,
+    user_email: row.user_email,
+    memo: row.memo,
+    currency: row.currency,
+    amount_minor: Number(row.amount_minor),
+    lines: economicOf(row).map((l) => ({
+      id: l.id,
+      field_ids: l.accounting_field_values.map((v) => v.svc_field_id),
+    })),
+  };
+}
+
+function historyOf(row: SuggestionRow): HistoryRecord {
+  const seen = new Set<string>();
+  const values: HistoryRecord['values'] = [];
+  for (const line of economicOf(row)) {
+    for (const v of line.accounting_field_values) {
+      const key = `${v.svc_field_id}\u0000${v.svc_field_value_id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      values.push({ field_id: v.svc_field_id, svc_id: v.svc_field_value_id });
+    }
+  }
+  return {
+    id: row.id,
+    type: row.type,
+    memo: row.memo,
+    currency: row.currency,
+    amount_minor: Number(row.amount_minor),
+    values,
+  };
+}
+
+/**
+ * What coding suggestions (modules/suggestions) ask of accounting: records as subjects, the bounded approved
+ * history of a vendor, a user or a record type, and accepted suggestions written through the coding path (the
+ * record versioned, its history's CODED event naming each suggestion accepted).
+ */
+export const suggestionCodingService = {
+  /** The account's records among `ids`, as subjects (those it does not have are absent). */
+  async subjects(ex: Executor, tenant: Tenant, ids: readonly string[]): Promise<SuggestionSubject[]> {
+    return (await suggestionHistoryRepository.records(ex, tenant.accountId, ids)).map(subjectOf);
+  },
+
+  /**
+   * For each key (a vendor name, a user email, a record type), its last `limit` approved records
+   * (READY_FOR_EXPORT, EXPORTED), newest posted first.
+   */
+  async history(
+    ex: Executor,
+    tenant: Tenant,
+    signal: HistorySignal,
+    keys: readonly string[],
+    limit: number,
+  ): Promise<Map<string, HistoryRecord[]>> {
+    const rows = await suggestionHistoryRepository.history(ex, tenant.accountId, signal, keys, limit);
+    return new Map([...rows].map(([key, list]) => [key, list.map(historyOf)]));
+  },
+
+  /**
+   * Codes the record's lines with what `decide` accepts of the suggestions for it now (only fields a line has no
+   * value in), under the record clock; in PREPARE or REVIEW only (409 RECORD_NOT_EDITABLE) and at `version`
+   * (409 VERSION_CONFLICT). Nothing to accept changes nothing (the record answered as it is).
+   */
+  async accept<A extends AcceptedSuggestion>(
+    ex: Executor,
+    caller: Caller,
+    id: string,
+    version: number,
+    lineIds: readonly string[] | undefined,
+    decide: (subject: SuggestionSubject) => Promise<A[]>,
+  ): Promise<RecordWithSingleEntry & { accepted: A[] }> {
+    // The clock lock first, as every record writer takes it: the record read is current until the commit.
+    await recordClock.lock(ex, caller.accountId);
+    const record = await accountingRepository.find(ex, caller.accountId, id);
+    if (!record) throw errors.notFound(`Accounting record ${id}`, { accounting_record_id: id });
+    if (!EDITABLE.includes(record.review_status)) throw errors.recordNotEditable(id, record.review_status, EDITABLE);
+    if (version !== Number(record.version)) throw errors.versionConflict(version, Number(record.version));
+    if (lineIds) {
+      const lines: LineItem[] = JSON.parse(record.line_items_json);
+      const economic = new Map(economicLines(record.type, lines).map((l) => [l.id, lines.indexOf(l)]));
+      checkLineIds(
+        lineIds.map((lineId, i) => ({ path: `/line_ids/${i}`, id: lineId })),
+        economic,
+        lines,
+      );
+    }
+    const accepted = await decide(subjectOf(record));
+    if (accepted.length === 0) {
+      return {
+        record: AccountingRecordShape.toObject(record, { singleEntry: false }),
+        single_entry: AccountingRecordShape.toObject(record, { singleEntry: true }),
+        accepted,
+      };
+    }
+    const byLine = new Map<string, A[]>();
+    for (const a of accepted) byLine.set(a.line_id, [...(byLine.get(a.line_id) ?? []), a]);
+    const edited = await editRecord(ex, caller, id, version, async (_record, lines, economic) => {
+      const groups = [...byLine].map(([lineId, list]) => ({
+        path: `/lines/${lineId}`,
+        lineId,
+        refs: list.map((a) => ({ field_id: a.field_id, svc_id: a.svc_id })),
+      }));
+      const codings = await codingsFor(ex, caller, groups);
+      const changes = groups.map((g, i) => {
+        const at = economic.get(g.lineId)!;
+        const before = lines[at]!.accounting_field_values;
+        const after = [...before, ...codings[i]!];
+        lines[at] = { ...lines[at]!, accounting_field_values: after };
+        return { line_id: g.lineId, before, after };
+      });
+      return { lines, type: 'CODED', changes: { lines: changes, accepted_suggestions: accepted } };
+    });
+    return { ...edited, accepted };
+  },
+};

@@ -1,0 +1,131 @@
+import { sql } from 'kysely';
+import type { ByDialect, Executor } from '../../db/database.js';
+import { ID_CHUNK, chunks, filtered, withDetails } from './accounting.repository.js';
+import type { RecordType } from './ledger.js';
+import type { ReviewStatus } from './lifecycle.js';
+
+/** The states whose coding a person has approved: what suggestions learn from. */
+export const APPROVED = ['READY_FOR_EXPORT', 'EXPORTED'] as const satisfies readonly ReviewStatus[];
+
+/** What a suggestion reads of a record, the one it suggests for or one of its history. */
+export interface SuggestionRow {
+  id: string;
+  type: RecordType;
+  review_status: ReviewStatus;
+  version: number;
+  vendor_name: string | null;
+  user_email: string | null;
+  memo: string | null;
+  currency: string;
+  amount_minor: number;
+  posted_at: number;
+  line_items_json: string;
+}
+
+/** Which history: records of the same vendor name, of the same user email (both without regard to case), of a type. */
+export type HistorySignal = 'VENDOR' | 'USER' | 'RECORD_TYPE';
+
+const COLUMNS = [
+  'r.id',
+  'r.type',
+  'r.review_status',
+  'r.version',
+  'r.vendor_name',
+  'r.user_email',
+  'r.memo',
+  'r.currency',
+  'r.amount_minor',
+  'r.posted_at',
+  'd.line_items_json',
+] as const;
+
+/** The indexed expression of each signal (migration 0022), and the key compared with it. */
+const COLUMN = {
+  VENDOR: sql`lower(r.vendor_name)`,
+  USER: sql`lower(r.user_email)`,
+  RECORD_TYPE: sql`r.type`,
+} as const;
+const keyed = (signal: HistorySignal, key: unknown) => (signal === 'RECORD_TYPE' ? sql`${key}` : sql`lower(${key})`);
+
+type Read = (
+  ex: Executor,
+  accountId: string,
+  signal: HistorySignal,
+  keys: readonly string[],
+  limit: number,
+) => Promise<(SuggestionRow & { key: string })[]>;
+
+/**
+ * Each key's last `limit` approved records. SQLite: one statement per key (in-process, each a short walk of the
+ * index). PostgreSQL: one statement for all keys, a lateral subquery per key walking the same index, so that a
+ * grid page's hundreds of keys cost one round trip, not hundreds.
+ */
+const readHistory: ByDialect<Read> = {
+  sqlite: async (ex, accountId, signal, keys, limit) => {
+    const out: (SuggestionRow & { key: string })[] = [];
+    for (const key of keys) {
+      const rows = await withDetails(filtered(ex, accountId, {}))
+        .select(COLUMNS)
+        .where(COLUMN[signal], '=', keyed(signal, key))
+        .where('r.review_status', 'in', APPROVED)
+        .orderBy('r.posted_at', 'desc')
+        .orderBy('r.id', 'desc')
+        .limit(limit)
+        .execute();
+      out.push(...rows.map((row) => ({ ...row, key })));
+    }
+    return out;
+  },
+  postgres: async (ex, accountId, signal, keys, limit) => {
+    const rows = await sql<SuggestionRow & { key: string }>`
+      select k.key, h.* from unnest(${[...keys]}::text[]) as k(key)
+      cross join lateral (
+        select r.id, r.type, r.review_status, r.version, r.vendor_name, r.user_email, r.memo, r.currency,
+               r.amount_minor, r.posted_at, d.line_items_json
+        from accounting_records as r
+        inner join accounting_record_details as d on d.account_id = r.account_id and d.id = r.id
+        where r.account_id = ${accountId} and ${COLUMN[signal]} = ${keyed(signal, sql`k.key`)}
+          and r.review_status in (${sql.join(APPROVED)})
+        order by r.posted_at desc, r.id desc
+        limit ${limit}
+      ) as h`.execute(ex);
+    return rows.rows;
+  },
+};
+
+export const suggestionHistoryRepository = {
+  /** The account's records among `ids` (those it has). */
+  async records(ex: Executor, accountId: string, ids: readonly string[]): Promise<SuggestionRow[]> {
+    const out: SuggestionRow[] = [];
+    for (const chunk of chunks(ids, ID_CHUNK)) {
+      out.push(
+        ...(await withDetails(filtered(ex, accountId, { ids: chunk }))
+          .select(COLUMNS)
+          .execute()),
+      );
+    }
+    return out;
+  },
+
+  /**
+   * For each key, its last `limit` approved records (READY_FOR_EXPORT, EXPORTED), newest posted first (then by id,
+   * so that ties of posted_at are ordered too). Each walks one index of migration 0022 backwards from its key.
+   */
+  async history(
+    ex: Executor,
+    accountId: string,
+    signal: HistorySignal,
+    keys: readonly string[],
+    limit: number,
+  ): Promise<Map<string, SuggestionRow[]>> {
+    const byKey = new Map<string, SuggestionRow[]>(keys.map((k) => [k, []]));
+    if (keys.length === 0) return byKey;
+    for (const { key, ...row } of await readHistory[ex.dialect](ex, accountId, signal, keys, limit)) {
+      byKey.get(key)?.push(row);
+    }
+    const newestFirst = (a: SuggestionRow, b: SuggestionRow) =>
+      Number(b.posted_at) - Number(a.posted_at) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+    for (const rows of byKey.values()) rows.sort(newestFirst);
+    return byKey;
+  },
+};

@@ -1,0 +1,186 @@
+import { fromMinor } from '../accounting/accounting.service.js';
+import type { HistoryRecord, SuggestionSubject } from '../accounting/suggestion-coding.service.js';
+
+/**
+ * How a value is chosen (docs/suggestions.md): plain counting over bounded samples of the account's approved
+ * history, strongest signal first; no randomness, no outside service. The same history gives the same answer.
+ */
+
+/** What a suggestion was learned from, strongest first. */
+export const SIGNALS = ['VENDOR', 'USER', 'MEMO', 'AMOUNT', 'RECORD_TYPE'] as const;
+export type Signal = (typeof SIGNALS)[number];
+
+/** How many approved records each history read takes at most (the newest posted). */
+export const HISTORY_LIMIT = 50;
+
+/** A signal's share of agreement is scaled by how telling the signal is: a vendor tells most. */
+export const WEIGHTS: Readonly<Record<Signal, number>> = {
+  VENDOR: 1,
+  USER: 0.8,
+  MEMO: 0.7,
+  AMOUNT: 0.6,
+  RECORD_TYPE: 0.5,
+};
+
+/**
+ * The least number of records coded in the field a signal needs to speak. A vendor's one past record speaks (it
+ * is the strongest signal there is); the weaker signals need three, and a majority.
+ */
+const MIN_RECORDS: Readonly<Record<Signal, number>> = { VENDOR: 1, USER: 3, MEMO: 3, AMOUNT: 3, RECORD_TYPE: 3 };
+
+/** Records of the history that share something with the subject: one signal's evidence. */
+export interface Sample {
+  signal: Signal;
+  /** What the records are, for a reason: `record` or `CARD_EXPENSE_POST record`, and `of vendor Uber`. */
+  noun: string;
+  qualifier: string;
+  /** Newest posted first. */
+  records: readonly HistoryRecord[];
+}
+
+/** The value a sample chose for a field, and how strongly. */
+export interface Choice {
+  signal: Signal;
+  noun: string;
+  qualifier: string;
+  svc_id: string;
+  /** Records of the sample coded with the value. */
+  matching: number;
+  /** Records of the sample coded in the field at all. */
+  of: number;
+  confidence: number;
+}
+
+const STOP_WORDS = new Set(['the', 'and', 'for', 'with', 'from', 'of', 'to', 'in', 'on', 'at', 'by', 'inv', 'invoice']);
+
+/** The memo's words: runs of at least three letters or digits, with a letter, lower-cased, in order, once each. */
+export function memoWords(memo: string | null): string[] {
+  const words = (memo ?? '').toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [];
+  return [...new Set(words.filter((w) => /\p{L}/u.test(w) && !STOP_WORDS.has(w)))];
+}
+
+/** A history record's memo words, worked out once however many subjects of a grid page look at it. */
+const WORDS = new WeakMap<HistoryRecord, string[]>();
+function wordsOf(record: HistoryRecord): string[] {
+  let words = WORDS.get(record);
+  if (!words) {
+    words = memoWords(record.memo);
+    WORDS.set(record, words);
+  }
+  return words;
+}
+
+/** The decade of minor units an amount falls in: [10^k, 10^(k+1)), or [0, 1) for nothing. */
+function bandOf(minor: number): { lo: number; hi: number } {
+  if (minor < 1) return { lo: 0, hi: 1 };
+  const lo = 10 ** Math.floor(Math.log10(minor));
+  return { lo, hi: lo * 10 };
+}
+
+/**
+ * The subject's samples, strongest first: its vendor's records, its user's, then among the records of its type
+ * those whose memo shares a word with its memo, those in its amount band (same currency), and all of them.
+ */
+export function samplesOf(
+  subject: SuggestionSubject,
+  history: { vendor: readonly HistoryRecord[]; user: readonly HistoryRecord[]; type: readonly HistoryRecord[] },
+): Sample[] {
+  const others = (records: readonly HistoryRecord[]) => records.filter((r) => r.id !== subject.id);
+  const samples: Sample[] = [];
+  if (subject.vendor_name !== null) {
+    const qualifier = `of vendor ${subject.vendor_name}`;
+    samples.push({ signal: 'VENDOR', noun: 'record', qualifier, records: others(history.vendor) });
+  }
+  if (subject.user_email !== null) {
+    const qualifier = `of user ${subject.user_email}`;
+    samples.push({ signal: 'USER', noun: 'record', qualifier, records: others(history.user) });
+  }
+  const ofType = others(history.type);
+  const noun = `${subject.type} record`;
+  const words = memoWords(subject.memo);
+  if (words.length > 0) {
+    const sharing = ofType.filter((r) => wordsOf(r).some((w) => words.includes(w)));
+    const shared = words.filter((w) => sharing.some((r) => wordsOf(r).includes(w))).slice(0, 3);
+    samples.push({
+      signal: 'MEMO',
+      noun,
+      qualifier: `with ${shared.map((w) => `"${w}"`).join(' or ') || 'its words'} in the memo`,
+      records: sharing,
+    });
+  }
+  const band = bandOf(subject.amount_minor);
+  const inBand = ofType.filter(
+    (r) => r.currency === subject.currency && r.amount_minor >= band.lo && r.amount_minor < band.hi,
+  );
+  const lo = fromMinor(band.lo, subject.currency).amount;
+  const hi = fromMinor(band.hi, subject.currency).amount;
+  samples.push({
+    signal: 'AMOUNT',
+    noun,
+    qualifier: `of ${lo} to under ${hi} ${subject.currency}`,
+    records: inBand,
+  });
+  samples.push({ signal: 'RECORD_TYPE', noun, qualifier: '', records: ofType });
+  return samples;
+}
+
+const round = (x: number) => Math.round(x * 10000) / 10000;
+
+/**
+ * A sample's choice for `fieldId`, or null when it does not speak. Its value is the one most of its records coded
+ * in the field were coded with, among the values `usable` allows; a tie goes to the value of the newest record,
+ * then to the smaller svc_id. It speaks when enough of its records are coded in the field and (but for the
+ * vendor's) its value holds a majority of them; confidence = matching / of × the signal's weight.
+ */
+function choiceOf(sample: Sample, fieldId: string, usable: (svcId: string) => boolean): Choice | null {
+  const tally = new Map<string, { n: number; newest: number }>();
+  let of = 0;
+  sample.records.forEach((record, at) => {
+    const values = record.values.filter((v) => v.field_id === fieldId);
+    if (values.length === 0) return;
+    of += 1;
+    for (const v of values) {
+      const t = tally.get(v.svc_id) ?? { n: 0, newest: at };
+      t.n += 1;
+      tally.set(v.svc_id, t);
+    }
+  });
+  if (of < MIN_RECORDS[sample.signal]) return null;
+  const [top] = [...tally]
+    .filter(([svcId]) => usable(svcId))
+    .sort(([a, x], [b, y]) => y.n - x.n || x.newest - y.newest || (a < b ? -1 : a > b ? 1 : 0));
+  if (!top) return null;
+  const [svcId, { n }] = top;
+  if (sample.signal !== 'VENDOR' && n * 2 <= of) return null;
+  return {
+    signal: sample.signal,
+    noun: sample.noun,
+    qualifier: sample.qualifier,
+    svc_id: svcId,
+    matching: n,
+    of,
+    confidence: round((n / of) * WEIGHTS[sample.signal]),
+  };
+}
+
+/**
+ * The value suggested for `fieldId`, or null: of the samples that speak, the choice with the highest confidence;
+ * on a tie, the stronger signal's (samples come strongest first). So a field the vendor tells (a GL account)
+ * follows the vendor, and one the user tells better (a department) follows the user.
+ */
+export function choose(samples: readonly Sample[], fieldId: string, usable: (svcId: string) => boolean): Choice | null {
+  let best: Choice | null = null;
+  for (const sample of samples) {
+    const choice = choiceOf(sample, fieldId, usable);
+    if (choice && (!best || choice.confidence > best.confidence)) best = choice;
+  }
+  return best;
+}
+
+/** The reason of a choice in words: "23 of the last 25 records of vendor Uber were coded 6010 Travel". */
+export function reasonOf(choice: Choice, valueName: string): string {
+  const what = (noun: string) => [noun, choice.qualifier].filter((x) => x !== '').join(' ');
+  return choice.of === 1
+    ? `The last ${what(choice.noun)} was coded ${valueName}`
+    : `${choice.matching} of the last ${choice.of} ${what(`${choice.noun}s`)} were coded ${valueName}`;
+}
