@@ -1,8 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/sequencer.js';
 
-// One run, five projects: `npm test` is `vitest run`; `vitest run --project api` (or console, sdk, unit,
-// reliability) runs one. The first four run together; the fault-injection suite (it stops databases and kills
-// processes) runs after them, one file at a time.
+/** The fault-injection files that run in-process (app.inject): no process killed, no database stopped. */
+const IN_PROCESS_RELIABILITY = ['garbage', 'mass-assignment', 'scopes', 'tenants'].map(
+  (name) => `test/reliability/${name}.test.ts`,
+);
+
+// One run, six projects: `npm test` is `vitest run`; `vitest run --project api` (or console, sdk, unit,
+// reliability-inprocess, reliability) runs one. The first five run together; the fault-injection files that stop
+// databases and kill processes (project reliability) run after them, one file at a time.
 //
 // Workers: vitest's default is one fewer than the cores, a single worker on this 2-core machine, but a test file
 // spends most of its time waiting (PostgreSQL, spawned servers, Chromium, argon2 on libuv's threads), so the
@@ -13,6 +19,7 @@ export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/file-isolation.ts'],
+    sequence: { sequencer: LongestFirst },
     pool: 'forks',
     // The suite hashes hundreds of console passwords: at OWASP's argon2id floor rather than the default cost (a
     // third of the time here); spawned servers and CLIs inherit it. config.test.ts holds the default.
@@ -56,8 +63,21 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // Fuzzing and abuse through app.inject: long, but nothing in them needs the machine to itself.
+          name: 'reliability-inprocess',
+          include: IN_PROCESS_RELIABILITY,
+          maxWorkers: workers,
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'reliability',
           include: ['test/reliability/**/*.test.ts'],
+          exclude: [...IN_PROCESS_RELIABILITY, '**/node_modules/**'],
           maxWorkers: 1,
           isolate: true,
           testTimeout: 300_000,

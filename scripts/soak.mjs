@@ -22,11 +22,15 @@ const started = Date.now();
 const figures = [];
 let partial = '';
 const vitest = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
-const child = spawn(process.execPath, [vitest, 'run', '--project', 'reliability', ...FILES], {
-  cwd: root,
-  env,
-  stdio: ['inherit', 'pipe', 'inherit'],
-});
+const child = spawn(
+  process.execPath,
+  [vitest, 'run', '--project', 'reliability', '--project', 'reliability-inprocess', ...FILES],
+  {
+    cwd: root,
+    env,
+    stdio: ['inherit', 'pipe', 'inherit'],
+  },
+);
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
   const lines = (partial + chunk.toString()).split('\n');

@@ -16,7 +16,9 @@ export function pathOf(route: RouteScopes, e: Estate): string {
       ? e.editable.split
       : route.path.endsWith('/merge')
         ? e.editable.merge
-        : null;
+        : route.path.endsWith('/suggestions/accept')
+          ? e.editable.accept
+          : null;
   const ids: Record<string, string> = {
     id: e.fieldId,
     field_id: e.fieldId,
@@ -112,6 +114,10 @@ export function requestsOf(
       return [{ body: { version: 1, line_ids: e.editable.merge.lineIds } }];
     case 'PUT /internal/v1/accounting/required-coding':
       return [{ body: { field_ids: [e.fieldId] } }];
+    case 'POST /internal/v1/accounting/suggestions':
+      return [{ body: { accounting_record_ids: [e.recordId] } }];
+    case 'POST /internal/v1/accounting/records/{record_id}/suggestions/accept':
+      return [{ body: { version: 1 } }];
     case 'PUT /internal/v1/accounting/review-settings':
       // Off: a write all the same, and the estate's later ingestions stay in PREPARE as the other tests expect.
       return [{ body: { auto_submit: false } }];

@@ -25,8 +25,9 @@ export interface Estate {
   /** The first of the account's two coding rules (they match no record). */
   ruleId: string;
   recordId: string;
-  /** Records under review, one for each editing operation (each changes its record's version). */
-  editable: { coding: EditableRecord; split: EditableRecord; merge: EditableRecord };
+  /** Records under review, one for each editing operation (each changes its record's version; accepting suggestions
+   * changes nothing where there is no history to suggest from, and its version stays 1). */
+  editable: { coding: EditableRecord; split: EditableRecord; merge: EditableRecord; accept: EditableRecord };
   cursors: {
     fields: string;
     values: string;
@@ -74,7 +75,7 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
     })),
   );
   const underReview = await api.post('/internal/v1/accounting/records', {
-    items: [0, 1, 2].map(() => ({
+    items: [0, 1, 2, 3].map(() => ({
       type: 'CARD_EXPENSE_POST',
       amount: { amount: 10, currency: 'USD' },
       posted_at: '2026-06-11T09:09:05.840865Z',
@@ -83,7 +84,7 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
     })),
   });
   if (underReview.status !== 200) throw new Error(`estate records under review: ${underReview.text}`);
-  const [coding, split, merge] = underReview.body.items.map((r: any) => ({
+  const [coding, split, merge, accept] = underReview.body.items.map((r: any) => ({
     id: r.id,
     lineIds: r.line_items.slice(0, 2).map((l: any) => l.id),
   }));
@@ -134,7 +135,7 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
     spareValueId: spareValue.svc_id,
     ruleId: ruleIds[0]!,
     recordId: records[0].id,
-    editable: { coding, split, merge },
+    editable: { coding, split, merge, accept },
     cursors: {
       fields: await cursor('/v1/fields', {}),
       values: await cursor(`/v1/fields/${fieldId}/values`, {}),
