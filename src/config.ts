@@ -59,6 +59,8 @@ export interface Config {
   readonly webhookConcurrency: { readonly total: number; readonly perAccount: number; readonly perEndpoint: number };
   /** Seconds a webhook dispatcher's heartbeat may stand still before another process takes its claims over. */
   readonly webhookTakeoverSeconds: number;
+  /** Seconds a claimed webhook delivery is its process's at most, unless taken over sooner (claims of no known process). */
+  readonly webhookLeaseSeconds: number;
   /** Sandbox mode (docs/sandbox.md): the /sandbox/v1 routes and fault injection exist only when true. */
   readonly sandbox: boolean;
   /** The bearer token of the sandbox's operator routes; required when sandbox is on. */
@@ -224,6 +226,7 @@ export function loadConfig(env: Env): Config {
     webhookAllowLoopbackTargets: v.WEBHOOK_ALLOW_PRIVATE_TARGETS || sandbox,
     webhookConcurrency: Object.freeze(webhookConcurrency),
     webhookTakeoverSeconds: v.WEBHOOK_TAKEOVER_SECONDS,
+    webhookLeaseSeconds: v.WEBHOOK_LEASE_SECONDS,
     sandbox,
     sandboxAdminToken: sandbox ? sandboxAdminToken : null,
   });

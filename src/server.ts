@@ -79,6 +79,7 @@ async function serve(config: Config): Promise<void> {
         accountConcurrency: config.webhookConcurrency.perAccount,
         endpointConcurrency: config.webhookConcurrency.perEndpoint,
         takeoverAfter: config.webhookTakeoverSeconds * 1_000_000,
+        lease: config.webhookLeaseSeconds * 1_000_000,
       })
     : null;
   dispatcher?.start();

@@ -39,7 +39,7 @@ describeEachDialect(
       receiver.plan(['hang']); // the first attempt is under way when its process dies
       const hook = await subscribe(api, receiver.url);
       await api.readyRecord();
-      const clock = testClock();
+      const clock = testClock({ frozen: true });
       const dead = testDispatcher(t.ctx.db, {}, clock);
       const other = testDispatcher(t.ctx.db, {}, clock);
       const [claimed] = (await dead.step()).claimed;
@@ -95,7 +95,7 @@ describeEachDialect(
       receiver.plan(['hold']);
       const hook = await subscribe(api, receiver.url);
       await api.readyRecord();
-      const clock = testClock();
+      const clock = testClock({ frozen: true });
       const busy = testDispatcher(t.ctx.db, {}, clock);
       const other = testDispatcher(t.ctx.db, {}, clock);
       const [claimed] = (await busy.step()).claimed;
@@ -133,7 +133,7 @@ describeEachDialect(
       receiver.plan(['hang']);
       const hook = await subscribe(api, receiver.url);
       await api.readyRecord();
-      const clock = testClock();
+      const clock = testClock({ frozen: true });
       const before = testDispatcher(t.ctx.db, {}, clock);
       const [claimed] = (await before.step()).claimed;
       await receiver.arrived(1);

@@ -99,6 +99,7 @@ describe('configuration', () => {
       hstsMaxAgeSeconds: 0,
       webhookConcurrency: { total: 64, perAccount: 16, perEndpoint: 8 },
       webhookTakeoverSeconds: 5,
+      webhookLeaseSeconds: 60,
       databasePoolSize: 10,
       workers: 1,
       sessionIdleMinutes: 30,

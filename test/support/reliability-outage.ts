@@ -77,8 +77,13 @@ export async function connectionsByApp(name: string): Promise<Record<string, num
   }
 }
 
-/** A request may wait for a connection (5 s) or a lock (busy_timeout 5 s) once; more is not failing fast. */
-export const FAIL_FAST_MS = 6500;
+/**
+ * The ceiling of an answer while the database is down: a request waits for a connection (5 s) or a lock (busy_timeout
+ * 5 s) once and then fails. Generous (3× that wait) so that a busy machine never trips it; what it catches is a
+ * request that hangs (TCP timeouts of minutes, retries without end), which `await`ing every answer before the database
+ * comes back also catches, at the test's timeout.
+ */
+export const FAIL_FAST_MS = 15_000;
 
 export interface Sent {
   key: string;

@@ -181,9 +181,14 @@ export async function startTarpit(): Promise<{
 }
 
 /** A clock for dispatchers: the service's, moved on by `advance(seconds)`. Dispatchers may share one. */
-export function testClock(): { now(): number; advance(seconds: number): void } {
+export function testClock(options: { frozen?: boolean } = {}): { now(): number; advance(seconds: number): void } {
   let offset = 0;
-  return { now: () => nowMicros() + offset, advance: (seconds) => (offset += seconds * 1_000_000) };
+  // Frozen: it stands still but for `advance` (a microsecond a reading, so that readings stay strictly increasing),
+  // and what the test compares with it cannot depend on how fast the machine runs.
+  const start = nowMicros();
+  let readings = 0;
+  const now = options.frozen ? () => start + offset + ++readings : () => nowMicros() + offset;
+  return { now, advance: (seconds) => (offset += seconds * 1_000_000) };
 }
 
 /** A dispatcher over the test's database whose clock the test moves (`advance(seconds)`, or `clock`'s). */

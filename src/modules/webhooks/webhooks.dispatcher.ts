@@ -40,6 +40,8 @@ export interface DispatcherOptions {
   idleMs?: number;
   /** microseconds another dispatcher's heartbeat may stand still before its claims are taken over (default 5 s) */
   takeoverAfter?: number;
+  /** microseconds a claim is this process's at most (default LEASE: 60 s; WEBHOOK_LEASE_SECONDS) */
+  lease?: number;
 }
 
 export interface RoundStats {
@@ -112,6 +114,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     log: options.log,
   });
   const live = liveness({ db, now, takeoverAfter: options.takeoverAfter, log: options.log });
+  const lease = options.lease ?? LEASE;
   const inFlight = new InFlight();
   const underWay = new Set<Promise<unknown>>();
   let begun = 0;
@@ -148,7 +151,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const taken = new Map<string, DueDelivery[]>();
     try {
       for (const [key, { endpoint, count }] of wanted) {
-        taken.set(key, await deliveries.claim(ex, endpoint, at, count, at + LEASE, { token, by: live.id }));
+        taken.set(key, await deliveries.claim(ex, endpoint, at, count, at + lease, { token, by: live.id }));
       }
     } finally {
       // A place left empty (another process claimed its delivery since the count, or the claim failed) is free.
