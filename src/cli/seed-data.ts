@@ -82,6 +82,47 @@ const USD_RATES: Readonly<Record<string, number>> = { EUR: 1.08, GBP: 1.27, JPY:
 const STATUS_ODDS: Readonly<Partial<Record<SourceStatus, number>>> = { DRAFT: 0.15, APPROVED: 0.35, PENDING: 0.1 };
 const DAY = 24 * 3600 * 1_000_000;
 
+/**
+ * What a demo record's activity says beyond its amounts and coding, drawn the same way by both generators (this
+ * file's and seed-history.ts's): its id at the source, the USD billing of card spend in another currency (`usdRate`:
+ * USD per unit of `currency`, undefined where there is none), the activity's status, and the last export result.
+ */
+export function activityOf(
+  random: () => number,
+  draft: { n: number; type: RecordType; state: ReviewStatus; amount: number; scale: number; usdRate?: number },
+) {
+  const { n, type, state, amount, scale, usdRate } = draft;
+  const source = sourceTypeOf(type);
+  // Half the card spend booked in another currency is charged to a USD-billed card.
+  const billedInUsd = source === 'CARD' && usdRate !== undefined && random() < 0.5;
+  const statuses = SOURCE_STATUSES_BY_TYPE[type];
+  const roll = random();
+  let odds = 0;
+  const status = statuses.slice(1).find((candidate) => roll < (odds += STATUS_ODDS[candidate] ?? 0)) ?? statuses[0]!;
+  const isBill = source === 'BILL';
+  const failed = state === 'REVIEW' && random() < 0.1;
+  const lastExport: Omit<LastExportResult, 'reported_at'> | null =
+    state === 'EXPORTED'
+      ? {
+          status: 'SUCCESS',
+          reference_id: `erp_${n}`,
+          deep_link_url: `https://erp.example.invalid/txn/${n}`,
+          error_message: null,
+        }
+      : failed
+        ? { status: 'FAILURE', reference_id: null, deep_link_url: null, error_message: 'Invalid GL account' }
+        : null;
+  return {
+    isBill,
+    failed,
+    sourceId: `${isBill ? 'bill' : source === 'CARD' ? 'expense' : 'reimbursement'}_${String(n + 1).padStart(9, '0')}`,
+    billingCurrency: billedInUsd ? 'USD' : null,
+    billingAmountMinor: billedInUsd ? Math.max(1, Math.round((amount / scale) * usdRate * 100)) : null,
+    status,
+    lastExport,
+  };
+}
+
 /** A small seeded generator: the same arguments make the same data shape, and it is fast. */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -168,38 +209,19 @@ export function demoRecords(seed: number, now: number, fields: readonly (readonl
     const economic = lines.every((l) => l.amount > 0) ? lines : [{ ...lines[0]!, amount, memo: null }];
     const postedAt = yearAgo + Math.floor(random() * 365 * 24 * 3600) * 1_000_000;
     const source = sourceTypeOf(type);
-    // Half the card spend booked in another currency is charged to a USD-billed card.
-    const rate = USD_RATES[currency];
-    const billedInUsd = source === 'CARD' && rate !== undefined && random() < 0.5;
-    const statuses = SOURCE_STATUSES_BY_TYPE[type];
-    const roll = random();
-    let odds = 0;
-    const activityStatus =
-      statuses.slice(1).find((candidate) => roll < (odds += STATUS_ODDS[candidate] ?? 0)) ?? statuses[0]!;
-    const isBill = source === 'BILL';
-    const failed = status === 'REVIEW' && random() < 0.1;
-    const lastExport: Omit<LastExportResult, 'reported_at'> | null =
-      status === 'EXPORTED'
-        ? {
-            status: 'SUCCESS',
-            reference_id: `erp_${n}`,
-            deep_link_url: `https://erp.example.invalid/txn/${n}`,
-            error_message: null,
-          }
-        : failed
-          ? { status: 'FAILURE', reference_id: null, deep_link_url: null, error_message: 'Invalid GL account' }
-          : null;
+    const activity = activityOf(random, { n, type, state: status, amount, scale, usdRate: USD_RATES[currency] });
+    const { isBill, failed, lastExport } = activity;
     return {
       type,
       reviewStatus: status,
-      sourceId: `${isBill ? 'bill' : source === 'CARD' ? 'expense' : 'reimbursement'}_${String(n + 1).padStart(9, '0')}`,
+      sourceId: activity.sourceId,
       currency,
       amountMinor: amount,
       originalCurrency: currency,
       originalAmountMinor: amount,
-      billingCurrency: billedInUsd ? 'USD' : null,
-      billingAmountMinor: billedInUsd ? Math.max(1, Math.round((amount / scale) * rate * 100)) : null,
-      status: activityStatus,
+      billingCurrency: activity.billingCurrency,
+      billingAmountMinor: activity.billingAmountMinor,
+      status: activity.status,
       postedAt,
       erpPostingDate: postedAt,
       dueAt: isBill ? postedAt + 30 * DAY : null,

@@ -1,8 +1,6 @@
-import type { LastExportResult } from '../modules/accounting/accounting.tables.js';
 import { codingOf, type RecordDraft } from '../modules/accounting/ingest.service.js';
 import { LEDGER, RECORD_TYPES, sourceTypeOf, type RecordType } from '../modules/accounting/ledger.js';
 import { REVIEW_STATUSES, type ReviewStatus } from '../modules/accounting/lifecycle.js';
-import { SOURCE_STATUSES_BY_TYPE, type SourceStatus } from '../modules/accounting/source-status.js';
 import type { Coding } from '../modules/field-values/field-values.service.js';
 import {
   ACCOUNT_OF_LEDGER_SIDE,
@@ -13,7 +11,7 @@ import {
   type Channel,
   type Merchant,
 } from './seed-company.js';
-import { mulberry32 } from './seed-data.js';
+import { activityOf, mulberry32 } from './seed-data.js';
 
 /** The company's values of each field, by name ("6010 Travel", "Sales"); a value the chart lacks is absent. */
 export interface CompanyChart {
@@ -29,8 +27,6 @@ const ROLES = ['EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE', 'CARD_ADMIN', 'BOOKKEEPER', '
 /** Engineering is the largest department, then Sales. */
 const DEPARTMENTS = ['Engineering', 'Sales', 'Engineering', 'Marketing', 'Operations', 'Sales', 'Finance', 'Support'];
 const LOCATIONS = Object.keys(OFFICES);
-/** How often the activity of each status is booked, beyond its type's default (source-status.ts). */
-const STATUS_ODDS: Readonly<Partial<Record<SourceStatus, number>>> = { DRAFT: 0.15, APPROVED: 0.35, PENDING: 0.1 };
 const DAY = 24 * 3600 * 1_000_000;
 
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '');
@@ -152,37 +148,26 @@ export function companyHistory(seed: number, now: number, chart: CompanyChart) {
     const economic = lines.every((l) => l.amount > 0) ? lines : [{ ...lines[0]!, amount, memo: null }];
 
     const postedAt = yearAgo + Math.floor(random() * 365 * 24 * 3600) * 1_000_000;
-    // Half the card spend booked in another currency is charged to a USD-billed card.
-    const billedInUsd = source === 'CARD' && currency !== 'USD' && random() < 0.5;
-    const statuses = SOURCE_STATUSES_BY_TYPE[type];
-    const roll = random();
-    let odds = 0;
-    const activityStatus =
-      statuses.slice(1).find((candidate) => roll < (odds += STATUS_ODDS[candidate] ?? 0)) ?? statuses[0]!;
-    const isBill = source === 'BILL';
-    const failed = state === 'REVIEW' && random() < 0.1;
-    const lastExport: Omit<LastExportResult, 'reported_at'> | null =
-      state === 'EXPORTED'
-        ? {
-            status: 'SUCCESS',
-            reference_id: `erp_${n}`,
-            deep_link_url: `https://erp.example.invalid/txn/${n}`,
-            error_message: null,
-          }
-        : failed
-          ? { status: 'FAILURE', reference_id: null, deep_link_url: null, error_message: 'Invalid GL account' }
-          : null;
+    const activity = activityOf(random, {
+      n,
+      type,
+      state,
+      amount,
+      scale,
+      usdRate: currency === 'USD' ? undefined : USD_RATES[currency],
+    });
+    const { isBill, failed, lastExport } = activity;
     return {
       type,
       reviewStatus: state,
-      sourceId: `${isBill ? 'bill' : source === 'CARD' ? 'expense' : 'reimbursement'}_${String(n + 1).padStart(9, '0')}`,
+      sourceId: activity.sourceId,
       currency,
       amountMinor: amount,
       originalCurrency: currency,
       originalAmountMinor: amount,
-      billingCurrency: billedInUsd ? 'USD' : null,
-      billingAmountMinor: billedInUsd ? Math.max(1, Math.round((amount / scale) * USD_RATES[currency]! * 100)) : null,
-      status: activityStatus,
+      billingCurrency: activity.billingCurrency,
+      billingAmountMinor: activity.billingAmountMinor,
+      status: activity.status,
       postedAt,
       erpPostingDate: postedAt,
       dueAt: isBill ? postedAt + 30 * DAY : null,

@@ -1,3 +1,4 @@
+import { mulberry32 } from '../../src/cli/seed-data.js';
 import type { Api } from './api.js';
 import { PEOPLE } from './accounting.js';
 import { BATCH } from './suggestions.js';
@@ -8,17 +9,8 @@ import { BATCH } from './suggestions.js';
  * department codings noise, records posted over a year. Deterministic: the same seed makes the same company.
  */
 
-/** mulberry32: a small seeded generator, so the history is the same on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (the seed command's generator), so the history is the same on every run. */
+export const seeded = mulberry32;
 
 export const GL_ACCOUNTS = [
   '6010 Travel',
