@@ -29,8 +29,7 @@ export default defineConfig({
     // A worker keeps its modules from one test file to the next (the app's import graph is most of a file's cost:
     // with a fresh module graph per file the suite spent more time importing than testing). Test files therefore
     // leave no module state behind: fake timers are restored, nothing is mocked at module level, and every app,
-    // database and server a file opens it closes. The reliability project, which kills and restarts processes,
-    // keeps a fresh worker per file.
+    // database and server a file opens it closes.
     isolate: false,
     projects: [
       {
@@ -79,7 +78,6 @@ export default defineConfig({
           include: ['test/reliability/**/*.test.ts'],
           exclude: [...IN_PROCESS_RELIABILITY, '**/node_modules/**'],
           maxWorkers: 1,
-          isolate: true,
           testTimeout: 300_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 1 },
