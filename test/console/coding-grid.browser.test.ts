@@ -234,6 +234,23 @@ eachDialectWith(
         expect(act.count).toBeLessThanOrEqual(60);
       },
     );
+
+    it('shows 200 records’ lines a page, and the next page after them', { timeout: 6 * CEILING_MS }, async () => {
+      const { accountId, api } = await company(server());
+      await api.review.createRecords(
+        Array.from({ length: 205 }, (_, i) => uncoded(`Vendor ${String(i).padStart(3, '0')}`, 1 + i, 1 + (i % 28))),
+      );
+      const page = await signedIn(accountId);
+      const act = actions(page);
+      await act.click(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Coding grid' }));
+      // A header row and 200 lines.
+      await eventually(() => grid(page).getByRole('row').count()).toBe(201);
+      await act.click(page.getByRole('button', { name: 'Next page' }));
+      await eventually(() => grid(page).getByRole('row').count()).toBe(6);
+      await page.getByText('Page 2').waitFor();
+      await act.click(page.getByRole('button', { name: 'Previous page' }));
+      await eventually(() => grid(page).getByRole('row').count()).toBe(201);
+    });
   },
   { only: 'sqlite' },
 );
