@@ -46,6 +46,8 @@ export function GridCellPicker({ fieldId, fieldName, label, initial, onCommit, o
   }, [enterPending, settled]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    // Ctrl+S goes on to the page (it saves what is changed; this edit is not taken until Enter).
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') return;
     event.stopPropagation();
     if (event.key === 'ArrowDown') {
       event.preventDefault();
