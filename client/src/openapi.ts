@@ -277,6 +277,13 @@ export interface paths {
      */
     post: operations["acceptCodingSuggestions"];
   };
+  "/internal/v1/accounting/records/coding": {
+    /**
+     * Code the lines of up to 200 records, each saved on its own
+     * @description Each item codes one record exactly as `POST …/records/{record_id}/coding` does (each given line's whole coding, at the record's current `version`, in PREPARE or REVIEW; a new version, updated_at and a CODED event in the record's history). Unlike the other batches, the items are not all or nothing: each record is saved on its own, so a refused one (VERSION_CONFLICT, RECORD_NOT_EDITABLE, INVALID_CODING, INVALID_REQUEST for its lines, NOT_FOUND for a record the account does not have) is answered on its item with the error its own coding would answer, and leaves the others saved. Answers 200 with one item per record, in request order: `SAVED` with the record as coded, or `REFUSED` with the error. A record named twice → 400, nothing saved.
+     */
+    post: operations["codeAccountingRecords"];
+  };
   "/internal/v1/accounting/records/review-status": {
     /**
      * Move up to 1000 records to a review state
@@ -4834,6 +4841,127 @@ export interface operations {
       };
       /** @description NOT_FOUND */
       404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Code the lines of up to 200 records, each saved on its own
+   * @description Each item codes one record exactly as `POST …/records/{record_id}/coding` does (each given line's whole coding, at the record's current `version`, in PREPARE or REVIEW; a new version, updated_at and a CODED event in the record's history). Unlike the other batches, the items are not all or nothing: each record is saved on its own, so a refused one (VERSION_CONFLICT, RECORD_NOT_EDITABLE, INVALID_CODING, INVALID_REQUEST for its lines, NOT_FOUND for a record the account does not have) is answered on its item with the error its own coding would answer, and leaves the others saved. Answers 200 with one item per record, in request order: `SAVED` with the record as coded, or `REFUSED` with the error. A record named twice → 400, nothing saved.
+   */
+  codeAccountingRecords: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Up to 200 records, each coded as one coding does */
+          items: ({
+              lines: ({
+                  /** @description The whole coding of the line: at most one value per field; [] uncodes it */
+                  field_values: ({
+                      /** @description The field */
+                      field_id: string;
+                      /** @description The value's svc_id */
+                      svc_id: string;
+                    } | {
+                      /** @description The field's remote_id */
+                      field_remote_id: string;
+                      /** @description The value's remote_id */
+                      remote_id: string;
+                    })[];
+                  /** @description An economic line of the record */
+                  line_id: string;
+                })[];
+              /** @description A record under review (PREPARE or REVIEW), once in the request */
+              record_id: string;
+              /** @description The version the caller saw; another one → 409 VERSION_CONFLICT */
+              version: number;
+            })[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description One per item, in request order */
+            items: ({
+                record: components["schemas"]["AccountingRecord"];
+                record_id: string;
+                /** @enum {string} */
+                status: "SAVED";
+              } | ({
+                /**
+                 * BulkCodingItemError
+                 * @description The error the one-record coding would answer for this item (its paths are the item's own: /lines/0/…)
+                 */
+                error: {
+                  details: {
+                    [key: string]: unknown;
+                  } | null;
+                  /** @description VERSION_CONFLICT, RECORD_NOT_EDITABLE, INVALID_CODING, INVALID_REQUEST or NOT_FOUND */
+                  error_code: string;
+                  message: string;
+                };
+                record_id: string;
+                /** @enum {string} */
+                status: "REFUSED";
+              }))[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };

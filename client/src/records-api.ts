@@ -10,6 +10,8 @@ import type {
   FieldValue,
   BulkMoveRequest,
   BulkMoveResponse,
+  BulkCodingItem,
+  BulkCodingResult,
   CodeLinesRequest,
   FieldValueSearchQuery,
   MergeLinesRequest,
@@ -91,6 +93,14 @@ export function reviewApi(http: Transport) {
     /** Sets the coding of economic lines; answers the record in double- and single-entry form. */
     codeLines: (recordId: string, input: CodeLinesRequest, options?: WriteOptions) =>
       write<RecordWithSingleEntry>('POST', `/internal/v1/accounting/records/${enc(recordId)}/coding`, input, options),
+    /**
+     * Codes up to 200 records in one request, each saved on its own (not all or nothing): answers each record's
+     * outcome in order, SAVED with the record as coded or REFUSED with its error (VERSION_CONFLICT,
+     * RECORD_NOT_EDITABLE, INVALID_CODING, INVALID_REQUEST, NOT_FOUND). Carries an Idempotency-Key.
+     */
+    codeRecords: async (items: BulkCodingItem[], options?: WriteOptions): Promise<BulkCodingResult[]> =>
+      (await write<{ items: BulkCodingResult[] }>('POST', '/internal/v1/accounting/records/coding', { items }, options))
+        .items,
     splitLine: (recordId: string, lineId: string, input: SplitLineRequest, options?: WriteOptions) =>
       write<RecordWithSingleEntry>(
         'POST',

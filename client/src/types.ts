@@ -41,6 +41,11 @@ export type RecordWithSingleEntry = Ok<'/internal/v1/accounting/records/{record_
 export type ReviewMoveRequest = Body<'/internal/v1/accounting/records/{record_id}/review-status', 'post'>;
 export type BulkMoveRequest = Body<'/internal/v1/accounting/records/review-status', 'post'>;
 export type BulkMoveResponse = Ok<'/internal/v1/accounting/records/review-status', 'post'>;
+export type BulkCodingRequest = Body<'/internal/v1/accounting/records/coding', 'post'>;
+export type BulkCodingItem = BulkCodingRequest['items'][number];
+export type BulkCodingResponse = Ok<'/internal/v1/accounting/records/coding', 'post'>;
+/** One record's outcome: SAVED with the record as coded, or REFUSED with the error its own coding would answer. */
+export type BulkCodingResult = BulkCodingResponse['items'][number];
 export type RecordHistoryQuery = Query<'/internal/v1/accounting/records/{record_id}/history', 'get'>;
 export type RecordHistoryPage = Ok<'/internal/v1/accounting/records/{record_id}/history', 'get'>;
 export type RecordEvent = RecordHistoryPage['items'][number];

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { describeEachDialect } from '../support/context.js';
 import { expectErrorShape } from '../support/expect.js';
 import { report } from '../support/reliability.js';
-import { bodiesMissing, NAMES_NOTHING, requestsOf, send } from '../support/reliability-requests.js';
+import { bodiesMissing, NAMES_NOTHING, PER_ITEM_OUTCOMES, requestsOf, send } from '../support/reliability-requests.js';
 import { newEstate, routeName, routeTable } from '../support/reliability-routes.js';
 import { businessState } from '../support/reliability-state.js';
 import { signedIn } from '../support/oauth.js';
@@ -52,6 +52,12 @@ describeEachDialect('other tenants (OWASP API1)', (t) => {
           expect(label).toEqual({ ...label, status: 200 });
           expect(res.body.items.filter((i: any) => aIds.has(i.svc_id ?? i.id))).toEqual([]);
           if ('total_count' in res.body) expect(res.body.total_count).toBe(0);
+        } else if (PER_ITEM_OUTCOMES.has(routeName(route))) {
+          expect(label).toEqual({ ...label, status: 200 });
+          expect(res.body.items.map((i: any) => [i.status, i.error.error_code])).toEqual(
+            res.body.items.map(() => ['REFUSED', 'NOT_FOUND']),
+          );
+          expect(JSON.stringify(res.body)).not.toContain(a.api.accountId);
         } else {
           expect(label).toEqual({ ...label, status: 404 });
           expectErrorShape(res, 'NOT_FOUND');
@@ -95,6 +101,12 @@ describeEachDialect('other tenants (OWASP API1)', (t) => {
         } else if (route.method === 'GET' && !route.path.includes('{')) {
           expect(label).toEqual({ ...label, status: 200 });
           expect(res.body.items.filter((i: any) => aIds.has(i.svc_id ?? i.id))).toEqual([]);
+        } else if (PER_ITEM_OUTCOMES.has(routeName(route))) {
+          expect(label).toEqual({ ...label, status: 200 });
+          expect(res.body.items.map((i: any) => [i.status, i.error.error_code])).toEqual(
+            res.body.items.map(() => ['REFUSED', 'NOT_FOUND']),
+          );
+          expect(JSON.stringify(res.body)).not.toContain(a.api.accountId);
         } else {
           expect(label).toEqual({ ...label, status: 404 });
           expectErrorShape(res, 'NOT_FOUND');

@@ -101,6 +101,25 @@ export function requestsOf(
           },
         },
       ];
+    case 'POST /internal/v1/accounting/records/coding':
+      return [
+        {
+          body: {
+            items: [
+              {
+                record_id: e.editable.bulkCoding.id,
+                version: 1,
+                lines: [
+                  {
+                    line_id: e.editable.bulkCoding.lineIds[0],
+                    field_values: [{ field_id: e.fieldId, svc_id: v.svc_id }],
+                  },
+                ],
+              },
+            ],
+          },
+        },
+      ];
     case 'POST /internal/v1/accounting/records/{record_id}/lines/{line_id}/split':
       return [
         {
@@ -180,6 +199,12 @@ export const NAMES_NOTHING = new Set([
   'POST /v3/accounting/integration',
   'POST /v1/webhooks',
 ]);
+
+/**
+ * Batches that answer each item on its own (200): another account's record is refused on its item as NOT_FOUND,
+ * and the others are saved.
+ */
+export const PER_ITEM_OUTCOMES = new Set(['POST /internal/v1/accounting/records/coding']);
 
 /** Writes that refuse an Idempotency-Key (their answer holds a secret that is never stored). */
 export const REFUSES_IDEMPOTENCY_KEY = new Set([

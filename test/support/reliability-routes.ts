@@ -27,7 +27,13 @@ export interface Estate {
   recordId: string;
   /** Records under review, one for each editing operation (each changes its record's version; accepting suggestions
    * changes nothing where there is no history to suggest from, and its version stays 1). */
-  editable: { coding: EditableRecord; split: EditableRecord; merge: EditableRecord; accept: EditableRecord };
+  editable: {
+    coding: EditableRecord;
+    split: EditableRecord;
+    merge: EditableRecord;
+    accept: EditableRecord;
+    bulkCoding: EditableRecord;
+  };
   cursors: {
     fields: string;
     values: string;
@@ -75,7 +81,7 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
     })),
   );
   const underReview = await api.post('/internal/v1/accounting/records', {
-    items: [0, 1, 2, 3].map(() => ({
+    items: [0, 1, 2, 3, 4].map(() => ({
       type: 'CARD_EXPENSE_POST',
       amount: { amount: 10, currency: 'USD' },
       posted_at: '2026-06-11T09:09:05.840865Z',
@@ -84,7 +90,7 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
     })),
   });
   if (underReview.status !== 200) throw new Error(`estate records under review: ${underReview.text}`);
-  const [coding, split, merge, accept] = underReview.body.items.map((r: any) => ({
+  const [coding, split, merge, accept, bulkCoding] = underReview.body.items.map((r: any) => ({
     id: r.id,
     lineIds: r.line_items.slice(0, 2).map((l: any) => l.id),
   }));
@@ -135,7 +141,7 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
     spareValueId: spareValue.svc_id,
     ruleId: ruleIds[0]!,
     recordId: records[0].id,
-    editable: { coding, split, merge, accept },
+    editable: { coding, split, merge, accept, bulkCoding },
     cursors: {
       fields: await cursor('/v1/fields', {}),
       values: await cursor(`/v1/fields/${fieldId}/values`, {}),

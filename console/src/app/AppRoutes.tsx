@@ -41,6 +41,9 @@ const NewRuleRoute = lazy(() =>
 const RuleRoute = lazy(() =>
   import('../features/coding-rules/routes/RuleRoute').then((m) => ({ default: m.RuleRoute })),
 );
+const CodingGridRoute = lazy(() =>
+  import('../features/coding-grid/routes/CodingGridRoute').then((m) => ({ default: m.CodingGridRoute })),
+);
 const AuditRoute = lazy(() => import('../features/audit/routes/AuditRoute').then((m) => ({ default: m.AuditRoute })));
 // Two-step sign-in's set-up draws a QR code (the qrcode package): loaded with the pages that need it.
 const TwoStepRoute = lazy(() =>
@@ -73,6 +76,7 @@ export function AppRoutes() {
                 <Switch>
                   <Route path="/" component={OverviewRoute} />
                   <Route path="/queue" component={ReviewQueueRoute} />
+                  <Route path="/coding-grid" component={CodingGridRoute} />
                   <Route path="/records/:id">{(params) => <RecordRoute key={params.id} id={params.id} />}</Route>
                   <Route path="/fields" component={FieldsRoute} />
                   <Route path="/fields/:id">{(params) => <FieldRoute key={params.id} id={params.id} />}</Route>

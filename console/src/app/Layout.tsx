@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link, useRoute } from 'wouter';
 import { SignOutButton } from '../features/auth/components/SignOutButton';
-import { canManageClients, useCurrentUser } from '../features/auth/session-context';
+import { canManageClients, canReview, useCurrentUser } from '../features/auth/session-context';
 import { canSeeRules } from '../features/coding-rules/roles';
 import { canManageWebhooks } from '../features/webhooks/event-types';
 import { humanize } from '../lib/format';
@@ -39,6 +39,13 @@ export function Layout({ children }: { children: ReactNode }) {
                 Review queue
               </NavLink>
             </li>
+            {canReview(user) && (
+              <li>
+                <NavLink href="/coding-grid" pattern="/coding-grid">
+                  Coding grid
+                </NavLink>
+              </li>
+            )}
             <li>
               <NavLink href="/fields" pattern="/fields/*?">
                 Fields

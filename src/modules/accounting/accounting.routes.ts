@@ -16,6 +16,7 @@ import {
 import { internalAccountingRoutes } from './internal.routes.js';
 import { overviewRoutes } from './overview.routes.js';
 import { reviewRoutes } from './review.routes.js';
+import { bulkCodingRoutes } from './bulk-coding.routes.js';
 import { sendPrewritten } from '../../http/serialization.js';
 
 const tags = ['Accounting Records'];
@@ -90,6 +91,7 @@ export function accountingRoutes(db: Db): FastifyPluginAsyncTypebox {
 
     await app.register(internalAccountingRoutes(db));
     await app.register(reviewRoutes(db));
+    await app.register(bulkCodingRoutes(db));
     await app.register(overviewRoutes(db));
   };
 }
