@@ -235,6 +235,64 @@ eachDialectWith(
       },
     );
 
+    it(
+      'the measure with rules: 20 records of merchants that coding rules know, coded as they arrive and approved, in at most 20 actions',
+      { timeout: 6 * CEILING_MS },
+      async () => {
+        const { accountId, api, gl, department, value } = await company(server());
+        for (const [merchant, [account, dept]] of Object.entries(MERCHANTS)) {
+          await api.codingRules.create({
+            name: `${merchant} is ${account}`,
+            conditions: { vendor_name: { operator: 'EQUALS', value: merchant } },
+            actions: {
+              field_values: [
+                { field_id: gl, svc_id: value(account) },
+                { field_id: department, svc_id: value(dept) },
+              ],
+            },
+          });
+        }
+        const merchants = Object.keys(MERCHANTS);
+        const made = (
+          await api.review.createRecords(
+            Array.from({ length: 20 }, (_, i) => uncoded(merchants[i % merchants.length]!, 5 + i, 1 + i)),
+          )
+        ).items;
+        const page = await signedIn(accountId);
+        const act = actions(page);
+
+        await act.click(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Coding grid' }));
+        // Coded by the rules as they arrived: no cell is left empty.
+        await expect(nameOf(cell(page, 'GL Account', 'Uber').first())).resolves.toMatch(/: Travel$/);
+        await eventually(() =>
+          grid(page)
+            .getByRole('gridcell', { name: /: empty/ })
+            .count(),
+        ).toBe(0);
+        await act.click(cell(page, 'GL Account', 'Uber').first());
+        await act.press('Control+a');
+        await page.getByText('No change; 20 rows selected').waitFor();
+        await act.click(page.getByRole('button', { name: 'Approve selected' }));
+        await page.getByRole('status').filter({ hasText: '20 records approved (now Ready for export).' }).waitFor();
+
+        const after = await stored(api, made);
+        expect(after).toEqual(
+          made.map((r) => {
+            const [account, dept] = MERCHANTS[r.vendor!.name as keyof typeof MERCHANTS];
+            return {
+              vendor: r.vendor!.name,
+              review_status: 'READY_FOR_EXPORT',
+              version: 2,
+              coding: [[`GL Account=${account}`, `Department=${dept}`]],
+            };
+          }),
+        );
+        // Open the grid, focus a cell, select all, approve.
+        expect(act.count).toBe(4);
+        expect(act.count).toBeLessThanOrEqual(20);
+      },
+    );
+
     it('shows 200 records’ lines a page, and the next page after them', { timeout: 6 * CEILING_MS }, async () => {
       const { accountId, api } = await company(server());
       await api.review.createRecords(
