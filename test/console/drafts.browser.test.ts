@@ -164,6 +164,34 @@ eachDialectWith(
       await eventually(() => draftOf(ids[2]!)).toEqual({ draft: null });
       await page.getByText(/^Draft restored from/).waitFor({ state: 'detached' });
     });
+
+    it('an edit the server refused because the session had ended is kept by the tab and restored after signing in', async () => {
+      await page.goto(recordUrl(1));
+      await pickTravel();
+      await page.getByText(/^Kept as your draft \(/).waitFor();
+      // The values of "Mea" are read while signed in (the picker keeps its answers a while).
+      await picker().fill('Mea');
+      await page.getByRole('option', { name: 'Meals · 6200' }).waitFor();
+      await picker().press('Escape');
+      await expect(picker().inputValue()).resolves.toBe('Travel');
+
+      await server().db.direct.deleteFrom('user_sessions').where('user_id', '=', user.user_id).execute();
+      // The next pick's draft is refused (401): the console asks to sign in again, and brings the user back here.
+      await picker().fill('Mea');
+      await page.getByRole('option', { name: 'Meals · 6200' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+      await signInThroughForm(page, user);
+      await eventually(() => page.url()).toBe(recordUrl(1));
+      await page.getByText(/^Draft restored from .* — Save or Discard\.$/).waitFor();
+      await expect(picker().inputValue()).resolves.toBe('Meals');
+      expect(await draftOf(ids[1]!)).toMatchObject({
+        draft: { version: 1, lines: [{ values: [{ label: 'Meals' }] }] },
+      });
+      expect((await api.accountingRecords.get(ids[1]!)).version).toBe(1);
+
+      await page.getByRole('button', { name: 'Discard changes' }).click();
+      await eventually(() => draftOf(ids[1]!)).toEqual({ draft: null });
+    });
   },
   { only: 'sqlite' },
 );

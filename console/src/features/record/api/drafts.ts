@@ -5,15 +5,27 @@ import { isUnauthorized, shownError } from '../../../lib/errors';
 import { sessionKey } from '../../auth/api/session';
 import { client } from '../../../lib/client';
 import { queryKeys } from '../../../lib/query-keys';
+import { draftBackup } from './draft-backup';
 
 /** What the form has unsaved: the cells edited, and the record's version the edits started from. */
 export type DraftContent = RecordDraftRequest;
 
-/** The signed-in user's draft of the record's coding, read once when the page opens (null: none). */
-export function useDraft(id: string, enabled: boolean) {
+/**
+ * The signed-in user's draft of the record's coding, read once when the page opens (null: none). A copy the server
+ * did not take before (draft-backup.ts) is sent first: it is the newer.
+ */
+export function useDraft(id: string, userId: string, enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.draft(id),
-    queryFn: ({ signal }) => client.drafts.get(id, { signal }),
+    queryFn: async ({ signal }) => {
+      const unsent = draftBackup.read(userId, id);
+      if (unsent) {
+        const stored = await client.drafts.put(id, unsent, { signal });
+        draftBackup.drop(userId, id);
+        return stored;
+      }
+      return client.drafts.get(id, { signal });
+    },
     enabled,
     staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,
@@ -25,6 +37,8 @@ export type DraftStatus =
   { kind: 'idle' } | { kind: 'kept'; at: string } | { kind: 'failed'; message: string } | { kind: 'deleted' };
 
 const DELAY_MS = 400;
+/** Differs from every draft's key: what the server has is not known. */
+const UNSENT = '\u0000';
 const keyOf = (content: DraftContent | null) => (content && content.lines.length > 0 ? JSON.stringify(content) : '');
 
 /**
@@ -32,7 +46,7 @@ const keyOf = (content: DraftContent | null) => (content && content.lines.length
  * edits pause, and at once when the page goes away), `clear` once the coding is saved or discarded, `adopt` for the
  * draft the page restored (already stored), `flush` before a reload reads it back. Writes go one at a time, in order.
  */
-export function useDraftSync(id: string) {
+export function useDraftSync(id: string, userId: string) {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<DraftStatus>({ kind: 'idle' });
   const latest = useRef<DraftContent | null>(null);
@@ -65,17 +79,26 @@ export function useDraftSync(id: string) {
     if (key === sent.current) return chain.current;
     sent.current = key;
     if (!content || key === '') {
+      draftBackup.drop(userId, id);
       return enqueue(async () => {
         await client.drafts.delete(id);
         return { kind: 'deleted' };
       });
     }
     return enqueue(async () => {
-      const stored = await client.drafts.put(id, content);
-      queryClient.setQueryData<RecordDraft | null>(queryKeys.draft(id), stored);
-      return { kind: 'kept', at: stored.updated_at };
+      try {
+        const stored = await client.drafts.put(id, content);
+        draftBackup.drop(userId, id);
+        queryClient.setQueryData<RecordDraft | null>(queryKeys.draft(id), stored);
+        return { kind: 'kept', at: stored.updated_at };
+      } catch (error) {
+        // Not taken: the tab keeps it until the server does, and the next flush tries again.
+        draftBackup.keep(userId, id, content);
+        if (sent.current === key) sent.current = UNSENT;
+        throw error;
+      }
     });
-  }, [enqueue, id, queryClient]);
+  }, [enqueue, id, queryClient, userId]);
 
   const update = useCallback(
     (content: DraftContent) => {
@@ -97,12 +120,13 @@ export function useDraftSync(id: string) {
     timer.current = null;
     latest.current = null;
     sent.current = '';
+    draftBackup.drop(userId, id);
     queryClient.setQueryData<RecordDraft | null>(queryKeys.draft(id), null);
     return enqueue(async () => {
       await client.drafts.delete(id);
       return { kind: 'idle' };
     });
-  }, [enqueue, id, queryClient]);
+  }, [enqueue, id, queryClient, userId]);
 
   // Leaving the record (another record, another page): what is pending is sent now, not lost.
   useEffect(() => () => void flush(), [flush]);

@@ -55,7 +55,7 @@ function RecordPage({ id, views, onReload, dirty, onDirtyChange }: RecordPagePro
   const [generation, setGeneration] = useState(0);
   const [reloading, setReloading] = useState(false);
   const editable = singleEntry.review_status === 'PREPARE' || singleEntry.review_status === 'REVIEW';
-  const aids = useCodingAids(id, views, mayReview && editable);
+  const aids = useCodingAids(id, user.user_id, views, mayReview && editable);
   const accept = aids.accept;
 
   const conflict =

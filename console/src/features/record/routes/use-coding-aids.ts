@@ -10,13 +10,13 @@ import { byCell, useAcceptSuggestions, useSuggestions } from '../api/suggestions
  * all), and the user's draft kept on the server (restored when the page opens, kept while editing, cleared on
  * save and on discard).
  */
-export function useCodingAids(id: string, views: RecordViews, canCode: boolean) {
+export function useCodingAids(id: string, userId: string, views: RecordViews, canCode: boolean) {
   const queryClient = useQueryClient();
   const version = views.record.version;
   const suggestions = useSuggestions(id, version, canCode);
   const accept = useAcceptSuggestions(id);
-  const draft = useDraft(id, canCode);
-  const sync = useDraftSync(id);
+  const draft = useDraft(id, userId, canCode);
+  const sync = useDraftSync(id, userId);
   const restored = draft.data ?? null;
   const { adopt } = sync;
   useEffect(() => {
