@@ -36,6 +36,7 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { codingRulesRoutes } from './modules/coding-rules/coding-rules.routes.js';
 import { suggestionsRoutes } from './modules/suggestions/suggestions.routes.js';
+import { draftsRoutes } from './modules/drafts/drafts.routes.js';
 import { registerMetrics, type MetricsScope } from './modules/system/metrics.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 
@@ -172,6 +173,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(auditRoutes(db));
   await app.register(codingRulesRoutes(db));
   await app.register(suggestionsRoutes(db));
+  await app.register(draftsRoutes(db));
 
   return app;
 }

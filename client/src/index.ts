@@ -6,6 +6,7 @@ import { eventsApi, webhooksApi } from './webhooks-api.js';
 import { paginate } from './pages.js';
 import { sandboxApi } from './sandbox.js';
 import { suggestionsApi } from './suggestions-api.js';
+import { draftsApi } from './drafts-api.js';
 import { consoleUsersApi, sessionApi } from './session.js';
 import {
   Transport,
@@ -103,6 +104,8 @@ export class SvcClient {
   readonly codingRules: ReturnType<typeof codingRulesApi>;
   /** Coding suggestions learned from the account's approved records (docs/suggestions.md): review scope. */
   readonly suggestions: ReturnType<typeof suggestionsApi>;
+  /** The signed-in console user's drafts of records' coding (session clients only: docs/console.md). */
+  readonly drafts: ReturnType<typeof draftsApi>;
 
   constructor(options: SvcClientOptions) {
     this.#http = new Transport(options);
@@ -114,6 +117,7 @@ export class SvcClient {
     this.review = reviewApi(this.#http);
     this.codingRules = codingRulesApi(this.#http);
     this.suggestions = suggestionsApi(this.#http);
+    this.drafts = draftsApi(this.#http);
   }
 
   /** Sandbox servers only (docs/sandbox.md), with the operator's token: accounts, scenarios, faults. */

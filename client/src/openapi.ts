@@ -235,6 +235,23 @@ export interface paths {
      */
     post: operations["codeAccountingRecordLines"];
   };
+  "/internal/v1/accounting/records/{record_id}/draft": {
+    /**
+     * My draft of a record’s coding
+     * @description The signed-in console user's own draft of the record's coding (a session, not an API client: 403 CONSOLE_ONLY otherwise); another user's draft is never read or changed. 404 for a record the account does not have. `draft` is null when there is none.
+     */
+    get: operations["getRecordDraft"];
+    /**
+     * Keep my draft of a record’s coding
+     * @description The signed-in console user's own draft of the record's coding (a session, not an API client: 403 CONSOLE_ONLY otherwise); another user's draft is never read or changed. 404 for a record the account does not have. Replaces the draft: the edited cells and the record's version they started from. A body of at most 65536 bytes (413 PAYLOAD_TOO_LARGE).
+     */
+    put: operations["putRecordDraft"];
+    /**
+     * Delete my draft of a record’s coding
+     * @description The signed-in console user's own draft of the record's coding (a session, not an API client: 403 CONSOLE_ONLY otherwise); another user's draft is never read or changed. 404 for a record the account does not have. Answers {} whether there was one or not (the console deletes it on save and on discard).
+     */
+    delete: operations["deleteRecordDraft"];
+  };
   "/internal/v1/accounting/records/{record_id}/history": {
     /**
      * A record's history
@@ -4070,6 +4087,291 @@ export interface operations {
             record: components["schemas"]["AccountingRecord"];
             single_entry: components["schemas"]["AccountingRecord"];
           };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * My draft of a record’s coding
+   * @description The signed-in console user's own draft of the record's coding (a session, not an API client: 403 CONSOLE_ONLY otherwise); another user's draft is never read or changed. 404 for a record the account does not have. `draft` is null when there is none.
+   */
+  getRecordDraft: {
+    parameters: {
+      path: {
+        /** @description The accounting record id */
+        record_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            draft: ({
+              accounting_record_id: string;
+              lines: ({
+                  /** @description An economic line of the record */
+                  line_id: string;
+                  /** @description The cells of the line that were edited */
+                  values: ({
+                      /** @description The field of the cell */
+                      field_id: string;
+                      /** @description The value's name, as the console showed it */
+                      label: string;
+                      svc_id: string | null;
+                    })[];
+                })[];
+              /** Format: date-time */
+              updated_at: string;
+              /** @description The record's version the edits started from */
+              version: number;
+            }) | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Keep my draft of a record’s coding
+   * @description The signed-in console user's own draft of the record's coding (a session, not an API client: 403 CONSOLE_ONLY otherwise); another user's draft is never read or changed. 404 for a record the account does not have. Replaces the draft: the edited cells and the record's version they started from. A body of at most 65536 bytes (413 PAYLOAD_TOO_LARGE).
+   */
+  putRecordDraft: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The accounting record id */
+        record_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          lines: ({
+              /** @description An economic line of the record */
+              line_id: string;
+              /** @description The cells of the line that were edited */
+              values: ({
+                  /** @description The field of the cell */
+                  field_id: string;
+                  /** @description The value's name, as the console showed it */
+                  label: string;
+                  svc_id: string | null;
+                })[];
+            })[];
+          /** @description The record's version the edits started from */
+          version: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** RecordDraft */
+            draft: {
+              accounting_record_id: string;
+              lines: ({
+                  /** @description An economic line of the record */
+                  line_id: string;
+                  /** @description The cells of the line that were edited */
+                  values: ({
+                      /** @description The field of the cell */
+                      field_id: string;
+                      /** @description The value's name, as the console showed it */
+                      label: string;
+                      svc_id: string | null;
+                    })[];
+                })[];
+              /** Format: date-time */
+              updated_at: string;
+              /** @description The record's version the edits started from */
+              version: number;
+            };
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Delete my draft of a record’s coding
+   * @description The signed-in console user's own draft of the record's coding (a session, not an API client: 403 CONSOLE_ONLY otherwise); another user's draft is never read or changed. 404 for a record the account does not have. Answers {} whether there was one or not (the console deletes it on save and on discard).
+   */
+  deleteRecordDraft: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The accounting record id */
+        record_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": Record<string, never>;
         };
       };
       /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */

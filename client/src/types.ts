@@ -81,6 +81,11 @@ export type CodingSuggestionsAcceptRequest = Body<
 >;
 export type CodingSuggestionsAccepted = Ok<'/internal/v1/accounting/records/{record_id}/suggestions/accept', 'post'>;
 
+/** A console user's own unsaved coding of a record, kept on the server (console sessions only). */
+export type RecordDraftAnswer = Ok<'/internal/v1/accounting/records/{record_id}/draft', 'get'>;
+export type RecordDraft = NonNullable<RecordDraftAnswer['draft']>;
+export type RecordDraftRequest = Body<'/internal/v1/accounting/records/{record_id}/draft', 'put'>;
+
 // The console's session (cookie and CSRF token; `new SvcClient({ baseUrl, session: true })` in a browser).
 export type SignInRequest = Body<'/auth/session', 'post'>;
 export type ConsoleSession = Ok<'/auth/session', 'get'>;

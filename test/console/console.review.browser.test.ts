@@ -99,6 +99,12 @@ eachDialectWith(
       await alert.getByRole('button', { name: 'Reload' }).click();
       await alert.waitFor({ state: 'detached' });
       await eventually(() => page.getByRole('combobox', { name: 'GL Account for line 2' }).inputValue()).toBe('Meals');
+      // The unsaved pick is the user's draft: it comes back over the current version, which it says changed.
+      await page
+        .getByText('The record changed since this draft was made (version 1 then, version 2 now)', { exact: false })
+        .waitFor();
+      await expect(picker.inputValue()).resolves.toBe('Travel');
+      await page.getByRole('button', { name: 'Discard changes' }).click();
       await eventually(() => picker.inputValue()).toBe('');
       await expect(textOf(page.getByRole('note'))).resolves.toBe(
         'Coding required before approval\nLine 1 lacks GL Account',

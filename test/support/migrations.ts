@@ -23,6 +23,7 @@ export const CODING_RULES = '0019_coding_rules';
 export const DISPATCHERS = '0020_webhook_dispatchers';
 export const REVIEW_SETTINGS = '0021_review_settings';
 export const SUGGESTION_INDEXES = '0022_suggestion_indexes';
+export const RECORD_DRAFTS = '0023_record_drafts';
 /** The migrations after 0003, in the order they run. */
 export const LATER = [
   '0004_line_items_as_answered',
@@ -44,6 +45,7 @@ export const LATER = [
   DISPATCHERS,
   REVIEW_SETTINGS,
   SUGGESTION_INDEXES,
+  RECORD_DRAFTS,
 ];
 /** `name` and the migrations after it, in the order they run: what migrateToLatest applies once `name` is undone. */
 export const laterFrom = (name: string): string[] => {
@@ -96,8 +98,15 @@ export async function undoIntegrations(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
 }
 
-/** Undoes migration 0022 (the indexes of the suggestions' history reads). */
+/** Undoes migration 0023 (console users' drafts of a record's coding). */
+async function undoRecordDrafts(db: Kysely<any>) {
+  await sql`drop table record_drafts`.execute(db);
+  await sql`delete from kysely_migration where name = ${RECORD_DRAFTS}`.execute(db);
+}
+
+/** Undoes migrations 0023 and 0022 (the indexes of the suggestions' history reads). */
 async function undoSuggestionIndexes(db: Kysely<any>) {
+  await undoRecordDrafts(db);
   for (const index of [
     'accounting_records_vendor_hist_idx',
     'accounting_records_user_hist_idx',
@@ -107,14 +116,14 @@ async function undoSuggestionIndexes(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${SUGGESTION_INDEXES}`.execute(db);
 }
 
-/** Undoes migrations 0022 and 0021 (the account's review settings: auto-submit). */
+/** Undoes migrations 0023 to 0021 (the account's review settings: auto-submit). */
 async function undoReviewSettings(db: Kysely<any>) {
   await undoSuggestionIndexes(db);
   await sql`drop table account_review_settings`.execute(db);
   await sql`delete from kysely_migration where name = ${REVIEW_SETTINGS}`.execute(db);
 }
 
-/** Undoes migrations 0022 to 0020 (the dispatchers' heartbeats, and which one holds each claim). */
+/** Undoes migrations 0023 to 0020 (the dispatchers' heartbeats, and which one holds each claim). */
 async function undoDispatchers(db: Kysely<any>) {
   await undoReviewSettings(db);
   await sql`drop index webhook_deliveries_claimed_by_idx`.execute(db);
@@ -123,7 +132,7 @@ async function undoDispatchers(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${DISPATCHERS}`.execute(db);
 }
 
-/** Undoes migrations 0022 to 0019 (coding rules, their versions, and the line values rules set). */
+/** Undoes migrations 0023 to 0019 (coding rules, their versions, and the line values rules set). */
 export async function undoCodingRules(db: Kysely<any>) {
   await undoDispatchers(db);
   for (const table of ['coding_rule_line_values', 'coding_rule_versions', 'coding_rules'])

@@ -8,6 +8,10 @@ export const queryKeys = {
   search: (query: object) => ['records', 'search', query] as const,
   record: (id: string) => ['records', 'detail', id] as const,
   history: (id: string) => ['records', 'history', id] as const,
+  /** A record's coding suggestions at one version. */
+  suggestions: (id: string, version: number) => ['records', 'suggestions', id, version] as const,
+  /** The signed-in user's draft of a record's coding (not under 'records': a coding elsewhere does not change it). */
+  draft: (id: string) => ['drafts', id] as const,
   requiredCoding: ['required-coding'] as const,
   fields: ['fields'] as const,
   fieldValues: (fieldId: string, text: string) => ['field-values', fieldId, text] as const,

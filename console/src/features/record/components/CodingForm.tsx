@@ -1,27 +1,12 @@
-import type { AccountingRecord, CodeLinesRequest, Field } from '@svc/client';
+import type { AccountingRecord, CodeLinesRequest, Field, RecordDraft } from '@svc/client';
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { formatMoney } from '../../../lib/format';
+import type { DraftContent, DraftStatus } from '../api/drafts';
+import type { SuggestionsByCell } from '../api/suggestions';
+import { cellsOf, draftContent, sameChoice, withDraft, type Cells } from '../coding-cells';
+import { DraftRestoredNotice, DraftStatusWords } from './DraftRestoredNotice';
 import { LineCodingPicker, type CodingChoice } from './LineCodingPicker';
-
-/** The coding being edited: line id → field id → the chosen value (null: none). */
-type Draft = Record<string, Record<string, CodingChoice | null>>;
-
-function draftOf(singleEntry: AccountingRecord, fields: Field[]): Draft {
-  return Object.fromEntries(
-    singleEntry.line_items.map((line) => [
-      line.id,
-      Object.fromEntries(
-        fields.map((field) => {
-          const coded = line.accounting_field_values.find((c) => c.svc_field_id === field.svc_id);
-          return [field.svc_id, coded ? { svc_id: coded.svc_field_value_id, label: coded.field_value_name } : null];
-        }),
-      ),
-    ]),
-  );
-}
-
-const sameChoice = (a: CodingChoice | null | undefined, b: CodingChoice | null | undefined) =>
-  (a?.svc_id ?? null) === (b?.svc_id ?? null);
+import { SuggestedValue } from './SuggestedValue';
 
 interface CodingFormProps {
   singleEntry: AccountingRecord;
@@ -29,34 +14,66 @@ interface CodingFormProps {
   saving: boolean;
   onSave: (input: CodeLinesRequest) => void;
   onDirtyChange: (dirty: boolean) => void;
+  /** The suggested values of the record's empty cells (at its version). */
+  suggestions?: SuggestionsByCell;
+  /** The user's draft the form opens on (kept on the server), if any. */
+  restored?: RecordDraft | null;
+  /** What is unsaved, after each change: kept as the user's draft. */
+  onDraftChange?: (content: DraftContent) => void;
+  /** How the draft stands on the server (shown while there are changes). */
+  draftStatus?: DraftStatus;
+  /** The changes were discarded (the draft goes with them). */
+  onDiscard?: () => void;
+  /** "Accept all suggestions": at the version shown; null when the user may not. */
+  acceptAll?: { busy: boolean; onAccept: (version: number) => void } | null;
 }
 
 /**
  * A picker per economic line and field; "Save coding" sends the lines that changed, each with its whole coding
  * (values of fields not shown here, such as disabled ones, are kept as they are), at the version shown.
  */
-export function CodingForm({ singleEntry, fields, saving, onSave, onDirtyChange }: CodingFormProps) {
+export function CodingForm(props: CodingFormProps) {
+  const { singleEntry, fields, saving, onSave, onDirtyChange, suggestions, restored, onDraftChange } = props;
   // The version the edits start from: Save sends it, so that a change made meanwhile by someone else is a
   // VERSION_CONFLICT to show, never overwritten. A newer version read in the background replaces it only while
   // nothing is edited.
   const [base, setBase] = useState(singleEntry);
-  const initial = useMemo(() => draftOf(base, fields), [base, fields]);
-  const [draft, setDraft] = useState<Draft>(initial);
+  const initial = useMemo(() => cellsOf(base, fields), [base, fields]);
+  const [cells, setCells] = useState<Cells>(() => (restored ? withDraft(initial, restored) : initial));
+  // The restored draft, until it is saved or discarded; its version is the one its edits started from.
+  const [shownDraft, setShownDraft] = useState(restored ?? null);
   const hintId = useId();
   const shown = new Set(fields.map((f) => f.svc_id));
 
   const changedLines = base.line_items.filter((line) =>
-    fields.some((field) => !sameChoice(draft[line.id]?.[field.svc_id], initial[line.id]?.[field.svc_id])),
+    fields.some((field) => !sameChoice(cells[line.id]?.[field.svc_id], initial[line.id]?.[field.svc_id])),
   );
   const dirty = changedLines.length > 0;
   if (!dirty && singleEntry.version !== base.version) {
     setBase(singleEntry);
-    setDraft(draftOf(singleEntry, fields));
+    setCells(cellsOf(singleEntry, fields));
   }
+  if (!dirty && shownDraft) setShownDraft(null);
   useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
 
+  const content = draftContent(
+    shownDraft?.version ?? base.version,
+    base.line_items.map((l) => l.id),
+    fields,
+    cells,
+    initial,
+  );
+  const contentKey = JSON.stringify(content);
+  // Reported when what is unsaved changes (its JSON), not on every render.
+  useEffect(() => onDraftChange?.(content), [contentKey, onDraftChange]);
+
   const choose = (lineId: string, fieldId: string, choice: CodingChoice | null) =>
-    setDraft((d) => ({ ...d, [lineId]: { ...d[lineId], [fieldId]: choice } }));
+    setCells((d) => ({ ...d, [lineId]: { ...d[lineId], [fieldId]: choice } }));
+  const discard = () => {
+    setCells(initial);
+    setShownDraft(null);
+    props.onDiscard?.();
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -67,7 +84,7 @@ export function CodingForm({ singleEntry, fields, saving, onSave, onDirtyChange 
         line_id: line.id,
         field_values: [
           ...fields.flatMap((field) => {
-            const choice = draft[line.id]?.[field.svc_id];
+            const choice = cells[line.id]?.[field.svc_id];
             return choice ? [{ field_id: field.svc_id, svc_id: choice.svc_id }] : [];
           }),
           ...line.accounting_field_values
@@ -78,10 +95,20 @@ export function CodingForm({ singleEntry, fields, saving, onSave, onDirtyChange 
     });
   };
 
+  // Suggestions for the version the form shows, in cells still empty.
+  const suggestionAt = (lineId: string, fieldId: string) =>
+    cells[lineId]?.[fieldId] ? undefined : suggestions?.get(lineId)?.get(fieldId);
+  const suggested = base.line_items.reduce(
+    (n, line) => n + fields.filter((f) => suggestionAt(line.id, f.svc_id)).length,
+    0,
+  );
+
   return (
     <form className="coding-form" onSubmit={submit} aria-label="Coding">
+      {shownDraft && <DraftRestoredNotice draft={shownDraft} version={base.version} />}
       <p className="hint" id={hintId}>
         Type to search a field&rsquo;s values, then pick one; empty a box to remove that field from the line.
+        {suggested > 0 && ' A greyed suggestion under an empty box puts its value in with one click.'}
       </p>
       {base.line_items.map((line, index) => (
         <fieldset key={line.id} className="coding-line">
@@ -90,17 +117,30 @@ export function CodingForm({ singleEntry, fields, saving, onSave, onDirtyChange 
             {line.memo ? ` — ${line.memo}` : ''}
           </legend>
           <div className="coding-pickers">
-            {fields.map((field) => (
-              <LineCodingPicker
-                key={field.svc_id}
-                fieldId={field.svc_id}
-                fieldName={field.name}
-                lineNumber={index + 1}
-                value={draft[line.id]?.[field.svc_id] ?? null}
-                onChange={(choice) => choose(line.id, field.svc_id, choice)}
-                hintId={hintId}
-              />
-            ))}
+            {fields.map((field) => {
+              const suggestion = suggestionAt(line.id, field.svc_id);
+              return (
+                <div key={field.svc_id} className="coding-cell">
+                  <LineCodingPicker
+                    fieldId={field.svc_id}
+                    fieldName={field.name}
+                    lineNumber={index + 1}
+                    value={cells[line.id]?.[field.svc_id] ?? null}
+                    onChange={(choice) => choose(line.id, field.svc_id, choice)}
+                    hintId={hintId}
+                  />
+                  {suggestion && (
+                    <SuggestedValue
+                      suggestion={suggestion}
+                      lineNumber={index + 1}
+                      onAccept={() =>
+                        choose(line.id, field.svc_id, { svc_id: suggestion.svc_id, label: suggestion.value })
+                      }
+                    />
+                  )}
+                </div>
+              );
+            })}
           </div>
         </fieldset>
       ))}
@@ -108,12 +148,24 @@ export function CodingForm({ singleEntry, fields, saving, onSave, onDirtyChange 
         <button type="submit" className="button-primary" disabled={!dirty || saving}>
           {saving ? 'Saving…' : 'Save coding'}
         </button>
-        <button type="button" disabled={!dirty || saving} onClick={() => setDraft(initial)}>
+        <button type="button" disabled={!dirty || saving} onClick={discard}>
           Discard changes
         </button>
+        {props.acceptAll && suggested > 0 && (
+          <button
+            type="button"
+            disabled={dirty || saving || props.acceptAll.busy}
+            aria-describedby={dirty ? `${hintId}-accept` : undefined}
+            onClick={() => props.acceptAll?.onAccept(base.version)}
+          >
+            {props.acceptAll.busy ? 'Accepting…' : 'Accept all suggestions'}
+          </button>
+        )}
+        {dirty && <DraftStatusWords status={props.draftStatus} />}
         {dirty && (
-          <span className="muted">
+          <span className="muted" id={`${hintId}-accept`}>
             Unsaved changes on {changedLines.length === 1 ? '1 line' : `${changedLines.length} lines`}
+            {props.acceptAll && suggested > 0 && ': save or discard them to accept all suggestions'}
           </span>
         )}
       </div>

@@ -5,6 +5,8 @@ import { REVIEW_STATUS_LABELS, type ReviewStatus } from '../../../lib/labels';
 import { useCodingFields, type RecordViews } from '../api/record';
 import { CodingForm } from './CodingForm';
 
+type FormProps = Parameters<typeof CodingForm>[0];
+
 const EDITABLE: readonly ReviewStatus[] = ['PREPARE', 'REVIEW'];
 
 /** The coding form when the user may code this record now; otherwise why not. */
@@ -15,6 +17,8 @@ export function CodingSection({
   saving,
   onSave,
   onDirtyChange,
+  extra,
+  draftLoading = false,
 }: {
   views: RecordViews;
   /** A new form (edits dropped) after each save and each reload. */
@@ -23,6 +27,10 @@ export function CodingSection({
   saving: boolean;
   onSave: Parameters<typeof CodingForm>[0]['onSave'];
   onDirtyChange: (dirty: boolean) => void;
+  /** Suggestions, the user's draft and "Accept all suggestions" (RecordRoute). */
+  extra?: Pick<FormProps, 'suggestions' | 'restored' | 'onDraftChange' | 'draftStatus' | 'onDiscard' | 'acceptAll'>;
+  /** The user's draft is still being read: the form waits for it, so that it opens on it. */
+  draftLoading?: boolean;
 }) {
   const fields = useCodingFields();
   const { singleEntry } = views;
@@ -36,6 +44,7 @@ export function CodingSection({
     );
   }
   if (fields.isPending) return <Loading label="Loading the fields…" />;
+  if (draftLoading) return <Loading label="Looking for your draft…" />;
   if (fields.isError) return <ErrorMessage title="The fields could not be loaded." error={fields.error} />;
   if (fields.data.length === 0) {
     return <EmptyState title="The account has no fields to code lines with yet." />;
@@ -48,6 +57,7 @@ export function CodingSection({
       saving={saving}
       onSave={onSave}
       onDirtyChange={onDirtyChange}
+      {...extra}
     />
   );
 }

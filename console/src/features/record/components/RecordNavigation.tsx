@@ -3,7 +3,12 @@ import { Link, useLocation } from 'wouter';
 import { queueState, type QueueContext } from '../../../lib/queue-context';
 
 /** j / k: the next / previous record of the queue's page, unless the user is typing. */
-function useQueueShortcuts(previous: string | null, next: string | null, queue: QueueContext | null) {
+function useQueueShortcuts(
+  previous: string | null,
+  next: string | null,
+  queue: QueueContext | null,
+  beforeLeave: (go: () => void) => void,
+) {
   const [, navigate] = useLocation();
   useEffect(() => {
     if (!queue) return;
@@ -19,21 +24,34 @@ function useQueueShortcuts(previous: string | null, next: string | null, queue: 
       const to = event.key === 'j' ? next : event.key === 'k' ? previous : null;
       if (to) {
         event.preventDefault();
-        navigate(`/records/${encodeURIComponent(to)}`, { state: queueState(queue) });
+        beforeLeave(() => navigate(`/records/${encodeURIComponent(to)}`, { state: queueState(queue) }));
       }
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [previous, next, queue, navigate]);
+  }, [previous, next, queue, navigate, beforeLeave]);
 }
 
-/** Back to the queue, and (opened from the queue) the previous and next records of its page. */
-export function RecordNavigation({ id, queue }: { id: string; queue: QueueContext | null }) {
+const goNow = (go: () => void) => go();
+
+/**
+ * Back to the queue, and (opened from the queue) the previous and next records of its page. `beforeLeave` may hold
+ * the shortcuts' move (unsaved edits: it asks first).
+ */
+export function RecordNavigation({
+  id,
+  queue,
+  beforeLeave = goNow,
+}: {
+  id: string;
+  queue: QueueContext | null;
+  beforeLeave?: (go: () => void) => void;
+}) {
   const index = queue ? queue.ids.indexOf(id) : -1;
   const previous = queue && index > 0 ? (queue.ids[index - 1] ?? null) : null;
   const next = queue && index >= 0 ? (queue.ids[index + 1] ?? null) : null;
   const inQueue = queue && index >= 0 && queue.ids.length > 1 ? queue : null;
-  useQueueShortcuts(previous, next, inQueue);
+  useQueueShortcuts(previous, next, inQueue, beforeLeave);
   return (
     <nav className="record-nav" aria-label="Records">
       <Link href={queue?.search ? `/queue?${queue.search}` : '/queue'}>← Back to the queue</Link>

@@ -17,7 +17,10 @@ export function VersionConflictNotice({
   return (
     <div className="notice notice-error" role="alert">
       <p className="notice-title">Someone else changed this record since you opened it.</p>
-      <p>Nothing was saved. Reload the record to see its current version; changes you had not saved will be lost.</p>
+      <p>
+        Nothing was saved. Reload the record to see its current version; your unsaved coding is kept as your draft and
+        comes back over it.
+      </p>
       <p className="notice-meta">
         {detail ?? shown.message}
         {shown.requestId && (

@@ -1,5 +1,5 @@
 import { SvcApiError } from '@svc/client';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { useHistoryState } from 'wouter/use-browser-location';
 import { ErrorMessage } from '../../../components/ErrorMessage';
@@ -8,6 +8,7 @@ import { PageHeading } from '../../../components/PageHeading';
 import { describeMissingLines, isApiError, recordProblems } from '../../../lib/errors';
 import { formatMoney } from '../../../lib/format';
 import { REVIEW_STATUS_LABELS, recordTitle } from '../../../lib/labels';
+import { useLeaveGuard } from '../../../lib/leave-guard';
 import { readQueueContext } from '../../../lib/queue-context';
 import { canReview, useCurrentUser } from '../../auth/session-context';
 import { canManageRules } from '../../coding-rules/roles';
@@ -30,8 +31,18 @@ import { RecordNavigation } from '../components/RecordNavigation';
 import { RequiredCodingWarnings } from '../components/RequiredCodingWarnings';
 import { ReviewActions } from '../components/ReviewActions';
 import { VersionConflictNotice } from '../components/VersionConflictNotice';
+import { useCodingAids } from './use-coding-aids';
 
-function RecordPage({ id, views, onReload }: { id: string; views: RecordViews; onReload: () => Promise<unknown> }) {
+interface RecordPageProps {
+  id: string;
+  views: RecordViews;
+  onReload: () => Promise<unknown>;
+  /** Unsaved coding: RecordRoute guards every way out while there is some. */
+  dirty: boolean;
+  onDirtyChange: (dirty: boolean) => void;
+}
+
+function RecordPage({ id, views, onReload, dirty, onDirtyChange }: RecordPageProps) {
   const { record, singleEntry } = views;
   const user = useCurrentUser();
   const mayReview = canReview(user);
@@ -40,16 +51,17 @@ function RecordPage({ id, views, onReload }: { id: string; views: RecordViews; o
   const move = useMoveRecord(id);
   const split = useSplitLine(id);
   const merge = useMergeLines(id);
-  const [dirty, setDirty] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [generation, setGeneration] = useState(0);
   const [reloading, setReloading] = useState(false);
-  const onDirtyChange = useCallback((d: boolean) => setDirty(d), []);
+  const editable = singleEntry.review_status === 'PREPARE' || singleEntry.review_status === 'REVIEW';
+  const aids = useCodingAids(id, user.user_id, views, mayReview && editable);
+  const accept = aids.accept;
 
   const conflict =
-    [save.error, move.error, split.error, merge.error].find((e) => isApiError(e, 'VERSION_CONFLICT')) ?? null;
+    [save.error, move.error, split.error, merge.error, accept.error].find((e) => isApiError(e, 'VERSION_CONFLICT')) ??
+    null;
   const linesError = [split.error, merge.error].find((e) => e && !isApiError(e, 'VERSION_CONFLICT')) ?? null;
-  const editable = singleEntry.review_status === 'PREPARE' || singleEntry.review_status === 'REVIEW';
   const changingLines = split.isPending || merge.isPending;
   const resetAll = () => {
     setNotice(null);
@@ -57,8 +69,10 @@ function RecordPage({ id, views, onReload }: { id: string; views: RecordViews; o
     move.reset();
     split.reset();
     merge.reset();
+    accept.reset();
   };
   const saveError = save.error && !conflict ? save.error : null;
+  const acceptError = accept.error && !conflict ? accept.error : null;
   const moveError = move.error && !conflict ? move.error : null;
   // The move's answer names this record's reason (details.errors): the words to show.
   const moveProblem = moveError ? recordProblems(moveError).get(id) : undefined;
@@ -68,6 +82,7 @@ function RecordPage({ id, views, onReload }: { id: string; views: RecordViews; o
   const reload = async () => {
     setReloading(true);
     try {
+      await aids.beforeReload();
       await onReload();
     } finally {
       setGeneration((g) => g + 1);
@@ -138,17 +153,38 @@ function RecordPage({ id, views, onReload }: { id: string; views: RecordViews; o
         )}
         {required.data && <RequiredCodingWarnings singleEntry={singleEntry} required={required.data.items} />}
         {saveError && <ErrorMessage title="The coding was not saved." error={saveError} />}
+        {acceptError && <ErrorMessage title="The suggestions were not accepted." error={acceptError} />}
         <CodingSection
           views={views}
           generation={generation}
           mayReview={mayReview}
-          saving={save.isPending}
+          saving={save.isPending || accept.isPending}
           onDirtyChange={onDirtyChange}
+          draftLoading={aids.draftLoading}
+          extra={{
+            ...aids.extra,
+            acceptAll: {
+              busy: accept.isPending,
+              onAccept: (version) => {
+                resetAll();
+                accept.mutate(version, {
+                  onSuccess: (answer) => {
+                    setGeneration((g) => g + 1);
+                    setNotice(
+                      `${answer.accepted.length === 1 ? '1 suggestion' : `${answer.accepted.length} suggestions`} accepted: the record is now at version ${answer.record.version}.`,
+                    );
+                  },
+                });
+              },
+            },
+          }}
           onSave={(input) => {
             setNotice(null);
             move.reset();
+            accept.reset();
             save.mutate(input, {
               onSuccess: (answer) => {
+                void aids.sync.clear();
                 setGeneration((g) => g + 1);
                 setNotice(`Coding saved: the record is now at version ${answer.record.version}.`);
               },
@@ -222,9 +258,15 @@ function RecordPage({ id, views, onReload }: { id: string; views: RecordViews; o
 export function RecordRoute({ id }: { id: string }) {
   const record = useRecord(id);
   const queue = readQueueContext(useHistoryState());
+  const [dirty, setDirty] = useState(false);
+  const guard = useLeaveGuard(
+    dirty,
+    'Your changes to this record’s coding are not saved. They are kept as your draft: open the record again to save or discard them.',
+  );
   return (
     <>
-      <RecordNavigation id={id} queue={queue} />
+      <RecordNavigation id={id} queue={queue} beforeLeave={guard.confirm} />
+      {guard.dialog}
       {record.isPending && (
         <>
           <PageHeading title="Record" />
@@ -245,7 +287,15 @@ export function RecordRoute({ id }: { id: string }) {
           )}
         </>
       )}
-      {record.data && <RecordPage id={id} views={record.data} onReload={() => record.refetch()} />}
+      {record.data && (
+        <RecordPage
+          id={id}
+          views={record.data}
+          onReload={() => record.refetch()}
+          dirty={dirty}
+          onDirtyChange={setDirty}
+        />
+      )}
     </>
   );
 }
