@@ -41,6 +41,11 @@ export type RecordWithSingleEntry = Ok<'/internal/v1/accounting/records/{record_
 export type ReviewMoveRequest = Body<'/internal/v1/accounting/records/{record_id}/review-status', 'post'>;
 export type BulkMoveRequest = Body<'/internal/v1/accounting/records/review-status', 'post'>;
 export type BulkMoveResponse = Ok<'/internal/v1/accounting/records/review-status', 'post'>;
+export type NotMovedRecord = NonNullable<BulkMoveResponse['not_moved']>[number];
+/** A record to review (both forms, one version) with the moves the server allows it now. */
+export type RecordForReview = Ok<'/internal/v1/accounting/records/{record_id}', 'get'>;
+export type ReviewMove = RecordForReview['allowed_moves'][number];
+export type RecordsAllowedMoves = Ok<'/internal/v1/accounting/records/allowed-moves', 'get'>;
 export type RecordHistoryQuery = Query<'/internal/v1/accounting/records/{record_id}/history', 'get'>;
 export type RecordHistoryPage = Ok<'/internal/v1/accounting/records/{record_id}/history', 'get'>;
 export type RecordEvent = RecordHistoryPage['items'][number];
