@@ -1365,6 +1365,8 @@ export interface operations {
               expires_at: string;
               /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
               mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
+              /** @description Only once SIGNED_IN: the API scopes the session's requests carry, its user's role's (the console offers what they allow; the server decides on every request) */
+              scopes?: string[];
               /**
                * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
                * @enum {string}
@@ -1705,6 +1707,8 @@ export interface operations {
               expires_at: string;
               /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
               mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
+              /** @description Only once SIGNED_IN: the API scopes the session's requests carry, its user's role's (the console offers what they allow; the server decides on every request) */
+              scopes?: string[];
               /**
                * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
                * @enum {string}
@@ -1933,6 +1937,8 @@ export interface operations {
               expires_at: string;
               /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
               mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
+              /** @description Only once SIGNED_IN: the API scopes the session's requests carry, its user's role's (the console offers what they allow; the server decides on every request) */
+              scopes?: string[];
               /**
                * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
                * @enum {string}
@@ -2033,6 +2039,8 @@ export interface operations {
               expires_at: string;
               /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
               mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
+              /** @description Only once SIGNED_IN: the API scopes the session's requests carry, its user's role's (the console offers what they allow; the server decides on every request) */
+              scopes?: string[];
               /**
                * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
                * @enum {string}
@@ -2190,6 +2198,8 @@ export interface operations {
             expires_at: string;
             /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
             mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
+            /** @description Only once SIGNED_IN: the API scopes the session's requests carry, its user's role's (the console offers what they allow; the server decides on every request) */
+            scopes?: string[];
             /**
              * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
              * @enum {string}
@@ -2262,6 +2272,8 @@ export interface operations {
             expires_at: string;
             /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
             mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
+            /** @description Only once SIGNED_IN: the API scopes the session's requests carry, its user's role's (the console offers what they allow; the server decides on every request) */
+            scopes?: string[];
             /**
              * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
              * @enum {string}
