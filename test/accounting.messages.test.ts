@@ -78,6 +78,7 @@ describeEachDialect('accounting refusals in words a person reads', (t) => {
           accounting_record_id: record.id,
           error_code: 'INVALID_TRANSITION',
           message: toExported,
+          reason: expect.any(String),
           from: 'READY_FOR_EXPORT',
           to: 'EXPORTED',
         },

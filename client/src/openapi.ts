@@ -228,6 +228,13 @@ export interface paths {
      */
     post: operations["createAccountingRecords"];
   };
+  "/internal/v1/accounting/records/{record_id}": {
+    /**
+     * A record to review, with the moves it allows
+     * @description The record in double-entry and single-entry form, of one read (one version), and its allowed moves. allowed_moves lists every other review state: allowed, or not with the reason_code the move would be refused with and the reason in plain words, as the move (POST /internal/v1/accounting/records/review-status) would decide it now for this caller: its scopes, the lifecycle and the required coding.
+     */
+    get: operations["getAccountingRecordForReview"];
+  };
   "/internal/v1/accounting/records/{record_id}/coding": {
     /**
      * Code economic lines of a record
@@ -294,6 +301,13 @@ export interface paths {
      */
     post: operations["acceptCodingSuggestions"];
   };
+  "/internal/v1/accounting/records/allowed-moves": {
+    /**
+     * The review moves each record allows
+     * @description For each record named that is the caller's (others are left out), its state, version and allowed moves. allowed_moves lists every other review state: allowed, or not with the reason_code the move would be refused with and the reason in plain words, as the move (POST /internal/v1/accounting/records/review-status) would decide it now for this caller: its scopes, the lifecycle and the required coding.
+     */
+    get: operations["getAccountingRecordsAllowedMoves"];
+  };
   "/internal/v1/accounting/records/coding": {
     /**
      * Code the lines of up to 200 records, each saved on its own
@@ -304,7 +318,7 @@ export interface paths {
   "/internal/v1/accounting/records/review-status": {
     /**
      * Move up to 1000 records to a review state
-     * @description All or nothing. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED); the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding.
+     * @description All or nothing by default. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED), message and reason in plain words; the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding. With partial: true (asked for explicitly), the records that may move do and the answer is 200: items are those moved, not_moved each other record with its error_code, message and reason, as a refusal would name it.
      */
     post: operations["moveAccountingRecordsReviewStatus"];
   };
@@ -1375,6 +1389,8 @@ export interface operations {
               expires_at: string;
               /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
               mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
+              /** @description Only once SIGNED_IN: the API scopes the session's requests carry, its user's role's (the console offers what they allow; the server decides on every request) */
+              scopes?: string[];
               /**
                * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
                * @enum {string}
@@ -1715,6 +1731,8 @@ export interface operations {
               expires_at: string;
               /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
               mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
+              /** @description Only once SIGNED_IN: the API scopes the session's requests carry, its user's role's (the console offers what they allow; the server decides on every request) */
+              scopes?: string[];
               /**
                * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
                * @enum {string}
@@ -1943,6 +1961,8 @@ export interface operations {
               expires_at: string;
               /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
               mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
+              /** @description Only once SIGNED_IN: the API scopes the session's requests carry, its user's role's (the console offers what they allow; the server decides on every request) */
+              scopes?: string[];
               /**
                * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
                * @enum {string}
@@ -2043,6 +2063,8 @@ export interface operations {
               expires_at: string;
               /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
               mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
+              /** @description Only once SIGNED_IN: the API scopes the session's requests carry, its user's role's (the console offers what they allow; the server decides on every request) */
+              scopes?: string[];
               /**
                * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
                * @enum {string}
@@ -2200,6 +2222,8 @@ export interface operations {
             expires_at: string;
             /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
             mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
+            /** @description Only once SIGNED_IN: the API scopes the session's requests carry, its user's role's (the console offers what they allow; the server decides on every request) */
+            scopes?: string[];
             /**
              * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
              * @enum {string}
@@ -2272,6 +2296,8 @@ export interface operations {
             expires_at: string;
             /** @description Only while `step` is MFA_CODE: what may answer the second step (an authenticator app, a passkey, a recovery code) */
             mfa_factors?: ("TOTP" | "PASSKEY" | "RECOVERY_CODE")[];
+            /** @description Only once SIGNED_IN: the API scopes the session's requests carry, its user's role's (the console offers what they allow; the server decides on every request) */
+            scopes?: string[];
             /**
              * @description SIGNED_IN: the session may call the API. MFA_CODE: the second step: a code of the authenticator, or a recovery code, to POST /auth/mfa/verify, or a passkey (POST /auth/mfa/passkeys/authentication-options, then /auth/mfa/passkeys/verify); `mfa_factors` says which the user has. MFA_ENROLMENT: the account requires two-step sign-in: set it up (POST /auth/mfa/totp, then /auth/mfa/totp/confirm; or a passkey: POST /auth/mfa/passkeys/registration-options, then /auth/mfa/passkeys). Until SIGNED_IN the session calls nothing else, and ends 15 minutes after the password.
              * @enum {string}
@@ -4041,6 +4067,108 @@ export interface operations {
     };
   };
   /**
+   * A record to review, with the moves it allows
+   * @description The record in double-entry and single-entry form, of one read (one version), and its allowed moves. allowed_moves lists every other review state: allowed, or not with the reason_code the move would be refused with and the reason in plain words, as the move (POST /internal/v1/accounting/records/review-status) would decide it now for this caller: its scopes, the lifecycle and the required coding.
+   */
+  getAccountingRecordForReview: {
+    parameters: {
+      path: {
+        /** @description The accounting record id */
+        record_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Every review state other than the current one, in lifecycle order: whether a move there would be accepted now, for this caller, and why not. The same rules the move applies. */
+            allowed_moves: (({
+                /** @enum {boolean} */
+                allowed: true;
+                /**
+                 * @description FORWARD: towards EXPORTED (submit, approve); BACK: send back
+                 * @enum {string}
+                 */
+                direction: "FORWARD" | "BACK";
+                /**
+                 * @description Review stage of the record
+                 * @enum {string}
+                 */
+                to: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
+              }) | ({
+                /** @enum {boolean} */
+                allowed: false;
+                /** @description The states to move through first, one allowed move each, to get there (submit, then approve) */
+                allowed_via?: ("PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED")[];
+                /**
+                 * @description FORWARD: towards EXPORTED (submit, approve); BACK: send back
+                 * @enum {string}
+                 */
+                direction: "FORWARD" | "BACK";
+                /** @description Why not, in plain words for a person */
+                reason: string;
+                /**
+                 * @description The error_code the move would be refused with (FORBIDDEN: the caller's scopes or role)
+                 * @enum {string}
+                 */
+                reason_code: "FORBIDDEN" | "INVALID_TRANSITION" | "CODING_REQUIRED";
+                /**
+                 * @description Review stage of the record
+                 * @enum {string}
+                 */
+                to: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
+              }))[];
+            record: components["schemas"]["AccountingRecord"];
+            single_entry: components["schemas"]["AccountingRecord"];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
    * Code economic lines of a record
    * @description Sets each given line's whole coding: at most one value per field, each a value of the account that is neither disabled nor of a disabled field (422 INVALID_CODING names the line and value otherwise). Allowed in PREPARE and REVIEW (409 RECORD_NOT_EDITABLE otherwise); `version` must be the current one (409 VERSION_CONFLICT). Bumps the version by one and moves updated_at, as every change does; kept in the history. Answers the record in double-entry and single-entry form.
    */
@@ -5180,6 +5308,110 @@ export interface operations {
     };
   };
   /**
+   * The review moves each record allows
+   * @description For each record named that is the caller's (others are left out), its state, version and allowed moves. allowed_moves lists every other review state: allowed, or not with the reason_code the move would be refused with and the reason in plain words, as the move (POST /internal/v1/accounting/records/review-status) would decide it now for this caller: its scopes, the lifecycle and the required coding.
+   */
+  getAccountingRecordsAllowedMoves: {
+    parameters: {
+      query: {
+        /** @description Record ids, as a repeated parameter; at most 500 */
+        ids: string[];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description In the order named; ids that are not the caller's records are left out */
+            items: ({
+                /** @description Every review state other than the current one, in lifecycle order: whether a move there would be accepted now, for this caller, and why not. The same rules the move applies. */
+                allowed_moves: (({
+                    /** @enum {boolean} */
+                    allowed: true;
+                    /**
+                     * @description FORWARD: towards EXPORTED (submit, approve); BACK: send back
+                     * @enum {string}
+                     */
+                    direction: "FORWARD" | "BACK";
+                    /**
+                     * @description Review stage of the record
+                     * @enum {string}
+                     */
+                    to: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
+                  }) | ({
+                    /** @enum {boolean} */
+                    allowed: false;
+                    /** @description The states to move through first, one allowed move each, to get there (submit, then approve) */
+                    allowed_via?: ("PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED")[];
+                    /**
+                     * @description FORWARD: towards EXPORTED (submit, approve); BACK: send back
+                     * @enum {string}
+                     */
+                    direction: "FORWARD" | "BACK";
+                    /** @description Why not, in plain words for a person */
+                    reason: string;
+                    /**
+                     * @description The error_code the move would be refused with (FORBIDDEN: the caller's scopes or role)
+                     * @enum {string}
+                     */
+                    reason_code: "FORBIDDEN" | "INVALID_TRANSITION" | "CODING_REQUIRED";
+                    /**
+                     * @description Review stage of the record
+                     * @enum {string}
+                     */
+                    to: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
+                  }))[];
+                id: string;
+                /**
+                 * @description Review stage of the record
+                 * @enum {string}
+                 */
+                review_status: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
+                version: number;
+              })[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
    * Code the lines of up to 200 records, each saved on its own
    * @description Each item codes one record exactly as `POST …/records/{record_id}/coding` does (each given line's whole coding, at the record's current `version`, in PREPARE or REVIEW; a new version, updated_at and a CODED event in the record's history). Unlike the other batches, the items are not all or nothing: each record is saved on its own, so a refused one (VERSION_CONFLICT, RECORD_NOT_EDITABLE, INVALID_CODING, INVALID_REQUEST for its lines, NOT_FOUND for a record the account does not have) is answered on its item with the error its own coding would answer, and leaves the others saved. Answers 200 with one item per record, in request order: `SAVED` with the record as coded, or `REFUSED` with the error. A record named twice → 400, nothing saved.
    */
@@ -5302,7 +5534,7 @@ export interface operations {
   };
   /**
    * Move up to 1000 records to a review state
-   * @description All or nothing. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED); the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding.
+   * @description All or nothing by default. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED), message and reason in plain words; the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding. With partial: true (asked for explicitly), the records that may move do and the answer is 200: items are those moved, not_moved each other record with its error_code, message and reason, as a refusal would name it.
    */
   moveAccountingRecordsReviewStatus: {
     parameters: {
@@ -5314,6 +5546,8 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description true: move the records that may move and name the others in not_moved (200 all the same). Absent or false: all or nothing */
+          partial?: boolean;
           records: {
               /** @description An accounting record id */
               id: string;
@@ -5333,7 +5567,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            /** @description In request order */
+            /** @description The records moved, in request order */
             items: ({
                 id: string;
                 /**
@@ -5344,6 +5578,30 @@ export interface operations {
                 /** Format: date-time */
                 updated_at: string;
                 version: number;
+              })[];
+            /** @description Only with partial: each record that did not move, in request order, with why (as a refusal) */
+            not_moved?: ({
+                accounting_record_id: string;
+                current_version?: number;
+                /** @enum {string} */
+                error_code: "NOT_FOUND" | "VERSION_CONFLICT" | "INVALID_TRANSITION" | "CODING_REQUIRED";
+                expected_version?: number;
+                /**
+                 * @description Review stage of the record
+                 * @enum {string}
+                 */
+                from?: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
+                lines?: {
+                    [key: string]: unknown;
+                  }[];
+                message: string;
+                /** @description The same, in plain words for a person */
+                reason: string;
+                /**
+                 * @description Review stage of the record
+                 * @enum {string}
+                 */
+                to?: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
               })[];
           };
         };

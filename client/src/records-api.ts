@@ -17,7 +17,9 @@ import type {
   MergeLinesRequest,
   RecordCreate,
   RecordHistoryPage,
+  RecordForReview,
   RecordHistoryQuery,
+  RecordsAllowedMoves,
   RecordSearchPage,
   RecordSearchQuery,
   RecordWithSingleEntry,
@@ -118,9 +120,27 @@ export function reviewApi(http: Transport) {
     /** One record, one step. */
     moveRecord: (recordId: string, input: ReviewMoveRequest, options?: WriteOptions) =>
       write<AccountingRecord>('POST', `/internal/v1/accounting/records/${enc(recordId)}/review-status`, input, options),
-    /** Up to 1000 records to one review state, all or nothing (a refusal names every record that cannot move). */
+    /**
+     * Up to 1000 records to one review state, all or nothing (a refusal names every record that cannot move); with
+     * `partial: true`, those that may move do and `not_moved` names the others.
+     */
     moveRecords: (input: BulkMoveRequest, options?: WriteOptions) =>
       write<BulkMoveResponse>('POST', '/internal/v1/accounting/records/review-status', input, options),
+    /** A record in both forms (one version) with the moves the server allows it now, and why not the others. */
+    getForReview: (recordId: string, options?: RequestOptions) =>
+      http.request<RecordForReview>({
+        method: 'GET',
+        path: `/internal/v1/accounting/records/${enc(recordId)}`,
+        options,
+      }),
+    /** The allowed moves of up to 500 records (those of the caller's account; others are left out). */
+    allowedMoves: (ids: string[], options?: RequestOptions) =>
+      http.request<RecordsAllowedMoves>({
+        method: 'GET',
+        path: '/internal/v1/accounting/records/allowed-moves',
+        query: { ids },
+        options,
+      }),
     history,
     /** Every event of the record, in version order. */
     historyAll: (recordId: string, options?: RequestOptions) =>

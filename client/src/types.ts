@@ -46,6 +46,11 @@ export type BulkCodingItem = BulkCodingRequest['items'][number];
 export type BulkCodingResponse = Ok<'/internal/v1/accounting/records/coding', 'post'>;
 /** One record's outcome: SAVED with the record as coded, or REFUSED with the error its own coding would answer. */
 export type BulkCodingResult = BulkCodingResponse['items'][number];
+export type NotMovedRecord = NonNullable<BulkMoveResponse['not_moved']>[number];
+/** A record to review (both forms, one version) with the moves the server allows it now. */
+export type RecordForReview = Ok<'/internal/v1/accounting/records/{record_id}', 'get'>;
+export type ReviewMove = RecordForReview['allowed_moves'][number];
+export type RecordsAllowedMoves = Ok<'/internal/v1/accounting/records/allowed-moves', 'get'>;
 export type RecordHistoryQuery = Query<'/internal/v1/accounting/records/{record_id}/history', 'get'>;
 export type RecordHistoryPage = Ok<'/internal/v1/accounting/records/{record_id}/history', 'get'>;
 export type RecordEvent = RecordHistoryPage['items'][number];

@@ -35,6 +35,15 @@ describeEachDialect('console: sign-in and sessions', (t) => {
       step: 'SIGNED_IN',
       csrf_token: expect.any(String),
       expires_at: expect.stringMatching(ISO_MICROS),
+      // The role's scopes: the console offers what they allow (the server decides on every request).
+      scopes: [
+        'fields.read',
+        'field_values.read',
+        'accounting.record.read',
+        'accounting.integration.read',
+        'field_values.write',
+        'accounting.record.review',
+      ],
     });
     const setCookie = String(res.headers['set-cookie']);
     expect(res.headers['cache-control']).toBe('no-store');

@@ -235,4 +235,41 @@ describeLive('SDK: the review workflow', (s) => {
     expect(foreign).toMatchObject({ status: 404, error_code: 'NOT_FOUND', details: { field_id: field.svc_id } });
     expect((await failure(stranger.review.history(record!.id))).status).toBe(404);
   });
+
+  it("reads a record's allowed moves and moves partly, typed", async () => {
+    const { client } = await clientOf(s.live);
+    const { field, values } = await chart(client);
+    const coded = { amount: usd(20), field_values: [{ field_id: field.svc_id, svc_id: values[0]!.svc_id }] };
+    const { items } = await client.review.createRecords([
+      card(20, { lines: [coded] }),
+      card(20),
+      card(20, { review_status: 'PREPARE', lines: [coded] }),
+    ]);
+    const [ready, bare, early] = items as [AccountingRecord, AccountingRecord, AccountingRecord];
+    await client.review.setRequiredCoding([field.svc_id]);
+
+    const forReview = await client.review.getForReview(early.id);
+    expect(forReview.record.version).toBe(1);
+    expect(forReview.allowed_moves.find((m) => m.to === 'READY_FOR_EXPORT')).toMatchObject({
+      allowed: false,
+      reason_code: 'INVALID_TRANSITION',
+      allowed_via: ['REVIEW'],
+    });
+    const moves = await client.review.allowedMoves([bare.id, ready.id, 'accr_nope']);
+    expect(moves.items.map((i) => [i.id, i.allowed_moves.find((m) => m.to === 'READY_FOR_EXPORT')?.allowed])).toEqual([
+      [bare.id, false],
+      [ready.id, true],
+    ]);
+
+    const partly = await client.review.moveRecords({
+      review_status: 'READY_FOR_EXPORT',
+      records: [{ id: ready.id }, { id: bare.id }, { id: early.id }],
+      partial: true,
+    });
+    expect(partly.items.map((m) => [m.id, m.review_status])).toEqual([[ready.id, 'READY_FOR_EXPORT']]);
+    expect(partly.not_moved?.map((n) => [n.accounting_record_id, n.error_code])).toEqual([
+      [bare.id, 'CODING_REQUIRED'],
+      [early.id, 'INVALID_TRANSITION'],
+    ]);
+  });
 });

@@ -142,6 +142,8 @@ export function requestsOf(
       return [{ body: { auto_submit: false } }];
     case 'GET /internal/v1/accounting/records':
       return [{}, { query: { cursor: e.cursors.search } }];
+    case 'GET /internal/v1/accounting/records/allowed-moves':
+      return [{ query: { ids: [e.recordId] } }];
     case 'GET /internal/v1/fields/{field_id}/values/search':
       return [{ query: { q: 'Sales' } }];
     case 'POST /internal/v1/clients':

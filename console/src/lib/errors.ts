@@ -43,6 +43,8 @@ export interface RecordProblem {
   accounting_record_id: string;
   error_code: string;
   message: string;
+  /** The same in plain words (the service's, for a person). */
+  reason?: string;
   lines?: { index: number; line_id: string; missing_fields: { field_id: string; field_name: string }[] }[];
 }
 

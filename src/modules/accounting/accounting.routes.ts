@@ -13,6 +13,7 @@ import {
   RecordQuery,
   SingleEntryQuery,
 } from './accounting.schemas.js';
+import { allowedMovesRoutes } from './allowed-moves.routes.js';
 import { internalAccountingRoutes } from './internal.routes.js';
 import { overviewRoutes } from './overview.routes.js';
 import { reviewRoutes } from './review.routes.js';
@@ -92,6 +93,7 @@ export function accountingRoutes(db: Db): FastifyPluginAsyncTypebox {
     await app.register(internalAccountingRoutes(db));
     await app.register(reviewRoutes(db));
     await app.register(bulkCodingRoutes(db));
+    await app.register(allowedMovesRoutes(db));
     await app.register(overviewRoutes(db));
   };
 }

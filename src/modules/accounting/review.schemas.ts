@@ -107,6 +107,12 @@ export const BulkMoveBody = Type.Object(
       ),
       { minItems: 1, maxItems: 1000 },
     ),
+    partial: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: move the records that may move and name the others in not_moved (200 all the same). Absent or false: all or nothing',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'BulkReviewMoveRequest' },
 );
@@ -116,8 +122,29 @@ export const MovedRecord = Type.Object(
   { id: Type.String(), review_status: ReviewStatusSchema, version: Type.Integer(), updated_at: Timestamp },
   { title: 'MovedAccountingRecord' },
 );
+const NotMoved = Type.Object(
+  {
+    accounting_record_id: Type.String(),
+    error_code: oneOf(['NOT_FOUND', 'VERSION_CONFLICT', 'INVALID_TRANSITION', 'CODING_REQUIRED'] as const),
+    message: Type.String(),
+    reason: Type.String({ description: 'The same, in plain words for a person' }),
+    from: Type.Optional(ReviewStatusSchema),
+    to: Type.Optional(ReviewStatusSchema),
+    expected_version: Type.Optional(Type.Integer()),
+    current_version: Type.Optional(Type.Integer()),
+    lines: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+  },
+  { title: 'NotMovedAccountingRecord' },
+);
 export const BulkMoveResponse = Type.Object(
-  { items: Type.Array(MovedRecord, { description: 'In request order' }) },
+  {
+    items: Type.Array(MovedRecord, { description: 'The records moved, in request order' }),
+    not_moved: Type.Optional(
+      Type.Array(NotMoved, {
+        description: 'Only with partial: each record that did not move, in request order, with why (as a refusal)',
+      }),
+    ),
+  },
   { title: 'BulkReviewMoveResponse' },
 );
 

@@ -1,40 +1,24 @@
 import type { Executor } from '../../db/database.js';
-import { errors, transitionRefusal } from '../../errors.js';
+import { errors } from '../../errors.js';
 import { microsToIso } from '../../lib/clock.js';
 import type { Caller } from '../auth/auth.service.js';
 import { accountingRepository, CountDeltas } from './accounting.repository.js';
 import { recordEvents } from './history.js';
-import { economicLines, type LineItem } from './ledger.js';
-import { canMove, type ReviewStatus } from './lifecycle.js';
+import type { ReviewStatus } from './lifecycle.js';
+import { moveRefusals, PLAIN_REASONS, type MoveProblem } from './move-rules.js';
 import { recordClock } from './record-clock.repository.js';
-import { requiredCoding, type CodedRecord } from './required-coding.js';
+import { requiredCoding } from './required-coding.js';
 import { reviewRepository, type ReviewState } from './review.repository.js';
 import type { BulkMoveInput } from './review.schemas.js';
 
 /**
- * Review moves of many records at once (the console's "approve" and "send back"), all or nothing: every record
- * is checked (it exists, is at the expected version, may make the move, and meets the account's required coding
- * when it goes to READY_FOR_EXPORT) before any moves. A refusal lists every record that fails, each with its own
- * code; the answer's status is that of the gravest: 404, then 409, then 422.
+ * Review moves of many records at once (the console's "approve" and "send back"), all or nothing by default: every
+ * record is checked (it exists, is at the expected version, and may make the move: move-rules.ts) before any moves.
+ * A refusal lists every record that fails, each with its own code; the answer's status is that of the gravest: 404,
+ * then 409, then 422. Asked for `partial`, the records that may move do, and the answer lists the others.
  */
 
-export interface MoveProblem {
-  accounting_record_id: string;
-  error_code: 'NOT_FOUND' | 'VERSION_CONFLICT' | 'INVALID_TRANSITION' | 'CODING_REQUIRED';
-  message: string;
-  [detail: string]: unknown;
-}
-
 const GRAVITY = ['NOT_FOUND', 'VERSION_CONFLICT', 'INVALID_TRANSITION', 'CODING_REQUIRED'] as const;
-
-/** The coding of a record's economic lines, as the required-coding check reads it. */
-export function codedRecord(state: Pick<ReviewState, 'id' | 'type' | 'line_items_json'>): CodedRecord {
-  const lines: LineItem[] = state.line_items_json === null ? [] : JSON.parse(state.line_items_json);
-  return {
-    ref: { accounting_record_id: state.id },
-    lines: economicLines(state.type, lines).map((l) => ({ lineId: l.id, codings: l.accounting_field_values })),
-  };
-}
 
 /** Every reason each record cannot make the move (none: it can). */
 async function problemsOf(
@@ -43,9 +27,8 @@ async function problemsOf(
   input: BulkMoveInput,
   states: ReadonlyMap<string, ReviewState>,
 ): Promise<MoveProblem[]> {
-  const to = input.review_status;
   const problems: MoveProblem[] = [];
-  const toCheck: CodedRecord[] = [];
+  const movable: ReviewState[] = [];
   for (const { id, version } of input.records) {
     const state = states.get(id);
     if (!state) {
@@ -53,38 +36,23 @@ async function problemsOf(
         accounting_record_id: id,
         error_code: 'NOT_FOUND',
         message: `Accounting record ${id} not found.`,
+        reason: PLAIN_REASONS.NOT_FOUND,
       });
-      continue;
-    }
-    if (version !== undefined && version !== state.version) {
+    } else if (version !== undefined && version !== state.version) {
       problems.push({
         accounting_record_id: id,
         error_code: 'VERSION_CONFLICT',
         message: `The record is at version ${state.version}, not ${version}.`,
+        reason: PLAIN_REASONS.VERSION_CONFLICT(state.version),
         expected_version: version,
         current_version: state.version,
       });
-    } else if (!canMove(state.review_status, to)) {
-      problems.push({
-        accounting_record_id: id,
-        error_code: 'INVALID_TRANSITION',
-        message: transitionRefusal(state.review_status, to),
-        from: state.review_status,
-        to,
-      });
-    } else if (to === 'READY_FOR_EXPORT') {
-      toCheck.push(codedRecord(state));
+    } else {
+      movable.push(state);
     }
   }
-  for (const missing of requiredCoding.missing(await requiredCoding.fields(ex, caller), toCheck)) {
-    const id = 'accounting_record_id' in missing.ref ? missing.ref.accounting_record_id : '';
-    problems.push({
-      accounting_record_id: id,
-      error_code: 'CODING_REQUIRED',
-      message: 'Lines lack the coding the account requires before READY_FOR_EXPORT.',
-      lines: missing.lines,
-    });
-  }
+  const required = input.review_status === 'READY_FOR_EXPORT' ? await requiredCoding.fields(ex, caller) : [];
+  problems.push(...moveRefusals(required, movable, input.review_status).values());
   // In the request's order, whatever the problem.
   const order = new Map(input.records.map((r, i) => [r.id, i]));
   return problems.sort((a, b) => order.get(a.accounting_record_id)! - order.get(b.accounting_record_id)!);
@@ -106,8 +74,20 @@ async function plan(ex: Executor, caller: Caller, input: BulkMoveInput): Promise
   return { last, states, problems: await problemsOf(ex, caller, input, states) };
 }
 
-/** Moves every record of a plan without problems; answers each record's new state, in order. */
-async function apply(ex: Executor, caller: Caller, input: BulkMoveInput, { last, states }: Plan) {
+interface MovedRecord {
+  id: string;
+  review_status: ReviewStatus;
+  version: number;
+  updated_at: string;
+}
+
+/** Moves every record of `input` (none with a problem); answers each record's new state, in order. */
+async function apply(
+  ex: Executor,
+  caller: Caller,
+  input: BulkMoveInput,
+  { last, states }: Plan,
+): Promise<MovedRecord[]> {
   const ids = input.records.map((r) => r.id);
   const first = await recordClock.advance(ex, caller.accountId, last, ids.length);
   const moves = ids.map((id, i) => {
@@ -141,6 +121,14 @@ async function apply(ex: Executor, caller: Caller, input: BulkMoveInput, { last,
   }));
 }
 
+/** `partial`: moves the records of a plan that may move, and names the others with their problems. */
+async function movePartly(ex: Executor, caller: Caller, input: BulkMoveInput, planned: Plan) {
+  const refused = new Set(planned.problems.map((p) => p.accounting_record_id));
+  const movable = { ...input, records: input.records.filter((r) => !refused.has(r.id)) };
+  const items = movable.records.length > 0 ? await apply(ex, caller, movable, planned) : [];
+  return { items, not_moved: planned.problems };
+}
+
 /** A record's one problem, answered as the move of one record answers it (the error of its own code). */
 function problemError(problem: MoveProblem) {
   const id = problem.accounting_record_id;
@@ -162,12 +150,15 @@ function problemError(problem: MoveProblem) {
  * record's problem under the gravest code; a single move answers its record's problem with that problem's own code.
  */
 export const reviewService = {
-  /** Moves up to 1000 records to one review state, all or nothing; answers each record's new state, in order. */
+  /**
+   * Moves up to 1000 records to one review state, all or nothing (or, asked for `partial`, those that may);
+   * answers each moved record's new state, in order.
+   */
   async moveMany(
     ex: Executor,
     caller: Caller,
     input: BulkMoveInput,
-  ): Promise<{ items: { id: string; review_status: ReviewStatus; version: number; updated_at: string }[] }> {
+  ): Promise<{ items: MovedRecord[]; not_moved?: MoveProblem[] }> {
     const seen = new Set<string>();
     const twice = input.records.flatMap((r, i) => {
       const repeated = seen.has(r.id);
@@ -176,6 +167,7 @@ export const reviewService = {
     });
     if (twice.length > 0) throw errors.invalidRequest(twice);
     const planned = await plan(ex, caller, input);
+    if (input.partial) return movePartly(ex, caller, input, planned);
     if (planned.problems.length > 0) {
       const gravest = GRAVITY.find((code) => planned.problems.some((p) => p.error_code === code))!;
       throw errors.bulkMoveRefused(gravest, input.records.length, planned.problems);

@@ -4,6 +4,7 @@ import { errors } from '../../errors.js';
 import { microsToIso, nowMicros } from '../../lib/clock.js';
 import { mfaService, type MfaFactor, type SignInStep } from './mfa.service.js';
 import { sessionEnd, type SessionLimits } from './sessions.js';
+import { ROLE_SCOPES } from './roles.js';
 import { usersService, type UserDto } from './users.service.js';
 
 /** What the /auth routes answer for a session: its user, its step, its CSRF token and when it ends at the latest. */
@@ -12,6 +13,8 @@ export interface SessionAnswer {
   step: SignInStep;
   csrf_token: string;
   expires_at: string;
+  /** once SIGNED_IN: the scopes the session's requests carry (its user's role's) */
+  scopes?: string[];
   /** while the step is MFA_CODE: what may answer it */
   mfa_factors?: MfaFactor[];
 }
@@ -45,6 +48,7 @@ export async function answerSession(
     step: step ?? 'SIGNED_IN',
     csrf_token: reply.generateCsrf(),
     expires_at: microsToIso(sessionEnd({ signedInAt, step }, limits)),
+    ...(step === undefined ? { scopes: [...ROLE_SCOPES[user.role]] } : {}),
     ...(step === 'MFA_CODE'
       ? { mfa_factors: await mfaService.factors(db, { account_id: accountId, user_id: userId }) }
       : {}),

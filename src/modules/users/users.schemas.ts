@@ -40,6 +40,12 @@ export const SessionResponse = Type.Object(
       description: 'Send as X-CSRF-Token on every POST, PUT and DELETE made with this session',
     }),
     expires_at: Timestamp,
+    scopes: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          "Only once SIGNED_IN: the API scopes the session's requests carry, its user's role's (the console offers what they allow; the server decides on every request)",
+      }),
+    ),
     mfa_factors: Type.Optional(
       Type.Array(oneOf(['TOTP', 'PASSKEY', 'RECOVERY_CODE'] as const), {
         description:

@@ -7,7 +7,7 @@ interface BulkActionsProps {
   onSendBack: () => void;
 }
 
-/** Moves the selected records together: approve (to Ready for export) or send back (to Review). */
+/** Moves the selected records together: approve (to Ready for export) or send back (one step back each). */
 export function BulkActions({ count, busy, onApprove, onSendBack }: BulkActionsProps) {
   return (
     <div className="bulk-bar" role="group" aria-label="Selected records">

@@ -8,8 +8,11 @@ import { plural } from '../../../lib/format';
 import { recordProblems, type RecordProblem } from '../../../lib/errors';
 import { REVIEW_STATUS_LABELS } from '../../../lib/labels';
 import { canReview, useCurrentUser } from '../../auth/session-context';
-import { useBulkMove, useRecordSearch } from '../api/search';
+import { usePlanBulk, useRunBulk, type BulkOutcome } from '../api/bulk';
+import { useRecordSearch } from '../api/search';
+import type { BulkAction, BulkPlan } from '../bulk-plan';
 import { BulkActions } from '../components/BulkActions';
+import { BulkRefusals } from '../components/BulkRefusals';
 import { QueueFilters } from '../components/QueueFilters';
 import { QueuePager } from '../components/QueuePager';
 import { ReviewQueueTable } from '../components/ReviewQueueTable';
@@ -24,10 +27,26 @@ import {
   type SortColumn,
 } from '../queue-params';
 
-const MOVED_WORDS: Record<'READY_FOR_EXPORT' | 'REVIEW', string> = {
-  READY_FOR_EXPORT: 'approved (now Ready for export)',
-  REVIEW: 'sent back to Review',
-};
+/** What a bulk action did, in words. */
+function outcomeWords(outcome: BulkOutcome): string {
+  const words: string[] = [];
+  for (const { to, count } of outcome.moved) {
+    if (outcome.action === 'approve') {
+      const first = outcome.submittedFirst > 0 ? `, ${outcome.submittedFirst} of them submitted first` : '';
+      words.push(`${plural(count, 'record')} approved (now Ready for export)${first}.`);
+    } else {
+      words.push(`${plural(count, 'record')} sent back to ${REVIEW_STATUS_LABELS[to]}.`);
+    }
+  }
+  for (const { to, count } of outcome.stoppedAt) {
+    words.push(`${plural(count, 'record')} submitted but not approved (now ${REVIEW_STATUS_LABELS[to]}).`);
+  }
+  if (words.length === 0) words.push('No record was moved.');
+  if (outcome.notMoved.length > 0) {
+    words.push(`${plural(outcome.notMoved.length, 'record')} not moved: each one's reason is shown on its row.`);
+  }
+  return words.join(' ');
+}
 
 /** One view of the queue (its filters and sort); a new view starts again on its first page. */
 function QueueView({ search }: { search: string }) {
@@ -45,7 +64,9 @@ function QueueView({ search }: { search: string }) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [problems, setProblems] = useState<ReadonlyMap<string, RecordProblem>>(new Map());
   const [outcome, setOutcome] = useState<string | null>(null);
-  const move = useBulkMove();
+  const [pending, setPending] = useState<BulkPlan | null>(null);
+  const planning = usePlanBulk();
+  const run = useRunBulk();
 
   const show = (next: QueueView) => {
     const query = queueSearchString(next);
@@ -57,7 +78,9 @@ function QueueView({ search }: { search: string }) {
     setSelected(new Set());
     setProblems(new Map());
     setOutcome(null);
-    move.reset();
+    setPending(null);
+    planning.reset();
+    run.reset();
   };
   const toggle = (id: string, checked: boolean) =>
     setSelected((current) => {
@@ -68,29 +91,45 @@ function QueueView({ search }: { search: string }) {
     });
   const toggleAll = (checked: boolean) => setSelected(checked ? new Set(records.map((r) => r.id)) : new Set());
 
-  const moveSelected = (to: 'READY_FOR_EXPORT' | 'REVIEW') => {
+  const execute = (plan: BulkPlan, partial: boolean, withVia: boolean) =>
+    run.mutate(
+      { plan, partial, withVia },
+      {
+        onSuccess: (done) => {
+          setPending(null);
+          setSelected(new Set());
+          setOutcome(outcomeWords(done));
+          setProblems(
+            new Map(
+              done.notMoved.map(({ accounting_record_id, error_code, message, reason }) => [
+                accounting_record_id,
+                { accounting_record_id, error_code, message, reason },
+              ]),
+            ),
+          );
+        },
+        onError: (error) => {
+          setPending(null);
+          setProblems(recordProblems(error));
+        },
+      },
+    );
+
+  /** Asks the server what the selected records allow; moves at once when all do, else shows who cannot and why. */
+  const start = (action: BulkAction) => {
     const chosen = records.filter((r) => selected.has(r.id)).map((r) => ({ id: r.id, version: r.version }));
     setOutcome(null);
     setProblems(new Map());
-    move.mutate(
-      { review_status: to, records: chosen },
-      {
-        onSuccess: (answer) => {
-          setSelected(new Set());
-          setOutcome(`${plural(answer.items.length, 'record')} ${MOVED_WORDS[to]}.`);
-        },
-        onError: (error) => setProblems(recordProblems(error)),
-      },
+    setPending(null);
+    run.reset();
+    planning.mutate(
+      { action, records: chosen },
+      { onSuccess: (plan) => (plan.refused.length === 0 ? execute(plan, false, false) : setPending(plan)) },
     );
   };
 
   const context = { ids: records.map((r) => r.id), search };
-  const refusedTitle =
-    move.isError && move.variables
-      ? problems.size > 0
-        ? `Nothing was moved: ${problems.size} of ${plural(move.variables.records.length, 'selected record')} cannot go to ${REVIEW_STATUS_LABELS[move.variables.review_status]}. Each one's reason is shown on its row.`
-        : 'Nothing was moved.'
-      : '';
+  const busy = planning.isPending || run.isPending;
 
   return (
     <>
@@ -99,9 +138,19 @@ function QueueView({ search }: { search: string }) {
       {mayReview && (
         <BulkActions
           count={selected.size}
-          busy={move.isPending}
-          onApprove={() => moveSelected('READY_FOR_EXPORT')}
-          onSendBack={() => moveSelected('REVIEW')}
+          busy={busy}
+          onApprove={() => start('approve')}
+          onSendBack={() => start('sendBack')}
+        />
+      )}
+      {pending && (
+        <BulkRefusals
+          plan={pending}
+          records={records}
+          busy={busy}
+          onGoOn={() => execute(pending, true, false)}
+          onSubmitAndApprove={() => execute(pending, true, true)}
+          onCancel={() => setPending(null)}
         />
       )}
       {outcome && (
@@ -109,7 +158,18 @@ function QueueView({ search }: { search: string }) {
           {outcome}
         </p>
       )}
-      {move.isError && <ErrorMessage title={refusedTitle} error={move.error} showMessage={problems.size === 0} />}
+      {planning.isError && <ErrorMessage title="Nothing was moved." error={planning.error} />}
+      {run.isError && (
+        <ErrorMessage
+          title={
+            problems.size > 0
+              ? `Nothing was moved: ${plural(problems.size, 'selected record')} cannot make this move. Each one's reason is shown on its row.`
+              : 'Nothing was moved.'
+          }
+          error={run.error}
+          showMessage={problems.size === 0}
+        />
+      )}
 
       {results.isPending && <Loading label="Loading records…" />}
       {results.isError && (

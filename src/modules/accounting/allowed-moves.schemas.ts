@@ -1,0 +1,85 @@
+import { Type, type Static } from 'typebox';
+import { oneOf, ReviewStatusSchema, Text } from './accounting.schema-parts.js';
+import type { AccountingRecordDto } from './record.shape.js';
+
+const Direction = oneOf(['FORWARD', 'BACK'] as const, 'FORWARD: towards EXPORTED (submit, approve); BACK: send back');
+
+const AllowedMoveSchema = Type.Union(
+  [
+    Type.Object(
+      { to: ReviewStatusSchema, direction: Direction, allowed: Type.Literal(true) },
+      { additionalProperties: false, title: 'AllowedReviewMove' },
+    ),
+    Type.Object(
+      {
+        to: ReviewStatusSchema,
+        direction: Direction,
+        allowed: Type.Literal(false),
+        reason_code: oneOf(
+          ['FORBIDDEN', 'INVALID_TRANSITION', 'CODING_REQUIRED'] as const,
+          "The error_code the move would be refused with (FORBIDDEN: the caller's scopes or role)",
+        ),
+        reason: Type.String({ description: 'Why not, in plain words for a person' }),
+        allowed_via: Type.Optional(
+          Type.Array(ReviewStatusSchema, {
+            description: 'The states to move through first, one allowed move each, to get there (submit, then approve)',
+          }),
+        ),
+      },
+      { additionalProperties: false, title: 'RefusedReviewMove' },
+    ),
+  ],
+  { title: 'ReviewMove' },
+);
+
+export type AllowedMove = Static<typeof AllowedMoveSchema>;
+
+export const AllowedMoves = Type.Array(AllowedMoveSchema, {
+  description:
+    'Every review state other than the current one, in lifecycle order: whether a move there would be accepted now, for this caller, and why not. The same rules the move applies.',
+});
+
+export const RecordWithAllowedMovesSchema = Type.Object(
+  {
+    record: Type.Ref('AccountingRecord'),
+    single_entry: Type.Ref('AccountingRecord', { description: 'The same record as single_entry=true shows it' }),
+    allowed_moves: AllowedMoves,
+  },
+  { title: 'AccountingRecordForReview' },
+);
+export interface RecordWithAllowedMoves {
+  record: AccountingRecordDto;
+  single_entry: AccountingRecordDto;
+  allowed_moves: AllowedMove[];
+}
+
+export const AllowedMovesQuery = Type.Object(
+  {
+    ids: Type.Array(Text(255), {
+      minItems: 1,
+      maxItems: 500,
+      description: 'Record ids, as a repeated parameter; at most 500',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const RecordMovesSchema = Type.Object(
+  {
+    id: Type.String(),
+    review_status: ReviewStatusSchema,
+    version: Type.Integer(),
+    allowed_moves: AllowedMoves,
+  },
+  { title: 'AccountingRecordMoves' },
+);
+export type RecordMoves = Static<typeof RecordMovesSchema>;
+
+export const AllowedMovesPage = Type.Object(
+  {
+    items: Type.Array(RecordMovesSchema, {
+      description: "In the order named; ids that are not the caller's records are left out",
+    }),
+  },
+  { title: 'AccountingRecordsMoves' },
+);
