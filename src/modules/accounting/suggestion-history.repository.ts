@@ -47,10 +47,16 @@ const COLUMN = {
 } as const;
 const keyed = (signal: HistorySignal, key: unknown) => (signal === 'RECORD_TYPE' ? sql`${key}` : sql`lower(${key})`);
 
-/** A record of a history as its read answers it: the record's row alone (its line items are read apart, once). */
-export type HistoryRow = Omit<SuggestionRow, 'line_items_json'>;
+/**
+ * A record of a history as its read answers it: what a history record shows of its row (its line items are read
+ * apart, once; each history row is a read of the records' table, so it takes no column it does not use).
+ */
+export type HistoryRow = Pick<
+  SuggestionRow,
+  'id' | 'type' | 'version' | 'memo' | 'currency' | 'amount_minor' | 'posted_at'
+>;
 
-const HEAD_COLUMNS = COLUMNS.filter((c) => c !== 'd.line_items_json');
+const HEAD_COLUMNS = ['r.id', 'r.type', 'r.version', 'r.memo', 'r.currency', 'r.amount_minor', 'r.posted_at'] as const;
 
 type Read = (
   ex: Executor,
@@ -85,8 +91,7 @@ const readHistory: ByDialect<Read> = {
     const rows = await sql<HistoryRow & { key: string }>`
       select k.key, h.* from unnest(${[...keys]}::text[]) as k(key)
       cross join lateral (
-        select r.id, r.type, r.review_status, r.version, r.vendor_name, r.user_email, r.memo, r.currency,
-               r.amount_minor, r.posted_at
+        select r.id, r.type, r.version, r.memo, r.currency, r.amount_minor, r.posted_at
         from accounting_records as r
         where r.account_id = ${accountId} and ${COLUMN[signal]} = ${keyed(signal, sql`k.key`)}
           and r.review_status in (${sql.join(APPROVED)})
