@@ -21,6 +21,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { database, log, recorder, startBench, type Settings } from './lib/context.js';
 import { writeReport } from './lib/report.js';
+import { codingScenarios, GROUPS, type Group } from './scenarios/coding.js';
 import { httpFloor } from './scenarios/http-floor.js';
 import { recordScenarios } from './scenarios/records.js';
 import { reviewScenarios } from './scenarios/review.js';
@@ -42,6 +43,7 @@ const { values: args } = parseArgs({
     'no-docs': { type: 'boolean', default: false },
     scaling: { type: 'boolean', default: false },
     'webhooks-tarpit': { type: 'boolean', default: false },
+    only: { type: 'string' },
     'pg-url': {
       type: 'string',
       default: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: settings.root, stdio: 'inherit' });
   if (args.scaling) return scaling(settings);
   if (args['webhooks-tarpit']) return webhooksTarpit(settings);
+  if (args.only !== undefined) return only(args.only);
   const rec = recorder();
   const floorLoad = await httpFloor(settings, rec);
 
@@ -99,6 +102,37 @@ async function main(): Promise<void> {
   }
   const sizes = { values: settings.values, records: settings.records, duration: settings.duration };
   const files = writeReport(settings.root, settings.dialect, sizes, rec.scenarios, !args['no-docs']);
+  log(`wrote ${files.join(', ')}`);
+}
+
+/**
+ * `--only rules,suggestions` (or `ingest-rules`, `apply-rules`, `suggestions`; `rules` is both rule groups): issue
+ * 30's coding scenarios alone on a new database (bench/scenarios/coding.ts), a few minutes instead of the full run.
+ * Writes bench/results/<date>-<db>-coding.json|md and the dialect's coding block of docs/performance.md.
+ */
+async function only(list: string): Promise<void> {
+  const asked = list.split(',').flatMap((g): string[] => (g === 'rules' ? ['ingest-rules', 'apply-rules'] : [g]));
+  const unknown = asked.filter((g) => !(GROUPS as readonly string[]).includes(g));
+  if (unknown.length > 0) throw new Error(`--only: unknown ${unknown.join(', ')} (rules, ${GROUPS.join(', ')})`);
+  const groups = GROUPS.filter((g: Group) => asked.includes(g));
+  const rec = recorder();
+  const db = await database(settings);
+  const env = { DATABASE_URL: db.url, RATE_LIMIT_MAX: '0', TOKEN_RATE_LIMIT_MAX: '0', LOG_LEVEL: 'warn', WORKERS: '1' };
+  try {
+    const b = await startBench(settings, db.url, env, rec);
+    try {
+      await codingScenarios(b, groups);
+      b.add({ name: 'server RSS, highest seen', unit: 'MB', throughput: b.maxRssMb(), targetMax: 300 });
+    } finally {
+      await b.stop();
+    }
+  } finally {
+    await db.drop();
+  }
+  const sizes = quick
+    ? { 'records under review (apply)': 2000, 'approved records (suggestions)': 20_000 }
+    : { 'records under review (apply)': 10_000, 'approved records (suggestions)': 100_000 };
+  const files = writeReport(settings.root, settings.dialect, sizes, rec.scenarios, !args['no-docs'], 'coding');
   log(`wrote ${files.join(', ')}`);
 }
 

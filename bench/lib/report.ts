@@ -49,29 +49,34 @@ export function writeReport(
   sizes: Record<string, number>,
   scenarios: Scenario[],
   docs = true,
+  mode?: string,
 ): string[] {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const dir = path.join(root, 'bench/results');
   fs.mkdirSync(dir, { recursive: true });
-  const json = path.join(dir, `${stamp}-${dialect}.json`);
-  const md = path.join(dir, `${stamp}-${dialect}.md`);
-  const heading = headingOf(dialect, new Date().toISOString(), machine(), sizes);
+  const name = mode ? `${dialect}-${mode}` : dialect;
+  const json = path.join(dir, `${stamp}-${name}.json`);
+  const md = path.join(dir, `${stamp}-${name}.md`);
+  const heading = headingOf(dialect, new Date().toISOString(), machine(), sizes).replace(
+    /^## (\S+)/,
+    mode ? `## $1, ${mode}` : '## $1',
+  );
   fs.writeFileSync(
     json,
     JSON.stringify({ date: new Date().toISOString(), dialect, machine: machine(), sizes, scenarios }, null, 2),
   );
   fs.writeFileSync(md, `${heading}${table(scenarios)}\n`);
-  return docs ? [json, md, renderDoc(root, dialect, heading, scenarios)] : [json, md];
+  return docs ? [json, md, renderDoc(root, name, heading, scenarios)] : [json, md];
 }
 
-/** Replaces the dialect's block of docs/performance.md with this table. */
-export function renderDoc(root: string, dialect: string, heading: string, scenarios: Scenario[]): string {
+/** Replaces the block of docs/performance.md (a dialect's, or a mode's of it: `sqlite-coding`) with this table. */
+export function renderDoc(root: string, block: string, heading: string, scenarios: Scenario[]): string {
   const doc = path.join(root, 'docs/performance.md');
-  const marker = `<!-- latest:${dialect} -->`;
+  const marker = `<!-- latest:${block} -->`;
   const current = fs.existsSync(doc) ? fs.readFileSync(doc, 'utf8') : '# Performance\n';
-  const block = `${marker}\n${heading}${table(scenarios)}\n${marker}`;
+  const text = `${marker}\n${heading}${table(scenarios)}\n${marker}`;
   const pattern = new RegExp(`${marker}[\\s\\S]*?${marker}`);
-  fs.writeFileSync(doc, pattern.test(current) ? current.replace(pattern, () => block) : `${current}\n${block}\n`);
+  fs.writeFileSync(doc, pattern.test(current) ? current.replace(pattern, () => text) : `${current}\n${text}\n`);
   return doc;
 }
 
@@ -80,7 +85,7 @@ export function headingOf(dialect: string, date: string, machineText: string, si
     sizes,
   )
     .map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`)
-    .join(', ')} s/scenario.\n\n`;
+    .join(', ')}${'duration' in sizes ? ' s/scenario' : ''}.\n\n`;
 }
 
 /** Writes bench/results/<date>-<dialect>-scaling.json and .md (`--scaling`; docs/performance.md is left alone). */

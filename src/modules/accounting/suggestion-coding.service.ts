@@ -11,9 +11,11 @@ import { recordClock } from './record-clock.repository.js';
 import type { RecordWithSingleEntry } from './review.schemas.js';
 import {
   suggestionHistoryRepository,
+  type HistoryRow,
   type HistorySignal,
   type SuggestionRow,
 } from './suggestion-history.repository.js';
+import { suggestionValues, type CodedValue } from './suggestion-values.js';
 
 export type { AcceptedSuggestion } from './history.js';
 export type { HistorySignal } from './suggestion-history.repository.js';
@@ -40,7 +42,7 @@ export interface HistoryRecord {
   memo: string | null;
   currency: string;
   amount_minor: number;
-  values: { field_id: string; svc_id: string }[];
+  values: readonly { field_id: string; svc_id: string }[];
 }
 
 function economicOf(row: Pick<SuggestionRow, 'type' | 'line_items_json'>): LineItem[] {
@@ -67,9 +69,10 @@ function subjectOf(row: SuggestionRow): SuggestionSubject {
   };
 }
 
-function historyOf(row: SuggestionRow): HistoryRecord {
+/** The values a record's economic lines are coded with, each pair once. */
+function valuesOf(row: Pick<SuggestionRow, 'type' | 'line_items_json'>): CodedValue[] {
   const seen = new Set<string>();
-  const values: HistoryRecord['values'] = [];
+  const values: CodedValue[] = [];
   for (const line of economicOf(row)) {
     for (const v of line.accounting_field_values) {
       const key = `${v.svc_field_id}\u0000${v.svc_field_value_id}`;
@@ -78,6 +81,10 @@ function historyOf(row: SuggestionRow): HistoryRecord {
       values.push({ field_id: v.svc_field_id, svc_id: v.svc_field_value_id });
     }
   }
+  return values;
+}
+
+function historyOf(row: HistoryRow, values: readonly CodedValue[]): HistoryRecord {
   return {
     id: row.id,
     type: row.type,
@@ -100,18 +107,55 @@ export const suggestionCodingService = {
   },
 
   /**
-   * For each key (a vendor name, a user email, a record type), its last `limit` approved records
-   * (READY_FOR_EXPORT, EXPORTED), newest posted first.
+   * For each signal and each of its keys (a vendor name, a user email, a record type), the key's last `limit`
+   * approved records (READY_FOR_EXPORT, EXPORTED), newest posted first. A record in several histories is read and
+   * worked out once: the histories share its object.
    */
-  async history(
+  async histories(
     ex: Executor,
     tenant: Tenant,
-    signal: HistorySignal,
-    keys: readonly string[],
+    keys: Readonly<Record<HistorySignal, readonly string[]>>,
     limit: number,
-  ): Promise<Map<string, HistoryRecord[]>> {
-    const rows = await suggestionHistoryRepository.history(ex, tenant.accountId, signal, keys, limit);
-    return new Map([...rows].map(([key, list]) => [key, list.map(historyOf)]));
+  ): Promise<Record<HistorySignal, Map<string, HistoryRecord[]>>> {
+    const read = async (signal: HistorySignal) =>
+      suggestionHistoryRepository.history(ex, tenant.accountId, signal, keys[signal], limit);
+    const rows = { VENDOR: await read('VENDOR'), USER: await read('USER'), RECORD_TYPE: await read('RECORD_TYPE') };
+    const { accountId } = tenant;
+    // Line items are read only for the versions this process has not worked out yet (suggestion-values.ts).
+    // Taken out of the cache once, here: what this request adds to it may push older entries out meanwhile.
+    const known = new Map<string, readonly CodedValue[]>();
+    const missing = new Set<string>();
+    for (const byKey of Object.values(rows)) {
+      for (const list of byKey.values()) {
+        for (const row of list) {
+          if (known.has(row.id) || missing.has(row.id)) continue;
+          const values = suggestionValues.get(accountId, row.id, Number(row.version));
+          if (values) known.set(row.id, values);
+          else missing.add(row.id);
+        }
+      }
+    }
+    const items = await suggestionHistoryRepository.lineItems(ex, accountId, [...missing]);
+    const made = new Map<string, HistoryRecord>();
+    const recordOf = (row: HistoryRow): HistoryRecord[] => {
+      let record = made.get(row.id);
+      if (!record) {
+        let values = known.get(row.id);
+        if (!values) {
+          const lineItemsJson = items.get(row.id);
+          // Details are written with their record; one missing is left out, as a join would leave it.
+          if (lineItemsJson === undefined) return [];
+          values = valuesOf({ type: row.type, line_items_json: lineItemsJson });
+          suggestionValues.set(accountId, row.id, Number(row.version), values);
+        }
+        record = historyOf(row, values);
+        made.set(row.id, record);
+      }
+      return [record];
+    };
+    const worked = (byKey: Map<string, HistoryRow[]>) =>
+      new Map([...byKey].map(([key, list]) => [key, list.flatMap(recordOf)]));
+    return { VENDOR: worked(rows.VENDOR), USER: worked(rows.USER), RECORD_TYPE: worked(rows.RECORD_TYPE) };
   },
 
   /**

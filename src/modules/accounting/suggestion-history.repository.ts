@@ -47,43 +47,52 @@ const COLUMN = {
 } as const;
 const keyed = (signal: HistorySignal, key: unknown) => (signal === 'RECORD_TYPE' ? sql`${key}` : sql`lower(${key})`);
 
+/**
+ * A record of a history as its read answers it: what a history record shows of its row (its line items are read
+ * apart, once; each history row is a read of the records' table, so it takes no column it does not use).
+ */
+export type HistoryRow = Pick<
+  SuggestionRow,
+  'id' | 'type' | 'version' | 'memo' | 'currency' | 'amount_minor' | 'posted_at'
+>;
+
+const HEAD_COLUMNS = ['r.id', 'r.type', 'r.version', 'r.memo', 'r.currency', 'r.amount_minor', 'r.posted_at'] as const;
+
 type Read = (
   ex: Executor,
   accountId: string,
   signal: HistorySignal,
   keys: readonly string[],
   limit: number,
-) => Promise<(SuggestionRow & { key: string })[]>;
+) => Promise<(HistoryRow & { key: string })[]>;
 
 /**
- * Each key's last `limit` approved records. SQLite: one statement per key (in-process, each a short walk of the
- * index). PostgreSQL: one statement for all keys, a lateral subquery per key walking the same index, so that a
- * grid page's hundreds of keys cost one round trip, not hundreds.
+ * Each key's last `limit` approved records, their rows only. SQLite: one statement per key (in-process, each a
+ * short walk of the index). PostgreSQL: one statement for all keys, a lateral subquery per key walking the same
+ * index, so that a grid page's hundreds of keys cost one round trip, not hundreds.
  */
 const readHistory: ByDialect<Read> = {
   sqlite: async (ex, accountId, signal, keys, limit) => {
-    const out: (SuggestionRow & { key: string })[] = [];
+    const out: (HistoryRow & { key: string })[] = [];
     for (const key of keys) {
-      const rows = await withDetails(filtered(ex, accountId, {}))
-        .select(COLUMNS)
+      const rows = await filtered(ex, accountId, {})
+        .select(HEAD_COLUMNS)
         .where(COLUMN[signal], '=', keyed(signal, key))
         .where('r.review_status', 'in', APPROVED)
         .orderBy('r.posted_at', 'desc')
         .orderBy('r.id', 'desc')
         .limit(limit)
         .execute();
-      out.push(...rows.map((row) => ({ ...row, key })));
+      for (const row of rows) out.push({ ...row, key });
     }
     return out;
   },
   postgres: async (ex, accountId, signal, keys, limit) => {
-    const rows = await sql<SuggestionRow & { key: string }>`
+    const rows = await sql<HistoryRow & { key: string }>`
       select k.key, h.* from unnest(${[...keys]}::text[]) as k(key)
       cross join lateral (
-        select r.id, r.type, r.review_status, r.version, r.vendor_name, r.user_email, r.memo, r.currency,
-               r.amount_minor, r.posted_at, d.line_items_json
+        select r.id, r.type, r.version, r.memo, r.currency, r.amount_minor, r.posted_at
         from accounting_records as r
-        inner join accounting_record_details as d on d.account_id = r.account_id and d.id = r.id
         where r.account_id = ${accountId} and ${COLUMN[signal]} = ${keyed(signal, sql`k.key`)}
           and r.review_status in (${sql.join(APPROVED)})
         order by r.posted_at desc, r.id desc
@@ -109,7 +118,8 @@ export const suggestionHistoryRepository = {
 
   /**
    * For each key, its last `limit` approved records (READY_FOR_EXPORT, EXPORTED), newest posted first (then by id,
-   * so that ties of posted_at are ordered too). Each walks one index of migration 0022 backwards from its key.
+   * so that ties of posted_at are ordered too), without their line items (`lineItems`). Each walks one index of
+   * migration 0022 backwards from its key.
    */
   async history(
     ex: Executor,
@@ -117,15 +127,34 @@ export const suggestionHistoryRepository = {
     signal: HistorySignal,
     keys: readonly string[],
     limit: number,
-  ): Promise<Map<string, SuggestionRow[]>> {
-    const byKey = new Map<string, SuggestionRow[]>(keys.map((k) => [k, []]));
+  ): Promise<Map<string, HistoryRow[]>> {
+    const byKey = new Map<string, HistoryRow[]>(keys.map((k) => [k, []]));
     if (keys.length === 0) return byKey;
     for (const { key, ...row } of await readHistory[ex.dialect](ex, accountId, signal, keys, limit)) {
       byKey.get(key)?.push(row);
     }
-    const newestFirst = (a: SuggestionRow, b: SuggestionRow) =>
+    const newestFirst = (a: HistoryRow, b: HistoryRow) =>
       Number(b.posted_at) - Number(a.posted_at) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
     for (const rows of byKey.values()) rows.sort(newestFirst);
     return byKey;
+  },
+
+  /**
+   * The line items (stored JSON) of the account's records among `ids`, read in id order (the details' key), so
+   * that the records several histories share are read once and neighbours on a page are read together.
+   */
+  async lineItems(ex: Executor, accountId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const chunk of chunks([...ids].sort(), ID_CHUNK)) {
+      const rows = await ex
+        .selectFrom('accounting_record_details as d')
+        .select(['d.id', 'd.line_items_json'])
+        .where('d.account_id', '=', accountId)
+        .where('d.id', 'in', chunk)
+        .orderBy('d.id')
+        .execute();
+      for (const row of rows) out.set(row.id, row.line_items_json);
+    }
+    return out;
   },
 };

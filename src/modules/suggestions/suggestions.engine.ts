@@ -85,7 +85,9 @@ export function samplesOf(
   subject: SuggestionSubject,
   history: { vendor: readonly HistoryRecord[]; user: readonly HistoryRecord[]; type: readonly HistoryRecord[] },
 ): Sample[] {
-  const others = (records: readonly HistoryRecord[]) => records.filter((r) => r.id !== subject.id);
+  // The history as read when the subject is not in it (the usual case): samples that share it share its work.
+  const others = (records: readonly HistoryRecord[]) =>
+    records.some((r) => r.id === subject.id) ? records.filter((r) => r.id !== subject.id) : records;
   const samples: Sample[] = [];
   if (subject.vendor_name !== null) {
     const qualifier = `of vendor ${subject.vendor_name}`;
@@ -169,12 +171,62 @@ function choiceOf(sample: Sample, fieldId: string, usable: (svcId: string) => bo
  * follows the vendor, and one the user tells better (a department) follows the user.
  */
 export function choose(samples: readonly Sample[], fieldId: string, usable: (svcId: string) => boolean): Choice | null {
-  let best: Choice | null = null;
-  for (const sample of samples) {
-    const choice = choiceOf(sample, fieldId, usable);
-    if (choice && (!best || choice.confidence > best.confidence)) best = choice;
-  }
-  return best;
+  return chooser((_, svcId) => usable(svcId)).choose(samples, fieldId);
+}
+
+/** The samples taken whole from a history read (not filtered for one subject): those a grid page's records share. */
+const SHARED: ReadonlySet<Signal> = new Set<Signal>(['VENDOR', 'USER', 'RECORD_TYPE']);
+
+/** The ids of the fields the records are coded in, once each (in no particular order). */
+function fieldsIn(records: readonly HistoryRecord[]): string[] {
+  const ids = new Set<string>();
+  for (const r of records) for (const v of r.values) ids.add(v.field_id);
+  return [...ids];
+}
+
+/**
+ * `choose` and the fields of a subject's samples for one request, remembering what samples made of the same
+ * history array share (a grid page's records of one vendor, one user, one type): a choice depends only on the
+ * sample's records, signal, words and the field, so it is worked out once per request, not once per record.
+ * Samples filtered for one subject (memo words, amount band) are new arrays and are never shared.
+ */
+export function chooser(usable: (fieldId: string, svcId: string) => boolean) {
+  const choices = new WeakMap<readonly HistoryRecord[], Map<string, Choice | null>>();
+  const fields = new WeakMap<readonly HistoryRecord[], string[]>();
+  const choiceFor = (sample: Sample, fieldId: string) => {
+    if (!SHARED.has(sample.signal)) return choiceOf(sample, fieldId, (svcId) => usable(fieldId, svcId));
+    let known = choices.get(sample.records);
+    if (!known) choices.set(sample.records, (known = new Map()));
+    const key = `${sample.signal}\u0000${sample.noun}\u0000${sample.qualifier}\u0000${fieldId}`;
+    let choice = known.get(key);
+    if (choice === undefined) {
+      choice = choiceOf(sample, fieldId, (svcId) => usable(fieldId, svcId));
+      known.set(key, choice);
+    }
+    return choice;
+  };
+  return {
+    choose(samples: readonly Sample[], fieldId: string): Choice | null {
+      let best: Choice | null = null;
+      for (const sample of samples) {
+        const choice = choiceFor(sample, fieldId);
+        if (choice && (!best || choice.confidence > best.confidence)) best = choice;
+      }
+      return best;
+    },
+    /** The fields any of the samples' records is coded in, sorted (the fields' ids sort in creation order). */
+    fieldsOf(samples: readonly Sample[]): string[] {
+      const ids = new Set<string>();
+      for (const sample of samples) {
+        // A memo's or an amount band's records are among the record type's (samplesOf): no field of their own.
+        if (!SHARED.has(sample.signal)) continue;
+        let known = fields.get(sample.records);
+        if (!known) fields.set(sample.records, (known = fieldsIn(sample.records)));
+        for (const id of known) ids.add(id);
+      }
+      return [...ids].sort();
+    },
+  };
 }
 
 /** The reason of a choice in words: "23 of the last 25 records of vendor Uber were coded 6010 Travel". */

@@ -8,7 +8,7 @@ import {
   type SuggestionSubject,
 } from '../accounting/suggestion-coding.service.js';
 import { fieldValuesService, type Coding } from '../field-values/field-values.service.js';
-import { choose, HISTORY_LIMIT, reasonOf, samplesOf, type Sample, type Signal } from './suggestions.engine.js';
+import { chooser, HISTORY_LIMIT, reasonOf, samplesOf, type Sample, type Signal } from './suggestions.engine.js';
 
 /** One suggested value for one line: the value most likely in a field the line has none in, and why. */
 export interface Suggestion {
@@ -39,25 +39,14 @@ const pair = (fieldId: string, svcId: string) => `${fieldId}\u0000${svcId}`;
 async function historiesOf(ex: Executor, tenant: Tenant, subjects: readonly SuggestionSubject[]) {
   const keys = (pick: (s: SuggestionSubject) => string | null) =>
     [...new Set(subjects.map(pick))].filter((k): k is string => k !== null);
-  const vendors = await suggestionCodingService.history(
+  const {
+    VENDOR: vendors,
+    USER: users,
+    RECORD_TYPE: types,
+  } = await suggestionCodingService.histories(
     ex,
     tenant,
-    'VENDOR',
-    keys((s) => s.vendor_name),
-    HISTORY_LIMIT,
-  );
-  const users = await suggestionCodingService.history(
-    ex,
-    tenant,
-    'USER',
-    keys((s) => s.user_email),
-    HISTORY_LIMIT,
-  );
-  const types = await suggestionCodingService.history(
-    ex,
-    tenant,
-    'RECORD_TYPE',
-    keys((s) => s.type),
+    { VENDOR: keys((s) => s.vendor_name), USER: keys((s) => s.user_email), RECORD_TYPE: keys((s) => s.type) },
     HISTORY_LIMIT,
   );
   const none: HistoryRecord[] = [];
@@ -74,9 +63,15 @@ async function suggest(ex: Executor, tenant: Tenant, subjects: readonly Suggesti
   const sampled: Sample[][] = subjects.map((s, i) => samplesOf(s, histories[i]!));
   // Only values that may be coded now: neither deleted nor disabled, nor of a disabled or deleted field.
   const refs = new Map<string, { field_id: string; svc_id: string }>();
+  const seen = new Set<HistoryRecord>();
   for (const samples of sampled) {
-    for (const r of samples.flatMap((x) => x.records))
-      for (const v of r.values) refs.set(pair(v.field_id, v.svc_id), v);
+    for (const sample of samples) {
+      for (const r of sample.records) {
+        if (seen.has(r)) continue;
+        seen.add(r);
+        for (const v of r.values) refs.set(pair(v.field_id, v.svc_id), v);
+      }
+    }
   }
   const looked = await fieldValuesService.lookupCodings(ex, tenant, [...refs.values()]);
   const usable = new Map<string, Coding>();
@@ -85,14 +80,14 @@ async function suggest(ex: Executor, tenant: Tenant, subjects: readonly Suggesti
       usable.set(pair(found.coding.field_id, found.coding.svc_id), found.coding);
     }
   }
+  const choosing = chooser((fieldId, svcId) => usable.has(pair(fieldId, svcId)));
   return subjects.map((subject, i) => {
     const samples = sampled[i]!;
     // Fields in creation order (their ids sort so), each decided once for the whole record.
-    const fieldIds = [...new Set(samples.flatMap((x) => x.records.flatMap((r) => r.values.map((v) => v.field_id))))];
     const out: Suggestion[] = [];
-    const chosen = fieldIds
-      .sort()
-      .map((fieldId) => ({ fieldId, choice: choose(samples, fieldId, (svcId) => usable.has(pair(fieldId, svcId))) }));
+    const chosen = choosing
+      .fieldsOf(samples)
+      .map((fieldId) => ({ fieldId, choice: choosing.choose(samples, fieldId) }));
     for (const line of subject.lines) {
       for (const { fieldId, choice } of chosen) {
         if (!choice || line.field_ids.includes(fieldId)) continue;
