@@ -43,3 +43,17 @@ export function useBulkCoding() {
     },
   });
 }
+
+/** Moves the selected records, all or nothing (the grid's Approve selected: a refusal names each record). */
+export function useMoveRecords() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (move: Parameters<typeof client.review.moveRecords>[0]) => client.review.moveRecords(move),
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.records }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.overview }),
+      ]);
+    },
+  });
+}

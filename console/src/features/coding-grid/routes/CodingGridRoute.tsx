@@ -8,8 +8,8 @@ import { describeMissingLines, recordProblems } from '../../../lib/errors';
 import { plural } from '../../../lib/format';
 import { useDebounced } from '../../../lib/use-debounced';
 import { useCodingFields, useRequiredCoding } from '../../record/api/record';
-import { useBulkMove } from '../../review-queue/api/search';
-import { GRID_PAGE_RECORDS, useBulkCoding, useGridPage, useGridSuggestions } from '../api/grid';
+
+import { GRID_PAGE_RECORDS, useBulkCoding, useGridPage, useGridSuggestions, useMoveRecords } from '../api/grid';
 import { CodingGridTable } from '../components/CodingGridTable';
 import { GridActions, GridFilters, type GridStatus } from '../components/GridToolbar';
 import { KEY_HELP } from '../grid-keys';
@@ -72,7 +72,7 @@ export function CodingGridRoute() {
   const [refusals, setRefusals] = useState<ReadonlyMap<string, string>>(new Map());
   const [outcome, setOutcome] = useState<string | null>(null);
   const bulkCoding = useBulkCoding();
-  const move = useBulkMove();
+  const move = useMoveRecords();
   const items = changedItems(rows, fields, grid.edits);
   const dirty = items.length > 0;
 
