@@ -1,3 +1,4 @@
+import { mulberry32 } from '../../src/cli/seed-data.js';
 import { parseDatabaseUrl, type DatabaseTarget } from '../../src/config.js';
 import type { Db } from '../../src/db/database.js';
 import { openDatabase } from '../../src/db/open.js';
@@ -24,17 +25,8 @@ const PEOPLE = 60;
 const KINDS = ['ride', 'flight', 'hotel', 'lunch', 'coffee', 'software', 'cloud', 'supplies', 'shipping', 'ads'];
 const TYPES: readonly RecordType[] = ['CARD_EXPENSE_POST', 'CARD_EXPENSE_POST', 'REIMBURSEMENT_EXPENSE_POST'];
 
-/** mulberry32: a small seeded generator. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the seed command's generator. */
+export const seeded = mulberry32;
 
 export interface Chart {
   gl: Coding[];
