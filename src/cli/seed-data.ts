@@ -89,9 +89,18 @@ const DAY = 24 * 3600 * 1_000_000;
  */
 export function activityOf(
   random: () => number,
-  draft: { n: number; type: RecordType; state: ReviewStatus; amount: number; scale: number; usdRate?: number },
+  draft: {
+    n: number;
+    type: RecordType;
+    state: ReviewStatus;
+    currency: string;
+    amount: number;
+    scale: number;
+    usdRate?: number;
+    postedAt: number;
+  },
 ) {
-  const { n, type, state, amount, scale, usdRate } = draft;
+  const { n, type, state, currency, amount, scale, usdRate, postedAt } = draft;
   const source = sourceTypeOf(type);
   // Half the card spend booked in another currency is charged to a USD-billed card.
   const billedInUsd = source === 'CARD' && usdRate !== undefined && random() < 0.5;
@@ -113,13 +122,25 @@ export function activityOf(
         ? { status: 'FAILURE', reference_id: null, deep_link_url: null, error_message: 'Invalid GL account' }
         : null;
   return {
-    isBill,
     failed,
-    sourceId: `${isBill ? 'bill' : source === 'CARD' ? 'expense' : 'reimbursement'}_${String(n + 1).padStart(9, '0')}`,
-    billingCurrency: billedInUsd ? 'USD' : null,
-    billingAmountMinor: billedInUsd ? Math.max(1, Math.round((amount / scale) * usdRate * 100)) : null,
-    status,
-    lastExport,
+    /** The draft's members these decide. */
+    fields: {
+      type,
+      reviewStatus: state,
+      sourceId: `${isBill ? 'bill' : source === 'CARD' ? 'expense' : 'reimbursement'}_${String(n + 1).padStart(9, '0')}`,
+      currency,
+      amountMinor: amount,
+      originalCurrency: currency,
+      originalAmountMinor: amount,
+      billingCurrency: billedInUsd ? 'USD' : null,
+      billingAmountMinor: billedInUsd ? Math.max(1, Math.round((amount / scale) * usdRate * 100)) : null,
+      status,
+      postedAt,
+      erpPostingDate: postedAt,
+      dueAt: isBill ? postedAt + 30 * DAY : null,
+      invoiceNumber: isBill ? `INV-${String(n + 1).padStart(7, '0')}` : null,
+      lastExport,
+    },
   };
 }
 
@@ -209,23 +230,19 @@ export function demoRecords(seed: number, now: number, fields: readonly (readonl
     const economic = lines.every((l) => l.amount > 0) ? lines : [{ ...lines[0]!, amount, memo: null }];
     const postedAt = yearAgo + Math.floor(random() * 365 * 24 * 3600) * 1_000_000;
     const source = sourceTypeOf(type);
-    const activity = activityOf(random, { n, type, state: status, amount, scale, usdRate: USD_RATES[currency] });
-    const { isBill, failed, lastExport } = activity;
-    return {
+    const activity = activityOf(random, {
+      n,
       type,
-      reviewStatus: status,
-      sourceId: activity.sourceId,
+      state: status,
       currency,
-      amountMinor: amount,
-      originalCurrency: currency,
-      originalAmountMinor: amount,
-      billingCurrency: activity.billingCurrency,
-      billingAmountMinor: activity.billingAmountMinor,
-      status: activity.status,
+      amount,
+      scale,
+      usdRate: USD_RATES[currency],
       postedAt,
-      erpPostingDate: postedAt,
-      dueAt: isBill ? postedAt + 30 * DAY : null,
-      invoiceNumber: isBill ? `INV-${String(n + 1).padStart(7, '0')}` : null,
+    });
+    const isBill = source === 'BILL';
+    return {
+      ...activity.fields,
       memo: random() < 0.5 ? `${pick(VENDORS)} ${type.toLowerCase().replace(/_/g, ' ')}` : null,
       lines: economic,
       user: isBill && random() < 0.5 ? null : pick(users),
@@ -234,8 +251,7 @@ export function demoRecords(seed: number, now: number, fields: readonly (readonl
         random() < 0.6
           ? [{ id: `receipt_${n + 1}`, download_uris: [`https://files.example.invalid/receipt_${n + 1}.pdf`] }]
           : [],
-      lastExport,
-      version: 1 + REVIEW_STATUSES.indexOf(status) + (failed ? 3 : 0),
+      version: 1 + REVIEW_STATUSES.indexOf(status) + (activity.failed ? 3 : 0),
     };
   };
 }

@@ -152,26 +152,14 @@ export function companyHistory(seed: number, now: number, chart: CompanyChart) {
       n,
       type,
       state,
+      currency,
       amount,
       scale,
       usdRate: currency === 'USD' ? undefined : USD_RATES[currency],
-    });
-    const { isBill, failed, lastExport } = activity;
-    return {
-      type,
-      reviewStatus: state,
-      sourceId: activity.sourceId,
-      currency,
-      amountMinor: amount,
-      originalCurrency: currency,
-      originalAmountMinor: amount,
-      billingCurrency: activity.billingCurrency,
-      billingAmountMinor: activity.billingAmountMinor,
-      status: activity.status,
       postedAt,
-      erpPostingDate: postedAt,
-      dueAt: isBill ? postedAt + 30 * DAY : null,
-      invoiceNumber: isBill ? `INV-${String(n + 1).padStart(7, '0')}` : null,
+    });
+    return {
+      ...activity.fields,
       memo: merchant && random() < 0.6 ? merchant.memo : null,
       lines: economic,
       user,
@@ -180,8 +168,7 @@ export function companyHistory(seed: number, now: number, chart: CompanyChart) {
         random() < 0.6
           ? [{ id: `receipt_${n + 1}`, download_uris: [`https://files.example.invalid/receipt_${n + 1}.pdf`] }]
           : [],
-      lastExport,
-      version: 1 + REVIEW_STATUSES.indexOf(state) + (failed ? 3 : 0),
+      version: 1 + REVIEW_STATUSES.indexOf(state) + (activity.failed ? 3 : 0),
     };
   };
 }
