@@ -10,7 +10,17 @@ import {
   signIn,
   startConsoleServer,
 } from '../support/browser.js';
-import { actions, cell, company, grid, MERCHANTS, nameOf, stored, uncoded } from '../support/coding-grid.js';
+import {
+  actions,
+  cell,
+  codedAndApproved,
+  company,
+  grid,
+  MERCHANTS,
+  nameOf,
+  stored,
+  uncoded,
+} from '../support/coding-grid.js';
 import { newUser } from '../support/console.js';
 import { eachDialectWith } from '../support/dialects.js';
 import { CEILING_MS } from '../support/wait.js';
@@ -217,18 +227,7 @@ eachDialectWith(
         await act.click(page.getByRole('button', { name: 'Approve selected' }));
         await page.getByRole('status').filter({ hasText: '20 records approved (now Ready for export).' }).waitFor();
 
-        const after = await stored(api, made);
-        expect(after).toEqual(
-          made.map((r) => {
-            const [gl, dept] = MERCHANTS[r.vendor!.name as keyof typeof MERCHANTS];
-            return {
-              vendor: r.vendor!.name,
-              review_status: 'READY_FOR_EXPORT',
-              version: 3,
-              coding: [[`GL Account=${gl}`, `Department=${dept}`]],
-            };
-          }),
-        );
+        expect(await stored(api, made)).toEqual(codedAndApproved(made, 3));
         // Open the grid, focus a cell, accept every suggestion, save, select all, approve.
         expect(act.count).toBe(6);
         expect(act.count).toBeLessThanOrEqual(60);
@@ -275,18 +274,7 @@ eachDialectWith(
         await act.click(page.getByRole('button', { name: 'Approve selected' }));
         await page.getByRole('status').filter({ hasText: '20 records approved (now Ready for export).' }).waitFor();
 
-        const after = await stored(api, made);
-        expect(after).toEqual(
-          made.map((r) => {
-            const [account, dept] = MERCHANTS[r.vendor!.name as keyof typeof MERCHANTS];
-            return {
-              vendor: r.vendor!.name,
-              review_status: 'READY_FOR_EXPORT',
-              version: 2,
-              coding: [[`GL Account=${account}`, `Department=${dept}`]],
-            };
-          }),
-        );
+        expect(await stored(api, made)).toEqual(codedAndApproved(made, 2));
         // Open the grid, focus a cell, select all, approve.
         expect(act.count).toBe(4);
         expect(act.count).toBeLessThanOrEqual(20);

@@ -109,6 +109,18 @@ export async function stored(api: SvcClient, records: readonly AccountingRecord[
   );
 }
 
+/** What `stored` answers for records of MERCHANTS coded to their merchant's account and department and approved. */
+export const codedAndApproved = (records: readonly AccountingRecord[], version: number) =>
+  records.map((r) => {
+    const [account, department] = MERCHANTS[r.vendor!.name as keyof typeof MERCHANTS];
+    return {
+      vendor: r.vendor!.name,
+      review_status: 'READY_FOR_EXPORT',
+      version,
+      coding: [[`GL Account=${account}`, `Department=${department}`]],
+    };
+  });
+
 export const grid = (page: Page) => page.getByRole('grid', { name: 'Lines to code' });
 /** A field's cell on the row of a vendor (its accessible name starts with both). */
 export const cell = (page: Page, field: string, vendor: string) =>
