@@ -3,6 +3,7 @@ import { loadConfig } from '../src/config.js';
 import { authService } from '../src/modules/auth/auth.service.js';
 import { ALL_SCOPES } from '../src/modules/auth/scopes.js';
 import { RECORDS } from './support/accounting.js';
+import { newUser } from './support/console.js';
 import { describeEachDialect } from './support/context.js';
 import { errorBody } from './support/expect.js';
 import {
@@ -150,6 +151,14 @@ describeEachDialect(
         .sort()
         .at(-1);
       await operator(ctx).post(faultsUrl(creds.client_id), { kind: '429', count: 1 });
+      // A console user's draft of one of its records (as the record page keeps it), and one of another account's.
+      const mine = await newUser(ctx.db, 'BOOKKEEPER', creds.account_id);
+      const theirs = await newUser(ctx.db, 'BOOKKEEPER');
+      const draft = { record_id: before[0].id, version: 1, lines_json: '[]', updated_at: 1 };
+      await ctx.db.direct
+        .insertInto('record_drafts')
+        .values([mine, theirs].map((u) => ({ account_id: u.account_id, user_id: u.user_id, ...draft })))
+        .execute();
 
       const res = await operator(ctx).post(`${ACCOUNTS}/${creds.account_id}/reset`, {
         scenario: 'export-failures',
@@ -170,6 +179,8 @@ describeEachDialect(
           records: 30,
         },
       });
+      const drafts = await ctx.db.direct.selectFrom('record_drafts').select('account_id').execute();
+      expect(drafts).toEqual([{ account_id: theirs.account_id }]);
       // The fault stayed with the client; then the same token works, and sees the new data alone.
       expect((await api.get('/v1/fields')).status).toBe(429);
       const records = await allRecords(api);

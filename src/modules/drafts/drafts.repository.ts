@@ -27,6 +27,11 @@ export const draftsRepository = {
       .execute();
   },
 
+  /** Every draft of the account's users (a sandbox reset: the records they were of are gone). */
+  async purgeAccount(ex: Executor, accountId: string): Promise<void> {
+    await ex.deleteFrom('record_drafts').where('account_id', '=', accountId).execute();
+  },
+
   async delete(ex: Executor, key: Key): Promise<void> {
     await ex
       .deleteFrom('record_drafts')

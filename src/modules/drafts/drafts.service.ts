@@ -33,6 +33,11 @@ async function mustExist(ex: Executor, caller: Caller, recordId: string): Promis
 }
 
 export const draftsService = {
+  /** Deletes the drafts of the account's users (a sandbox reset, with the account's records). */
+  async purgeAccount(ex: Executor, caller: Caller): Promise<void> {
+    await repo.purgeAccount(ex, caller.accountId);
+  },
+
   async get(ex: Executor, caller: Caller, recordId: string): Promise<{ draft: RecordDraftDto | null }> {
     await mustExist(ex, caller, recordId);
     const row = await repo.find(ex, keyOf(caller, recordId));

@@ -5,6 +5,7 @@ import { ALL_SCOPES, authService, type Caller, type ClientCredentials } from '..
 import { grantsService } from '../auth/grants.service.js';
 import { accountingService } from '../accounting/accounting.service.js';
 import { codingRulesService } from '../coding-rules/coding-rules.service.js';
+import { draftsService } from '../drafts/drafts.service.js';
 import { fieldsService } from '../fields/fields.service.js';
 import { schedulesService } from '../webhooks/schedules.service.js';
 import { fireEvent, type FireRequest } from './events-on-demand.service.js';
@@ -42,8 +43,8 @@ export const sandboxService = {
   },
 
   /**
-   * Empties the account and lays the scenario into it: its records (with their history and counts), coding rules,
-   * fields and values go; its clients, tokens and faults stay, so a test suite keeps its credentials. NOT_FOUND
+   * Empties the account and lays the scenario into it: its records (with their history and counts, and its users'
+   * drafts of them), coding rules, fields and values go; its clients, tokens and faults stay, so a test suite keeps its credentials. NOT_FOUND
    * when the account has no active client.
    */
   async resetAccount(db: Db, accountId: string, scenario: ScenarioName, seed = anySeed()): Promise<ScenarioSummary> {
@@ -54,6 +55,7 @@ export const sandboxService = {
       // Records first: their codings name the values that go with the fields.
       await accountingService.purgeAccount(ex, caller);
       await codingRulesService.purgeAccount(ex, caller);
+      await draftsService.purgeAccount(ex, caller);
       await fieldsService.deleteAll(ex, caller);
     });
     return applyScenario(db, caller, scenario, seed);
