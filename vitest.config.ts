@@ -6,9 +6,16 @@ const IN_PROCESS_RELIABILITY = ['garbage', 'mass-assignment', 'scopes', 'tenants
   (name) => `test/reliability/${name}.test.ts`,
 );
 
-// One run, six projects: `npm test` is `vitest run`; `vitest run --project api` (or console, sdk, unit,
-// reliability-inprocess, reliability) runs one. The first five run together; the fault-injection files that stop
-// databases and kill processes (project reliability) run after them, one file at a time.
+/**
+ * The process-killing files run after the rest, two at a time: each starts its own servers on free ports (svc nodes,
+ * HAProxy, PgBouncer, a private PostgreSQL), keeps its Redis keys apart (a rate-limit window of its own) and waits
+ * for events rather than for time. The file that stops the shared PostgreSQL server runs alone, last.
+ */
+const POSTGRES_STOPPED = 'test/reliability/outage-postgres.test.ts';
+
+// One run, seven projects: `npm test` is `vitest run`; `vitest run --project api` (or console, sdk, unit,
+// reliability-inprocess, reliability, reliability-pg-stop) runs one. The first five run
+// together; the fault-injection files that stop databases and kill processes run after them (above).
 //
 // Workers: vitest's default is one fewer than the cores, a single worker on this 2-core machine, but a test file
 // spends most of its time waiting (PostgreSQL, spawned servers, Chromium, argon2 on libuv's threads), so the
@@ -76,11 +83,23 @@ export default defineConfig({
         test: {
           name: 'reliability',
           include: ['test/reliability/**/*.test.ts'],
-          exclude: [...IN_PROCESS_RELIABILITY, '**/node_modules/**'],
-          maxWorkers: 1,
+          exclude: [...IN_PROCESS_RELIABILITY, POSTGRES_STOPPED, '**/node_modules/**'],
+          maxWorkers: 2,
           testTimeout: 300_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Stops the PostgreSQL server every other file uses: alone, last.
+          name: 'reliability-pg-stop',
+          include: [POSTGRES_STOPPED],
+          maxWorkers: 1,
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
