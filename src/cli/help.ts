@@ -110,6 +110,17 @@ const HELP: Record<string, string> = {
     --values          field values to write over the demo fields (default 100)
     --into-existing   an account that has data is refused unless given; then the demo fields are new fields
                       named "Demo …" beside the account's own, never one of them`,
+  backup: `svc backup --out <dir>
+    A consistent backup of the database while the service runs and takes writes (SQLite: the online backup API;
+    PostgreSQL: pg_dump's custom format from one snapshot, pg_dump found on PATH). Written under a temporary name,
+    checked, then renamed to <dir>: the data file and manifest.json (schema version, rows per table, SHA-256).
+    Prints the manifest's summary as JSON. Never overwrites; docs/operations.md, "Backups".
+    --out   the backup directory to create (required; its folder must exist)`,
+  restore: `svc restore --from <dir>
+    Restores a backup made by svc backup into the database DATABASE_URL names, which must be empty (no table):
+    checks the manifest and the data file's checksum, restores (PostgreSQL: pg_restore in one transaction), checks
+    the rows per table, runs the migrations this svc has that the backup had not, and prints what it restored.
+    --from   the backup directory (required)`,
   migrate: `svc migrate
     Applies the database migrations (the server also does so at start).`,
   version: `svc --version

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import path from 'node:path';
-import { ConfigError, loadConfig, type Config, type DatabaseTarget } from '../config.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { errorCode } from '../db/failures.js';
 import { openDatabase } from '../db/open.js';
@@ -17,6 +16,8 @@ import { vendors } from './vendors.js';
 import { apps } from './apps.js';
 import { webhooks } from './webhooks.js';
 import { rules } from './rules.js';
+import { backup, restore } from './backup.js';
+import { describeDatabase } from './database-name.js';
 
 type Out = (line: string) => void;
 
@@ -40,14 +41,6 @@ async function integration(): Promise<Integration> {
   const compiled = new URL('../../client/dist/integration/cli.js', import.meta.url);
   const loaded: Integration = await import(compiled.href);
   return loaded;
-}
-
-/** The database as the operator should see it: the SQLite file's absolute path, or the URL without its password. */
-export function describeDatabase(target: DatabaseTarget): string {
-  if (target.dialect === 'sqlite') return `sqlite:${path.resolve(target.path)}`;
-  const url = new URL(target.url);
-  if (url.password) url.password = '***';
-  return url.toString();
 }
 
 function openFromEnv(poolSize: number): { db: Db; config: Config } {
@@ -188,6 +181,12 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
         return (await (await integration()).runReport(args, out)) ? 0 : 1;
       case 'seed':
         await withDb((db) => seed(db, args, out));
+        return 0;
+      case 'backup':
+        await backup(args, out, packageVersion());
+        return 0;
+      case 'restore':
+        await restore(args, out);
         return 0;
       case 'migrate': {
         const { db } = openFromEnv(1);

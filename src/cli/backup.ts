@@ -1,0 +1,42 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.js';
+import { nowMicros } from '../lib/clock.js';
+import { restoreBackup, takeBackup } from '../modules/backup/backup.service.js';
+import { describeDatabase } from './database-name.js';
+import { CliUsageError } from './usage.js';
+
+type Out = (line: string) => void;
+
+/** `svc backup --out DIR`: a consistent backup of the database DATABASE_URL names, while the service runs. */
+export async function backup(args: string[], out: Out, svcVersion: string): Promise<void> {
+  const { values } = parseArgs({ args, options: { out: { type: 'string' } }, strict: true });
+  if (values.out === undefined || values.out === '')
+    throw new CliUsageError('--out is required: the backup directory to create');
+  const config = loadConfig(process.env);
+  process.stderr.write(`svc: database ${describeDatabase(config.database)}\n`);
+  const manifest = await takeBackup(config.database, values.out, {
+    svcVersion,
+    now: new Date(nowMicros() / 1000),
+    env: process.env,
+  });
+  out(
+    JSON.stringify({
+      backup: values.out,
+      dialect: manifest.dialect,
+      schema_version: manifest.schema_version,
+      bytes: manifest.bytes,
+      sha256: manifest.sha256,
+      tables: manifest.tables,
+    }),
+  );
+}
+
+/** `svc restore --from DIR`: the backup into the empty database DATABASE_URL names, then pending migrations. */
+export async function restore(args: string[], out: Out): Promise<void> {
+  const { values } = parseArgs({ args, options: { from: { type: 'string' } }, strict: true });
+  if (values.from === undefined || values.from === '')
+    throw new CliUsageError('--from is required: the backup directory');
+  const config = loadConfig(process.env);
+  process.stderr.write(`svc: database ${describeDatabase(config.database)}\n`);
+  out(JSON.stringify(await restoreBackup(config.database, values.from, process.env)));
+}

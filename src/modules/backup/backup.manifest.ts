@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+import type { DialectName } from '../../db/database.js';
+
+/** A backup is a directory: this manifest beside one data file (a SQLite database, or pg_dump's custom format). */
+export const MANIFEST_FILE = 'manifest.json';
+export const DATA_FILE: { readonly [D in DialectName]: string } = { sqlite: 'data.sqlite', postgres: 'data.pgdump' };
+const Count = Type.Integer({ minimum: 0 });
+const MANIFEST = Type.Object({
+  format: Type.Literal('svc-backup'),
+  format_version: Type.Literal(1),
+  svc_version: Type.String(),
+  dialect: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]),
+  /** The last migration the backed-up database had run: its schema version. */
+  schema_version: Type.String({ minLength: 1 }),
+  migrations: Type.Array(Type.String()),
+  created_at: Type.String(),
+  data_file: Type.Union([Type.Literal(DATA_FILE.sqlite), Type.Literal(DATA_FILE.postgres)]),
+  bytes: Count,
+  sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  /** Rows per table, read in the backup's own snapshot. */
+  tables: Type.Record(Type.String(), Count),
+});
+export type BackupManifest = Static<typeof MANIFEST>;
+
+/** A backup that cannot be used as it is, or a target that must not be written: the message says which and why. */
+export class BackupError extends Error {
+  override readonly name = 'BackupError';
+}
+
+export async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  const handle = await fs.promises.open(file, 'r');
+  const buffer = Buffer.alloc(1 << 20);
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
+  return hash.digest('hex');
+}
+
+export function newManifest(
+  parts: Omit<BackupManifest, 'format' | 'format_version' | 'schema_version' | 'data_file'>,
+): BackupManifest {
+  const schema = [...parts.migrations].sort().at(-1);
+  if (schema === undefined) throw new BackupError('the database has no migration applied: nothing to back up');
+  return {
+    format: 'svc-backup',
+    format_version: 1,
+    schema_version: schema,
+    data_file: DATA_FILE[parts.dialect],
+    ...parts,
+  };
+}
+
+/** The manifest of the backup in `dir`, checked member by member, and its data file checked against it. */
+export async function verifiedBackup(dir: string): Promise<{ manifest: BackupManifest; dataFile: string }> {
+  const file = path.join(dir, MANIFEST_FILE);
+  if (!fs.existsSync(file)) {
+    throw new BackupError(
+      fs.existsSync(dir) ? `${dir} is not a svc backup: it has no ${MANIFEST_FILE}` : `${dir} does not exist`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    throw new BackupError(`${file} is not valid JSON: the backup is damaged`);
+  }
+  if (!Value.Check(MANIFEST, parsed)) {
+    const problems = Value.Errors(MANIFEST, parsed).map((e) => `${e.instancePath || '/'} ${e.message}`);
+    throw new BackupError(`${file} is damaged: ${[...new Set(problems)].join('; ')}`);
+  }
+  const manifest = parsed;
+  if (manifest.data_file !== DATA_FILE[manifest.dialect])
+    throw new BackupError(
+      `${file} is damaged: a ${manifest.dialect} backup's data file is ${DATA_FILE[manifest.dialect]}`,
+    );
+  const dataFile = path.join(dir, manifest.data_file);
+  if (!fs.existsSync(dataFile)) throw new BackupError(`${dataFile} is missing: the backup is incomplete`);
+  const bytes = fs.statSync(dataFile).size;
+  if (bytes !== manifest.bytes)
+    throw new BackupError(`${dataFile} has ${bytes} bytes, the manifest says ${manifest.bytes}: the backup is damaged`);
+  const sha = await sha256Of(dataFile);
+  if (sha !== manifest.sha256)
+    throw new BackupError(
+      `${dataFile}'s SHA-256 is ${sha}, the manifest says ${manifest.sha256}: the backup is damaged`,
+    );
+  return { manifest, dataFile };
+}
+
+/** Row counts that differ between what a backup says and what a database holds, one line per table. */
+export function countDifferences(expected: Record<string, number>, found: Record<string, number>): string[] {
+  const names = [...new Set([...Object.keys(expected), ...Object.keys(found)])].sort();
+  return names
+    .filter((t) => expected[t] !== found[t])
+    .map((t) => `${t}: ${expected[t] ?? 'absent'} in the backup, ${found[t] ?? 'absent'} restored`);
+}

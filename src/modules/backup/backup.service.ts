@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DatabaseTarget } from '../../config.js';
+import { MIGRATIONS, migrateToLatest } from '../../db/migrate.js';
+import { openDatabase } from '../../db/open.js';
+import {
+  BackupError,
+  countDifferences,
+  DATA_FILE,
+  MANIFEST_FILE,
+  newManifest,
+  sha256Of,
+  verifiedBackup,
+  type BackupManifest,
+} from './backup.manifest.js';
+import { backupPostgres, postgresContents, postgresTablesAt, restorePostgres } from './backup.postgres.js';
+import { backupSqlite, restoreSqlite, sqliteContents, sqliteTablesAt } from './backup.sqlite.js';
+
+const PARTIAL = '.partial-';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error instanceof Error && 'code' in error && error.code === 'EPERM';
+  }
+};
+
+/** Partial backups beside `out` left by a backup process that is gone (killed mid-way): removed. */
+function sweepPartials(out: string): void {
+  const dir = path.dirname(out);
+  const prefix = `${path.basename(out)}${PARTIAL}`;
+  for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (Number.isInteger(pid) && !alive(pid)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
+/**
+ * A consistent backup of the database while the service runs and writes: into a directory beside `out` under a
+ * temporary name, checked (the copy's integrity, its counts, its checksum), then renamed to `out`. A backup cut short
+ * leaves only a directory named `<out>.partial-<pid>-…` without a manifest, which the next backup to `out` removes.
+ */
+export async function takeBackup(
+  target: DatabaseTarget,
+  out: string,
+  meta: { svcVersion: string; now: Date; env: NodeJS.ProcessEnv },
+): Promise<BackupManifest> {
+  const destination = path.resolve(out);
+  if (fs.existsSync(destination)) throw new BackupError(`${destination} already exists: a backup never overwrites`);
+  if (!fs.existsSync(path.dirname(destination)))
+    throw new BackupError(`the folder ${path.dirname(destination)} does not exist`);
+  sweepPartials(destination);
+  const work = `${destination}${PARTIAL}${process.pid}-${randomBytes(4).toString('hex')}`;
+  fs.mkdirSync(work);
+  try {
+    const data = path.join(work, DATA_FILE[target.dialect]);
+    const read =
+      target.dialect === 'sqlite'
+        ? await backupSqlite(target.path, data)
+        : await backupPostgres(target.url, data, meta.env);
+    const manifest = newManifest({
+      svc_version: meta.svcVersion,
+      dialect: target.dialect,
+      migrations: read.migrations,
+      created_at: meta.now.toISOString(),
+      bytes: fs.statSync(data).size,
+      sha256: await sha256Of(data),
+      tables: read.tables,
+    });
+    const manifestFile = path.join(work, MANIFEST_FILE);
+    fs.writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
+    for (const file of [data, manifestFile]) {
+      const fd = fs.openSync(file, 'r');
+      fs.fsyncSync(fd);
+      fs.closeSync(fd);
+    }
+    await verifiedBackup(work);
+    fs.renameSync(work, destination);
+    return manifest;
+  } catch (error) {
+    fs.rmSync(work, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+export interface RestoreReport {
+  restored_from: string;
+  schema_version: string;
+  tables: number;
+  rows: number;
+  migrations_run: string[];
+}
+
+/**
+ * Restores the backup in `from` into the database of `target`, which must hold no table: the manifest and the data
+ * file's checksum are checked first, the counts after, and then the migrations this svc has and the backup had not
+ * yet run are run. `env` is the environment pg_restore runs in (PATH).
+ */
+export async function restoreBackup(
+  target: DatabaseTarget,
+  from: string,
+  env: NodeJS.ProcessEnv,
+): Promise<RestoreReport> {
+  const { manifest, dataFile } = await verifiedBackup(path.resolve(from));
+  if (manifest.dialect !== target.dialect) {
+    throw new BackupError(
+      `the backup is of a ${manifest.dialect} database and DATABASE_URL names a ${target.dialect} one: a backup restores into its own dialect`,
+    );
+  }
+  const unknown = manifest.migrations.filter((name) => !(name in MIGRATIONS));
+  if (unknown.length > 0) {
+    throw new BackupError(
+      `the backup was made by a newer svc (schema ${manifest.schema_version}; this svc does not know ${unknown.join(', ')}): restore it with that version or a later one`,
+    );
+  }
+  const present = target.dialect === 'sqlite' ? sqliteTablesAt(target.path) : await postgresTablesAt(target.url);
+  if (present.length > 0) {
+    throw new BackupError(
+      `the database ${target.dialect === 'sqlite' ? target.path : 'named by DATABASE_URL'} is not empty (${present.length} tables): a restore writes only into an empty database`,
+    );
+  }
+  if (target.dialect === 'sqlite') {
+    // Counted before anything is written: a manifest that does not describe its data file is refused first.
+    const differences = countDifferences(manifest.tables, sqliteContents(dataFile).tables);
+    if (differences.length > 0)
+      throw new BackupError(`the backup's data file does not hold what its manifest says: ${differences.join('; ')}`);
+    restoreSqlite(dataFile, target.path);
+  } else await restorePostgres(dataFile, target.url, env);
+  const found = target.dialect === 'sqlite' ? sqliteContents(target.path) : await postgresContents(target.url);
+  const differences = countDifferences(manifest.tables, found.tables);
+  if (differences.length > 0)
+    throw new BackupError(`the restored database does not hold what the backup says: ${differences.join('; ')}`);
+  const db = openDatabase(target, { poolSize: 1 });
+  let migrationsRun: string[];
+  try {
+    migrationsRun = await migrateToLatest(db);
+  } finally {
+    await db.close();
+  }
+  return {
+    restored_from: path.resolve(from),
+    schema_version: manifest.schema_version,
+    tables: Object.keys(manifest.tables).length,
+    rows: Object.values(manifest.tables).reduce((a, b) => a + b, 0),
+    migrations_run: migrationsRun,
+  };
+}
