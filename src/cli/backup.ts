@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { nowMicros } from '../lib/clock.js';
+import { copyDatabase } from '../modules/backup/backup.copy.js';
 import { restoreBackup, takeBackup } from '../modules/backup/backup.service.js';
 import { describeDatabase } from './database-name.js';
 import { CliUsageError } from './usage.js';
@@ -39,4 +40,16 @@ export async function restore(args: string[], out: Out): Promise<void> {
   const config = loadConfig(process.env);
   process.stderr.write(`svc: database ${describeDatabase(config.database)}\n`);
   out(JSON.stringify(await restoreBackup(config.database, values.from, process.env)));
+}
+
+/** `svc copy --from URL --to URL`: a whole svc database into an empty one, of either dialect. */
+export async function copy(args: string[], out: Out): Promise<void> {
+  const { values } = parseArgs({ args, options: { from: { type: 'string' }, to: { type: 'string' } }, strict: true });
+  if (!values.from || !values.to) throw new CliUsageError('--from and --to are required: two database URLs');
+  const from = loadConfig({ DATABASE_URL: values.from }).database;
+  const to = loadConfig({ DATABASE_URL: values.to }).database;
+  const names = { from: describeDatabase(from), to: describeDatabase(to) };
+  if (names.from === names.to) throw new CliUsageError('--from and --to name the same database');
+  process.stderr.write(`svc: copying ${names.from} into ${names.to}\n`);
+  out(JSON.stringify(await copyDatabase(from, to, names)));
 }

@@ -121,6 +121,11 @@ const HELP: Record<string, string> = {
     checks the manifest and the data file's checksum, restores (PostgreSQL: pg_restore in one transaction), checks
     the rows per table, runs the migrations this svc has that the backup had not, and prints what it restored.
     --from   the backup directory (required)`,
+  copy: `svc copy --from <database_url> --to <database_url>
+    Copies a whole svc database into an empty one, SQLite to PostgreSQL or back (URLs as DATABASE_URL takes them):
+    the target is migrated to the source's schema, every row copied from one snapshot in one transaction (all or
+    nothing), the rows per table compared, then the target's pending migrations run. Stop the service first, or
+    writes made during the copy stay behind in the source.`,
   migrate: `svc migrate
     Applies the database migrations (the server also does so at start).`,
   version: `svc --version

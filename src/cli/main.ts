@@ -16,7 +16,7 @@ import { vendors } from './vendors.js';
 import { apps } from './apps.js';
 import { webhooks } from './webhooks.js';
 import { rules } from './rules.js';
-import { backup, restore } from './backup.js';
+import { backup, copy, restore } from './backup.js';
 import { describeDatabase } from './database-name.js';
 
 type Out = (line: string) => void;
@@ -187,6 +187,9 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
         return 0;
       case 'restore':
         await restore(args, out);
+        return 0;
+      case 'copy':
+        await copy(args, out);
         return 0;
       case 'migrate': {
         const { db } = openFromEnv(1);
