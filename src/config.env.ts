@@ -64,6 +64,10 @@ export const ENV_SCHEMA = Type.Object({
   WEBHOOK_ENDPOINT_CONCURRENCY: whole(8, 1, 10_000),
   WEBHOOK_TAKEOVER_SECONDS: whole(5, 2, 60),
   WEBHOOK_LEASE_SECONDS: whole(60, 30, 86_400),
+  BACKUP_DIR: text(),
+  BACKUP_EVERY_HOURS: whole(24, 1, 24 * 7),
+  BACKUP_KEEP_DAILY: whole(7, 1, 366),
+  BACKUP_KEEP_WEEKLY: whole(4, 0, 520),
   SANDBOX: flag(),
   SANDBOX_ADMIN_TOKEN: text(),
 });

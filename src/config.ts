@@ -13,6 +13,14 @@ export interface PasswordHashCost {
   readonly passes: number;
 }
 
+/** Scheduled backups: into `dir` every `everyHours`, kept by day and by ISO week (docs/operations.md). */
+export interface BackupSchedule {
+  readonly dir: string;
+  readonly everyHours: number;
+  readonly keepDaily: number;
+  readonly keepWeekly: number;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -61,6 +69,8 @@ export interface Config {
   readonly webhookTakeoverSeconds: number;
   /** Seconds a claimed webhook delivery is its process's at most, unless taken over sooner (claims of no known process). */
   readonly webhookLeaseSeconds: number;
+  /** Scheduled backups (SQLite only); null: none. */
+  readonly backupSchedule: BackupSchedule | null;
   /** Sandbox mode (docs/sandbox.md): the /sandbox/v1 routes and fault injection exist only when true. */
   readonly sandbox: boolean;
   /** The bearer token of the sandbox's operator routes; required when sandbox is on. */
@@ -193,6 +203,14 @@ export function loadConfig(env: Env): Config {
   const workers = v.WORKERS ?? (postgres && !sandbox ? os.availableParallelism() : 1);
   if (sandbox && workers > 1) problem('WORKERS', 'must be 1 with SANDBOX=true (its faults live in one process)');
 
+  const backupDir = v.BACKUP_DIR?.trim() || null;
+  if (backupDir !== null && postgres) {
+    problem(
+      'BACKUP_DIR',
+      'scheduled backups are for SQLite; on PostgreSQL run `svc backup` from a scheduler, or WAL archiving',
+    );
+  }
+
   if (problems.size > 0 || typeof database === 'string' || typeof trustProxyParsed === 'string') {
     throw new ConfigError(ENV_NAMES.flatMap((name) => problems.get(name) ?? []));
   }
@@ -227,6 +245,15 @@ export function loadConfig(env: Env): Config {
     webhookConcurrency: Object.freeze(webhookConcurrency),
     webhookTakeoverSeconds: v.WEBHOOK_TAKEOVER_SECONDS,
     webhookLeaseSeconds: v.WEBHOOK_LEASE_SECONDS,
+    backupSchedule:
+      backupDir === null
+        ? null
+        : Object.freeze({
+            dir: path.resolve(backupDir),
+            everyHours: v.BACKUP_EVERY_HOURS,
+            keepDaily: v.BACKUP_KEEP_DAILY,
+            keepWeekly: v.BACKUP_KEEP_WEEKLY,
+          }),
     sandbox,
     sandboxAdminToken: sandbox ? sandboxAdminToken : null,
   });

@@ -10,6 +10,8 @@ import { openDatabase } from './db/open.js';
 import { migrateToLatest } from './db/migrate.js';
 import { migrationsPending } from './db/migration-state.js';
 import { startMaintenance } from './maintenance.js';
+import { packageVersion } from './lib/version.js';
+import { startBackupSchedule } from './modules/backup/backup.schedule.js';
 import { createDispatcher } from './modules/webhooks/webhooks.dispatcher.js';
 import { turnOff } from './speed/switches.js';
 
@@ -83,6 +85,10 @@ async function serve(config: Config): Promise<void> {
       })
     : null;
   dispatcher?.start();
+  const backups =
+    background && config.backupSchedule
+      ? startBackupSchedule(config.database, config.backupSchedule, app.log, packageVersion())
+      : { stop: () => {} };
 
   // close-with-grace: SIGTERM and SIGINT (and an uncaught failure) run the drain once (a second signal meanwhile is
   // ignored, as the drain is already under way); a drain that outlasts the longest request by 15 s is cut, exit 1.
@@ -90,6 +96,7 @@ async function serve(config: Config): Promise<void> {
     if (err) app.log.error({ err }, 'failing: draining, then exiting');
     else app.log.info({ signal }, 'draining in-flight requests, then exiting');
     maintenance.stop();
+    backups.stop();
     // Not ready any more (/readyz 503), but still serving: a load balancer takes the node out of rotation at its
     // next checks, and requests it sends meanwhile are answered. Once none has come for a second (at most 5 s),
     // the listener closes and the requests in flight finish (deploy/haproxy.cfg, docs/operations.md).

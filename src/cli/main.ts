@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import type { Db } from '../db/database.js';
@@ -16,18 +15,11 @@ import { vendors } from './vendors.js';
 import { apps } from './apps.js';
 import { webhooks } from './webhooks.js';
 import { rules } from './rules.js';
+import { packageVersion } from '../lib/version.js';
 import { backup, copy, restore } from './backup.js';
 import { describeDatabase } from './database-name.js';
 
 type Out = (line: string) => void;
-
-/** The package's version (package.json two folders up, from src/cli or dist/cli alike). */
-function packageVersion(): string {
-  const file = new URL('../../package.json', import.meta.url);
-  const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-  const version = typeof parsed === 'object' && parsed !== null && 'version' in parsed ? parsed.version : null;
-  return typeof version === 'string' ? version : 'unknown';
-}
 
 /**
  * `svc poll` / `svc report` are the reference integration, built on the SDK alone (client/); loaded from the

@@ -100,6 +100,7 @@ describe('configuration', () => {
       webhookConcurrency: { total: 64, perAccount: 16, perEndpoint: 8 },
       webhookTakeoverSeconds: 5,
       webhookLeaseSeconds: 60,
+      backupSchedule: null,
       databasePoolSize: 10,
       workers: 1,
       sessionIdleMinutes: 30,

@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { BackupSchedule, DatabaseTarget } from '../../config.js';
+import { nowMicros } from '../../lib/clock.js';
+import { MANIFEST_FILE } from './backup.manifest.js';
+import { takeBackup } from './backup.service.js';
+
+/** A scheduled backup's name: `svc-` and its UTC time, so that names sort by age. */
+const NAME = /^svc-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
+const CHECK_EVERY_MS = 60_000;
+
+export function scheduledName(at: Date): string {
+  return `svc-${at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z')}`;
+}
+
+/** The complete scheduled backups in `dir` (a manifest written), newest first, with their times. */
+function scheduledBackups(dir: string): { name: string; at: Date }[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .flatMap((name) => {
+      const m = NAME.exec(name);
+      if (!m || !fs.existsSync(path.join(dir, name, MANIFEST_FILE))) return [];
+      return [{ name, at: new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!)) }];
+    })
+    .sort((a, b) => b.at.getTime() - a.at.getTime());
+}
+
+/** The ISO week of a UTC date, as "year-week". */
+function isoWeek(at: Date): string {
+  const d = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+  const day = d.getUTCDay() || 7;
+  d.setUTCDate(d.getUTCDate() + 4 - day);
+  const yearStart = Date.UTC(d.getUTCFullYear(), 0, 1);
+  return `${d.getUTCFullYear()}-${Math.ceil(((d.getTime() - yearStart) / 86_400_000 + 1) / 7)}`;
+}
+
+/**
+ * The scheduled backups retention keeps: the newest of each of the `keepDaily` newest days, the newest of each of
+ * the `keepWeekly` newest ISO weeks, and always the newest of all. Only names this schedule writes are considered.
+ */
+export function kept(backups: { name: string; at: Date }[], schedule: BackupSchedule): Set<string> {
+  const keep = new Set<string>();
+  if (backups[0]) keep.add(backups[0].name);
+  const newestOf = (period: (at: Date) => string, count: number) => {
+    const seen = new Set<string>();
+    for (const b of backups) {
+      const p = period(b.at);
+      if (seen.has(p)) continue;
+      if (seen.size >= count) break;
+      seen.add(p);
+      keep.add(b.name);
+    }
+  };
+  newestOf((at) => at.toISOString().slice(0, 10), schedule.keepDaily);
+  newestOf(isoWeek, schedule.keepWeekly);
+  return keep;
+}
+
+/**
+ * One step of the schedule at `now`: a backup into `dir` when the newest is `everyHours` old or there is none, then
+ * the backups retention does not keep are removed. Returns what it did.
+ */
+export async function backupStep(
+  target: DatabaseTarget,
+  schedule: BackupSchedule,
+  meta: { svcVersion: string; now: Date },
+): Promise<{ taken: string | null; removed: string[] }> {
+  fs.mkdirSync(schedule.dir, { recursive: true });
+  const newest = scheduledBackups(schedule.dir)[0];
+  let taken: string | null = null;
+  if (!newest || meta.now.getTime() - newest.at.getTime() >= schedule.everyHours * 3_600_000) {
+    taken = scheduledName(meta.now);
+    await takeBackup(target, path.join(schedule.dir, taken), { ...meta, env: {} });
+  }
+  const all = scheduledBackups(schedule.dir);
+  const keep = kept(all, schedule);
+  const removed = all.filter((b) => !keep.has(b.name)).map((b) => b.name);
+  for (const name of removed) fs.rmSync(path.join(schedule.dir, name), { recursive: true, force: true });
+  return { taken, removed };
+}
+
+/** Checks every minute (and at start) whether a scheduled backup is due; started by server.ts. */
+export function startBackupSchedule(
+  target: DatabaseTarget,
+  schedule: BackupSchedule,
+  log: FastifyBaseLogger,
+  svcVersion: string,
+): { stop(): void } {
+  let running = false;
+  const step = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const done = await backupStep(target, schedule, { svcVersion, now: new Date(nowMicros() / 1000) });
+      if (done.taken || done.removed.length > 0) log.info({ ...done, dir: schedule.dir }, 'scheduled backup');
+    } catch (error) {
+      log.error({ err: error, dir: schedule.dir }, 'scheduled backup failed; will retry');
+    } finally {
+      running = false;
+    }
+  };
+  void step();
+  const timer = setInterval(() => void step(), CHECK_EVERY_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

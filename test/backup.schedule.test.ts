@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/open.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { backupStep, kept, scheduledName } from '../src/modules/backup/backup.schedule.js';
+import { verifiedBackup } from '../src/modules/backup/backup.manifest.js';
+import { createTestDatabase } from './support/databases.js';
+import { startServer, tempDir } from './support/processes.js';
+import { until } from './support/wait.js';
+
+const at = (iso: string) => new Date(iso);
+const SCHEDULE = { everyHours: 24, keepDaily: 3, keepWeekly: 2 };
+
+describe('scheduled backups (SQLite)', () => {
+  it('backs up when the newest is due, and keeps the newest of the last days and weeks', async () => {
+    const database = await createTestDatabase('sqlite');
+    const target = loadConfig({ DATABASE_URL: database.url }).database;
+    const db = openDatabase(target, { poolSize: 1 });
+    await migrateToLatest(db);
+    await db.close();
+    const dir = path.join(tempDir('svc-schedule-'), 'backups');
+    const schedule = { dir, ...SCHEDULE };
+    const step = (iso: string) => backupStep(target, schedule, { svcVersion: 'test', now: at(iso) });
+    try {
+      expect(await step('2026-11-02T03:00:00Z')).toEqual({ taken: 'svc-20261102T030000Z', removed: [] });
+      // Not yet due: nothing taken.
+      expect(await step('2026-11-02T20:00:00Z')).toEqual({ taken: null, removed: [] });
+      const days = ['2026-11-03', '2026-11-04', '2026-11-09', '2026-11-10', '2026-11-11'];
+      const results = [];
+      for (const day of days) results.push(await step(`${day}T03:00:00Z`));
+      expect(results.map((r) => r.taken)).toEqual(days.map((d) => scheduledName(at(`${d}T03:00:00Z`))));
+      // Three newest days (11-11, 11-10, 11-09) and the newest of two newest ISO weeks (week of 11-09, of 11-02).
+      expect(fs.readdirSync(dir).sort()).toEqual([
+        'svc-20261104T030000Z',
+        'svc-20261109T030000Z',
+        'svc-20261110T030000Z',
+        'svc-20261111T030000Z',
+      ]);
+      expect(results.flatMap((r) => r.removed).sort()).toEqual(['svc-20261102T030000Z', 'svc-20261103T030000Z']);
+      for (const name of fs.readdirSync(dir)) await verifiedBackup(path.join(dir, name));
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('keeps only what the rule says, whatever else is in the folder', () => {
+    const backups = ['2026-11-11T05', '2026-11-11T03', '2026-11-01T03', '2026-10-20T03'].map((h) => ({
+      name: scheduledName(at(`${h}:00:00Z`)),
+      at: at(`${h}:00:00Z`),
+    }));
+    expect([...kept(backups, { dir: '', everyHours: 1, keepDaily: 1, keepWeekly: 0 })]).toEqual([
+      'svc-20261111T050000Z',
+    ]);
+    expect([...kept(backups, { dir: '', everyHours: 1, keepDaily: 2, keepWeekly: 3 })].sort()).toEqual([
+      'svc-20261020T030000Z',
+      'svc-20261101T030000Z',
+      'svc-20261111T050000Z',
+    ]);
+  });
+
+  it('is started by the server when BACKUP_DIR is set, and refused on PostgreSQL', async () => {
+    const database = await createTestDatabase('sqlite');
+    const dir = path.join(tempDir('svc-schedule-'), 'nightly');
+    const server = await startServer({ DATABASE_URL: database.url, BACKUP_DIR: dir });
+    try {
+      const name = await until('a scheduled backup', () =>
+        fs.existsSync(dir) ? fs.readdirSync(dir).find((n) => /^svc-\d{8}T\d{6}Z$/.test(n)) : undefined,
+      );
+      await until('its manifest', () => fs.existsSync(path.join(dir, name, 'manifest.json')));
+      expect((await verifiedBackup(path.join(dir, name))).manifest.dialect).toBe('sqlite');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      await database.drop();
+    }
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1/x', BACKUP_DIR: '/tmp/x' })).toThrow(ConfigError);
+  });
+});
