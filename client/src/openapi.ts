@@ -356,7 +356,7 @@ export interface paths {
   "/internal/v1/audit-events": {
     /**
      * The account's audit log of administrative actions
-     * @description Every administrative action on the caller's account, newest first: users and their sign-in settings, API clients and their secrets, webhook endpoints, integrations, connected apps, account settings. Who did it (a console user, an API client, or the operator through `svc`), when, from which address, under which request id, and what it did (never a secret). Written in the transaction of the action itself; nothing changes or deletes an entry. Filters combine: any of `action[]`, one actor, one target.
+     * @description Every administrative action on the caller's account, newest first: users and their sign-in settings, API clients and their secrets, webhook endpoints, integrations, connected apps, account settings, coding rules (saved, changed, deleted, applied). Who did it (a console user, an API client, or the operator through `svc`), when, from which address, under which request id, and what it did (never a secret). Written in the transaction of the action itself; nothing changes or deletes an entry. Filters combine: any of `action[]`, one actor, one target.
      */
     get: operations["listAuditEvents"];
   };
@@ -6054,17 +6054,17 @@ export interface operations {
   };
   /**
    * The account's audit log of administrative actions
-   * @description Every administrative action on the caller's account, newest first: users and their sign-in settings, API clients and their secrets, webhook endpoints, integrations, connected apps, account settings. Who did it (a console user, an API client, or the operator through `svc`), when, from which address, under which request id, and what it did (never a secret). Written in the transaction of the action itself; nothing changes or deletes an entry. Filters combine: any of `action[]`, one actor, one target.
+   * @description Every administrative action on the caller's account, newest first: users and their sign-in settings, API clients and their secrets, webhook endpoints, integrations, connected apps, account settings, coding rules (saved, changed, deleted, applied). Who did it (a console user, an API client, or the operator through `svc`), when, from which address, under which request id, and what it did (never a secret). Written in the transaction of the action itself; nothing changes or deletes an entry. Filters combine: any of `action[]`, one actor, one target.
    */
   listAuditEvents: {
     parameters: {
       query?: {
         /** @description Any of these actions */
-        "action[]"?: ("api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked")[];
+        "action[]"?: ("api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "coding_rule.created" | "coding_rule.updated" | "coding_rule.deleted" | "coding_rule.applied" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked")[];
         /** @description Actions of this user or client */
         actor_id?: string;
         /** @description Actions on this kind of object */
-        target_type?: "api_client" | "user" | "account" | "webhook_endpoint" | "integration" | "connected_app";
+        target_type?: "api_client" | "user" | "account" | "coding_rule" | "webhook_endpoint" | "integration" | "connected_app";
         /** @description Actions on this object */
         target_id?: string;
         /** @description Actions at or after this time (RFC 3339) */
@@ -6090,7 +6090,7 @@ export interface operations {
                  * @description What was done
                  * @enum {string}
                  */
-                action: "api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked";
+                action: "api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "coding_rule.created" | "coding_rule.updated" | "coding_rule.deleted" | "coding_rule.applied" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked";
                 /** @description Who did it */
                 actor: {
                   /** @description The user id (usr_…), the client id (cli_…), or svc-cli */
