@@ -2575,6 +2575,13 @@ export interface operations {
                   };
                   /** @description The record has at least one receipt (true) or none */
                   has_receipt?: boolean;
+                  /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+                  line_field_values?: {
+                      /** @description A field of the account */
+                      field_id: string;
+                      /** @description The line carries one of these values */
+                      svc_ids: string[];
+                    }[];
                   /** @description The record's memo contains this text (without regard to case) */
                   memo_contains?: string;
                   /** @description The record's type is one of these */
@@ -2714,6 +2721,13 @@ export interface operations {
             };
             /** @description The record has at least one receipt (true) or none */
             has_receipt?: boolean;
+            /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+            line_field_values?: {
+                /** @description A field of the account */
+                field_id: string;
+                /** @description The line carries one of these values */
+                svc_ids: string[];
+              }[];
             /** @description The record's memo contains this text (without regard to case) */
             memo_contains?: string;
             /** @description The record's type is one of these */
@@ -2777,6 +2791,13 @@ export interface operations {
               };
               /** @description The record has at least one receipt (true) or none */
               has_receipt?: boolean;
+              /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+              line_field_values?: {
+                  /** @description A field of the account */
+                  field_id: string;
+                  /** @description The line carries one of these values */
+                  svc_ids: string[];
+                }[];
               /** @description The record's memo contains this text (without regard to case) */
               memo_contains?: string;
               /** @description The record's type is one of these */
@@ -2928,6 +2949,13 @@ export interface operations {
               };
               /** @description The record has at least one receipt (true) or none */
               has_receipt?: boolean;
+              /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+              line_field_values?: {
+                  /** @description A field of the account */
+                  field_id: string;
+                  /** @description The line carries one of these values */
+                  svc_ids: string[];
+                }[];
               /** @description The record's memo contains this text (without regard to case) */
               memo_contains?: string;
               /** @description The record's type is one of these */
@@ -3153,6 +3181,13 @@ export interface operations {
             };
             /** @description The record has at least one receipt (true) or none */
             has_receipt?: boolean;
+            /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+            line_field_values?: {
+                /** @description A field of the account */
+                field_id: string;
+                /** @description The line carries one of these values */
+                svc_ids: string[];
+              }[];
             /** @description The record's memo contains this text (without regard to case) */
             memo_contains?: string;
             /** @description The record's type is one of these */
@@ -3217,6 +3252,13 @@ export interface operations {
               };
               /** @description The record has at least one receipt (true) or none */
               has_receipt?: boolean;
+              /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+              line_field_values?: {
+                  /** @description A field of the account */
+                  field_id: string;
+                  /** @description The line carries one of these values */
+                  svc_ids: string[];
+                }[];
               /** @description The record's memo contains this text (without regard to case) */
               memo_contains?: string;
               /** @description The record's type is one of these */
@@ -3393,6 +3435,13 @@ export interface operations {
                   };
                   /** @description The record has at least one receipt (true) or none */
                   has_receipt?: boolean;
+                  /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+                  line_field_values?: {
+                      /** @description A field of the account */
+                      field_id: string;
+                      /** @description The line carries one of these values */
+                      svc_ids: string[];
+                    }[];
                   /** @description The record's memo contains this text (without regard to case) */
                   memo_contains?: string;
                   /** @description The record's type is one of these */
@@ -3603,6 +3652,13 @@ export interface operations {
               };
               /** @description The record has at least one receipt (true) or none */
               has_receipt?: boolean;
+              /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+              line_field_values?: {
+                  /** @description A field of the account */
+                  field_id: string;
+                  /** @description The line carries one of these values */
+                  svc_ids: string[];
+                }[];
               /** @description The record's memo contains this text (without regard to case) */
               memo_contains?: string;
               /** @description The record's type is one of these */

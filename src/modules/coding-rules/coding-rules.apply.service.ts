@@ -57,7 +57,7 @@ export const codingRulesApplyService = {
   async preview(ex: Executor, tenant: Tenant, input: PreviewInput): Promise<PreviewDto> {
     const { conditions, actions } = input.rule;
     checkShape(conditions, actions, '/rule');
-    await checkValues(ex, tenant, actions, '/rule');
+    await checkValues(ex, tenant, input.rule, '/rule');
     const candidate = {
       account_id: tenant.accountId,
       rule_id: 'preview',

@@ -62,6 +62,13 @@ export interface LineDecision {
 
 const lower = (text: string | null) => (text === null ? null : text.toLowerCase());
 
+/** Whether some economic line of the subject carries one of `values` for the field. */
+const carries = (s: RuleSubject, fieldId: string, values: readonly string[]) =>
+  s.lines.some((line) => {
+    const value = line.values.get(fieldId);
+    return value !== undefined && values.includes(value.svc_id);
+  });
+
 export function matches(rule: UsableRule, s: RuleSubject): boolean {
   const c = rule.conditions;
   if (c.record_types && !c.record_types.some((t) => t === s.type)) return false;
@@ -79,6 +86,9 @@ export function matches(rule: UsableRule, s: RuleSubject): boolean {
   }
   if (c.user_department_ids && !c.user_department_ids.some((d) => d === s.user_department_id)) return false;
   if (c.user_location_ids && !c.user_location_ids.some((l) => l === s.user_location_id)) return false;
+  if (c.line_field_values && !c.line_field_values.every((entry) => carries(s, entry.field_id, entry.svc_ids))) {
+    return false;
+  }
   if (c.amount) {
     if (s.currency !== c.amount.currency) return false;
     if (rule.minMinor !== null && s.amount_minor < rule.minMinor) return false;

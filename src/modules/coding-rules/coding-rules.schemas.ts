@@ -36,6 +36,23 @@ export const RuleConditions = Type.Object(
     user_location_ids: Type.Optional(
       List(Text(255, 'A location id'), 100, "The record's user is at one of these locations (location_id)"),
     ),
+    line_field_values: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            field_id: Text(255, 'A field of the account'),
+            svc_ids: List(Text(255, 'A value of that field'), 100, 'The line carries one of these values'),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          minItems: 1,
+          maxItems: 20,
+          description:
+            'Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field',
+        },
+      ),
+    ),
     amount: Type.Optional(
       Type.Object(
         {

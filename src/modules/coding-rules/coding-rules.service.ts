@@ -40,7 +40,7 @@ export const codingRulesService = {
 
   async create(ex: Executor, caller: AuditSource, input: CreateRuleInput): Promise<CodingRuleDto> {
     checkShape(input.conditions, input.actions);
-    await checkValues(ex, caller, input.actions);
+    await checkValues(ex, caller, input);
     const now = nowMicros();
     const row: CodingRulesTable = {
       account_id: caller.accountId,
@@ -114,7 +114,14 @@ export const codingRulesService = {
     if (input.conditions || input.actions) {
       checkShape(input.conditions ?? was.conditions, input.actions ?? was.actions);
     }
-    if (input.actions) await checkValues(ex, caller, input.actions);
+    // What is given is checked: values kept from the current version were checked when saved (and a value
+    // disabled since shows as BROKEN rather than refusing an unrelated change).
+    if (input.conditions || input.actions) {
+      await checkValues(ex, caller, {
+        conditions: input.conditions ?? {},
+        actions: input.actions ?? { field_values: [] },
+      });
+    }
     const next: CodingRulesTable = {
       ...row,
       name: input.name ?? row.name,
