@@ -65,6 +65,17 @@ export function checkShape(conditions: RuleConditionsInput, actions: RuleActions
       }
     });
   }
+  if (conditions.merchant_category_codes) {
+    const cards = (conditions.source_types ?? ['CARD']).includes('CARD');
+    const cardTypes = (conditions.record_types ?? []).filter((type) => sourceTypeOf(type as RecordType) === 'CARD');
+    if (!cards || (conditions.record_types && cardTypes.length === 0)) {
+      problems.push({
+        path: `${at}/conditions/merchant_category_codes`,
+        message:
+          'only card records carry a merchant category code, and the rule matches no card type: no record can match',
+      });
+    }
+  }
   const matched = new Set<string>();
   conditions.line_field_values?.forEach((entry, e) => {
     if (matched.has(entry.field_id)) {

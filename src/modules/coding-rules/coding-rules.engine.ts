@@ -22,6 +22,8 @@ export interface RuleSubject {
   type: string;
   source_type: string;
   vendor_name: string | null;
+  /** A card record's merchant category code (ISO 18245), null when it has none. */
+  merchant_category_code: string | null;
   user_id: string | null;
   user_email: string | null;
   user_department_id: string | null;
@@ -78,6 +80,12 @@ export function matches(rule: UsableRule, s: RuleSubject): boolean {
     const wanted = c.vendor_name.value.toLowerCase();
     if (name === null) return false;
     if (c.vendor_name.operator === 'EQUALS' ? name !== wanted : !name.includes(wanted)) return false;
+  }
+  if (
+    c.merchant_category_codes &&
+    (s.merchant_category_code === null || !c.merchant_category_codes.includes(s.merchant_category_code))
+  ) {
+    return false;
   }
   if (c.user_ids && (s.user_id === null || !c.user_ids.includes(s.user_id))) return false;
   if (c.user_emails) {

@@ -24,6 +24,13 @@ export const RuleConditions = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    merchant_category_codes: Type.Optional(
+      List(
+        Type.String({ pattern: '^[0-9]{4}$', description: 'A merchant category code (ISO 18245, four digits)' }),
+        100,
+        "The record's merchant category code (card records, as the card system sent it) is one of these",
+      ),
+    ),
     user_ids: Type.Optional(
       List(Text(255, 'A user id'), 100, "The record's user is one of these (by the source's id)"),
     ),
