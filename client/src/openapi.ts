@@ -356,7 +356,7 @@ export interface paths {
   "/internal/v1/audit-events": {
     /**
      * The account's audit log of administrative actions
-     * @description Every administrative action on the caller's account, newest first: users and their sign-in settings, API clients and their secrets, webhook endpoints, integrations, connected apps, account settings. Who did it (a console user, an API client, or the operator through `svc`), when, from which address, under which request id, and what it did (never a secret). Written in the transaction of the action itself; nothing changes or deletes an entry. Filters combine: any of `action[]`, one actor, one target.
+     * @description Every administrative action on the caller's account, newest first: users and their sign-in settings, API clients and their secrets, webhook endpoints, integrations, connected apps, account settings, coding rules (saved, changed, deleted, applied). Who did it (a console user, an API client, or the operator through `svc`), when, from which address, under which request id, and what it did (never a secret). Written in the transaction of the action itself; nothing changes or deletes an entry. Filters combine: any of `action[]`, one actor, one target.
      */
     get: operations["listAuditEvents"];
   };
@@ -2575,8 +2575,17 @@ export interface operations {
                   };
                   /** @description The record has at least one receipt (true) or none */
                   has_receipt?: boolean;
+                  /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+                  line_field_values?: {
+                      /** @description A field of the account */
+                      field_id: string;
+                      /** @description The line carries one of these values */
+                      svc_ids: string[];
+                    }[];
                   /** @description The record's memo contains this text (without regard to case) */
                   memo_contains?: string;
+                  /** @description The record's merchant category code (card records, as the card system sent it) is one of these */
+                  merchant_category_codes?: string[];
                   /** @description The record's type is one of these */
                   record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
                   /** @description The record's source is one of these */
@@ -2714,8 +2723,17 @@ export interface operations {
             };
             /** @description The record has at least one receipt (true) or none */
             has_receipt?: boolean;
+            /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+            line_field_values?: {
+                /** @description A field of the account */
+                field_id: string;
+                /** @description The line carries one of these values */
+                svc_ids: string[];
+              }[];
             /** @description The record's memo contains this text (without regard to case) */
             memo_contains?: string;
+            /** @description The record's merchant category code (card records, as the card system sent it) is one of these */
+            merchant_category_codes?: string[];
             /** @description The record's type is one of these */
             record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
             /** @description The record's source is one of these */
@@ -2777,8 +2795,17 @@ export interface operations {
               };
               /** @description The record has at least one receipt (true) or none */
               has_receipt?: boolean;
+              /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+              line_field_values?: {
+                  /** @description A field of the account */
+                  field_id: string;
+                  /** @description The line carries one of these values */
+                  svc_ids: string[];
+                }[];
               /** @description The record's memo contains this text (without regard to case) */
               memo_contains?: string;
+              /** @description The record's merchant category code (card records, as the card system sent it) is one of these */
+              merchant_category_codes?: string[];
               /** @description The record's type is one of these */
               record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
               /** @description The record's source is one of these */
@@ -2928,8 +2955,17 @@ export interface operations {
               };
               /** @description The record has at least one receipt (true) or none */
               has_receipt?: boolean;
+              /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+              line_field_values?: {
+                  /** @description A field of the account */
+                  field_id: string;
+                  /** @description The line carries one of these values */
+                  svc_ids: string[];
+                }[];
               /** @description The record's memo contains this text (without regard to case) */
               memo_contains?: string;
+              /** @description The record's merchant category code (card records, as the card system sent it) is one of these */
+              merchant_category_codes?: string[];
               /** @description The record's type is one of these */
               record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
               /** @description The record's source is one of these */
@@ -3153,8 +3189,17 @@ export interface operations {
             };
             /** @description The record has at least one receipt (true) or none */
             has_receipt?: boolean;
+            /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+            line_field_values?: {
+                /** @description A field of the account */
+                field_id: string;
+                /** @description The line carries one of these values */
+                svc_ids: string[];
+              }[];
             /** @description The record's memo contains this text (without regard to case) */
             memo_contains?: string;
+            /** @description The record's merchant category code (card records, as the card system sent it) is one of these */
+            merchant_category_codes?: string[];
             /** @description The record's type is one of these */
             record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
             /** @description The record's source is one of these */
@@ -3217,8 +3262,17 @@ export interface operations {
               };
               /** @description The record has at least one receipt (true) or none */
               has_receipt?: boolean;
+              /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+              line_field_values?: {
+                  /** @description A field of the account */
+                  field_id: string;
+                  /** @description The line carries one of these values */
+                  svc_ids: string[];
+                }[];
               /** @description The record's memo contains this text (without regard to case) */
               memo_contains?: string;
+              /** @description The record's merchant category code (card records, as the card system sent it) is one of these */
+              merchant_category_codes?: string[];
               /** @description The record's type is one of these */
               record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
               /** @description The record's source is one of these */
@@ -3393,8 +3447,17 @@ export interface operations {
                   };
                   /** @description The record has at least one receipt (true) or none */
                   has_receipt?: boolean;
+                  /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+                  line_field_values?: {
+                      /** @description A field of the account */
+                      field_id: string;
+                      /** @description The line carries one of these values */
+                      svc_ids: string[];
+                    }[];
                   /** @description The record's memo contains this text (without regard to case) */
                   memo_contains?: string;
+                  /** @description The record's merchant category code (card records, as the card system sent it) is one of these */
+                  merchant_category_codes?: string[];
                   /** @description The record's type is one of these */
                   record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
                   /** @description The record's source is one of these */
@@ -3603,8 +3666,17 @@ export interface operations {
               };
               /** @description The record has at least one receipt (true) or none */
               has_receipt?: boolean;
+              /** @description Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field */
+              line_field_values?: {
+                  /** @description A field of the account */
+                  field_id: string;
+                  /** @description The line carries one of these values */
+                  svc_ids: string[];
+                }[];
               /** @description The record's memo contains this text (without regard to case) */
               memo_contains?: string;
+              /** @description The record's merchant category code (card records, as the card system sent it) is one of these */
+              merchant_category_codes?: string[];
               /** @description The record's type is one of these */
               record_types?: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
               /** @description The record's source is one of these */
@@ -3934,6 +4006,7 @@ export interface operations {
                   memo?: string | null;
                 })[];
               memo?: string | null;
+              merchant_category_code?: string | null;
               original_amount?: {
                 /** @description Major units; no more decimals than the currency has */
                 amount: number;
@@ -6054,17 +6127,17 @@ export interface operations {
   };
   /**
    * The account's audit log of administrative actions
-   * @description Every administrative action on the caller's account, newest first: users and their sign-in settings, API clients and their secrets, webhook endpoints, integrations, connected apps, account settings. Who did it (a console user, an API client, or the operator through `svc`), when, from which address, under which request id, and what it did (never a secret). Written in the transaction of the action itself; nothing changes or deletes an entry. Filters combine: any of `action[]`, one actor, one target.
+   * @description Every administrative action on the caller's account, newest first: users and their sign-in settings, API clients and their secrets, webhook endpoints, integrations, connected apps, account settings, coding rules (saved, changed, deleted, applied). Who did it (a console user, an API client, or the operator through `svc`), when, from which address, under which request id, and what it did (never a secret). Written in the transaction of the action itself; nothing changes or deletes an entry. Filters combine: any of `action[]`, one actor, one target.
    */
   listAuditEvents: {
     parameters: {
       query?: {
         /** @description Any of these actions */
-        "action[]"?: ("api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked")[];
+        "action[]"?: ("api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "coding_rule.created" | "coding_rule.updated" | "coding_rule.deleted" | "coding_rule.applied" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked")[];
         /** @description Actions of this user or client */
         actor_id?: string;
         /** @description Actions on this kind of object */
-        target_type?: "api_client" | "user" | "account" | "webhook_endpoint" | "integration" | "connected_app";
+        target_type?: "api_client" | "user" | "account" | "coding_rule" | "webhook_endpoint" | "integration" | "connected_app";
         /** @description Actions on this object */
         target_id?: string;
         /** @description Actions at or after this time (RFC 3339) */
@@ -6090,7 +6163,7 @@ export interface operations {
                  * @description What was done
                  * @enum {string}
                  */
-                action: "api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked";
+                action: "api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "coding_rule.created" | "coding_rule.updated" | "coding_rule.deleted" | "coding_rule.applied" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked";
                 /** @description Who did it */
                 actor: {
                   /** @description The user id (usr_…), the client id (cli_…), or svc-cli */

@@ -4,6 +4,7 @@ import type { Db, Executor } from '../db/database.js';
 import { afterBulkLoad } from '../speed/statistics.js';
 import { nowMicros } from '../lib/clock.js';
 import { ingestService } from '../modules/accounting/ingest.service.js';
+import { operatorSource } from '../modules/audit/audit.service.js';
 import { authService, type Caller } from '../modules/auth/auth.service.js';
 import type { FieldValueDto } from '../modules/field-values/field-values.schemas.js';
 import { fieldValuesService } from '../modules/field-values/field-values.service.js';
@@ -147,11 +148,15 @@ async function sampleRules(ex: Executor, caller: Caller, chart: CompanyChart): P
   for (const rule of SAMPLE_RULES) {
     const value = chart.gl.get(rule.account);
     if (!value) continue;
-    await codingRulesService.create(ex, caller, {
-      name: rule.name,
-      conditions: { vendor_name: rule.vendor },
-      actions: { field_values: [{ field_id: value.field_id, svc_id: value.svc_id }] },
-    });
+    await codingRulesService.create(
+      ex,
+      { ...operatorSource(caller.accountId), actor: caller.actor },
+      {
+        name: rule.name,
+        conditions: { vendor_name: rule.vendor },
+        actions: { field_values: [{ field_id: value.field_id, svc_id: value.svc_id }] },
+      },
+    );
     made++;
   }
   return made;

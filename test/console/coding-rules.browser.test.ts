@@ -436,6 +436,34 @@ eachDialectWith(
         ]);
       },
     );
+
+    it(
+      'keeps the conditions its form does not edit (a line value, merchant category codes), and says them',
+      { timeout: 4 * CEILING_MS },
+      async () => {
+        const conditions = {
+          line_field_values: [{ field_id: department, svc_ids: [values.Sales!.svc_id] }],
+          merchant_category_codes: ['4121', '4511'],
+        };
+        const rule = await api.codingRules.create({
+          name: 'Sales taxis',
+          conditions,
+          actions: { field_values: [{ field_id: gl, svc_id: values.Travel!.svc_id }] },
+        });
+        await page.goto(`${base()}/coding-rules`);
+        await eventually(() => tableCells(page, RULES_TABLE).then((rows) => rows[2]?.slice(1, 3))).toEqual([
+          'Sales taxis\nVersion 1',
+          `A line's ${department} is ${values.Sales!.svc_id}\nMerchant category code is 4121 or 4511`,
+        ]);
+        await page.getByRole('link', { name: 'Sales taxis' }).click();
+        const form = page.getByRole('form', { name: 'Coding rule' });
+        await form.getByLabel('Name', { exact: true }).fill('Sales taxis and flights');
+        await form.getByRole('button', { name: 'Save changes' }).click();
+        await page.getByRole('status').filter({ hasText: 'Saved: the rule is now at version 2.' }).waitFor();
+        expect(await api.codingRules.get(rule.id)).toMatchObject({ name: 'Sales taxis and flights', conditions });
+        await api.codingRules.delete(rule.id);
+      },
+    );
   },
   { only: 'sqlite' },
 );

@@ -100,6 +100,7 @@ export const DETAIL_COLUMNS = [
   'd.status',
   'd.billing_currency',
   'd.billing_amount_minor',
+  'd.merchant_category_code',
 ] as const;
 
 export const accountingRepository = {
@@ -116,6 +117,7 @@ export const accountingRepository = {
         status,
         billing_currency,
         billing_amount_minor,
+        merchant_category_code,
         ...row
       } of chunk) {
         rows.push(row);
@@ -129,6 +131,7 @@ export const accountingRepository = {
           status,
           billing_currency,
           billing_amount_minor,
+          merchant_category_code,
         });
       }
       await ex.insertInto('accounting_records').values(rows).execute();

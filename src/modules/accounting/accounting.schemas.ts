@@ -200,6 +200,15 @@ export const IngestItem = Type.Object(
         ),
       ),
     ),
+    merchant_category_code: Type.Optional(
+      Nullable(
+        Type.String({
+          pattern: '^[0-9]{4}$',
+          description:
+            "A card record's merchant category code (ISO 18245, four digits), for coding rules; card types only. Kept, not shown in the record's answers",
+        }),
+      ),
+    ),
     review_status: Type.Optional(oneOf(INITIAL_STATUSES, 'Initial review stage; EXPORTED only through export results')),
     lines: Type.Optional(Type.Array(LineInput, { minItems: 1, maxItems: 100 })),
   },

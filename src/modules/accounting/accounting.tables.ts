@@ -57,6 +57,8 @@ export interface AccountingRecordDetailsTable {
   /** What the billing currency was charged, in its minor units; both null when that is the amount itself. */
   billing_currency: string | null;
   billing_amount_minor: number | null;
+  /** A card record's merchant category code (ISO 18245) as the card system sent it; null otherwise. Not answered. */
+  merchant_category_code: string | null;
 }
 
 /** A whole record as stored: its row and its details. */
@@ -65,7 +67,13 @@ export type StoredRecord = AccountingRecordsTable & Omit<AccountingRecordDetails
 /** What an answer shows of a record: every column but the account, created_at and the review queue's own. */
 export type ShownRecordRow = Omit<
   StoredRecord,
-  'account_id' | 'created_at' | 'amount_sort' | 'uncoded_lines' | 'vendor_name' | 'user_email'
+  | 'account_id'
+  | 'created_at'
+  | 'amount_sort'
+  | 'uncoded_lines'
+  | 'vendor_name'
+  | 'user_email'
+  | 'merchant_category_code'
 >;
 
 /** One change of a record, with the version it produced (history.repository.ts). */

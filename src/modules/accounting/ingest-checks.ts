@@ -1,5 +1,6 @@
 import type { ValidationProblem } from '../../errors.js';
 import type { IngestItemInput } from './accounting.schemas.js';
+import { sourceTypeOf } from './ledger.js';
 import { formatMoney, sortableAmount, toMinor, type Money } from './money.js';
 import { SOURCE_STATUSES_BY_TYPE } from './source-status.js';
 
@@ -44,6 +45,12 @@ export function checkItem(item: IngestItemInput, path: string, problems: Validat
   const statuses = SOURCE_STATUSES_BY_TYPE[item.type];
   if (item.status && !statuses.includes(item.status)) {
     problems.push({ path: `${path}/status`, message: `must be one of: ${statuses.join(', ')} for ${item.type}` });
+  }
+  if (item.merchant_category_code && sourceTypeOf(item.type) !== 'CARD') {
+    problems.push({
+      path: `${path}/merchant_category_code`,
+      message: `is a card record's: ${item.type} is a ${sourceTypeOf(item.type)} type`,
+    });
   }
   const checked = { item, amount: amount ?? 0, originalAmount, billingAmount };
   if (!item.lines) return { ...checked, lines: [{ amount: amount ?? 0, memo: null, refs: [] }] };

@@ -51,6 +51,8 @@ export interface RecordDraft {
   user: { readonly email?: unknown } | null;
   vendor: { readonly name?: unknown } | null;
   receipts: readonly object[] | null;
+  /** A card record's merchant category code (ISO 18245); absent or null when not sent. */
+  merchantCategoryCode?: string | null;
   /** An export already reported (an imported history); reported at the record's own time. */
   lastExport: Omit<LastExportResult, 'reported_at'> | null;
   version: number;
@@ -111,6 +113,7 @@ async function insertDrafts(
       status: d.status,
       billing_currency: d.billingAmountMinor === null ? null : d.billingCurrency,
       billing_amount_minor: d.billingCurrency === null ? null : d.billingAmountMinor,
+      merchant_category_code: d.merchantCategoryCode ?? null,
       last_export_json: d.lastExport === null ? null : JSON.stringify({ ...d.lastExport, reported_at: time }),
       version: d.autoSubmitted ? d.version + 1 : d.version,
       created_at: time,
@@ -197,6 +200,7 @@ export const ingestService = {
         user: item.user ?? null,
         vendor: item.vendor ?? null,
         receipts: item.receipts ?? null,
+        merchantCategoryCode: item.merchant_category_code ?? null,
         lastExport: null,
         version: 1,
       };

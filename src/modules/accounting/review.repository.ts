@@ -83,6 +83,57 @@ const moveManyBy: ByDialect<(ex: Executor, accountId: string, moves: readonly Mo
   },
 };
 
+/** A record's line items rewritten, conditional on the version read (updateLinesMany). */
+export interface LinesChange {
+  id: string;
+  version: number;
+  lineItemsJson: string;
+  uncodedLines: number;
+  updatedAt: number;
+}
+
+/**
+ * SQLite: two compiled statements per record, each a primary-key probe (in-process, a statement costs little).
+ * PostgreSQL: two statements per 500 records (the rows, then their details), the changes joined as VALUES: a
+ * round trip per statement is what a record at a time cost there.
+ */
+const updateLinesManyBy: ByDialect<
+  (ex: Executor, accountId: string, changes: readonly LinesChange[]) => Promise<number>
+> = {
+  async sqlite(ex, accountId, changes) {
+    let changed = 0;
+    for (const c of changes) if (await reviewRepository.updateLines(ex, accountId, c.id, c.version, c)) changed++;
+    return changed;
+  },
+  async postgres(ex, accountId, changes) {
+    let changed = 0;
+    for (const chunk of chunks(changes, ID_CHUNK)) {
+      const rows = sql.join(
+        chunk.map(
+          (c) =>
+            sql`(${c.id}, cast(${c.version} as integer), cast(${c.updatedAt} as bigint), cast(${c.uncodedLines} as integer))`,
+        ),
+      );
+      const result = await sql`
+        with v(id, version, updated_at, uncoded_lines) as (values ${rows})
+        update accounting_records
+        set version = v.version + 1, updated_at = v.updated_at, uncoded_lines = v.uncoded_lines
+        from v
+        where accounting_records.account_id = ${accountId} and accounting_records.id = v.id
+          and accounting_records.version = v.version`.execute(ex);
+      changed += Number(result.numAffectedRows ?? 0n);
+      const details = sql.join(chunk.map((c) => sql`(${c.id}, ${c.lineItemsJson})`));
+      await sql`
+        with v(id, line_items_json) as (values ${details})
+        update accounting_record_details
+        set line_items_json = v.line_items_json
+        from v
+        where accounting_record_details.account_id = ${accountId} and accounting_record_details.id = v.id`.execute(ex);
+    }
+    return changed;
+  },
+};
+
 export const reviewRepository = {
   /**
    * The review state of each given record the account has (a primary-key probe each: the ids joined as VALUES),
@@ -109,6 +160,15 @@ export const reviewRepository = {
   /** Applies the moves; returns how many records changed (all of them, under the account's clock lock). */
   async moveMany(ex: Executor, accountId: string, moves: readonly Move[]): Promise<number> {
     return moveManyBy[ex.dialect](ex, accountId, moves);
+  },
+
+  /**
+   * Rewrites many records' line items (rules applied on demand) in the caller's transaction; answers how many were
+   * still at their `version` (the caller, holding the clock lock, expects all: fewer means it must roll back, since
+   * the details of a record that had moved on are rewritten too).
+   */
+  async updateLinesMany(ex: Executor, accountId: string, changes: readonly LinesChange[]): Promise<number> {
+    return updateLinesManyBy[ex.dialect](ex, accountId, changes);
   },
 
   /** Rewrites a record's line items (a coding, split or merge); true if the record was still at `version`. */

@@ -5,6 +5,7 @@ import { codingRulesService, type LineDecision, type RuleSubject } from '../codi
 import { accountingRepository } from './accounting.repository.js';
 import { storedForm } from './accounting.schemas.js';
 import { recordEvents, type RecordEvent } from './history.js';
+import type { StoredRecord } from './accounting.tables.js';
 import { economicSideOf, type LineItem, type Side } from './ledger.js';
 import { recordClock } from './record-clock.repository.js';
 import { reviewRepository } from './review.repository.js';
@@ -12,6 +13,80 @@ import { marksOf, ruleCodingsOf, storedSubject, withChanges } from './rule-codin
 import { ruleCodingRepository } from './rule-coding.repository.js';
 
 const PAGE = 500;
+
+/** A record the rules change: its new line items and the CODED_BY_RULES event that says so. */
+interface Changed {
+  id: string;
+  version: number;
+  side: Side;
+  items: LineItem[];
+  change: Extract<RecordEvent, { type: 'CODED_BY_RULES' }>;
+}
+
+/** The record's line items with the rules' decisions, and the event naming the rule and version of each value. */
+function changeOf(
+  row: StoredRecord,
+  subject: RuleSubject,
+  items: LineItem[],
+  economic: number[],
+  decided: readonly LineDecision[],
+): Changed {
+  const lines = [...items];
+  const event: Changed['change']['changes'] = { lines: [], memos: [], coded_by_rules: [] };
+  for (const d of decided) {
+    const at = economic[d.line]!;
+    const line = lines[at]!;
+    const after = withChanges(line.accounting_field_values, d.fields);
+    if (d.fields.length > 0) event.lines.push({ line_id: line.id, before: line.accounting_field_values, after });
+    if (d.memo) event.memos.push({ line_id: line.id, before: d.memo.before, after: d.memo.after });
+    event.coded_by_rules.push(...ruleCodingsOf(line.id, d));
+    lines[at] = { ...line, accounting_field_values: after, memo: d.memo ? d.memo.after : line.memo };
+  }
+  const version = Number(row.version);
+  return {
+    id: subject.id!,
+    version,
+    side: economicSideOf(row.type),
+    items: lines,
+    change: { recordId: subject.id!, version: version + 1, occurredAt: 0, type: 'CODED_BY_RULES', changes: event },
+  };
+}
+
+/**
+ * Writes a page's changed records under the locked clock (`last`: its value so far): each the next version and
+ * updated_at, in batched statements (reviewRepository.updateLinesMany), which rule set each value, and the events.
+ * Answers the clock's value after it.
+ */
+async function writePage(ex: Executor, caller: Caller, last: number, changed: readonly Changed[]): Promise<number> {
+  if (changed.length === 0) return last;
+  const first = await recordClock.advance(ex, caller.accountId, last, changed.length);
+  const written = await reviewRepository.updateLinesMany(
+    ex,
+    caller.accountId,
+    changed.map((c, i) => ({
+      id: c.id,
+      version: c.version,
+      lineItemsJson: storedForm.lineItems(c.items),
+      uncodedLines: c.items.filter((l) => l.type === c.side && l.accounting_field_values.length === 0).length,
+      updatedAt: first + i,
+    })),
+  );
+  // Under the clock lock nothing else can have changed the records; a miss is a bug, not a race (and rolls back).
+  if (written !== changed.length) throw errors.internal();
+  changed.forEach((c, i) => (c.change.occurredAt = first + i));
+  await codingRulesService.markApplied(
+    ex,
+    caller,
+    changed.flatMap((c) => marksOf(c.id, c.change.changes.coded_by_rules)),
+    first,
+  );
+  await recordEvents(
+    ex,
+    caller,
+    changed.map((c) => c.change),
+  );
+  return first + changed.length - 1;
+}
 
 /**
  * What coding rules ask of accounting beyond ingestion: the records under review (PREPARE, REVIEW) as rule
@@ -50,76 +125,24 @@ export const ruleCodingService = {
         throw errors.notFound(`Accounting records ${missing.join(', ')}`, { not_found_accounting_record_ids: missing });
       }
     }
-    const changed: { id: string; version: number; side: Side; items: LineItem[]; change: RecordEvent }[] = [];
+    const changedIds: string[] = [];
+    let clock = last;
     let after = '';
     for (;;) {
       const rows = await ruleCodingRepository.editablePage(ex, caller.accountId, after, PAGE, ids);
       if (rows.length === 0) break;
       const read = rows.map(storedSubject);
       const decisions = await decide(read.map((r) => r.subject));
-      read.forEach(({ subject, items, economic }, r) => {
+      const changed = read.flatMap(({ subject, items, economic }, r) => {
         const decided = decisions[r]!;
-        if (decided.length === 0) return;
-        const lines = [...items];
-        const event: Extract<RecordEvent, { type: 'CODED_BY_RULES' }>['changes'] = {
-          lines: [],
-          memos: [],
-          coded_by_rules: [],
-        };
-        for (const d of decided) {
-          const at = economic[d.line]!;
-          const line = lines[at]!;
-          const after = withChanges(line.accounting_field_values, d.fields);
-          if (d.fields.length > 0) {
-            event.lines.push({ line_id: line.id, before: line.accounting_field_values, after });
-          }
-          if (d.memo) event.memos.push({ line_id: line.id, before: d.memo.before, after: d.memo.after });
-          event.coded_by_rules.push(...ruleCodingsOf(line.id, d));
-          lines[at] = { ...line, accounting_field_values: after, memo: d.memo ? d.memo.after : line.memo };
-        }
-        const version = Number(rows[r]!.version);
-        changed.push({
-          id: subject.id!,
-          version,
-          side: economicSideOf(rows[r]!.type),
-          items: lines,
-          change: {
-            recordId: subject.id!,
-            version: version + 1,
-            occurredAt: 0,
-            type: 'CODED_BY_RULES',
-            changes: event,
-          },
-        });
+        return decided.length === 0 ? [] : [changeOf(rows[r]!, subject, items, economic, decided)];
       });
+      // Each page written before the next is read: only a page's changes are held at a time.
+      clock = await writePage(ex, caller, clock, changed);
+      changedIds.push(...changed.map((c) => c.id));
       if (rows.length < PAGE) break;
       after = rows.at(-1)!.id;
     }
-    if (changed.length === 0) return [];
-    const first = await recordClock.advance(ex, caller.accountId, last, changed.length);
-    for (const [i, c] of changed.entries()) {
-      const ok = await reviewRepository.updateLines(ex, caller.accountId, c.id, c.version, {
-        lineItemsJson: storedForm.lineItems(c.items),
-        uncodedLines: c.items.filter((l) => l.type === c.side && l.accounting_field_values.length === 0).length,
-        updatedAt: first + i,
-      });
-      // Under the clock lock nothing else can have changed the record; a miss is a bug, not a race.
-      if (!ok) throw errors.internal();
-      c.change.occurredAt = first + i;
-    }
-    await codingRulesService.markApplied(
-      ex,
-      caller,
-      changed.flatMap((c) =>
-        c.change.type === 'CODED_BY_RULES' ? marksOf(c.id, c.change.changes.coded_by_rules) : [],
-      ),
-      first,
-    );
-    await recordEvents(
-      ex,
-      caller,
-      changed.map((c) => c.change),
-    );
-    return changed.map((c) => c.id);
+    return changedIds;
   },
 };

@@ -48,6 +48,7 @@ export function subjectOf(
     user: User | null;
     vendor: { readonly name?: unknown } | null;
     receipts: readonly unknown[] | null;
+    merchantCategoryCode?: string | null;
   },
   lines: readonly { id: string | null; memo: string | null; values: readonly AccountingFieldValue[] }[],
 ): RuleSubject {
@@ -56,6 +57,7 @@ export function subjectOf(
     type: record.type,
     source_type: sourceTypeOf(record.type),
     vendor_name: text(record.vendor?.name),
+    merchant_category_code: record.merchantCategoryCode ?? null,
     user_id: text(record.user?.id),
     user_email: text(record.user?.email),
     user_department_id: text(record.user?.department_id),
@@ -83,6 +85,7 @@ export function storedSubject(row: StoredRecord) {
       user: row.user_json === null ? null : JSON.parse(row.user_json),
       vendor: row.vendor_json === null ? null : JSON.parse(row.vendor_json),
       receipts: row.receipts_json === null ? null : JSON.parse(row.receipts_json),
+      merchantCategoryCode: row.merchant_category_code,
     },
     economic.map((i) => ({ id: items[i]!.id, memo: items[i]!.memo, values: items[i]!.accounting_field_values })),
   );
@@ -143,6 +146,7 @@ interface DraftLike {
   user: User | null;
   vendor: { readonly name?: unknown } | null;
   receipts: readonly object[] | null;
+  merchantCategoryCode?: string | null;
   lines: readonly EconomicLine[];
   ruleDecisions?: readonly LineDecision[];
 }

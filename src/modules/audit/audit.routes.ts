@@ -16,7 +16,7 @@ export function auditRoutes(db: Db): FastifyPluginAsyncTypebox {
           operationId: 'listAuditEvents',
           summary: "The account's audit log of administrative actions",
           description:
-            "Every administrative action on the caller's account, newest first: users and their sign-in settings, API clients and their secrets, webhook endpoints, integrations, connected apps, account settings. Who did it (a console user, an API client, or the operator through `svc`), when, from which address, under which request id, and what it did (never a secret). Written in the transaction of the action itself; nothing changes or deletes an entry. Filters combine: any of `action[]`, one actor, one target.",
+            "Every administrative action on the caller's account, newest first: users and their sign-in settings, API clients and their secrets, webhook endpoints, integrations, connected apps, account settings, coding rules (saved, changed, deleted, applied). Who did it (a console user, an API client, or the operator through `svc`), when, from which address, under which request id, and what it did (never a secret). Written in the transaction of the action itself; nothing changes or deletes an entry. Filters combine: any of `action[]`, one actor, one target.",
           tags: ['Internal: audit log'],
           querystring: AuditQuery,
           response: { 200: AuditPage, ...errorResponses(400) },

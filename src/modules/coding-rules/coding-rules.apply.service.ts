@@ -1,7 +1,9 @@
 import type { Executor } from '../../db/database.js';
 import { errors, type ValidationProblem } from '../../errors.js';
 import { ruleCodingService } from '../accounting/rule-coding.service.js';
-import type { Caller, Tenant } from '../auth/auth.service.js';
+import type { AuditSource } from '../audit/audit.service.js';
+import type { Tenant } from '../auth/auth.service.js';
+import { codingRulesAudit } from './coding-rules.audit.js';
 import { checkShape, checkValues, usable } from './coding-rules.checks.js';
 import type { LineDecision, RuleSubject } from './coding-rules.engine.js';
 import { codingRulesRepository as repo } from './coding-rules.repository.js';
@@ -55,7 +57,7 @@ export const codingRulesApplyService = {
   async preview(ex: Executor, tenant: Tenant, input: PreviewInput): Promise<PreviewDto> {
     const { conditions, actions } = input.rule;
     checkShape(conditions, actions, '/rule');
-    await checkValues(ex, tenant, actions, '/rule');
+    await checkValues(ex, tenant, input.rule, '/rule');
     const candidate = {
       account_id: tenant.accountId,
       rule_id: 'preview',
@@ -91,7 +93,7 @@ export const codingRulesApplyService = {
   },
 
   /** Applies the account's enabled rules (or those named) to its records under review, all or nothing. */
-  async apply(ex: Executor, caller: Caller, input: ApplyInput): Promise<ApplyDto> {
+  async apply(ex: Executor, caller: AuditSource, input: ApplyInput): Promise<ApplyDto> {
     const rules = input.rule_ids
       ? await namedRules(ex, caller, input.rule_ids)
       : await codingRulesService.usableRules(ex, caller, null);
@@ -103,6 +105,12 @@ export const codingRulesApplyService = {
         : await ruleCodingService.apply(ex, caller, input.accounting_record_ids ?? null, (subjects) =>
             codingRulesService.decideFor(ex, caller, rules, subjects, overwrite),
           );
+    await codingRulesAudit.applied(ex, caller, {
+      rules,
+      accounting_record_ids: input.accounting_record_ids ?? null,
+      overwrite,
+      records_changed: ids.length,
+    });
     return { records_changed: ids.length, updated_accounting_record_ids: ids };
   },
 };

@@ -65,6 +65,27 @@ export function checkShape(conditions: RuleConditionsInput, actions: RuleActions
       }
     });
   }
+  if (conditions.merchant_category_codes) {
+    const cards = (conditions.source_types ?? ['CARD']).includes('CARD');
+    const cardTypes = (conditions.record_types ?? []).filter((type) => sourceTypeOf(type as RecordType) === 'CARD');
+    if (!cards || (conditions.record_types && cardTypes.length === 0)) {
+      problems.push({
+        path: `${at}/conditions/merchant_category_codes`,
+        message:
+          'only card records carry a merchant category code, and the rule matches no card type: no record can match',
+      });
+    }
+  }
+  const matched = new Set<string>();
+  conditions.line_field_values?.forEach((entry, e) => {
+    if (matched.has(entry.field_id)) {
+      problems.push({
+        path: `${at}/conditions/line_field_values/${e}/field_id`,
+        message: `names the field ${entry.field_id} a second time: one entry per field (list its values together)`,
+      });
+    }
+    matched.add(entry.field_id);
+  });
   const { minMinor, maxMinor } = boundsOf(conditions, `${at}/conditions`, problems);
   if (minMinor !== null && maxMinor !== null && minMinor > maxMinor) {
     problems.push({
@@ -108,29 +129,57 @@ function problemOf(found: CodingLookup, path: string, ref: { field_id: string; s
   return null;
 }
 
-/** The problems of each rule's actions, in order (one lookup for all). */
-export async function problemsOf(
-  ex: Executor,
-  tenant: Tenant,
-  actions: readonly RuleActionsInput[],
-  at = '',
-): Promise<RuleProblem[][]> {
-  const refs = actions.flatMap((a) => a.field_values);
-  const found = await fieldValuesService.lookupCodings(ex, tenant, refs);
-  let i = 0;
-  return actions.map((a) =>
-    a.field_values.flatMap((ref, k) => problemOf(found[i++]!, `${at}/actions/field_values/${k}`, ref) ?? []),
+/** What a rule names of the account's values: those it sets, and those its conditions match lines on. */
+export interface RuleValues {
+  conditions: RuleConditionsInput;
+  actions: RuleActionsInput;
+}
+
+type Ref = { path: string; ref: { field_id: string; svc_id: string } };
+
+/** Each value a rule's conditions match lines on, with where in the rule it is. */
+function conditionRefs(conditions: RuleConditionsInput, at: string): Ref[] {
+  return (conditions.line_field_values ?? []).flatMap((entry, e) =>
+    entry.svc_ids.map((svc_id, k) => ({
+      path: `${at}/conditions/line_field_values/${e}/svc_ids/${k}`,
+      ref: { field_id: entry.field_id, svc_id },
+    })),
   );
 }
 
+/** Each value a rule names, with where in the rule it is. */
+function refsOf(rule: RuleValues, at: string): Ref[] {
+  return [
+    ...conditionRefs(rule.conditions, at),
+    ...rule.actions.field_values.map((ref, k) => ({ path: `${at}/actions/field_values/${k}`, ref })),
+  ];
+}
+
+/** The problems of each rule's values (conditions' and actions'), in order (one lookup for all). */
+export async function problemsOf(
+  ex: Executor,
+  tenant: Tenant,
+  rules: readonly RuleValues[],
+  at = '',
+): Promise<RuleProblem[][]> {
+  const refs = rules.map((rule) => refsOf(rule, at));
+  const found = await fieldValuesService.lookupCodings(
+    ex,
+    tenant,
+    refs.flatMap((r) => r.map((x) => x.ref)),
+  );
+  let i = 0;
+  return refs.map((r) => r.flatMap(({ path, ref }) => problemOf(found[i++]!, path, ref) ?? []));
+}
+
 /**
- * Refuses a value the rule would set that cannot be, each problem pointed at and with its reason: 404 NOT_FOUND
+ * Refuses a value the rule would set or match lines on that cannot be, each problem pointed at and with its reason: 404 NOT_FOUND
  * for a field (FIELD_NOT_FOUND) or value (NOT_FOUND: unknown or deleted) the account does not have; else 422
  * INVALID_CODING for a value of another field (VALUE_OF_ANOTHER_FIELD), a disabled value or a value of a disabled
  * field (VALUE_DISABLED, FIELD_DISABLED).
  */
-export async function checkValues(ex: Executor, tenant: Tenant, actions: RuleActionsInput, at = ''): Promise<void> {
-  const [problems] = await problemsOf(ex, tenant, [actions], at);
+export async function checkValues(ex: Executor, tenant: Tenant, rule: RuleValues, at = ''): Promise<void> {
+  const [problems] = await problemsOf(ex, tenant, [rule], at);
   if (!problems || problems.length === 0) return;
   const missing = problems.filter((p) => p.reason === 'NOT_FOUND');
   if (missing.length > 0) {
@@ -178,13 +227,21 @@ export function parsedRule(row: Pick<CodingRulesTable, 'conditions_json' | 'acti
 export async function usable(ex: Executor, tenant: Tenant, rows: readonly CodingRulesTable[]): Promise<UsableRule[]> {
   if (rows.length === 0) return [];
   const parsed = rows.map(parsedRule);
-  const refs = parsed.flatMap((p) => p.actions.field_values);
-  const found = await fieldValuesService.lookupCodings(ex, tenant, refs);
+  const refs = parsed.map((rule) => ({
+    conditions: conditionRefs(rule.conditions, ''),
+    actions: rule.actions.field_values,
+  }));
+  const found = await fieldValuesService.lookupCodings(
+    ex,
+    tenant,
+    refs.flatMap((r) => [...r.conditions.map((c) => c.ref), ...r.actions]),
+  );
   let i = 0;
   return rows.flatMap((row, r) => {
     const { conditions, actions } = parsed[r]!;
-    const codings = actions.field_values.map((ref, k) => ({ found: found[i++]!, ref, k }));
-    if (codings.some((c) => problemOf(c.found, '', c.ref) !== null)) return [];
+    const matched = refs[r]!.conditions.map(({ ref }) => ({ found: found[i++]!, ref }));
+    const codings = refs[r]!.actions.map((ref) => ({ found: found[i++]!, ref }));
+    if ([...matched, ...codings].some((c) => problemOf(c.found, '', c.ref) !== null)) return [];
     return [
       {
         rule_id: row.rule_id,

@@ -22,6 +22,8 @@ export interface RuleSubject {
   type: string;
   source_type: string;
   vendor_name: string | null;
+  /** A card record's merchant category code (ISO 18245), null when it has none. */
+  merchant_category_code: string | null;
   user_id: string | null;
   user_email: string | null;
   user_department_id: string | null;
@@ -62,6 +64,13 @@ export interface LineDecision {
 
 const lower = (text: string | null) => (text === null ? null : text.toLowerCase());
 
+/** Whether some economic line of the subject carries one of `values` for the field. */
+const carries = (s: RuleSubject, fieldId: string, values: readonly string[]) =>
+  s.lines.some((line) => {
+    const value = line.values.get(fieldId);
+    return value !== undefined && values.includes(value.svc_id);
+  });
+
 export function matches(rule: UsableRule, s: RuleSubject): boolean {
   const c = rule.conditions;
   if (c.record_types && !c.record_types.some((t) => t === s.type)) return false;
@@ -72,6 +81,12 @@ export function matches(rule: UsableRule, s: RuleSubject): boolean {
     if (name === null) return false;
     if (c.vendor_name.operator === 'EQUALS' ? name !== wanted : !name.includes(wanted)) return false;
   }
+  if (
+    c.merchant_category_codes &&
+    (s.merchant_category_code === null || !c.merchant_category_codes.includes(s.merchant_category_code))
+  ) {
+    return false;
+  }
   if (c.user_ids && (s.user_id === null || !c.user_ids.includes(s.user_id))) return false;
   if (c.user_emails) {
     const email = lower(s.user_email);
@@ -79,6 +94,9 @@ export function matches(rule: UsableRule, s: RuleSubject): boolean {
   }
   if (c.user_department_ids && !c.user_department_ids.some((d) => d === s.user_department_id)) return false;
   if (c.user_location_ids && !c.user_location_ids.some((l) => l === s.user_location_id)) return false;
+  if (c.line_field_values && !c.line_field_values.every((entry) => carries(s, entry.field_id, entry.svc_ids))) {
+    return false;
+  }
   if (c.amount) {
     if (s.currency !== c.amount.currency) return false;
     if (rule.minMinor !== null && s.amount_minor < rule.minMinor) return false;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Db } from '../../db/database.js';
-import { authOf } from '../../http/auth.js';
+import { auditOf, authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
 import { errorResponses } from '../../http/schemas.js';
 import { codingRulesApplyService } from './coding-rules.apply.service.js';
@@ -46,7 +46,7 @@ export function codingRulesRoutes(db: Db): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) =>
-        writeTransaction(db, request, reply, (ex) => codingRulesService.create(ex, authOf(request), request.body)),
+        writeTransaction(db, request, reply, (ex) => codingRulesService.create(ex, auditOf(request), request.body)),
     );
 
     app.get(
@@ -102,7 +102,7 @@ export function codingRulesRoutes(db: Db): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) =>
-        writeTransaction(db, request, reply, (ex) => codingRulesApplyService.apply(ex, authOf(request), request.body)),
+        writeTransaction(db, request, reply, (ex) => codingRulesApplyService.apply(ex, auditOf(request), request.body)),
     );
 
     app.get(
@@ -137,7 +137,7 @@ export function codingRulesRoutes(db: Db): FastifyPluginAsyncTypebox {
       },
       async (request, reply) =>
         writeTransaction(db, request, reply, (ex) =>
-          codingRulesService.update(ex, authOf(request), request.params.rule_id, request.body),
+          codingRulesService.update(ex, auditOf(request), request.params.rule_id, request.body),
         ),
     );
 
@@ -157,7 +157,7 @@ export function codingRulesRoutes(db: Db): FastifyPluginAsyncTypebox {
       },
       async (request, reply) =>
         writeTransaction(db, request, reply, (ex) =>
-          codingRulesService.delete(ex, authOf(request), request.params.rule_id),
+          codingRulesService.delete(ex, auditOf(request), request.params.rule_id),
         ),
     );
 

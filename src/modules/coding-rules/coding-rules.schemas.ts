@@ -24,6 +24,13 @@ export const RuleConditions = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    merchant_category_codes: Type.Optional(
+      List(
+        Type.String({ pattern: '^[0-9]{4}$', description: 'A merchant category code (ISO 18245, four digits)' }),
+        100,
+        "The record's merchant category code (card records, as the card system sent it) is one of these",
+      ),
+    ),
     user_ids: Type.Optional(
       List(Text(255, 'A user id'), 100, "The record's user is one of these (by the source's id)"),
     ),
@@ -35,6 +42,23 @@ export const RuleConditions = Type.Object(
     ),
     user_location_ids: Type.Optional(
       List(Text(255, 'A location id'), 100, "The record's user is at one of these locations (location_id)"),
+    ),
+    line_field_values: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            field_id: Text(255, 'A field of the account'),
+            svc_ids: List(Text(255, 'A value of that field'), 100, 'The line carries one of these values'),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          minItems: 1,
+          maxItems: 20,
+          description:
+            'Each entry must match (AND): some economic line of the record carries one of its values for its field, as the record is before rules apply (department is Sales, …). One entry per field',
+        },
+      ),
     ),
     amount: Type.Optional(
       Type.Object(

@@ -5,7 +5,9 @@ import { nowMicros } from '../../lib/clock.js';
 import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
 import { pageLinks, pageOf, type PageLinks } from '../../lib/pagination.js';
-import type { AuthContext, Caller, Tenant } from '../auth/auth.service.js';
+import type { AuditSource } from '../audit/audit.service.js';
+import type { AuthContext, Tenant } from '../auth/auth.service.js';
+import { codingRulesAudit } from './coding-rules.audit.js';
 import { checkShape, checkValues, parsedRule, usable } from './coding-rules.checks.js';
 import { decide, type LineDecision, type RuleSubject, type UsableRule } from './coding-rules.engine.js';
 import { codingRulesRepository as repo } from './coding-rules.repository.js';
@@ -36,9 +38,9 @@ export const codingRulesService = {
     await repo.purgeAccount(ex, tenant.accountId);
   },
 
-  async create(ex: Executor, caller: Caller, input: CreateRuleInput): Promise<CodingRuleDto> {
+  async create(ex: Executor, caller: AuditSource, input: CreateRuleInput): Promise<CodingRuleDto> {
     checkShape(input.conditions, input.actions);
-    await checkValues(ex, caller, input.actions);
+    await checkValues(ex, caller, input);
     const now = nowMicros();
     const row: CodingRulesTable = {
       account_id: caller.accountId,
@@ -58,6 +60,7 @@ export const codingRulesService = {
     };
     await repo.insert(ex, row);
     await repo.insertVersion(ex, versionRow(row, 'CREATED', caller, now));
+    await codingRulesAudit.created(ex, caller, row);
     return ruleRowToRule(row, []);
   },
 
@@ -103,7 +106,7 @@ export const codingRulesService = {
    * Changes what is given, as a new version (409 VERSION_CONFLICT when `version` is not the current one); nothing
    * given that differs: the rule as it is, its version unchanged. New conditions and actions are checked as at create.
    */
-  async update(ex: Executor, caller: Caller, ruleId: string, input: UpdateRuleInput): Promise<CodingRuleDto> {
+  async update(ex: Executor, caller: AuditSource, ruleId: string, input: UpdateRuleInput): Promise<CodingRuleDto> {
     const row = await requireRule(ex, caller, ruleId);
     const current = Number(row.version);
     if (input.version !== current) throw errors.ruleVersionConflict(ruleId, input.version, current);
@@ -111,7 +114,14 @@ export const codingRulesService = {
     if (input.conditions || input.actions) {
       checkShape(input.conditions ?? was.conditions, input.actions ?? was.actions);
     }
-    if (input.actions) await checkValues(ex, caller, input.actions);
+    // What is given is checked: values kept from the current version were checked when saved (and a value
+    // disabled since shows as BROKEN rather than refusing an unrelated change).
+    if (input.conditions || input.actions) {
+      await checkValues(ex, caller, {
+        conditions: input.conditions ?? {},
+        actions: input.actions ?? { field_values: [] },
+      });
+    }
     const next: CodingRulesTable = {
       ...row,
       name: input.name ?? row.name,
@@ -133,15 +143,17 @@ export const codingRulesService = {
     });
     if (!(await repo.update(ex, next, current))) throw errors.ruleVersionConflict(ruleId, input.version, current + 1);
     await repo.insertVersion(ex, versionRow(next, 'UPDATED', caller, now));
+    await codingRulesAudit.updated(ex, caller, row, next);
     return (await answered(ex, caller, [next]))[0]!;
   },
 
   /** Deletes the rule; its versions stay (records' histories name them), the last one saying who deleted it. */
-  async delete(ex: Executor, caller: Caller, ruleId: string): Promise<Record<string, never>> {
+  async delete(ex: Executor, caller: AuditSource, ruleId: string): Promise<Record<string, never>> {
     const row = await requireRule(ex, caller, ruleId);
     const version = Number(row.version);
     if (!(await repo.delete(ex, caller.accountId, ruleId, version))) throw notFound(ruleId);
     await repo.insertVersion(ex, versionRow({ ...row, version: version + 1 }, 'DELETED', caller, nowMicros()));
+    await codingRulesAudit.deleted(ex, caller, row, version + 1);
     return {};
   },
 

@@ -38,7 +38,7 @@ export async function answered(ex: Executor, tenant: Tenant, rows: CodingRulesTa
   const problems = await problemsOf(
     ex,
     tenant,
-    rows.map((row) => parsedRule(row).actions),
+    rows.map((row) => parsedRule(row)),
   );
   return rows.map((row, i) => ruleRowToRule(row, problems[i]!));
 }

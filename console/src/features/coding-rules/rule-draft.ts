@@ -31,7 +31,10 @@ export interface RuleDraft {
   values: Record<string, ValueChoice | null>;
   memo: string;
   /** Conditions the form does not edit (set through the API): kept as they are. */
-  kept: Pick<Conditions, 'user_ids' | 'user_department_ids' | 'user_location_ids'>;
+  kept: Pick<
+    Conditions,
+    'user_ids' | 'user_department_ids' | 'user_location_ids' | 'line_field_values' | 'merchant_category_codes'
+  >;
 }
 
 export const emptyDraft = (): RuleDraft => ({
@@ -72,6 +75,8 @@ export function draftOfRule(rule: Pick<CodingRule, 'name' | 'conditions' | 'acti
       ...(c.user_ids ? { user_ids: c.user_ids } : {}),
       ...(c.user_department_ids ? { user_department_ids: c.user_department_ids } : {}),
       ...(c.user_location_ids ? { user_location_ids: c.user_location_ids } : {}),
+      ...(c.line_field_values ? { line_field_values: c.line_field_values } : {}),
+      ...(c.merchant_category_codes ? { merchant_category_codes: c.merchant_category_codes } : {}),
     },
   };
   for (const v of rule.actions.field_values) {

@@ -19,6 +19,10 @@ export function conditionWords(c: Conditions): string[] {
   if (c.user_ids) words.push(`User id is ${either(c.user_ids)}`);
   if (c.user_department_ids) words.push(`User's department is ${either(c.user_department_ids)}`);
   if (c.user_location_ids) words.push(`User's location is ${either(c.user_location_ids)}`);
+  for (const entry of c.line_field_values ?? []) {
+    words.push(`A line's ${entry.field_id} is ${either(entry.svc_ids)}`);
+  }
+  if (c.merchant_category_codes) words.push(`Merchant category code is ${either(c.merchant_category_codes)}`);
   if (c.amount) {
     const { currency, min, max } = c.amount;
     if (min !== undefined && max !== undefined) words.push(`Amount from ${min} to ${max} ${currency}`);
