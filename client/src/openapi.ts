@@ -1149,6 +1149,8 @@ export interface components {
     AccountingRecordEvent: {
       actor: {
         id: string;
+        /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+        name?: string;
         /**
          * @description Who acted
          * @enum {string}

@@ -192,10 +192,22 @@ export const RecordEventShape = defineShape<AccountingRecordEventsTable>()(
     version: event.integer('version', Type.Integer({ description: 'The version the change produced' })),
     type: event.text('type', oneOf(RECORD_EVENT_TYPES, 'What happened')),
     occurred_at: event.time('occurred_at', Timestamp),
-    actor: event.computed(Type.Object({ type: oneOf(ACTOR_TYPES, 'Who acted'), id: Type.String() }), (row) => ({
-      type: isOneOf(ACTOR_TYPES, row.actor_type) ? row.actor_type : 'system',
-      id: row.actor_id,
-    })),
+    actor: event.computed(
+      Type.Object({
+        type: oneOf(ACTOR_TYPES, 'Who acted'),
+        id: Type.String(),
+        name: Type.Optional(
+          Type.String({
+            description:
+              "A user's name as people know them (the email they sign in with), when the actor is a user of the account",
+          }),
+        ),
+      }),
+      (row) => ({
+        type: isOneOf(ACTOR_TYPES, row.actor_type) ? row.actor_type : 'system',
+        id: row.actor_id,
+      }),
+    ),
     changes: event.storedJson(
       'changes_json',
       Type.Object({}, { additionalProperties: true, description: "What changed, in the type's form (docs)" }),
