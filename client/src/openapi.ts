@@ -3826,6 +3826,8 @@ export interface operations {
         vendor?: string;
         /** @description Text the user's email contains (case-insensitive) */
         user?: string;
+        /** @description Free text: records with a word beginning with each of its words, among their id, memo, vendor name and invoice or bill number (case-insensitive); or, when it is a number, records of that amount (in major units of the record's own currency) */
+        q?: string;
         /** @description true: the last export report was a failure */
         has_export_failure?: boolean;
         /** @description true: at least one economic line carries no coding */

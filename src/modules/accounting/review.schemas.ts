@@ -241,6 +241,12 @@ export const RecordSearchQuery = Type.Object(
     'posted_at[lt]': Bound('Posted before'),
     vendor: Type.Optional(Text(255, "Text the vendor's name contains (case-insensitive)")),
     user: Type.Optional(Text(255, "Text the user's email contains (case-insensitive)")),
+    q: Type.Optional(
+      Text(
+        200,
+        "Free text: records with a word beginning with each of its words, among their id, memo, vendor name and invoice or bill number (case-insensitive); or, when it is a number, records of that amount (in major units of the record's own currency)",
+      ),
+    ),
     has_export_failure: Type.Optional(Type.Boolean({ description: 'true: the last export report was a failure' })),
     uncoded: Type.Optional(Type.Boolean({ description: 'true: at least one economic line carries no coding' })),
     sort: Type.Optional(oneOf(SORTS, 'Order of the results (- for descending); ties by id. Default updated_at')),

@@ -4,6 +4,7 @@ import { DETAIL_COLUMNS, filtered, SHOWN_ROW_COLUMNS, withDetails } from './acco
 import type { ShownRecordRow } from './accounting.tables.js';
 import type { SourceType } from './ledger.js';
 import type { ReviewStatus } from './lifecycle.js';
+import { pastPrefix } from './search-terms.js';
 
 export type SortColumn = 'updated_at' | 'posted_at' | 'amount_sort';
 
@@ -19,6 +20,8 @@ export interface SearchFilter {
   user?: string;
   hasExportFailure?: boolean;
   uncoded?: boolean;
+  /** Free text: each word the prefix of one of a record's terms (search-terms.ts), or the amount (amount_sort). */
+  text?: { words: string[]; amountSort: number | null };
 }
 
 export interface SearchOrder {
@@ -35,6 +38,25 @@ const contains = (column: 'r.vendor_name' | 'r.user_email', text: string) =>
 // last_export_json is written by JSON.stringify with `status` first (accounting.service.ts).
 export const LAST_EXPORT_FAILED = '{"status":"FAILURE"%';
 const FAILED = LAST_EXPORT_FAILED;
+
+/**
+ * The ids of the account's records the free text finds: those with a term beginning with every word (one range of
+ * the terms' primary key a word), and those of the amount (the amount_sort index). Intersections first, the union
+ * last: both dialects evaluate it as (w1 ∩ w2 …) ∪ amount.
+ */
+function textMatches(accountId: string, text: NonNullable<SearchFilter['text']>) {
+  const parts = text.words.map(
+    (word) =>
+      sql`select record_id from accounting_record_terms where account_id = ${accountId} and term >= ${word} and term < ${pastPrefix(word)}`,
+  );
+  const words = parts.length > 0 ? sql.join(parts, sql` intersect `) : null;
+  const amount =
+    text.amountSort === null
+      ? null
+      : sql`select id from accounting_records where account_id = ${accountId} and amount_sort = ${text.amountSort}`;
+  if (words && amount) return sql`${words} union ${amount}`;
+  return words ?? amount;
+}
 
 export const searchRepository = {
   /**
@@ -62,6 +84,10 @@ export const searchRepository = {
     if (f.hasExportFailure === true) q = q.where('r.last_export_json', 'like', FAILED);
     if (f.hasExportFailure === false) {
       q = q.where((eb) => eb.or([eb('r.last_export_json', 'is', null), eb('r.last_export_json', 'not like', FAILED)]));
+    }
+    if (f.text) {
+      const matches = textMatches(accountId, f.text);
+      q = q.where(matches ? sql<SqlBool>`r.id in (${matches})` : sql<SqlBool>`1 = 0`);
     }
     if (f.uncoded === true) q = q.where('r.uncoded_lines', '>', 0);
     if (f.uncoded === false) q = q.where('r.uncoded_lines', '=', 0);
