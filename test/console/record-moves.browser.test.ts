@@ -226,6 +226,38 @@ eachDialectWith(
         await page.setViewportSize(DESKTOP);
       }
     });
+
+    it('on a phone, a reviewer reads the record and sends it back or approves it without sideways scroll', async () => {
+      await page.setViewportSize(PHONE);
+      try {
+        await open('prepCoded', 'Prep Coded, 20.00 USD');
+        const within = async (name: string) => {
+          const button = page.getByRole('button', { name, exact: true });
+          await button.scrollIntoViewIfNeeded();
+          const box = (await button.boundingBox())!;
+          return box.x >= 0 && box.x + box.width <= PHONE.width;
+        };
+        await expectNoHorizontalOverflow(page, 'record on a phone');
+        await expect(within('Send back')).resolves.toBe(true);
+        await page.getByRole('button', { name: 'Send back' }).click();
+        await page.getByRole('status').filter({ hasText: 'Moved: the record is now Review (version 4).' }).waitFor();
+        await eventually(buttons).toEqual([
+          ['Approve', true],
+          ['Send back', true],
+        ]);
+        await expect(within('Approve')).resolves.toBe(true);
+        await page.getByRole('button', { name: 'Approve', exact: true }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: 'Approved: the record is now Ready for export (version 5).' })
+          .waitFor();
+        expect(await stateOf('prepCoded')).toEqual(['READY_FOR_EXPORT', 5]);
+        await expect(page.evaluate(() => window.scrollX)).resolves.toBe(0);
+        await expectNoAxeViolations(page, 'record on a phone');
+      } finally {
+        await page.setViewportSize(DESKTOP);
+      }
+    });
   },
   { only: 'sqlite' },
 );
