@@ -104,6 +104,20 @@ describeEachDialect('review: the queue’s free-text search (q)', (t) => {
     expect(other.body.error_code).toBe('INVALID_CURSOR');
   });
 
+  it('pages a text that matches many records (more than the 2000 read as a set) in order, as a few', async () => {
+    const api = await t.ctx.as(REVIEWER);
+    const many = (await api.newRecords(Array.from({ length: 2003 }, (_, i) => ({ memo: `bulk ${i}` })))).map(
+      (record: { id: string }) => record.id,
+    );
+    const other = await api.newRecord({ memo: 'other' });
+    expect(await found(api, { q: 'bulk', limit: '3' })).toEqual(many.slice(0, 3));
+    expect(await found(api, { q: 'bulk', limit: '3', sort: '-updated_at' })).toEqual(many.slice(-3).reverse());
+    const last = await api.get(SEARCH, { q: 'bulk', limit: '500', sort: '-updated_at' });
+    expect(last.status, last.text).toBe(200);
+    expect(ids(last)).not.toContain(other.id);
+    expect(await found(api, { q: 'bulk 2002' })).toEqual([many[2002]]);
+  });
+
   it('refuses an empty or over-long text, 400 with its pointer', async () => {
     const api = await t.ctx.as(REVIEWER);
     for (const q of ['', 'x'.repeat(201)]) {
