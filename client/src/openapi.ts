@@ -1149,6 +1149,8 @@ export interface components {
     AccountingRecordEvent: {
       actor: {
         id: string;
+        /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+        name?: string;
         /**
          * @description Who acted
          * @enum {string}
@@ -3896,6 +3898,8 @@ export interface operations {
         vendor?: string;
         /** @description Text the user's email contains (case-insensitive) */
         user?: string;
+        /** @description Free text: records with a word beginning with each of its words, among their id, memo, vendor name and invoice or bill number (case-insensitive); or, when it is a number, records of that amount (in major units of the record's own currency) */
+        q?: string;
         /** @description true: the last export report was a failure */
         has_export_failure?: boolean;
         /** @description true: at least one economic line carries no coding */

@@ -24,6 +24,7 @@ import * as m0021 from './migrations/0021_review_settings.js';
 import * as m0022 from './migrations/0022_suggestion_indexes.js';
 import * as m0023 from './migrations/0023_record_drafts.js';
 import * as m0024 from './migrations/0024_merchant_category_code.js';
+import * as m0027 from './migrations/0027_record_search_terms.js';
 
 /**
  * The numbered migrations, in order. Imported statically so that the same list serves the compiled
@@ -54,6 +55,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0022_suggestion_indexes': m0022,
   '0023_record_drafts': m0023,
   '0024_merchant_category_code': m0024,
+  '0027_record_search_terms': m0027,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -84,11 +84,11 @@ eachDialectWith(
       await checkScreen(page, 'overview', dialect);
 
       // An error of the API is shown in words, with its request id.
-      // The page may ask for the record more than once (double- and single-entry forms): the alert shows the
-      // request id of one of those answers, in words.
+      // The page reads the record (with its allowed moves) from the console's API: the alert shows the request id
+      // of that answer, in words.
       const answers: { message: string; request_id: string; error_code: string }[] = [];
       const collect = async (res: { url(): string; json(): Promise<any> }) => {
-        if (res.url().includes('/v3/accounting/records/rec_missing')) answers.push(await res.json());
+        if (res.url().includes('/internal/v1/accounting/records/rec_missing')) answers.push(await res.json());
       };
       page.on('response', collect);
       await page.goto(`${base()}/records/rec_missing`);

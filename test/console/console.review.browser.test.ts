@@ -167,7 +167,7 @@ eachDialectWith(
       const [failed] = await searchIds(api, { has_export_failure: true });
       expect(failed).toEqual([r.uncoded!.id]);
       await eventually(() => shownRecordIds(page)).toEqual(failed);
-      await expect(rowOf(page, r.uncoded!.id).getByRole('cell').nth(7).innerText()).resolves.toBe(
+      await expect(rowOf(page, r.uncoded!.id).getByRole('cell').nth(8).innerText()).resolves.toBe(
         'Failed GL account 6100 is closed for posting',
       );
       await checkScreen(page, 'queue-failed', dialect);

@@ -108,15 +108,17 @@ export async function startConsoleServer(
 let axeSource: string | null = null;
 
 /**
- * axe-core on the page as it is: no violation of impact serious or critical, nor a landmark-unique one. The page's CSP forbids inline
- * scripts, so axe is evaluated through the DevTools protocol (page.evaluate of its source), which CSP does not
- * govern; the page itself is left as the console serves it.
+ * axe-core's violations on the page as it is, each with its rule, impact and first nodes. The page's CSP forbids
+ * inline scripts, so axe is evaluated through the DevTools protocol (page.evaluate of its source), which CSP does
+ * not govern; the page itself is left as the console serves it.
  */
-export async function expectNoSeriousAxeViolations(page: Page, screen: string): Promise<void> {
+async function axeViolations(
+  page: Page,
+): Promise<{ id: string; impact: string | null; help: string; nodes: string[] }[]> {
   axeSource ??= fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   const loaded = await page.evaluate(() => 'axe' in window);
   if (!loaded) await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
+  return page.evaluate(async () => {
     const axe = (window as any).axe;
     const results = await axe.run(document, { resultTypes: ['violations'] });
     return results.violations.map((v: any) => ({
@@ -126,6 +128,16 @@ export async function expectNoSeriousAxeViolations(page: Page, screen: string): 
       nodes: v.nodes.map((n: any) => n.target.join(' ')).slice(0, 5),
     }));
   });
+}
+
+/** axe-core on the page as it is: no violation of any impact (minor and moderate included). */
+export async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
+  expect(await axeViolations(page), `axe (every impact) on ${screen}`).toEqual([]);
+}
+
+/** axe-core on the page as it is: no violation of impact serious or critical, nor a landmark-unique one. */
+export async function expectNoSeriousAxeViolations(page: Page, screen: string): Promise<void> {
+  const violations = await axeViolations(page);
   // Serious and critical findings, and one moderate rule kept at zero since it was fixed (landmark-unique: two
   // landmarks of one kind with one name leave a screen reader's list of regions ambiguous).
   const serious = violations.filter(

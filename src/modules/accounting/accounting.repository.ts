@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../db/database.js';
 import type { AccountingRecordsTable, ShownRecordRow, StoredRecord } from './accounting.tables.js';
 import type { SourceType } from './ledger.js';
 import type { ReviewStatus } from './lifecycle.js';
+import { termsOf } from './search-terms.js';
 
 export interface RecordFilter {
   ids?: readonly string[];
@@ -38,6 +39,7 @@ export class CountDeltas {
 
 const INSERT_CHUNK = 1000; // 20 columns × 1000 rows stays under both dialects' bound-parameter limits (32766, 65535)
 export const ID_CHUNK = 500;
+const TERM_CHUNK = 5000; // 3 columns × 5000 rows: under SQLite's 32766 bound parameters
 
 export function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -136,6 +138,11 @@ export const accountingRepository = {
       }
       await ex.insertInto('accounting_records').values(rows).execute();
       await ex.insertInto('accounting_record_details').values(details).execute();
+      const terms = rows.flatMap((r) =>
+        termsOf(r).map((term) => ({ account_id: r.account_id, term, record_id: r.id })),
+      );
+      for (const part of chunks(terms, TERM_CHUNK))
+        await ex.insertInto('accounting_record_terms').values(part).execute();
     }
   },
 
@@ -213,6 +220,7 @@ export const accountingRepository = {
   async purgeAccount(ex: Executor, accountId: string): Promise<void> {
     for (const table of [
       'accounting_record_events',
+      'accounting_record_terms',
       'accounting_record_details',
       'accounting_records',
       'account_record_counts',

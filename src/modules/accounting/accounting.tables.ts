@@ -90,6 +90,13 @@ export interface AccountingRecordEventsTable {
   changes_json: string;
 }
 
+/** A word a record is found by in the review queue's free-text search (search-terms.ts); written with the record. */
+export interface AccountingRecordTermsTable {
+  account_id: string;
+  term: string;
+  record_id: string;
+}
+
 /** A field every economic line must be coded with before its record may go to READY_FOR_EXPORT. */
 export interface AccountRequiredFieldsTable {
   account_id: string;
@@ -138,6 +145,7 @@ declare module '../../db/database.js' {
     accounting_record_details: AccountingRecordDetailsTable;
     account_record_clocks: AccountRecordClocksTable;
     accounting_record_events: AccountingRecordEventsTable;
+    accounting_record_terms: AccountingRecordTermsTable;
     account_required_fields: AccountRequiredFieldsTable;
     account_review_settings: AccountReviewSettingsTable;
   }

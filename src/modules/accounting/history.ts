@@ -5,6 +5,7 @@ import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
 import { pageLinks, pageOf, type PageLinks } from '../../lib/pagination.js';
 import type { AuthContext, Caller } from '../auth/auth.service.js';
+import { userNamesService } from '../users/user-names.service.js';
 import { eventsService, type NewAccountEvent } from '../webhooks/events.service.js';
 import { accountingRepository } from './accounting.repository.js';
 import { historyRepository } from './history.repository.js';
@@ -142,7 +143,10 @@ export async function recordEvents(ex: Executor, caller: Caller, events: readonl
 }
 
 export const historyService = {
-  /** A record's events in version order, a page at a time; 404 for a record the account does not have. */
+  /**
+   * A record's events in version order, a page at a time; 404 for a record the account does not have. A user's
+   * event names them (actor.name) while they are a user of the account.
+   */
   async page(
     ex: Executor,
     auth: AuthContext,
@@ -161,8 +165,14 @@ export const historyService = {
     }
     const limit = query.limit ?? 100;
     const page = pageOf(await historyRepository.page(ex, auth.accountId, recordId, after, limit), limit);
+    const userIds = page.items.filter((row) => row.actor_type === 'user').map((row) => row.actor_id);
+    const names = await userNamesService.namesOf(ex, auth.accountId, userIds);
     return {
-      items: page.items.map((row) => RecordEventShape.toObject(row, undefined)),
+      items: page.items.map((row) => {
+        const event = RecordEventShape.toObject(row, undefined);
+        const name = event.actor.type === 'user' ? names.get(event.actor.id) : undefined;
+        return name === undefined ? event : { ...event, actor: { ...event.actor, name } };
+      }),
       ...pageLinks(page, (last) => sealCursor(auth.cursorKey, 'record_history', binding, [last.version])),
     };
   },

@@ -192,10 +192,22 @@ export const RecordEventShape = defineShape<AccountingRecordEventsTable>()(
     version: event.integer('version', Type.Integer({ description: 'The version the change produced' })),
     type: event.text('type', oneOf(RECORD_EVENT_TYPES, 'What happened')),
     occurred_at: event.time('occurred_at', Timestamp),
-    actor: event.computed(Type.Object({ type: oneOf(ACTOR_TYPES, 'Who acted'), id: Type.String() }), (row) => ({
-      type: isOneOf(ACTOR_TYPES, row.actor_type) ? row.actor_type : 'system',
-      id: row.actor_id,
-    })),
+    actor: event.computed(
+      Type.Object({
+        type: oneOf(ACTOR_TYPES, 'Who acted'),
+        id: Type.String(),
+        name: Type.Optional(
+          Type.String({
+            description:
+              "A user's name as people know them (the email they sign in with), when the actor is a user of the account",
+          }),
+        ),
+      }),
+      (row) => ({
+        type: isOneOf(ACTOR_TYPES, row.actor_type) ? row.actor_type : 'system',
+        id: row.actor_id,
+      }),
+    ),
     changes: event.storedJson(
       'changes_json',
       Type.Object({}, { additionalProperties: true, description: "What changed, in the type's form (docs)" }),
@@ -229,6 +241,12 @@ export const RecordSearchQuery = Type.Object(
     'posted_at[lt]': Bound('Posted before'),
     vendor: Type.Optional(Text(255, "Text the vendor's name contains (case-insensitive)")),
     user: Type.Optional(Text(255, "Text the user's email contains (case-insensitive)")),
+    q: Type.Optional(
+      Text(
+        200,
+        "Free text: records with a word beginning with each of its words, among their id, memo, vendor name and invoice or bill number (case-insensitive); or, when it is a number, records of that amount (in major units of the record's own currency)",
+      ),
+    ),
     has_export_failure: Type.Optional(Type.Boolean({ description: 'true: the last export report was a failure' })),
     uncoded: Type.Optional(Type.Boolean({ description: 'true: at least one economic line carries no coding' })),
     sort: Type.Optional(oneOf(SORTS, 'Order of the results (- for descending); ties by id. Default updated_at')),

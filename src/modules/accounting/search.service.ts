@@ -6,6 +6,7 @@ import { pageOf } from '../../lib/pagination.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { AccountingRecordShape } from './accounting.schemas.js';
 import type { RecordSearchInput } from './review.schemas.js';
+import { queryAmount, queryWords } from './search-terms.js';
 import { searchRepository, type SearchFilter, type SearchOrder, type SortColumn } from './search.repository.js';
 import { prewrittenPage, type PrewrittenJson } from '../../lib/prewritten.js';
 
@@ -31,6 +32,12 @@ const scaled = (amount: number, round: (x: number) => number) => {
   return Math.min(exact ? nearest : round(product), BEYOND_SORTABLE);
 };
 
+/** The free text as the search reads it: its words, and the amount it names if it is a number. */
+function freeText(q: string): NonNullable<SearchFilter['text']> {
+  const amount = queryAmount(q);
+  return { words: queryWords(q), amountSort: amount === null ? null : scaled(amount, Math.round) };
+}
+
 /**
  * The review queue's search (internal API; the public /v3 query stays as the spec has it): records of the
  * account matching every filter, sorted, a keyset page at a time. review_status matches records of every source
@@ -53,6 +60,7 @@ export const searchService = {
       user: q.user,
       hasExportFailure: q.has_export_failure,
       uncoded: q.uncoded,
+      ...(q.q === undefined ? {} : { text: freeText(q.q) }),
     };
     const sort = q.sort ?? 'updated_at';
     const order: SearchOrder = { column: SORT_COLUMNS[sort.replace('-', '')]!, descending: sort.startsWith('-') };

@@ -64,6 +64,15 @@ export const usersRepository = {
     return ex.selectFrom('users').selectAll().select(mfaEnrolled).where('user_id', '=', userId).executeTakeFirst();
   },
 
+  async emailsOf(ex: Executor, accountId: string, userIds: string[]): Promise<{ user_id: string; email: string }[]> {
+    return ex
+      .selectFrom('users')
+      .select(['user_id', 'email'])
+      .where('account_id', '=', accountId)
+      .where('user_id', 'in', userIds)
+      .execute();
+  },
+
   async list(ex: Executor, accountId: string | null): Promise<UserRow[]> {
     let query = ex.selectFrom('users').selectAll().select(mfaEnrolled).orderBy('account_id').orderBy('email');
     if (accountId !== null) query = query.where('account_id', '=', accountId);

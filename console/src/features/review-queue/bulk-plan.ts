@@ -1,5 +1,6 @@
-import type { RecordsAllowedMoves, ReviewMove } from '@svc/client';
+import type { RecordsAllowedMoves } from '@svc/client';
 import type { ReviewStatus } from '../../lib/labels';
+import { backwardMove } from '../../lib/review-moves';
 
 /**
  * What a bulk action will do to the selected records, read from the server's allowed_moves (never from rules of
@@ -60,12 +61,6 @@ function planApprove(items: RecordMoves[], missing: RefusedRecord[]): BulkPlan {
     }
   }
   return plan;
-}
-
-/** The backward move a record allows, the nearest one when several: send back never moves a record forward. */
-function backwardMove(moves: ReviewMove[]): ReviewMove | undefined {
-  const back = moves.filter((m) => m.direction === 'BACK');
-  return back.filter((m) => m.allowed).at(-1) ?? back.at(-1);
 }
 
 /** Send back: each record's allowed backward move (records in different states go to different states). */

@@ -3,6 +3,8 @@ import { isReviewStatus, isSourceType, type ReviewStatus, type SourceType } from
 
 /** The queue's filters as the URL carries them (dates are UTC days, YYYY-MM-DD; "to" is inclusive). */
 export interface QueueFilters {
+  /** Free text: id, memo, vendor, invoice or bill number, or amount (the server's search decides the matches). */
+  q: string;
   review_status: ReviewStatus | null;
   source_type: SourceType | null;
   posted_from: string;
@@ -29,6 +31,7 @@ export interface QueueView {
 }
 
 export const NO_FILTERS: QueueFilters = {
+  q: '',
   review_status: null,
   source_type: null,
   posted_from: '',
@@ -61,6 +64,7 @@ export function parseQueueView(search: string): QueueView {
   const limit = Number(params.get('limit'));
   return {
     filters: {
+      q: text('q'),
       review_status: isReviewStatus(status) ? status : null,
       source_type: isSourceType(source) ? source : null,
       posted_from: day('posted_from'),
@@ -81,6 +85,7 @@ export function parseQueueView(search: string): QueueView {
 export function queueSearchString(view: QueueView): string {
   const params = new URLSearchParams();
   const f = view.filters;
+  if (f.q.trim()) params.set('q', f.q.trim());
   if (f.review_status) params.set('review_status', f.review_status);
   if (f.source_type) params.set('source_type', f.source_type);
   for (const name of ['posted_from', 'posted_to', 'amount_min', 'amount_max', 'vendor', 'user'] as const) {
@@ -99,10 +104,14 @@ function nextDay(day: string): string {
   return date.toISOString().slice(0, 10);
 }
 
-/** The search request of a view's page (the service checks every value again). */
+/**
+ * The search request of a view's page (the service checks every value again). Single entry: the lines the rows'
+ * coding summaries are made of.
+ */
 export function searchQuery(view: QueueView, cursor: string | undefined): RecordSearchQuery {
   const f = view.filters;
-  const query: RecordSearchQuery = { sort: view.sort, limit: view.limit };
+  const query: RecordSearchQuery = { sort: view.sort, limit: view.limit, single_entry: true };
+  if (f.q) query.q = f.q;
   if (f.review_status) query.review_status = f.review_status;
   if (f.source_type) query.source_type = f.source_type;
   if (f.posted_from) query['posted_at[gte]'] = `${f.posted_from}T00:00:00Z`;

@@ -1,30 +1,51 @@
-import type { AccountingRecord, CodeLinesRequest, MergeLinesRequest, SplitLineRequest } from '@svc/client';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  AccountingRecord,
+  CodeLinesRequest,
+  BulkMoveResponse,
+  MergeLinesRequest,
+  ReviewMove,
+  SplitLineRequest,
+} from '@svc/client';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { client } from '../../../lib/client';
 import type { ReviewStatus } from '../../../lib/labels';
 import { queryKeys } from '../../../lib/query-keys';
 
-/** A record as double entry (every line) and as single entry (its economic lines, the ones coded). */
+/**
+ * A record as double entry (every line) and as single entry (its economic lines, the ones coded), of one read,
+ * with the review moves the server allows it now for this user (the console offers only these).
+ */
 export interface RecordViews {
   record: AccountingRecord;
   singleEntry: AccountingRecord;
+  allowedMoves: ReviewMove[];
 }
 
 export function useRecord(id: string) {
   return useQuery({
     queryKey: queryKeys.record(id),
     queryFn: async ({ signal }): Promise<RecordViews> => {
-      // Two reads: if the record changed in between, read both again so the views are of one version.
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const [record, singleEntry] = await Promise.all([
-          client.accountingRecords.get(id, {}, { signal }),
-          client.accountingRecords.get(id, { single_entry: true }, { signal }),
-        ]);
-        if (record.version === singleEntry.version) return { record, singleEntry };
-      }
-      throw new Error('The record kept changing while it was being read. Reload the page.');
+      const answer = await client.review.getForReview(id, { signal });
+      return { record: answer.record, singleEntry: answer.single_entry, allowedMoves: answer.allowed_moves };
     },
   });
+}
+
+/**
+ * A change's answer shown at once; then the record read again, for the moves it allows now (coding can make
+ * approval possible or not). Awaited, so that the page's reaction to the change sees the fresh moves.
+ */
+export async function storeChangedRecord(
+  queryClient: QueryClient,
+  id: string,
+  answer: { record: AccountingRecord; single_entry: AccountingRecord },
+): Promise<void> {
+  queryClient.setQueryData<RecordViews>(queryKeys.record(id), (was) => ({
+    record: answer.record,
+    singleEntry: answer.single_entry,
+    allowedMoves: was?.allowedMoves ?? [],
+  }));
+  await queryClient.invalidateQueries({ queryKey: queryKeys.record(id) });
 }
 
 export function useRecordHistory(id: string) {
@@ -81,34 +102,34 @@ export function useSaveCoding(id: string) {
   return useMutation({
     mutationFn: (input: CodeLinesRequest) => client.review.codeLines(id, input),
     onSuccess: async (answer) => {
-      queryClient.setQueryData<RecordViews>(queryKeys.record(id), {
-        record: answer.record,
-        singleEntry: answer.single_entry,
-      });
-      await refresh();
+      await Promise.all([storeChangedRecord(queryClient, id, answer), refresh()]);
     },
   });
 }
 
 /**
- * Moves the record one step (approve, send back) at the version the user saw. Through the bulk move with this one
- * record: the same checks and answers as the single move, and the operation the review role may call (the single
- * move is accounting.record.admin only).
+ * Moves the record through `steps` (one state, or submit then approve), each at the version the previous answered,
+ * starting from the version the user saw. Through the bulk move with this one record: the same checks and answers
+ * as the single move, and the operation the review role may call (the single move is accounting.record.admin only).
+ * A later step refused leaves the earlier ones made: the record is read again either way.
  */
 export function useMoveRecord(id: string) {
   const queryClient = useQueryClient();
   const refresh = useRefreshAfterChange(id);
   return useMutation({
-    mutationFn: async (input: { review_status: ReviewStatus; version: number }) => {
-      const answer = await client.review.moveRecords({
-        review_status: input.review_status,
-        records: [{ id, version: input.version }],
-      });
-      const moved = answer.items[0];
-      if (!moved) throw new Error('The service answered the move without the record.');
+    mutationFn: async (input: { steps: ReviewStatus[]; version: number }) => {
+      let version = input.version;
+      let moved: BulkMoveResponse['items'][number] | undefined;
+      for (const review_status of input.steps) {
+        const answer = await client.review.moveRecords({ review_status, records: [{ id, version }] });
+        moved = answer.items[0];
+        if (!moved) throw new Error('The service answered the move without the record.');
+        version = moved.version;
+      }
+      if (!moved) throw new Error('No move was asked for.');
       return moved;
     },
-    onSuccess: async () => {
+    onSettled: async () => {
       await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.record(id) }), refresh()]);
     },
   });
@@ -122,11 +143,7 @@ export function useSplitLine(id: string) {
     mutationFn: (input: { lineId: string; request: SplitLineRequest }) =>
       client.review.splitLine(id, input.lineId, input.request),
     onSuccess: async (answer) => {
-      queryClient.setQueryData<RecordViews>(queryKeys.record(id), {
-        record: answer.record,
-        singleEntry: answer.single_entry,
-      });
-      await refresh();
+      await Promise.all([storeChangedRecord(queryClient, id, answer), refresh()]);
     },
   });
 }
@@ -138,11 +155,7 @@ export function useMergeLines(id: string) {
   return useMutation({
     mutationFn: (request: MergeLinesRequest) => client.review.mergeLines(id, request),
     onSuccess: async (answer) => {
-      queryClient.setQueryData<RecordViews>(queryKeys.record(id), {
-        record: answer.record,
-        singleEntry: answer.single_entry,
-      });
-      await refresh();
+      await Promise.all([storeChangedRecord(queryClient, id, answer), refresh()]);
     },
   });
 }

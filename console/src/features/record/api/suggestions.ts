@@ -2,7 +2,7 @@ import type { CodingSuggestion } from '@svc/client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { client } from '../../../lib/client';
 import { queryKeys } from '../../../lib/query-keys';
-import type { RecordViews } from './record';
+import { storeChangedRecord } from './record';
 
 /** The record's coding suggestions at the version shown (docs/suggestions.md); read only while it can be coded. */
 export function useSuggestions(id: string, version: number, enabled: boolean) {
@@ -36,11 +36,8 @@ export function useAcceptSuggestions(id: string) {
   return useMutation({
     mutationFn: (version: number) => client.suggestions.accept(id, { version }),
     onSuccess: async (answer) => {
-      queryClient.setQueryData<RecordViews>(queryKeys.record(id), {
-        record: answer.record,
-        singleEntry: answer.single_entry,
-      });
       await Promise.all([
+        storeChangedRecord(queryClient, id, answer),
         queryClient.invalidateQueries({ queryKey: queryKeys.history(id) }),
         queryClient.invalidateQueries({ queryKey: ['records', 'search'] }),
         queryClient.invalidateQueries({ queryKey: queryKeys.overview }),

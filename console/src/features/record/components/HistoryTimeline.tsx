@@ -94,7 +94,8 @@ function describe(event: RecordEvent, numbers: ReadonlyMap<string, number>): str
 }
 
 function actorName(actor: RecordEvent['actor'], currentUserId: string): string {
-  if (actor.type === 'user') return actor.id === currentUserId ? 'you' : `user ${actor.id}`;
+  // The server names a user of the account; a user it cannot name any more is still told apart by id.
+  if (actor.type === 'user') return actor.id === currentUserId ? 'you' : (actor.name ?? `user ${actor.id}`);
   if (actor.type === 'client') return `API client ${actor.id}`;
   return actor.id;
 }

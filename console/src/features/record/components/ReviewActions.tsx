@@ -1,52 +1,51 @@
-import type { AccountingRecord } from '@svc/client';
-import type { ReviewStatus } from '../../../lib/labels';
+import { useId } from 'react';
+import type { RecordAction } from '../../../lib/review-moves';
 
-interface Action {
-  to: ReviewStatus;
-  label: string;
-  primary: boolean;
-}
-
-/** The review step a record can take from its state (the service checks every move again). */
-function actionsFor(status: ReviewStatus): Action[] {
-  switch (status) {
-    case 'PREPARE':
-      return [{ to: 'REVIEW', label: 'Submit for review', primary: true }];
-    case 'REVIEW':
-      return [{ to: 'READY_FOR_EXPORT', label: 'Approve', primary: true }];
-    case 'READY_FOR_EXPORT':
-    case 'EXPORTED':
-      return [{ to: 'REVIEW', label: 'Send back', primary: false }];
-  }
-}
-
-/** Approve / send back this record, at the version shown. */
+/**
+ * The review moves of this record as the server allows them now: a move allowed is a button; one not allowed is a
+ * disabled button with the server's reason beside it.
+ */
 export function ReviewActions({
-  record,
+  actions,
   busy,
   blockedBy,
   onMove,
 }: {
-  record: AccountingRecord;
+  actions: RecordAction[];
   busy: boolean;
   /** Why the moves are unavailable right now (unsaved coding), or null. */
   blockedBy: string | null;
-  onMove: (to: ReviewStatus) => void;
+  onMove: (action: RecordAction) => void;
 }) {
+  const idBase = useId();
+  const primary = actions.find((a) => a.refusal === null && a.kind !== 'sendBack');
+  const refused = actions.filter((a) => a.refusal !== null);
   return (
-    <div className="button-row" role="group" aria-label="Review">
-      {actionsFor(record.review_status).map((action) => (
-        <button
-          key={action.to}
-          type="button"
-          className={action.primary ? 'button-primary' : undefined}
-          disabled={busy || blockedBy !== null}
-          onClick={() => onMove(action.to)}
-        >
-          {action.label}
-        </button>
-      ))}
-      {blockedBy && <span className="muted">{blockedBy}</span>}
-    </div>
+    <>
+      <div className="button-row" role="group" aria-label="Review moves">
+        {actions.map((action) => (
+          <button
+            key={action.kind}
+            type="button"
+            className={action === primary ? 'button-primary' : undefined}
+            disabled={busy || blockedBy !== null || action.refusal !== null}
+            aria-describedby={action.refusal !== null ? `${idBase}-${action.kind}` : undefined}
+            onClick={() => onMove(action)}
+          >
+            {action.label}
+          </button>
+        ))}
+        {blockedBy && <span className="muted">{blockedBy}</span>}
+      </div>
+      {refused.length > 0 && (
+        <ul className="move-reasons" aria-label="Moves not possible now">
+          {refused.map((action) => (
+            <li key={action.kind} id={`${idBase}-${action.kind}`}>
+              <strong>{action.label}</strong>: {action.refusal}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }

@@ -1,6 +1,10 @@
+import { useEffect, useRef } from 'react';
 import { shownError } from '../../../lib/errors';
 
-/** Someone else changed the record since it was read: nothing was saved; reload to see their change. */
+/**
+ * Someone else changed the record since it was read: nothing was saved; reload to see their change. It takes the
+ * focus when it appears (so it is scrolled into view, wherever on the page the user was, and read out).
+ */
 export function VersionConflictNotice({
   error,
   detail,
@@ -14,9 +18,16 @@ export function VersionConflictNotice({
   onReload: () => void;
 }) {
   const shown = shownError(error);
+  const notice = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    notice.current?.scrollIntoView({ block: 'center' });
+    notice.current?.focus({ preventScroll: true });
+  }, []);
   return (
-    <div className="notice notice-error" role="alert">
-      <p className="notice-title">Someone else changed this record since you opened it.</p>
+    <div className="notice notice-error" role="alert" ref={notice} tabIndex={-1} aria-labelledby="version-conflict">
+      <p className="notice-title" id="version-conflict">
+        Someone else changed this record since you opened it.
+      </p>
       <p>
         Nothing was saved. Reload the record to see its current version; your unsaved coding is kept as your draft and
         comes back over it.

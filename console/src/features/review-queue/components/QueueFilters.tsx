@@ -36,6 +36,20 @@ export function QueueFilters({ view, onApply }: { view: QueueView; onApply: (vie
 
   return (
     <form className="filters" role="search" aria-label="Filter records" onSubmit={submit}>
+      <div className="filters-search">
+        <Field label="Search" id={`${id}-q`}>
+          <input
+            id={`${id}-q`}
+            type="search"
+            value={filters.q}
+            aria-describedby={`${id}-q-hint`}
+            onChange={(e) => set('q', e.target.value)}
+          />
+        </Field>
+        <p className="hint" id={`${id}-q-hint`}>
+          Record id, memo, vendor, invoice or bill number, or amount.
+        </p>
+      </div>
       <div className="filters-grid">
         <Field label="Review state" id={`${id}-status`}>
           <select

@@ -8,6 +8,7 @@ import { formatDate, formatDateTime, formatMoney, humanize } from '../../../lib/
 import { SOURCE_TYPE_LABELS, recordTitle } from '../../../lib/labels';
 import { queueState, type QueueContext } from '../../../lib/queue-context';
 import type { QueueSort, SortColumn } from '../queue-params';
+import { CodingSummaryCell } from './CodingSummaryCell';
 import { RecordProblemText } from './RecordProblemText';
 import { SortableHeader } from './SortableHeader';
 
@@ -73,6 +74,7 @@ export function ReviewQueueTable(props: ReviewQueueTableProps) {
             <th scope="col">Record</th>
             <SortableHeader column="posted_at" label="Posted" sort={sort} onSort={onSort} />
             <SortableHeader column="amount" label="Amount" sort={sort} onSort={onSort} numeric />
+            <th scope="col">Coding</th>
             <th scope="col">State</th>
             <th scope="col">Source</th>
             <th scope="col">User</th>
@@ -109,6 +111,9 @@ export function ReviewQueueTable(props: ReviewQueueTableProps) {
                 <td className="nowrap">{formatDate(record.posted_at)}</td>
                 <td className="numeric nowrap">{formatMoney(record.amount)}</td>
                 <td>
+                  <CodingSummaryCell record={record} />
+                </td>
+                <td>
                   <ReviewStatusBadge status={record.review_status} />
                 </td>
                 <td>{SOURCE_TYPE_LABELS[record.source_type]}</td>
@@ -116,7 +121,7 @@ export function ReviewQueueTable(props: ReviewQueueTableProps) {
                 <td>
                   <LastExport result={record.last_export_result} />
                 </td>
-                <td className="nowrap">{formatDateTime(record.updated_at)}</td>
+                <td>{formatDateTime(record.updated_at)}</td>
               </tr>
             );
           })}

@@ -1,0 +1,83 @@
+import { PageHeading } from '../../../components/PageHeading';
+import { recordProblems } from '../../../lib/errors';
+import { formatMoney } from '../../../lib/format';
+import { recordTitle } from '../../../lib/labels';
+import { canReview, useCurrentUser } from '../../auth/session-context';
+import { canManageRules } from '../../coding-rules/roles';
+import type { RecordViews } from '../api/record';
+import { CodingCard } from '../components/CodingCard';
+import { LastExportResult } from '../components/LastExportResult';
+import { LineItemsTable } from '../components/LineItemsTable';
+import { RecordHeader } from '../components/RecordHeader';
+import { RecordHistory } from '../components/RecordHistory';
+import { ReviewSection } from '../components/ReviewSection';
+import { SplitMergeSection } from '../components/SplitMergeSection';
+import { VersionConflictNotice } from '../components/VersionConflictNotice';
+import { useRecordChanges } from './use-record-changes';
+
+interface RecordPageProps {
+  id: string;
+  views: RecordViews;
+  onReload: () => Promise<unknown>;
+  /** Unsaved coding: RecordRoute guards every way out while there is some. */
+  dirty: boolean;
+  onDirtyChange: (dirty: boolean) => void;
+}
+
+/** One record: its review moves, coding, lines, last export and history. */
+export function RecordPage({ id, views, onReload, dirty, onDirtyChange }: RecordPageProps) {
+  const { record, singleEntry } = views;
+  const user = useCurrentUser();
+  const mayReview = canReview(user);
+  const editable = singleEntry.review_status === 'PREPARE' || singleEntry.review_status === 'REVIEW';
+  const changes = useRecordChanges(id, user.user_id, views, mayReview && editable);
+  const { conflict, notice } = changes;
+
+  return (
+    <>
+      <PageHeading title={`${recordTitle(record)}, ${formatMoney(record.amount)}`} />
+      <RecordHeader record={record} />
+
+      {conflict && (
+        <VersionConflictNotice
+          error={conflict}
+          detail={recordProblems(conflict).get(id)?.message}
+          reloading={changes.reloading}
+          onReload={() => void changes.reload(onReload)}
+        />
+      )}
+      {notice && (
+        <p className="notice notice-success" role="status">
+          {notice}
+        </p>
+      )}
+
+      <ReviewSection views={views} changes={changes} dirty={dirty} />
+
+      <section aria-labelledby="record-export" className="card">
+        <h2 id="record-export">Last export</h2>
+        <LastExportResult result={record.last_export_result} />
+      </section>
+
+      <CodingCard
+        views={views}
+        changes={changes}
+        mayReview={mayReview}
+        mayManageRules={canManageRules(user)}
+        onDirtyChange={onDirtyChange}
+      />
+
+      {mayReview && editable && <SplitMergeSection views={views} changes={changes} dirty={dirty} />}
+
+      <section aria-labelledby="record-lines" className="card">
+        <h2 id="record-lines">Line items</h2>
+        <LineItemsTable record={record} singleEntry={singleEntry} />
+      </section>
+
+      <section aria-labelledby="record-history" className="card">
+        <h2 id="record-history">History</h2>
+        <RecordHistory id={id} views={views} currentUserId={user.user_id} />
+      </section>
+    </>
+  );
+}
