@@ -1,0 +1,58 @@
+import { beancountEntry, beancountHeader, beancountIds } from './exports.beancount.js';
+import { csvColumns, csvEntry, csvHeader, csvIds } from './exports.csv.js';
+import { hledgerEntry, hledgerHeader, hledgerIds } from './exports.hledger.js';
+import type { Entry } from './exports.mapping.js';
+
+export const EXPORT_FORMATS = ['hledger', 'beancount', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** One writer per format over the one mapping: a header (directives, or the CSV's column names), then entries. */
+interface Writer {
+  mediaType: string;
+  extension: string;
+  /** Between entries; a journal's blank line, a CSV's row end. */
+  separator: string;
+  header(entries: readonly Entry[]): string;
+  entry(entry: Entry): string;
+  ids(text: string): Set<string>;
+}
+
+export function writerOf(format: ExportFormat, columns: readonly string[]): Writer {
+  switch (format) {
+    case 'hledger':
+      return {
+        mediaType: 'text/plain; charset=utf-8',
+        extension: 'journal',
+        separator: '\n\n',
+        header: hledgerHeader,
+        entry: hledgerEntry,
+        ids: hledgerIds,
+      };
+    case 'beancount':
+      return {
+        mediaType: 'text/plain; charset=utf-8',
+        extension: 'beancount',
+        separator: '\n\n',
+        header: beancountHeader,
+        entry: beancountEntry,
+        ids: beancountIds,
+      };
+    case 'csv': {
+      const written = csvColumns(columns);
+      return {
+        mediaType: 'text/csv; charset=utf-8',
+        extension: 'csv',
+        separator: '\r\n',
+        header: () => csvHeader(written),
+        entry: (entry) => csvEntry(written, entry),
+        ids: csvIds,
+      };
+    }
+  }
+}
+
+/** The whole file: header, then every entry, ending with a line end. */
+export function render(writer: Writer, entries: readonly Entry[]): string {
+  const end = writer.separator === '\r\n' ? '\r\n' : '\n';
+  return [writer.header(entries), ...entries.map(writer.entry)].join(writer.separator) + end;
+}
