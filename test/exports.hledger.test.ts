@@ -18,7 +18,7 @@ describeEachDialect('exports: hledger journal', (t) => {
     expect(res.text).toBe(
       [
         '; svc export, hledger journal (docs/exports.md)',
-        'commodity 1000 JPY',
+        'commodity 1000. JPY',
         'commodity 1000.00 USD',
         'account Expenses:6010 Meals',
         'account Expenses:7500 Other G&A',

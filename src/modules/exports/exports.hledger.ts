@@ -56,9 +56,8 @@ export function hledgerHeader(entries: readonly Entry[]): string {
   }
   return [
     '; svc export, hledger journal (docs/exports.md)',
-    ...[...commodities]
-      .sort()
-      .map(([currency, exponent]) => `commodity ${decimal(10 ** exponent * 1000, exponent)} ${currency}`),
+    // hledger takes a commodity directive only with a decimal mark: "1000." for a currency without minor units.
+    ...[...commodities].sort().map(([currency, exponent]) => `commodity 1000.${'0'.repeat(exponent)} ${currency}`),
     ...[...accounts].sort().map((account) => `account ${account}`),
   ].join('\n');
 }
