@@ -13,7 +13,9 @@ describeEachDialect('exports: hledger journal', (t) => {
     const res = await api.post(EXPORTS, { format: 'hledger' });
     expect(res.status, res.text).toBe(200);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="svc-export-\d{4}-\d{2}-\d{2}\.journal"$/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="svc-export-\d{4}-\d{2}-\d{2}\.journal"$/,
+    );
     expect(res.headers['x-svc-exported-count']).toBe('3');
     expect(res.text).toBe(
       [
