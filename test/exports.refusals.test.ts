@@ -29,12 +29,17 @@ describeEachDialect('exports: refusals', (t) => {
         message: `3 records cannot be exported, so nothing was: accr_nope does not exist in this account. ${inReview.id} is REVIEW, not READY_FOR_EXPORT; line 1 (${inReview.line_items[0].id}) has no GL account. ${uncoded.id} line 1 (${line}) has no GL account.`,
         details: {
           records: [
-            { accounting_record_id: 'accr_nope', problems: ['does not exist in this account'] },
+            { accounting_record_id: 'accr_nope', review_status: null, problems: ['does not exist in this account'] },
             {
               accounting_record_id: inReview.id,
+              review_status: 'REVIEW',
               problems: ['is REVIEW, not READY_FOR_EXPORT', `line 1 (${inReview.line_items[0].id}) has no GL account`],
             },
-            { accounting_record_id: uncoded.id, problems: [`line 1 (${line}) has no GL account`] },
+            {
+              accounting_record_id: uncoded.id,
+              review_status: 'READY_FOR_EXPORT',
+              problems: [`line 1 (${line}) has no GL account`],
+            },
           ],
         },
       }),

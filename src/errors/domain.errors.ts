@@ -29,7 +29,7 @@ export const domainErrors = {
       { duplicate_accounting_record_ids: ids },
     ),
   /** A file export (modules/exports) refused: each record named with what keeps it out; nothing was written. */
-  exportRefused: (records: { accounting_record_id: string; problems: string[] }[]) =>
+  exportRefused: (records: { accounting_record_id: string; review_status: string | null; problems: string[] }[]) =>
     new AppError(
       'EXPORT_REFUSED',
       422,

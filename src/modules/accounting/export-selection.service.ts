@@ -31,3 +31,17 @@ export const exportSelectionService = {
     return { rows: rows.sort(order), missing: unique.filter((id) => !found.has(id)) };
   },
 };
+
+// What a file export maps records with: the double entry of each type and the precision of each currency.
+export type { ShownRecordRow } from './accounting.tables.js';
+export {
+  BALANCING_ACCOUNT_TYPES,
+  balancingAccountOf,
+  LEDGER,
+  type AccountingFieldValue,
+  type BalancingAccountType,
+  type LineItem,
+  type RecordType,
+  type Side,
+} from './ledger.js';
+export { CURRENCY_EXPONENTS, toMinor } from './money.js';

@@ -54,8 +54,3 @@ export function beancountHeader(entries: readonly Entry[]): string {
     ...[...accounts].sort().map((a) => `${OPEN_DATE} open ${a}`),
   ].join('\n');
 }
-
-/** The ids of the records a Beancount file holds: its svc_id metadata. */
-export function beancountIds(text: string): Set<string> {
-  return new Set([...text.matchAll(/^\s+svc_id: "((?:[^"\\]|\\.)*)"/gm)].map((m) => m[1]!.replace(/\\(.)/g, '$1')));
-}

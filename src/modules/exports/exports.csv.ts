@@ -92,16 +92,3 @@ export const csvHeader = (columns: readonly string[]): string => columns.map(fie
 
 export const csvEntry = (columns: readonly string[], entry: Entry): string =>
   entry.postings.map((p) => columns.map((c) => field(cell(c, entry, p))).join(',')).join('\r\n');
-
-/** The references of a CSV written with reference first: the first field of every row but the header. */
-export function csvIds(text: string): Set<string> {
-  const ids = new Set<string>();
-  text
-    .split(/\r?\n/)
-    .slice(1)
-    .forEach((row) => {
-      const first = row.split(',', 1)[0]!;
-      if (first !== '') ids.add(first.replace(/^"|"$/g, ''));
-    });
-  return ids;
-}

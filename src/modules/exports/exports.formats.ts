@@ -1,12 +1,16 @@
-import { beancountEntry, beancountHeader, beancountIds } from './exports.beancount.js';
-import { csvColumns, csvEntry, csvHeader, csvIds } from './exports.csv.js';
-import { hledgerEntry, hledgerHeader, hledgerIds } from './exports.hledger.js';
+import { beancountEntry, beancountHeader } from './exports.beancount.js';
+import { csvColumns, csvEntry, csvHeader } from './exports.csv.js';
+import { hledgerEntry, hledgerHeader } from './exports.hledger.js';
 import type { Entry } from './exports.mapping.js';
 
 export const EXPORT_FORMATS = ['hledger', 'beancount', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-/** One writer per format over the one mapping: a header (directives, or the CSV's column names), then entries. */
+/**
+ * One writer per format over the one mapping: a header (directives, or the CSV's column names), then entries, each
+ * carrying its record id where `svc export` (client/src/integration/export-file.ts) finds it to append without
+ * duplicates: hledger's svc_record tag, Beancount's svc_id metadata, the CSV's first column.
+ */
 interface Writer {
   mediaType: string;
   extension: string;
@@ -14,7 +18,6 @@ interface Writer {
   separator: string;
   header(entries: readonly Entry[]): string;
   entry(entry: Entry): string;
-  ids(text: string): Set<string>;
 }
 
 export function writerOf(format: ExportFormat, columns: readonly string[]): Writer {
@@ -26,7 +29,6 @@ export function writerOf(format: ExportFormat, columns: readonly string[]): Writ
         separator: '\n\n',
         header: hledgerHeader,
         entry: hledgerEntry,
-        ids: hledgerIds,
       };
     case 'beancount':
       return {
@@ -35,7 +37,6 @@ export function writerOf(format: ExportFormat, columns: readonly string[]): Writ
         separator: '\n\n',
         header: beancountHeader,
         entry: beancountEntry,
-        ids: beancountIds,
       };
     case 'csv': {
       const written = csvColumns(columns);
@@ -45,7 +46,6 @@ export function writerOf(format: ExportFormat, columns: readonly string[]): Writ
         separator: '\r\n',
         header: () => csvHeader(written),
         entry: (entry) => csvEntry(written, entry),
-        ids: csvIds,
       };
     }
   }

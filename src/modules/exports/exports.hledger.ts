@@ -61,8 +61,3 @@ export function hledgerHeader(entries: readonly Entry[]): string {
     ...[...accounts].sort().map((account) => `account ${account}`),
   ].join('\n');
 }
-
-/** The ids of the records a journal holds: its svc_record tags. */
-export function hledgerIds(text: string): Set<string> {
-  return new Set([...text.matchAll(/[;,]\s*svc_record:([^,\s]+)/g)].map((m) => m[1]!));
-}

@@ -1,4 +1,4 @@
-import type { ShownRecordRow } from '../accounting/accounting.tables.js';
+import type { ShownRecordRow } from '../accounting/export-selection.service.js';
 import {
   BALANCING_ACCOUNT_TYPES,
   balancingAccountOf,
@@ -8,8 +8,8 @@ import {
   type LineItem,
   type RecordType,
   type Side,
-} from '../accounting/ledger.js';
-import { CURRENCY_EXPONENTS, toMinor } from '../accounting/money.js';
+} from '../accounting/export-selection.service.js';
+import { CURRENCY_EXPONENTS, toMinor } from '../accounting/export-selection.service.js';
 
 /**
  * The one mapping from svc's records to the entries of a book (docs/exports.md): every writer (hledger, Beancount,
@@ -88,9 +88,10 @@ const ROOT_OF_ECONOMIC: Record<string, AccountRoot> = {
 /** "Liabilities:Amex-Corporate" → the account; null when it is not such a path (see ACCOUNT_PATH). */
 export const ACCOUNT_PATH = '^(Assets|Liabilities|Equity|Income|Expenses):[A-Z0-9][A-Za-z0-9-]*$';
 export function accountFromPath(path: string): BookAccount | null {
-  if (!new RegExp(ACCOUNT_PATH).test(path)) return null;
-  const [root, name] = path.split(':') as [AccountRoot, string];
-  return { root, code: null, name };
+  const [root, name] = path.split(':');
+  const known = ACCOUNT_ROOTS.find((r) => r === root);
+  if (!new RegExp(ACCOUNT_PATH).test(path) || known === undefined || name === undefined) return null;
+  return { root: known, code: null, name };
 }
 export const isBalancingAccountType = (key: string): key is BalancingAccountType =>
   (BALANCING_ACCOUNT_TYPES as readonly string[]).includes(key);
@@ -98,6 +99,8 @@ export const isBalancingAccountType = (key: string): key is BalancingAccountType
 /** What is wrong with one record, in words a person fixes it by. */
 export interface RecordProblem {
   accounting_record_id: string;
+  /** Null: the account has no such record. A caller reports a FAILURE only for one READY_FOR_EXPORT. */
+  review_status: string | null;
   problems: string[];
 }
 
@@ -171,7 +174,7 @@ export function entryOf(row: ShownRecordRow, options: MappingOptions): Entry | R
       dimensions,
     });
   });
-  if (problems.length > 0) return { accounting_record_id: row.id, problems };
+  if (problems.length > 0) return { accounting_record_id: row.id, review_status: row.review_status, problems };
   const vendor: { name?: unknown } | null = row.vendor_json === null ? null : JSON.parse(row.vendor_json);
   return {
     recordId: row.id,

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { BALANCING_ACCOUNT_TYPES } from '../accounting/ledger.js';
+import { BALANCING_ACCOUNT_TYPES } from '../accounting/export-selection.service.js';
 import { CSV_COLUMNS, DIMENSION_COLUMN } from './exports.csv.js';
 import { EXPORT_FORMATS } from './exports.formats.js';
 import { ACCOUNT_PATH } from './exports.mapping.js';

@@ -3,7 +3,7 @@ import { errors } from '../../errors.js';
 import { isoToMicros } from '../../lib/clock.js';
 import type { Tenant } from '../auth/auth.service.js';
 import { exportSelectionService, type ExportSelection } from '../accounting/export-selection.service.js';
-import type { BalancingAccountType } from '../accounting/ledger.js';
+import type { BalancingAccountType } from '../accounting/export-selection.service.js';
 import { DEFAULT_CSV_COLUMNS } from './exports.csv.js';
 import { render, writerOf } from './exports.formats.js';
 import {
@@ -74,7 +74,7 @@ export const exportsService = {
     );
     const notFound = missing
       .filter((id) => !excluded.has(id))
-      .map((id) => ({ accounting_record_id: id, problems: ['does not exist in this account'] }));
+      .map((id) => ({ accounting_record_id: id, review_status: null, problems: ['does not exist in this account'] }));
     if (notFound.length + refused.length > 0) throw errors.exportRefused([...notFound, ...refused]);
     const writer = writerOf(input.format, input.columns ?? DEFAULT_CSV_COLUMNS);
     return {
