@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { RECORDS } from '../support/accounting.js';
 import { EXPORTS, exportBook, exportChart, exported } from '../support/exports.js';
-import { hledgerCheck } from '../support/ledger-tools.js';
+import { beanCheck, hledgerCheck } from '../support/ledger-tools.js';
 import { tempDir } from '../support/processes.js';
 import { describeLive } from './live-server.js';
 
@@ -107,6 +107,37 @@ describeLive('svc export', (s) => {
     const third = await svcExport(['--format', 'hledger', '--out', file], env);
     expect(third).toEqual({ code: 0, lines: [{ file, exported: 0, failed: 0, not_exported: 0, unreported: 0 }] });
     expect(fs.readFileSync(file, 'utf8')).toBe(after);
+  });
+
+  it('appends to a Beancount file: new accounts opened once, each record once, bean-check passes', async () => {
+    const creds = await s.live.credentials(['accounting.record.read', 'accounting.record.write']);
+    const admin = await s.live.ctx.as(
+      ['accounting.record.admin', 'accounting.record.write', 'fields.write', 'field_values.write'],
+      creds.accountId,
+    );
+    const env = {
+      ...process.env,
+      SVC_URL: s.live.url,
+      SVC_CLIENT_ID: creds.clientId,
+      SVC_CLIENT_SECRET: creds.clientSecret,
+    };
+    const chart = await exportChart(admin);
+    const { expense } = await exportBook(admin, chart);
+    const file = `${tempDir('svc-export-')}/books.beancount`;
+    expect((await svcExport(['--format', 'beancount', '--out', file], env)).code).toBe(0);
+    const payment = await admin.readyRecord({
+      type: 'CARD_PAYMENT',
+      erp_posting_date: '2026-08-01T00:00:00Z',
+      lines: [{ amount: { amount: 171.75, currency: 'USD' }, field_values: [chart.bank] }],
+    });
+    const second = await svcExport(['--format', 'beancount', '--out', file], env);
+    expect(second.code).toBe(0);
+    expect(second.lines.slice(0, -1).map((l) => l.accounting_record_id)).toEqual([payment.id]);
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text.split('\n').filter((l) => l.endsWith(' open Liabilities:Card'))).toHaveLength(1);
+    expect(text.split('\n').filter((l) => l.endsWith(' open Assets:1000-Operating-Bank'))).toHaveLength(1);
+    for (const id of [expense.id, payment.id]) expect(text.split(`svc_id: "${id}"`)).toHaveLength(2);
+    beanCheck(file);
   });
 
   it('names records it was asked for that are not ready, reports none of them, and refuses bad flags', async () => {
