@@ -6,7 +6,7 @@ import { errorBody } from './support/expect.js';
 import { storedRecords } from './support/stored.js';
 
 describeEachDialect('exports: refusals', (t) => {
-  it('names each record not ready, unknown or with a line without a GL account; nothing is exported or changed', async () => {
+  it('names each record not ready or with a line without a GL account, and unknown ids; nothing is exported or changed', async () => {
     const api = await t.ctx.as([...ADMIN]);
     const chart = await exportChart(api);
     const { expense } = await exportBook(api, chart);
@@ -20,16 +20,15 @@ describeEachDialect('exports: refusals', (t) => {
     const before = await storedRecords(t.ctx, api.accountId);
     const res = await api.post(EXPORTS, {
       format: 'hledger',
-      accounting_record_ids: [expense.id, inReview.id, uncoded.id, 'accr_nope'],
+      accounting_record_ids: [expense.id, inReview.id, uncoded.id],
     });
     const line = uncoded.line_items[0].id;
     expect(res.status).toBe(422);
     expect(res.body).toEqual(
       errorBody('EXPORT_REFUSED', {
-        message: `3 records cannot be exported, so nothing was: accr_nope does not exist in this account. ${inReview.id} is REVIEW, not READY_FOR_EXPORT; line 1 (${inReview.line_items[0].id}) has no GL account. ${uncoded.id} line 1 (${line}) has no GL account.`,
+        message: `2 records cannot be exported, so nothing was: ${inReview.id} is REVIEW, not READY_FOR_EXPORT; line 1 (${inReview.line_items[0].id}) has no GL account. ${uncoded.id} line 1 (${line}) has no GL account.`,
         details: {
           records: [
-            { accounting_record_id: 'accr_nope', review_status: null, problems: ['does not exist in this account'] },
             {
               accounting_record_id: inReview.id,
               review_status: 'REVIEW',
@@ -42,6 +41,15 @@ describeEachDialect('exports: refusals', (t) => {
             },
           ],
         },
+      }),
+    );
+    // Ids the account does not have: 404, as export results answer them.
+    const unknown = await api.post(EXPORTS, { format: 'hledger', accounting_record_ids: [expense.id, 'accr_nope'] });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual(
+      errorBody('NOT_FOUND', {
+        message: 'No accounting record has the id accr_nope; nothing was exported.',
+        details: { not_found_accounting_record_ids: ['accr_nope'] },
       }),
     );
     // Every ready record by date range: the uncoded one refuses the file; left out, the file is the others'.

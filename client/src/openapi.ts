@@ -3755,7 +3755,7 @@ export interface operations {
           /** @description Left out of the selection (e.g. already refused) */
           exclude_accounting_record_ids?: string[];
           /** @description hledger (or ledger) journal, Beancount, or CSV with the chosen columns (docs/exports.md) */
-          format: "hledger" | "beancount" | "csv";
+          format: "hledger" | "beancount" | "csv" | "quickbooks" | "xero" | "netsuite";
           /** @description READY_FOR_EXPORT records whose ERP posting date (UTC) is on or after this day */
           posted_from?: string;
           /** @description … and on or before this day */

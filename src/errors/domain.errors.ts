@@ -28,8 +28,16 @@ export const domainErrors = {
       `${ids.length === 1 ? 'This record is' : 'These records are'} named more than once in the results: ${ids.join(', ')}. Report each record once; no export result was applied.`,
       { duplicate_accounting_record_ids: ids },
     ),
+  /** A file export naming records the account does not have: 404, as export results answer them. */
+  exportedSelectionNotFound: (ids: string[]) =>
+    new AppError(
+      'NOT_FOUND',
+      404,
+      `${ids.length === 1 ? 'No accounting record has the id' : 'No accounting records have the ids'} ${ids.join(', ')}; nothing was exported.`,
+      { not_found_accounting_record_ids: ids },
+    ),
   /** A file export (modules/exports) refused: each record named with what keeps it out; nothing was written. */
-  exportRefused: (records: { accounting_record_id: string; review_status: string | null; problems: string[] }[]) =>
+  exportRefused: (records: { accounting_record_id: string; review_status: string; problems: string[] }[]) =>
     new AppError(
       'EXPORT_REFUSED',
       422,

@@ -147,7 +147,7 @@ export async function runReport(
   return outcome.refused.length === 0;
 }
 
-const FORMATS: readonly ExportFormat[] = ['hledger', 'beancount', 'csv'];
+const FORMATS: readonly ExportFormat[] = ['hledger', 'beancount', 'csv', 'quickbooks', 'xero', 'netsuite'];
 
 /** "CARD_LIABILITY=Liabilities:Amex" flags → the request's balancing_accounts (the server checks both sides). */
 function balancingAccounts(pairs: string[]): ExportFileRequest['balancing_accounts'] {

@@ -13,9 +13,10 @@ export function idsIn(format: ExportFormat, text: string): Set<string> {
   if (format === 'beancount') {
     return new Set([...text.matchAll(/^\s+svc_id: "((?:[^"\\]|\\.)*)"/gm)].map((m) => m[1]!.replace(/\\(.)/g, '$1')));
   }
+  // The CSVs: the record id opens each row (Xero's Narration: the id, a space, the payee).
   const ids = new Set<string>();
   for (const row of text.split(/\r?\n/).slice(1)) {
-    const first = row.split(',', 1)[0]!.replace(/^"|"$/g, '');
+    const first = row.replace(/^"/, '').split(/[ ,"]/, 1)[0]!;
     if (first !== '') ids.add(first);
   }
   return ids;
@@ -65,7 +66,7 @@ function appendCsv(existing: string, fresh: string, held: Set<string>): Appended
 export function appendExport(format: ExportFormat, existing: string, fresh: string): Appended {
   if (existing.trim() === '') return { text: fresh, added: [...idsIn(format, fresh)], present: [] };
   const held = idsIn(format, existing);
-  if (format === 'csv') return appendCsv(existing, fresh, held);
+  if (format !== 'hledger' && format !== 'beancount') return appendCsv(existing, fresh, held);
   const lines = new Set(existing.split('\n').map((line) => line.trimEnd()));
   const added: string[] = [];
   const present: string[] = [];
@@ -109,8 +110,9 @@ export function referencesIn(format: ExportFormat, file: string, text: string): 
   const out = new Map<string, string>();
   const name = path.basename(file);
   text.split('\n').forEach((line, i) => {
-    if (format === 'csv' && i === 0) return;
-    const [id] = idsIn(format, format === 'csv' ? `\n${line}` : line);
+    const csv = format !== 'hledger' && format !== 'beancount';
+    if (csv && i === 0) return;
+    const [id] = idsIn(format, csv ? `\n${line}` : line);
     if (id !== undefined && !out.has(id)) out.set(id, `${name}:${i + 1}`);
   });
   return out;

@@ -6,7 +6,7 @@ import { reportResults } from './report.js';
 /** What an export refused of a record (details.records of EXPORT_REFUSED). */
 interface Refusal {
   accounting_record_id: string;
-  review_status: string | null;
+  review_status: string;
   problems: string[];
 }
 
@@ -33,7 +33,7 @@ function refusalsOf(error: unknown): Refusal[] | null {
     (r): r is Refusal =>
       isRecord(r) &&
       typeof r.accounting_record_id === 'string' &&
-      (r.review_status === null || typeof r.review_status === 'string') &&
+      typeof r.review_status === 'string' &&
       Array.isArray(r.problems),
   );
 }
@@ -42,7 +42,7 @@ function refusalsOf(error: unknown): Refusal[] | null {
  * `svc export`: the file of the selected records, as svc writes it, appended to `file` (entries it holds already
  * skipped) and put in place whole; then each record's outcome reported through export results, as a connector
  * does: SUCCESS with its place in the file, FAILURE with the reason for a READY_FOR_EXPORT record svc could not
- * map. A record refused for another reason (not ready, unknown) is named and left alone.
+ * map. A record refused for another reason (not ready) is named and left alone.
  */
 export async function exportToFile(run: ExportRun): Promise<ExportLine[]> {
   const refused: Refusal[] = [];

@@ -40,7 +40,7 @@ export const DEFAULT_CSV_COLUMNS: readonly string[] = [
   'memo',
 ];
 
-const field = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+export const csvField = (text: string): string => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
 
 function cell(column: string, entry: Entry, p: Posting): string {
   const amount = (minor: number) => decimal(minor, p.exponent);
@@ -88,7 +88,7 @@ export const csvColumns = (chosen: readonly string[]): string[] => [
   ...new Set(chosen.filter((c) => c !== 'reference')),
 ];
 
-export const csvHeader = (columns: readonly string[]): string => columns.map(field).join(',');
+export const csvHeader = (columns: readonly string[]): string => columns.map(csvField).join(',');
 
 export const csvEntry = (columns: readonly string[], entry: Entry): string =>
-  entry.postings.map((p) => columns.map((c) => field(cell(c, entry, p))).join(',')).join('\r\n');
+  entry.postings.map((p) => columns.map((c) => csvField(cell(c, entry, p))).join(',')).join('\r\n');

@@ -2,8 +2,9 @@ import { beancountEntry, beancountHeader } from './exports.beancount.js';
 import { csvColumns, csvEntry, csvHeader } from './exports.csv.js';
 import { hledgerEntry, hledgerHeader } from './exports.hledger.js';
 import type { Entry } from './exports.mapping.js';
+import { NETSUITE, QUICKBOOKS, vendorEntry, vendorHeader, XERO, type VendorCsv } from './exports.vendor-csv.js';
 
-export const EXPORT_FORMATS = ['hledger', 'beancount', 'csv'] as const;
+export const EXPORT_FORMATS = ['hledger', 'beancount', 'csv', 'quickbooks', 'xero', 'netsuite'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /**
@@ -18,7 +19,16 @@ interface Writer {
   separator: string;
   header(entries: readonly Entry[]): string;
   entry(entry: Entry): string;
+  /** What keeps an entry out of this format, beyond the mapping's own checks. */
+  refuse(entry: Entry): string[];
 }
+
+const VENDORS: Record<'quickbooks' | 'xero' | 'netsuite', VendorCsv> = {
+  quickbooks: QUICKBOOKS,
+  xero: XERO,
+  netsuite: NETSUITE,
+};
+const fits = (): string[] => [];
 
 export function writerOf(format: ExportFormat, columns: readonly string[]): Writer {
   switch (format) {
@@ -29,6 +39,7 @@ export function writerOf(format: ExportFormat, columns: readonly string[]): Writ
         separator: '\n\n',
         header: hledgerHeader,
         entry: hledgerEntry,
+        refuse: fits,
       };
     case 'beancount':
       return {
@@ -37,6 +48,7 @@ export function writerOf(format: ExportFormat, columns: readonly string[]): Writ
         separator: '\n\n',
         header: beancountHeader,
         entry: beancountEntry,
+        refuse: fits,
       };
     case 'csv': {
       const written = csvColumns(columns);
@@ -46,6 +58,18 @@ export function writerOf(format: ExportFormat, columns: readonly string[]): Writ
         separator: '\r\n',
         header: () => csvHeader(written),
         entry: (entry) => csvEntry(written, entry),
+        refuse: fits,
+      };
+    }
+    default: {
+      const vendor = VENDORS[format];
+      return {
+        mediaType: 'text/csv; charset=utf-8',
+        extension: 'csv',
+        separator: '\r\n',
+        header: () => vendorHeader(vendor),
+        entry: (entry) => vendorEntry(vendor, entry),
+        refuse: vendor.refuse,
       };
     }
   }

@@ -91,7 +91,9 @@ export function accountFromPath(path: string): BookAccount | null {
   const [root, name] = path.split(':');
   const known = ACCOUNT_ROOTS.find((r) => r === root);
   if (!new RegExp(ACCOUNT_PATH).test(path) || known === undefined || name === undefined) return null;
-  return { root: known, code: null, name };
+  // "800-Card": code 800, name Card, as a GL value "800 Card" reads.
+  const numbered = /^(\d+)-(.+)$/.exec(name);
+  return numbered ? { root: known, code: numbered[1]!, name: numbered[2]! } : { root: known, code: null, name };
 }
 export const isBalancingAccountType = (key: string): key is BalancingAccountType =>
   (BALANCING_ACCOUNT_TYPES as readonly string[]).includes(key);
@@ -99,8 +101,8 @@ export const isBalancingAccountType = (key: string): key is BalancingAccountType
 /** What is wrong with one record, in words a person fixes it by. */
 export interface RecordProblem {
   accounting_record_id: string;
-  /** Null: the account has no such record. A caller reports a FAILURE only for one READY_FOR_EXPORT. */
-  review_status: string | null;
+  /** A caller reports a FAILURE only for a record READY_FOR_EXPORT. */
+  review_status: string;
   problems: string[];
 }
 

@@ -72,11 +72,16 @@ export const exportsService = {
       rows.filter((row) => !excluded.has(row.id)),
       mappingOf(input),
     );
-    const notFound = missing
-      .filter((id) => !excluded.has(id))
-      .map((id) => ({ accounting_record_id: id, review_status: null, problems: ['does not exist in this account'] }));
-    if (notFound.length + refused.length > 0) throw errors.exportRefused([...notFound, ...refused]);
     const writer = writerOf(input.format, input.columns ?? DEFAULT_CSV_COLUMNS);
+    for (const entry of entries) {
+      const problems = writer.refuse(entry);
+      if (problems.length > 0) {
+        refused.push({ accounting_record_id: entry.recordId, review_status: 'READY_FOR_EXPORT', problems });
+      }
+    }
+    const notFound = missing.filter((id) => !excluded.has(id));
+    if (notFound.length > 0) throw errors.exportedSelectionNotFound(notFound);
+    if (refused.length > 0) throw errors.exportRefused(refused);
     return {
       fileName: `svc-export-${today}.${writer.extension}`,
       mediaType: writer.mediaType,
