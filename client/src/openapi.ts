@@ -3754,7 +3754,10 @@ export interface operations {
           columns?: (("reference" | "date" | "type" | "payee" | "narration" | "invoice_number" | "account" | "account_code" | "account_name" | "account_root" | "debit" | "credit" | "amount" | "currency" | "memo") | string)[];
           /** @description Left out of the selection (e.g. already refused) */
           exclude_accounting_record_ids?: string[];
-          /** @description hledger (or ledger) journal, Beancount, or CSV with the chosen columns (docs/exports.md) */
+          /**
+           * @description hledger (or ledger) journal, Beancount, CSV with the chosen columns, or the journal-entry CSV of QuickBooks Online, Xero or NetSuite (docs/exports.md)
+           * @enum {string}
+           */
           format: "hledger" | "beancount" | "csv" | "quickbooks" | "xero" | "netsuite";
           /** @description READY_FOR_EXPORT records whose ERP posting date (UTC) is on or after this day */
           posted_from?: string;

@@ -101,7 +101,7 @@ const HELP: Record<string, string> = {
     Posts export results (NDJSON lines {accounting_record_id, success|failure}) in batches with idempotency keys.
     --in   where results come from (default -: standard input)
     Connection: as for svc poll.`,
-  export: `svc export --format <hledger|beancount|csv> --out <file> [--from DAY] [--to DAY | --record <id> ...]
+  export: `svc export --format <hledger|beancount|csv|quickbooks|xero|netsuite> --out <file> [--from DAY] [--to DAY | --record <id> ...]
            [--balancing TYPE=Account ...] [--account-field <field_id>] [--columns a,b,...]
     Writes READY_FOR_EXPORT records (all, those posted in a range of days, or those named) to a journal or CSV
     (docs/exports.md), appended to the file without the records it holds already, replaced whole (written beside

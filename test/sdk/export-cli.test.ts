@@ -166,6 +166,6 @@ describeLive('svc export', (s) => {
       (e) => e,
     );
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain('svc: --format: one of hledger, beancount, csv');
+    expect(usage.stderr).toContain('svc: --format: one of hledger, beancount, csv, quickbooks, xero, netsuite');
   });
 });

@@ -69,7 +69,7 @@ export function requestsOf(
     case 'POST /v3/accounting/records/export-results':
       return [{ body: { results: [{ accounting_record_id: e.recordId, success: { reference_id: 'stolen' } }] } }];
     case 'POST /internal/v1/accounting/exports':
-      return [{ body: { format: 'csv', accounting_record_ids: [e.recordId] } }];
+      return [{ body: { format: 'csv', accounting_record_ids: [e.recordId], account_field_id: e.fieldId } }];
     case 'POST /internal/v1/accounting/records':
       return [
         {

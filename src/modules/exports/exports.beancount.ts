@@ -15,7 +15,13 @@ function component(text: string): string {
   return /^[a-z]/.test(words) ? words[0]!.toUpperCase() + words.slice(1) : words;
 }
 
+const named = new WeakMap<BookAccount, string>();
 export function beancountAccount(account: BookAccount): string {
+  let known = named.get(account);
+  if (known === undefined) named.set(account, (known = nameOf(account)));
+  return known;
+}
+function nameOf(account: BookAccount): string {
   return `${account.root}:${component(`${account.code === null ? '' : `${account.code} `}${account.name}`)}`;
 }
 

@@ -14,7 +14,13 @@ const clean = (text: string): string =>
     .trim();
 
 /** "Expenses:7500 Other G&A": one space between words, no colon inside a name (it would open a sub-account). */
+const named = new WeakMap<BookAccount, string>();
 export function hledgerAccount(account: BookAccount): string {
+  let known = named.get(account);
+  if (known === undefined) named.set(account, (known = nameOf(account)));
+  return known;
+}
+function nameOf(account: BookAccount): string {
   const name = clean(`${account.code === null ? '' : `${account.code} `}${account.name}`).replace(/:/g, '-');
   return `${account.root}:${name || 'Unnamed'}`;
 }

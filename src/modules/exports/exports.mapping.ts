@@ -129,13 +129,43 @@ export function dimensionKey(fieldName: string): string {
   return slug.length >= 2 ? slug : `field-${slug}`.replace(/-$/, '');
 }
 
+/**
+ * The accounts and dimensions of one export, each built once: a chart has few values and a file many lines, and
+ * one object per account lets the writers name it once (exports.hledger.ts, exports.beancount.ts).
+ */
+interface Seen {
+  account(value: AccountingFieldValue, root: AccountRoot): BookAccount;
+  dimension(value: AccountingFieldValue): Dimension;
+}
+function newSeen(): Seen {
+  const accounts = new Map<string, BookAccount>();
+  const dimensions = new Map<string, Dimension>();
+  return {
+    account(value, root) {
+      const key = `${root}\u0000${value.remote_field_value_id ?? ''}\u0000${value.field_value_name}`;
+      let account = accounts.get(key);
+      if (account === undefined) accounts.set(key, (account = glAccountOf(value, root)));
+      return account;
+    },
+    dimension(value) {
+      const key = `${value.field_name}\u0000${value.field_value_name}`;
+      let dimension = dimensions.get(key);
+      if (dimension === undefined) {
+        dimension = { key: dimensionKey(value.field_name), field: value.field_name, value: value.field_value_name };
+        dimensions.set(key, dimension);
+      }
+      return dimension;
+    },
+  };
+}
+
 const dayOf = (micros: number): string => new Date(Math.floor(micros / 1000)).toISOString().slice(0, 10);
 
 /**
  * One record → its entry, or what keeps it out: not READY_FOR_EXPORT, an economic line without a GL account,
  * an amount the currency's precision cannot hold.
  */
-export function entryOf(row: ShownRecordRow, options: MappingOptions): Entry | RecordProblem {
+export function entryOf(row: ShownRecordRow, options: MappingOptions, seen: Seen = newSeen()): Entry | RecordProblem {
   const problems: string[] = [];
   if (row.review_status !== 'READY_FOR_EXPORT') problems.push(`is ${row.review_status}, not READY_FOR_EXPORT`);
   const exponent = CURRENCY_EXPONENTS.get(row.currency);
@@ -153,13 +183,8 @@ export function entryOf(row: ShownRecordRow, options: MappingOptions): Entry | R
     const dimensions: Dimension[] = [];
     let account: BookAccount | null = null;
     for (const value of line.accounting_field_values) {
-      if (isAccountField(value, options)) account = glAccountOf(value, root);
-      else
-        dimensions.push({
-          key: dimensionKey(value.field_name),
-          field: value.field_name,
-          value: value.field_value_name,
-        });
+      if (isAccountField(value, options)) account = seen.account(value, root);
+      else dimensions.push(seen.dimension(value));
     }
     if (line.type !== economic) account = options.balancingAccounts[balancingAccountOf(row.type)];
     if (account === null) {
@@ -196,8 +221,9 @@ export function mapRecords(
 ): { entries: Entry[]; refused: RecordProblem[] } {
   const entries: Entry[] = [];
   const refused: RecordProblem[] = [];
+  const seen = newSeen();
   for (const row of rows) {
-    const mapped = entryOf(row, options);
+    const mapped = entryOf(row, options, seen);
     if ('problems' in mapped) refused.push(mapped);
     else entries.push(mapped);
   }

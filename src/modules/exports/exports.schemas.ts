@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { BALANCING_ACCOUNT_TYPES } from '../accounting/export-selection.service.js';
 import { CSV_COLUMNS, DIMENSION_COLUMN } from './exports.csv.js';
-import { EXPORT_FORMATS } from './exports.formats.js';
+import { EXPORT_FORMATS, type ExportFormat } from './exports.formats.js';
 import { ACCOUNT_PATH } from './exports.mapping.js';
 
 const RecordId = Type.String({ minLength: 1, maxLength: 255 });
@@ -18,9 +18,12 @@ export const MAX_EXPORT_IDS = 1000;
 
 export const ExportBody = Type.Object(
   {
-    format: Type.Union(
-      EXPORT_FORMATS.map((f) => Type.Literal(f)),
-      { description: 'hledger (or ledger) journal, Beancount, or CSV with the chosen columns (docs/exports.md)' },
+    format: Type.Unsafe<ExportFormat>(
+      Type.String({
+        enum: [...EXPORT_FORMATS],
+        description:
+          'hledger (or ledger) journal, Beancount, CSV with the chosen columns, or the journal-entry CSV of QuickBooks Online, Xero or NetSuite (docs/exports.md)',
+      }),
     ),
     accounting_record_ids: Type.Optional(
       Type.Array(RecordId, {
