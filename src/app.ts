@@ -37,6 +37,7 @@ import { auditRoutes } from './modules/audit/audit.routes.js';
 import { codingRulesRoutes } from './modules/coding-rules/coding-rules.routes.js';
 import { suggestionsRoutes } from './modules/suggestions/suggestions.routes.js';
 import { draftsRoutes } from './modules/drafts/drafts.routes.js';
+import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { registerMetrics, type MetricsScope } from './modules/system/metrics.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 
@@ -174,6 +175,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(codingRulesRoutes(db));
   await app.register(suggestionsRoutes(db));
   await app.register(draftsRoutes(db));
+  await app.register(exportsRoutes(db));
 
   return app;
 }

@@ -209,6 +209,13 @@ export interface paths {
      */
     post: operations["previewCodingRule"];
   };
+  "/internal/v1/accounting/exports": {
+    /**
+     * Export records to an hledger journal, a Beancount file or CSV
+     * @description The selected READY_FOR_EXPORT records (by ids, by ERP posting date, or all) as one file. Every entry carries its record id; report each outcome with POST /v3/accounting/records/export-results. A record not ready, not found, with a line without a GL account or an amount its currency cannot hold refuses the whole file: 422 EXPORT_REFUSED names each in details.records.
+     */
+    post: operations["exportAccountingRecordsFile"];
+  };
   "/internal/v1/accounting/overview": {
     /**
      * The account's records at a glance
@@ -1191,7 +1198,7 @@ export interface components {
        * @description Machine-readable error code
        * @enum {string}
        */
-      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "INVALID_PASSKEY" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "WEBHOOK_ENDPOINT_DISABLED" | "INVALID_AUTHORIZATION_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "EXPORT_REFUSED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "INVALID_PASSKEY" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "WEBHOOK_ENDPOINT_DISABLED" | "INVALID_AUTHORIZATION_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
       /** @description Human-readable error message */
       message: string;
       /** @description The X-Request-Id of the request */
@@ -3784,6 +3791,110 @@ export interface operations {
       503: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Export records to an hledger journal, a Beancount file or CSV
+   * @description The selected READY_FOR_EXPORT records (by ids, by ERP posting date, or all) as one file. Every entry carries its record id; report each outcome with POST /v3/accounting/records/export-results. A record not ready, not found, with a line without a GL account or an amount its currency cannot hold refuses the whole file: 422 EXPORT_REFUSED names each in details.records.
+   */
+  exportAccountingRecordsFile: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The svc field whose values are the GL accounts (default: the field named GL Account, or remotely GL_ACCOUNT) */
+          account_field_id?: string;
+          /** @description These records, each of which must be READY_FOR_EXPORT and fully mapped (else 422 EXPORT_REFUSED naming each) */
+          accounting_record_ids?: string[];
+          /** @description The account of the balancing line, by balancing_account_type (defaults in docs/exports.md) */
+          balancing_accounts?: {
+            /** @description Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate */
+            ACCOUNTS_PAYABLE?: string;
+            /** @description Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate */
+            ACCOUNTS_RECEIVABLE?: string;
+            /** @description Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate */
+            BANK?: string;
+            /** @description Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate */
+            BILL_PAY_CLEARING?: string;
+            /** @description Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate */
+            CARD_LIABILITY?: string;
+            /** @description Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate */
+            REIMBURSEMENT_CLEARING?: string;
+            /** @description Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate */
+            REIMBURSEMENTS_PAYABLE?: string;
+          };
+          /** @description CSV only: the columns, reference always first (docs/exports.md) */
+          columns?: (("reference" | "date" | "type" | "payee" | "narration" | "invoice_number" | "account" | "account_code" | "account_name" | "account_root" | "debit" | "credit" | "amount" | "currency" | "memo") | string)[];
+          /** @description Left out of the selection (e.g. already refused) */
+          exclude_accounting_record_ids?: string[];
+          /**
+           * @description hledger (or ledger) journal, Beancount, CSV with the chosen columns, or the journal-entry CSV of QuickBooks Online, Xero or NetSuite (docs/exports.md)
+           * @enum {string}
+           */
+          format: "hledger" | "beancount" | "csv" | "quickbooks" | "xero" | "netsuite";
+          /** @description READY_FOR_EXPORT records whose ERP posting date (UTC) is on or after this day */
+          posted_from?: string;
+          /** @description … and on or before this day */
+          posted_to?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The file: a journal (text/plain) or CSV (text/csv), with Content-Disposition attachment; X-Svc-Exported-Count says how many records it holds */
+      200: {
+        content: {
+          "text/csv": string;
+          "text/plain": string;
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+          "text/plain": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+          "text/plain": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+          "text/plain": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+          "text/plain": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+          "text/plain": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+          "text/plain": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+          "text/plain": components["schemas"]["ErrorResponse"];
         };
       };
     };

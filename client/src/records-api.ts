@@ -5,6 +5,7 @@ import type {
   AccountingRecord,
   AccountingRecordPage,
   AccountingRecordQuery,
+  ExportFileRequest,
   ExportResult,
   ExportResultsResponse,
   FieldValue,
@@ -56,6 +57,12 @@ export function accountingRecordsApi(http: Transport) {
     /** Every matching record, following next_cursor. */
     queryAll: (query: ListQuery<AccountingRecordQuery> = {} as AccountingRecordQuery, options?: RequestOptions) =>
       paginate((q) => queryPage(q as AccountingRecordQuery, options), query),
+    /**
+     * The selected READY_FOR_EXPORT records as one file (an hledger journal, Beancount, CSV): its text. Nothing
+     * changes; report each record's outcome with reportExportResults.
+     */
+    exportFile: (body: ExportFileRequest, options?: RequestOptions) =>
+      http.request<string>({ method: 'POST', path: '/internal/v1/accounting/exports', body, options, file: true }),
     reportExportResults: (results: ExportResult[], options?: WriteOptions) =>
       http.request<ExportResultsResponse>({
         method: 'POST',

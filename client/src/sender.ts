@@ -14,6 +14,8 @@ export interface Exchange {
   /** May be sent again after a failure (a read, or a write with an Idempotency-Key): see `retryable`. */
   safe: boolean;
   scope: CallScope;
+  /** A 2xx answer is a file: its text, not JSON. */
+  file?: boolean;
 }
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
@@ -67,7 +69,7 @@ export class Sender {
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
-  /** The answer's JSON body (null when empty); a non-2xx answer, or none, throws its SvcApiError. */
+  /** The answer's JSON body (null when empty; a file's text); a non-2xx answer, or none, throws its SvcApiError. */
   async send(x: Exchange): Promise<unknown> {
     const o = this.#o;
     const group = budgetGroup(x.method, x.path);
@@ -111,7 +113,7 @@ export class Sender {
         ...{ headers: response.headers, durationMs: now - started, requestId },
       });
       const parsed = parseBody(text);
-      if (response.ok) return parsed;
+      if (response.ok) return x.file ? text : parsed;
       const retryAfter = retryAfterMs(response.headers.get('retry-after'), at);
       const error = errorFromResponse(status, parsed, requestId, response.headers.get('retry-after'));
       // A sign-in locked for minutes is an answer to show, not a limit of the client's to wait out.

@@ -22,6 +22,8 @@ interface Call {
   body?: unknown;
   idempotencyKey?: string;
   options?: RequestOptions;
+  /** The answer is a file: its text is answered as it is, and the call, a read sent as POST, may be sent again. */
+  file?: boolean;
 }
 
 /**
@@ -145,7 +147,7 @@ export class Transport {
     let refreshed = false;
     for (;;) {
       scope.throwIfEnded();
-      const headers: Record<string, string> = { accept: 'application/json' };
+      const headers: Record<string, string> = { accept: call.file ? '*/*' : 'application/json' };
       if (!this.#options.session) {
         headers.authorization = `Bearer ${await this.#accessToken(scope)}`;
       } else if (call.method !== 'GET' && this.#csrfToken !== null) {
@@ -160,8 +162,9 @@ export class Transport {
           url: this.#url(call.path, call.query),
           headers,
           body: call.body === undefined ? undefined : JSON.stringify(call.body),
-          safe: call.method === 'GET' || call.idempotencyKey !== undefined,
+          safe: call.method === 'GET' || call.idempotencyKey !== undefined || call.file === true,
           scope,
+          file: call.file === true,
         });
         // The one unchecked step of the client: a 2xx body is the server's answer to this operation, and T is
         // that operation's response type generated from the server's OpenAPI document (types.ts), which

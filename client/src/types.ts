@@ -178,3 +178,7 @@ export type FeedEvent = EventFeedPage['items'][number];
 export type AuditEventQuery = Query<'/internal/v1/audit-events', 'get'>;
 export type AuditEventPage = Ok<'/internal/v1/audit-events', 'get'>;
 export type AuditEvent = AuditEventPage['items'][number];
+
+/** A file export of READY_FOR_EXPORT records (docs/exports.md): format, selection, mapping. */
+export type ExportFileRequest = Body<'/internal/v1/accounting/exports', 'post'>;
+export type ExportFormat = ExportFileRequest['format'];

@@ -101,6 +101,18 @@ const HELP: Record<string, string> = {
     Posts export results (NDJSON lines {accounting_record_id, success|failure}) in batches with idempotency keys.
     --in   where results come from (default -: standard input)
     Connection: as for svc poll.`,
+  export: `svc export --format <hledger|beancount|csv|quickbooks|xero|netsuite> --out <file> [--from DAY] [--to DAY | --record <id> ...]
+           [--balancing TYPE=Account ...] [--account-field <field_id>] [--columns a,b,...]
+    Writes READY_FOR_EXPORT records (all, those posted in a range of days, or those named) to a journal or CSV
+    (docs/exports.md), appended to the file without the records it holds already, replaced whole (written beside
+    it, then renamed); then reports each through export results: SUCCESS with its place in the file
+    ("books.journal:42"), FAILURE with the reason for a record svc cannot map. Prints a JSON line per record and a
+    summary; exits 1 when a record failed or was not exported.
+    --balancing      the account of a balancing_account_type, e.g. CARD_LIABILITY=Liabilities:Amex
+    --account-field  the field whose values are the GL accounts (default: the field named GL Account)
+    --columns        CSV only: reference,date,payee,narration,account,account_code,account_name,debit,credit,
+                     amount,currency,memo,dimension:<field> ... (reference always first)
+    Connection: as for svc poll (a client with accounting.record.write).`,
   seed: `svc seed --account <account_id> [--records N] [--values N] [--into-existing]
     Writes a demo company: a chart of accounts (GL Account), departments, offices and classes, and a history
     of accounting records of every type and state, each merchant always coded to its own account, with a queue

@@ -22,12 +22,13 @@ import { describeDatabase } from './database-name.js';
 type Out = (line: string) => void;
 
 /**
- * `svc poll` / `svc report` are the reference integration, built on the SDK alone (client/); loaded from the
+ * `svc poll` / `svc report` / `svc export` are the reference integration, built on the SDK alone (client/); loaded from the
  * client's own build so that the server never depends on it.
  */
 interface Integration {
   runPoll(args: string[]): Promise<void>;
   runReport(args: string[], out: Out): Promise<boolean>;
+  runExport(args: string[], out: Out): Promise<boolean>;
 }
 async function integration(): Promise<Integration> {
   const compiled = new URL('../../client/dist/integration/cli.js', import.meta.url);
@@ -171,6 +172,8 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
         return 0;
       case 'report':
         return (await (await integration()).runReport(args, out)) ? 0 : 1;
+      case 'export':
+        return (await (await integration()).runExport(args, out)) ? 0 : 1;
       case 'seed':
         await withDb((db) => seed(db, args, out));
         return 0;

@@ -28,6 +28,25 @@ export const domainErrors = {
       `${ids.length === 1 ? 'This record is' : 'These records are'} named more than once in the results: ${ids.join(', ')}. Report each record once; no export result was applied.`,
       { duplicate_accounting_record_ids: ids },
     ),
+  /** A file export naming records the account does not have: 404, as export results answer them. */
+  exportedSelectionNotFound: (ids: string[]) =>
+    new AppError(
+      'NOT_FOUND',
+      404,
+      `${ids.length === 1 ? 'No accounting record has the id' : 'No accounting records have the ids'} ${ids.join(', ')}; nothing was exported.`,
+      { not_found_accounting_record_ids: ids },
+    ),
+  /** A file export (modules/exports) refused: each record named with what keeps it out; nothing was written. */
+  exportRefused: (records: { accounting_record_id: string; review_status: string; problems: string[] }[]) =>
+    new AppError(
+      'EXPORT_REFUSED',
+      422,
+      `${records.length === 1 ? '1 record cannot' : `${records.length} records cannot`} be exported, so nothing was: ${records
+        .slice(0, 10)
+        .map((r) => `${r.accounting_record_id} ${r.problems.join('; ')}`)
+        .join('. ')}${records.length > 10 ? `. And ${records.length - 10} more (details.records)` : ''}.`,
+      { records },
+    ),
   /** Export results for records the account does not have (the reference's details key, plainer words). */
   exportedRecordsNotFound: (ids: string[]) =>
     new AppError(

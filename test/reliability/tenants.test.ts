@@ -13,7 +13,8 @@ import type { RouteScopes } from '../support/routes.js';
  * value codes nothing), and the deletes last, so that each one finds its target.
  */
 const rank = (r: RouteScopes) =>
-  r.method === 'GET'
+  // a file export reads the ready record, before export results take it to EXPORTED
+  r.method === 'GET' || r.path === '/internal/v1/accounting/exports'
     ? 0
     : /\/accounting\/records\/\{record_id\}\/(coding|lines\/)/.test(r.path) ||
         // a test event needs its endpoint enabled: before the PUT that disables it

@@ -68,6 +68,8 @@ export function requestsOf(
       return [{ query: { ids: [e.recordId] } }, { query: { cursor: e.cursors.records } }];
     case 'POST /v3/accounting/records/export-results':
       return [{ body: { results: [{ accounting_record_id: e.recordId, success: { reference_id: 'stolen' } }] } }];
+    case 'POST /internal/v1/accounting/exports':
+      return [{ body: { format: 'csv', accounting_record_ids: [e.recordId], account_field_id: e.fieldId } }];
     case 'POST /internal/v1/accounting/records':
       return [
         {
@@ -212,6 +214,7 @@ export const PER_ITEM_OUTCOMES = new Set(['POST /internal/v1/accounting/records/
 export const REFUSES_IDEMPOTENCY_KEY = new Set([
   'POST /internal/v1/clients',
   'POST /internal/v1/clients/{client_id}/rotate-secret',
+  'POST /internal/v1/accounting/exports',
 ]);
 
 /** Write routes whose OpenAPI operation takes a body but that `requestsOf` does not know. */

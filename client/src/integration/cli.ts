@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { SvcClient } from '../index.js';
 import { pollOnce } from './poll.js';
 import { parseResults, reportResults } from './report.js';
+import { exportToFile } from './export.js';
+import type { BalancingAccountType, ExportFileRequest, ExportFormat } from '../index.js';
 
 /**
  * `svc poll` and `svc report`: the reference integration, built on the SDK alone. Connection settings come
@@ -143,4 +145,78 @@ export async function runReport(
   for (const r of outcome.refused) out(JSON.stringify({ ...r, updated: false }));
   out(JSON.stringify({ updated: outcome.updated.length, refused: outcome.refused.length }));
   return outcome.refused.length === 0;
+}
+
+const FORMATS: readonly ExportFormat[] = ['hledger', 'beancount', 'csv', 'quickbooks', 'xero', 'netsuite'];
+
+/** "CARD_LIABILITY=Liabilities:Amex" flags → the request's balancing_accounts (the server checks both sides). */
+function balancingAccounts(pairs: string[]): ExportFileRequest['balancing_accounts'] {
+  const out: Partial<Record<BalancingAccountType, string>> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at < 1)
+      throw new IntegrationUsageError(`--balancing: TYPE=Account, e.g. CARD_LIABILITY=Liabilities:Amex (got ${pair})`);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the server refuses an unknown type (400)
+    out[pair.slice(0, at) as BalancingAccountType] = pair.slice(at + 1);
+  }
+  return out;
+}
+
+/**
+ * `svc export --format hledger --out books.journal`: READY_FOR_EXPORT records into a file, appended without
+ * duplicates, then reported (export.ts). Prints one JSON line per record and a summary; false when a record failed
+ * or was not exported.
+ */
+export async function runExport(
+  args: string[],
+  out: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<boolean> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      ...connection,
+      format: { type: 'string' },
+      out: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      record: { type: 'string', multiple: true },
+      balancing: { type: 'string', multiple: true },
+      'account-field': { type: 'string' },
+      columns: { type: 'string' },
+    },
+  });
+  const format = FORMATS.find((f) => f === values.format);
+  if (format === undefined) throw new IntegrationUsageError(`--format: one of ${FORMATS.join(', ')}`);
+  if (!values.out || values.out === '-')
+    throw new IntegrationUsageError('--out <file> is required (the file is appended to)');
+  if (values.record && (values.from || values.to))
+    throw new IntegrationUsageError('give --record or --from/--to, not both');
+  const client = clientFrom(values, env);
+  const lines = await exportToFile({
+    client,
+    format,
+    file: values.out,
+    request: {
+      ...(values.record ? { accounting_record_ids: values.record } : {}),
+      ...(values.from ? { posted_from: values.from } : {}),
+      ...(values.to ? { posted_to: values.to } : {}),
+      ...(values.balancing ? { balancing_accounts: balancingAccounts(values.balancing) } : {}),
+      ...(values['account-field'] ? { account_field_id: values['account-field'] } : {}),
+      ...(values.columns ? { columns: values.columns.split(',').map((c) => c.trim()) } : {}),
+    },
+  });
+  for (const line of lines) out(JSON.stringify(line));
+  const count = (result: string) => lines.filter((l) => l.result === result).length;
+  out(
+    JSON.stringify({
+      file: values.out,
+      exported: count('SUCCESS'),
+      failed: count('FAILURE'),
+      not_exported: count('NOT_EXPORTED'),
+      unreported: lines.filter((l) => 'reported' in l && !l.reported).length,
+    }),
+  );
+  return lines.every((l) => l.result === 'SUCCESS' && l.reported);
 }

@@ -1,0 +1,244 @@
+import type { ShownRecordRow } from '../accounting/export-selection.service.js';
+import {
+  BALANCING_ACCOUNT_TYPES,
+  balancingAccountOf,
+  LEDGER,
+  type AccountingFieldValue,
+  type BalancingAccountType,
+  type LineItem,
+  type RecordType,
+  type Side,
+} from '../accounting/export-selection.service.js';
+import { CURRENCY_EXPONENTS, toMinor } from '../accounting/export-selection.service.js';
+
+/**
+ * The one mapping from svc's records to the entries of a book (docs/exports.md): every writer (hledger, Beancount,
+ * CSV) renders these entries and nothing else. Amounts stay integers in minor units until a writer prints them.
+ */
+
+export const ACCOUNT_ROOTS = ['Assets', 'Liabilities', 'Equity', 'Income', 'Expenses'] as const;
+export type AccountRoot = (typeof ACCOUNT_ROOTS)[number];
+
+/** A book's account: its root (the five of double entry), an optional code (the chart's number) and a name. */
+export interface BookAccount {
+  root: AccountRoot;
+  code: string | null;
+  name: string;
+}
+
+/** A field's value on a line, other than the GL account: a dimension (hledger tag, Beancount metadata, CSV column). */
+export interface Dimension {
+  /** The field's name as a key: lower case letters, digits and dashes, starting with a letter ("cost-center"). */
+  key: string;
+  field: string;
+  value: string;
+}
+
+export interface Posting {
+  account: BookAccount;
+  side: Side;
+  /** Positive, in minor units of `currency`. */
+  minor: number;
+  currency: string;
+  /** Decimal places of the currency (ISO 4217). */
+  exponent: number;
+  memo: string | null;
+  dimensions: Dimension[];
+}
+
+export interface Entry {
+  recordId: string;
+  type: RecordType;
+  /** YYYY-MM-DD, the record's ERP posting date in UTC. */
+  date: string;
+  payee: string | null;
+  narration: string;
+  invoiceNumber: string | null;
+  postings: Posting[];
+}
+
+export interface MappingOptions {
+  /** The svc field id of the GL account field; default: the field named "GL Account" or remotely GL_ACCOUNT. */
+  accountFieldId: string | null;
+  /** The account each balancing line books, by the record's balancing_account_type. */
+  balancingAccounts: Readonly<Record<BalancingAccountType, BookAccount>>;
+}
+
+/** The balancing accounts when none is configured: one per balancing_account_type. */
+export const DEFAULT_BALANCING_ACCOUNTS: Readonly<Record<BalancingAccountType, BookAccount>> = {
+  CARD_LIABILITY: { root: 'Liabilities', code: null, name: 'Card' },
+  BANK: { root: 'Assets', code: null, name: 'Bank' },
+  REIMBURSEMENTS_PAYABLE: { root: 'Liabilities', code: null, name: 'Reimbursements Payable' },
+  REIMBURSEMENT_CLEARING: { root: 'Assets', code: null, name: 'Reimbursement Clearing' },
+  ACCOUNTS_RECEIVABLE: { root: 'Assets', code: null, name: 'Accounts Receivable' },
+  ACCOUNTS_PAYABLE: { root: 'Liabilities', code: null, name: 'Accounts Payable' },
+  BILL_PAY_CLEARING: { root: 'Assets', code: null, name: 'Bill Pay Clearing' },
+};
+export const DEFAULT_MAPPING: MappingOptions = { accountFieldId: null, balancingAccounts: DEFAULT_BALANCING_ACCOUNTS };
+
+/** Where a GL account of an economic line sits, by what the record's type books (ledger.ts, economicAccount). */
+const ROOT_OF_ECONOMIC: Record<string, AccountRoot> = {
+  expense: 'Expenses',
+  'bank (cash)': 'Assets',
+  'rewards income': 'Income',
+  revenue: 'Income',
+  'card liability': 'Liabilities',
+};
+
+/** "Liabilities:Amex-Corporate" → the account; null when it is not such a path (see ACCOUNT_PATH). */
+export const ACCOUNT_PATH = '^(Assets|Liabilities|Equity|Income|Expenses):[A-Z0-9][A-Za-z0-9-]*$';
+export function accountFromPath(path: string): BookAccount | null {
+  const [root, name] = path.split(':');
+  const known = ACCOUNT_ROOTS.find((r) => r === root);
+  if (!new RegExp(ACCOUNT_PATH).test(path) || known === undefined || name === undefined) return null;
+  // "800-Card": code 800, name Card, as a GL value "800 Card" reads.
+  const numbered = /^(\d+)-(.+)$/.exec(name);
+  return numbered ? { root: known, code: numbered[1]!, name: numbered[2]! } : { root: known, code: null, name };
+}
+export const isBalancingAccountType = (key: string): key is BalancingAccountType =>
+  (BALANCING_ACCOUNT_TYPES as readonly string[]).includes(key);
+
+/** What is wrong with one record, in words a person fixes it by. */
+export interface RecordProblem {
+  accounting_record_id: string;
+  /** A caller reports a FAILURE only for a record READY_FOR_EXPORT. */
+  review_status: string;
+  problems: string[];
+}
+
+const isAccountField = (value: AccountingFieldValue, options: MappingOptions): boolean =>
+  options.accountFieldId !== null
+    ? value.svc_field_id === options.accountFieldId
+    : value.remote_field_id === 'GL_ACCOUNT' || value.field_name.trim().toLowerCase() === 'gl account';
+
+/** "7500 Other G&A" → code 7500, name "Other G&A"; a remote value id, when there is one, is the code. */
+export function glAccountOf(value: AccountingFieldValue, root: AccountRoot): BookAccount {
+  const text = value.field_value_name.replace(/\s+/g, ' ').trim();
+  const numbered = /^(\d[\d.-]*) (.+)$/.exec(text);
+  const remote = value.remote_field_value_id?.trim() || null;
+  if (numbered) return { root, code: remote ?? numbered[1]!, name: numbered[2]! };
+  return { root, code: remote, name: text };
+}
+
+/** "Cost Center" → "cost-center"; a name with no letter or digit → "field". */
+export function dimensionKey(fieldName: string): string {
+  const slug = fieldName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^[^a-z]+|-+$/g, '');
+  return slug.length >= 2 ? slug : `field-${slug}`.replace(/-$/, '');
+}
+
+/**
+ * The accounts and dimensions of one export, each built once: a chart has few values and a file many lines, and
+ * one object per account lets the writers name it once (exports.hledger.ts, exports.beancount.ts).
+ */
+interface Seen {
+  account(value: AccountingFieldValue, root: AccountRoot): BookAccount;
+  dimension(value: AccountingFieldValue): Dimension;
+}
+function newSeen(): Seen {
+  const accounts = new Map<string, BookAccount>();
+  const dimensions = new Map<string, Dimension>();
+  return {
+    account(value, root) {
+      const key = `${root}\u0000${value.remote_field_value_id ?? ''}\u0000${value.field_value_name}`;
+      let account = accounts.get(key);
+      if (account === undefined) accounts.set(key, (account = glAccountOf(value, root)));
+      return account;
+    },
+    dimension(value) {
+      const key = `${value.field_name}\u0000${value.field_value_name}`;
+      let dimension = dimensions.get(key);
+      if (dimension === undefined) {
+        dimension = { key: dimensionKey(value.field_name), field: value.field_name, value: value.field_value_name };
+        dimensions.set(key, dimension);
+      }
+      return dimension;
+    },
+  };
+}
+
+const dayOf = (micros: number): string => new Date(Math.floor(micros / 1000)).toISOString().slice(0, 10);
+
+/**
+ * One record → its entry, or what keeps it out: not READY_FOR_EXPORT, an economic line without a GL account,
+ * an amount the currency's precision cannot hold.
+ */
+export function entryOf(row: ShownRecordRow, options: MappingOptions, seen: Seen = newSeen()): Entry | RecordProblem {
+  const problems: string[] = [];
+  if (row.review_status !== 'READY_FOR_EXPORT') problems.push(`is ${row.review_status}, not READY_FOR_EXPORT`);
+  const exponent = CURRENCY_EXPONENTS.get(row.currency);
+  if (exponent === undefined) problems.push(`its currency ${row.currency} has no known precision (ISO 4217)`);
+  const lines: LineItem[] = JSON.parse(row.line_items_json);
+  const economic = LEDGER[row.type].economic;
+  const root = ROOT_OF_ECONOMIC[LEDGER[row.type].economicAccount] ?? 'Expenses';
+  const postings: Posting[] = [];
+  lines.forEach((line, i) => {
+    const minor = toMinor({ amount: line.amount.amount, currency: row.currency });
+    if (typeof minor !== 'number') {
+      if (exponent !== undefined) problems.push(`line ${i + 1} (${line.id}): amount ${minor.message}`);
+      return;
+    }
+    const dimensions: Dimension[] = [];
+    let account: BookAccount | null = null;
+    for (const value of line.accounting_field_values) {
+      if (isAccountField(value, options)) account = seen.account(value, root);
+      else dimensions.push(seen.dimension(value));
+    }
+    if (line.type !== economic) account = options.balancingAccounts[balancingAccountOf(row.type)];
+    if (account === null) {
+      problems.push(`line ${i + 1} (${line.id}) has no GL account`);
+      return;
+    }
+    postings.push({
+      account,
+      side: line.type,
+      minor,
+      currency: row.currency,
+      exponent: exponent ?? 0,
+      memo: line.memo,
+      dimensions,
+    });
+  });
+  if (problems.length > 0) return { accounting_record_id: row.id, review_status: row.review_status, problems };
+  const vendor: { name?: unknown } | null = row.vendor_json === null ? null : JSON.parse(row.vendor_json);
+  return {
+    recordId: row.id,
+    type: row.type,
+    date: dayOf(Number(row.erp_posting_date)),
+    payee: typeof vendor?.name === 'string' ? vendor.name : null,
+    narration: row.memo ?? row.type,
+    invoiceNumber: row.invoice_number,
+    postings,
+  };
+}
+
+/** Every record's entry, or every record's problems (nothing half-mapped). */
+export function mapRecords(
+  rows: readonly ShownRecordRow[],
+  options: MappingOptions,
+): { entries: Entry[]; refused: RecordProblem[] } {
+  const entries: Entry[] = [];
+  const refused: RecordProblem[] = [];
+  const seen = newSeen();
+  for (const row of rows) {
+    const mapped = entryOf(row, options, seen);
+    if ('problems' in mapped) refused.push(mapped);
+    else entries.push(mapped);
+  }
+  return { entries, refused };
+}
+
+/** Integer minor units → "-171.75": string arithmetic, never a floating-point sum. */
+export function decimal(minor: number, exponent: number): string {
+  const digits = Math.abs(minor)
+    .toString()
+    .padStart(exponent + 1, '0');
+  const sign = minor < 0 ? '-' : '';
+  if (exponent === 0) return `${sign}${digits}`;
+  return `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+}
+
+/** The signed amount: debits positive, credits negative (as both ledger tools book them). */
+export const signed = (p: Posting): number => (p.side === 'DEBIT' ? p.minor : -p.minor);

@@ -1,0 +1,104 @@
+import { csvField } from './exports.csv.js';
+import { decimal, signed, type Entry, type Posting } from './exports.mapping.js';
+
+/**
+ * The journal-entry CSVs of three ERPs, each to the column specification of its vendor's import (docs/exports.md,
+ * "ERP CSVs"): one row per posting, an entry's rows together, the record id where the import keeps it.
+ */
+interface Column {
+  header: string;
+  cell(entry: Entry, p: Posting): string;
+}
+
+export interface VendorCsv {
+  columns: readonly Column[];
+  /** What keeps an entry out of this import (each problem names its line); none: it fits. */
+  refuse(entry: Entry): string[];
+}
+
+const [y, m, d] = [0, 1, 2];
+const parts = (date: string) => date.split('-');
+const dayMonthYear = (date: string) => `${parts(date)[d]}/${parts(date)[m]}/${parts(date)[y]}`;
+const monthDayYear = (date: string) => `${parts(date)[m]}/${parts(date)[d]}/${parts(date)[y]}`;
+const debit = (p: Posting) => (p.side === 'DEBIT' ? decimal(p.minor, p.exponent) : '');
+const credit = (p: Posting) => (p.side === 'CREDIT' ? decimal(p.minor, p.exponent) : '');
+const dimension = (p: Posting, key: string) => p.dimensions.find((dim) => dim.key === key)?.value ?? '';
+
+/** "at most two decimals": the ERPs whose amount fields hold no more. */
+function atMostTwoDecimals(vendor: string, entry: Entry): string[] {
+  const exponent = entry.postings[0]?.exponent ?? 0;
+  return exponent > 2
+    ? [`its currency ${entry.postings[0]!.currency} has ${exponent} decimals; ${vendor} takes at most 2`]
+    : [];
+}
+
+/** QuickBooks Online, Import data → Journal entries (account numbers off: accounts by name). */
+export const QUICKBOOKS: VendorCsv = {
+  columns: [
+    { header: 'Journal No', cell: (e) => e.recordId },
+    { header: 'Journal Date', cell: (e) => monthDayYear(e.date) },
+    { header: 'Account Name', cell: (_, p) => p.account.name },
+    { header: 'Description', cell: (e, p) => p.memo ?? e.narration },
+    { header: 'Debits', cell: (_, p) => debit(p) },
+    { header: 'Credits', cell: (_, p) => credit(p) },
+    { header: 'Name', cell: (e) => e.payee ?? '' },
+    { header: 'Class', cell: (_, p) => dimension(p, 'class') },
+    { header: 'Location', cell: (_, p) => dimension(p, 'location') },
+  ],
+  refuse: (entry) => atMostTwoDecimals('QuickBooks Online', entry),
+};
+
+/** Xero, Manual journals → Import: rows of one journal share Narration and Date; accounts by code. */
+export const XERO: VendorCsv = {
+  columns: [
+    { header: 'Narration', cell: (e) => `${e.recordId} ${e.payee ?? e.narration}` },
+    { header: 'Date', cell: (e) => dayMonthYear(e.date) },
+    { header: 'Description', cell: (e, p) => p.memo ?? e.narration },
+    { header: 'AccountCode', cell: (_, p) => p.account.code ?? '' },
+    { header: 'TaxRate', cell: () => 'Tax Exempt' },
+    { header: 'Amount', cell: (_, p) => decimal(signed(p), p.exponent) },
+    { header: 'TrackingName1', cell: (_, p) => p.dimensions[0]?.field ?? '' },
+    { header: 'TrackingOption1', cell: (_, p) => p.dimensions[0]?.value ?? '' },
+    { header: 'TrackingName2', cell: (_, p) => p.dimensions[1]?.field ?? '' },
+    { header: 'TrackingOption2', cell: (_, p) => p.dimensions[1]?.value ?? '' },
+  ],
+  refuse: (entry) => [
+    ...entry.postings.flatMap((p, i) =>
+      p.account.code === null ? [`line ${i + 1}'s account ${p.account.name} has no code, which Xero needs`] : [],
+    ),
+    ...entry.postings.flatMap((p, i) =>
+      p.dimensions.length > 2 ? [`line ${i + 1} has ${p.dimensions.length} dimensions; Xero tracks at most 2`] : [],
+    ),
+  ],
+};
+
+/** NetSuite, Import CSV Records → Transactions → Journal Entry: External ID groups the lines. */
+export const NETSUITE: VendorCsv = {
+  columns: [
+    { header: 'External ID', cell: (e) => e.recordId },
+    { header: 'Date', cell: (e) => monthDayYear(e.date) },
+    { header: 'Currency', cell: (_, p) => p.currency },
+    { header: 'Memo', cell: (e) => e.narration },
+    {
+      header: 'Account',
+      cell: (_, p) => (p.account.code === null ? p.account.name : `${p.account.code} ${p.account.name}`),
+    },
+    { header: 'Debit', cell: (_, p) => debit(p) },
+    { header: 'Credit', cell: (_, p) => credit(p) },
+    { header: 'Line Memo', cell: (_, p) => p.memo ?? '' },
+    { header: 'Name', cell: (e) => e.payee ?? '' },
+    { header: 'Department', cell: (_, p) => dimension(p, 'department') },
+    { header: 'Class', cell: (_, p) => dimension(p, 'class') },
+    { header: 'Location', cell: (_, p) => dimension(p, 'location') },
+  ],
+  refuse: (entry) => [
+    ...atMostTwoDecimals('NetSuite', entry),
+    ...(entry.postings.some((p) => p.minor >= 10 ** (10 + p.exponent))
+      ? ['an amount has more than 10 digits before the decimal point, which NetSuite takes at most']
+      : []),
+  ],
+};
+
+export const vendorHeader = (csv: VendorCsv): string => csv.columns.map((c) => csvField(c.header)).join(',');
+export const vendorEntry = (csv: VendorCsv, entry: Entry): string =>
+  entry.postings.map((p) => csv.columns.map((c) => csvField(c.cell(entry, p))).join(',')).join('\r\n');
