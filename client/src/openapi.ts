@@ -6248,7 +6248,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Any of these actions */
-        "action[]"?: ("api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "coding_rule.created" | "coding_rule.updated" | "coding_rule.deleted" | "coding_rule.applied" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked")[];
+        "action[]"?: ("api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "coding_rule.created" | "coding_rule.updated" | "coding_rule.deleted" | "coding_rule.applied" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked" | "account.deleted")[];
         /** @description Actions of this user or client */
         actor_id?: string;
         /** @description Actions on this kind of object */
@@ -6278,7 +6278,7 @@ export interface operations {
                  * @description What was done
                  * @enum {string}
                  */
-                action: "api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "coding_rule.created" | "coding_rule.updated" | "coding_rule.deleted" | "coding_rule.applied" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked";
+                action: "api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "coding_rule.created" | "coding_rule.updated" | "coding_rule.deleted" | "coding_rule.applied" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked" | "account.deleted";
                 /** @description Who did it */
                 actor: {
                   /** @description The user id (usr_…), the client id (cli_…), or svc-cli */

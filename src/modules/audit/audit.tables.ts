@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'integration.reactivated',
   'connected_app.authorized',
   'connected_app.revoked',
+  'account.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

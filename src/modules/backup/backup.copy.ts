@@ -1,4 +1,4 @@
-import { Migrator, sql } from 'kysely';
+import { Migrator, sql, type RawBuilder } from 'kysely';
 import type { DatabaseTarget } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
 import { MIGRATIONS, migrateToLatest } from '../../db/migrate.js';
@@ -11,7 +11,7 @@ const READ_PAGE = 2_000;
 /** Kysely's own bookkeeping: the target's migrator writes it. */
 const MIGRATOR_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
 
-interface Table {
+export interface Table {
   name: string;
   columns: string[];
   key: string[];
@@ -19,9 +19,9 @@ interface Table {
   references: string[];
 }
 
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-async function tablesOf(ex: Executor): Promise<Table[]> {
+export async function tablesOf(ex: Executor): Promise<Table[]> {
   if (ex.dialect === 'sqlite') {
     const { rows } = await sql<{ name: string; sql: string | null }>`
       select name, sql from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(ex);
@@ -70,7 +70,7 @@ async function tablesOf(ex: Executor): Promise<Table[]> {
 }
 
 /** Tables in an order where every table comes after those its foreign keys point at. */
-function referencedFirst(tables: Table[]): Table[] {
+export function referencedFirst(tables: Table[]): Table[] {
   const byName = new Map(tables.map((t) => [t.name, t]));
   const done = new Set<string>();
   const ordered: Table[] = [];
@@ -89,18 +89,28 @@ function referencedFirst(tables: Table[]): Table[] {
 }
 
 /** Every row of `table`, page by page in primary-key order (keyset), inside the caller's snapshot. */
-async function* rowsOf(ex: Executor, table: Table): AsyncGenerator<Record<string, unknown>[]> {
+/**
+ * Every row of `table` (of one account only, given `accountId`), page by page in primary-key order (keyset), inside
+ * the caller's snapshot.
+ */
+export async function* rowsOf(
+  ex: Executor,
+  table: Table,
+  accountId?: string,
+): AsyncGenerator<Record<string, unknown>[]> {
   const select = sql.raw(`select ${table.columns.map(quote).join(', ')} from ${quote(table.name)}`);
+  const ofAccount = accountId === undefined ? sql`1 = 1` : sql`account_id = ${accountId}`;
   if (table.key.length === 0) {
-    yield (await sql<Record<string, unknown>>`${select}`.execute(ex)).rows;
+    yield (await sql<Record<string, unknown>>`${select} where ${ofAccount}`.execute(ex)).rows;
     return;
   }
   const keyList = sql.raw(table.key.map(quote).join(', '));
   let after: unknown[] | null = null;
   for (;;) {
-    const where: ReturnType<typeof sql> = after === null ? sql`` : sql`where (${keyList}) > (${sql.join(after)})`;
-    const page = (
-      await sql<Record<string, unknown>>`${select} ${where} order by ${keyList} limit ${READ_PAGE}`.execute(ex)
+    const where: RawBuilder<unknown> =
+      after === null ? ofAccount : sql`${ofAccount} and (${keyList}) > (${sql.join(after)})`;
+    const page: Record<string, unknown>[] = (
+      await sql<Record<string, unknown>>`${select} where ${where} order by ${keyList} limit ${READ_PAGE}`.execute(ex)
     ).rows;
     if (page.length === 0) return;
     yield page;

@@ -20,6 +20,7 @@ const ACTIONS = [
   'user.passkey_removed',
   'account.settings_changed',
   'account.required_coding_changed',
+  'account.deleted',
   'coding_rule.created',
   'coding_rule.updated',
   'coding_rule.deleted',
