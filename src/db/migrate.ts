@@ -23,6 +23,7 @@ import * as m0020 from './migrations/0020_webhook_dispatchers.js';
 import * as m0021 from './migrations/0021_review_settings.js';
 import * as m0022 from './migrations/0022_suggestion_indexes.js';
 import * as m0023 from './migrations/0023_record_drafts.js';
+import * as m0025 from './migrations/0025_receipts.js';
 
 /**
  * The numbered migrations, in order. Imported statically so that the same list serves the compiled
@@ -52,6 +53,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0021_review_settings': m0021,
   '0022_suggestion_indexes': m0022,
   '0023_record_drafts': m0023,
+  '0025_receipts': m0025,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -24,6 +24,7 @@ export const DISPATCHERS = '0020_webhook_dispatchers';
 export const REVIEW_SETTINGS = '0021_review_settings';
 export const SUGGESTION_INDEXES = '0022_suggestion_indexes';
 export const RECORD_DRAFTS = '0023_record_drafts';
+export const RECEIPTS = '0025_receipts';
 /** The migrations after 0003, in the order they run. */
 export const LATER = [
   '0004_line_items_as_answered',
@@ -46,6 +47,7 @@ export const LATER = [
   REVIEW_SETTINGS,
   SUGGESTION_INDEXES,
   RECORD_DRAFTS,
+  RECEIPTS,
 ];
 /** `name` and the migrations after it, in the order they run: what migrateToLatest applies once `name` is undone. */
 export const laterFrom = (name: string): string[] => {
@@ -98,8 +100,15 @@ export async function undoIntegrations(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
 }
 
-/** Undoes migration 0023 (console users' drafts of a record's coding). */
+/** Undoes migration 0025 (receipts uploaded to svc). */
+async function undoReceipts(db: Kysely<any>) {
+  for (const table of ['receipt_contents', 'receipts']) await sql`drop table ${sql.ref(table)}`.execute(db);
+  await sql`delete from kysely_migration where name = ${RECEIPTS}`.execute(db);
+}
+
+/** Undoes migrations 0025 and 0023 (console users' drafts of a record's coding). */
 async function undoRecordDrafts(db: Kysely<any>) {
+  await undoReceipts(db);
   await sql`drop table record_drafts`.execute(db);
   await sql`delete from kysely_migration where name = ${RECORD_DRAFTS}`.execute(db);
 }

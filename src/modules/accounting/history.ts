@@ -78,7 +78,8 @@ export type RecordChange =
       };
     }
   | { type: 'SPLIT'; changes: { line_id: string; amount: Money; into: LinePart[] } }
-  | { type: 'MERGED'; changes: { line_ids: string[]; into: LinePart } };
+  | { type: 'MERGED'; changes: { line_ids: string[]; into: LinePart } }
+  | { type: 'RECEIPT_ATTACHED' | 'RECEIPT_REMOVED'; changes: { receipt_id: string } };
 
 export type RecordEvent = RecordChange & {
   recordId: string;
