@@ -8,10 +8,10 @@ import type { TestContext } from './context.js';
 export const receiptsUrl = (recordId: string) => `/internal/v1/accounting/records/${recordId}/receipts`;
 export const RECEIPT_WRITER = ['accounting.record.admin', 'accounting.record.read'] as const;
 
-const image = (format: 'jpeg' | 'png' | 'webp', width = 64, height = 48) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } })
-    [format]()
-    .toBuffer();
+const image = (format: 'jpeg' | 'png' | 'webp', width = 64, height = 48) => {
+  const canvas = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } });
+  return (format === 'jpeg' ? canvas.jpeg() : format === 'png' ? canvas.png() : canvas.webp()).toBuffer();
+};
 
 /** A small PDF a reader opens: one empty page. */
 export const PDF = Buffer.from(
@@ -82,7 +82,13 @@ export async function follow(
 ): Promise<Response & { raw: Buffer }> {
   const url = new URL(uri);
   const res = await app.inject({ method: 'GET', url: `${url.pathname}${url.search}`, headers });
-  return { status: res.statusCode, headers: res.headers, body: parseBody(res.body), text: res.body, raw: res.rawPayload };
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    body: parseBody(res.body),
+    text: res.body,
+    raw: res.rawPayload,
+  };
 }
 
 /** The stored receipt rows of an account, and the bytes PostgreSQL keeps. */
@@ -90,9 +96,5 @@ export async function storedReceipts(ctx: TestContext, accountId: string) {
   return ctx.db.direct.selectFrom('receipts').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
 }
 export async function storedContents(ctx: TestContext, accountId: string) {
-  return ctx.db.direct
-    .selectFrom('receipt_contents')
-    .select(['sha256'])
-    .where('account_id', '=', accountId)
-    .execute();
+  return ctx.db.direct.selectFrom('receipt_contents').select(['sha256']).where('account_id', '=', accountId).execute();
 }

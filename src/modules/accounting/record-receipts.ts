@@ -25,7 +25,9 @@ async function change(
   ex: Executor,
   caller: Caller,
   recordId: string,
-  edit: (receipts: StoredReceipt[]) => { receipts: StoredReceipt[]; type: 'RECEIPT_ATTACHED' | 'RECEIPT_REMOVED' } | null,
+  edit: (
+    receipts: StoredReceipt[],
+  ) => { receipts: StoredReceipt[]; type: 'RECEIPT_ATTACHED' | 'RECEIPT_REMOVED' } | null,
   receiptId: string,
 ): Promise<{ record: AccountingRecordDto; changed: boolean }> {
   const last = await recordClock.lock(ex, caller.accountId);

@@ -192,7 +192,8 @@ export const AccountingRecordShape = defineShape<ShownRecordRow, RecordAnswer>()
         row.receipts_json === null
           ? null
           : receiptLinksService.objectsWithLinks(JSON.parse(row.receipts_json), ctx.accountId),
-      (row, ctx) => (row.receipts_json === null ? 'null' : receiptLinksService.withLinks(row.receipts_json, ctx.accountId)),
+      (row, ctx) =>
+        row.receipts_json === null ? 'null' : receiptLinksService.withLinks(row.receipts_json, ctx.accountId),
     ),
     user: record.storedJson('user_json', OrNull(UserSchema)),
     vendor: record.storedJson('vendor_json', OrNull(VendorSchema)),

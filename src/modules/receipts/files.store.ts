@@ -15,8 +15,7 @@ const PARTIAL = '.partial';
 const folderOf = (accountId: string) => Buffer.from(accountId, 'utf8').toString('base64url');
 
 export function fileStore(dir: string): ReceiptStore {
-  const pathOf = (accountId: string, sha256: string) =>
-    path.join(dir, folderOf(accountId), sha256.slice(0, 2), sha256);
+  const pathOf = (accountId: string, sha256: string) => path.join(dir, folderOf(accountId), sha256.slice(0, 2), sha256);
 
   return {
     kind: 'files',

@@ -63,12 +63,15 @@ export const receiptLinksService = {
   /** The stored receipts (JSON text in the answer's form) with a fresh link in place of each mark. */
   withLinks(json: string, accountId: string): string {
     if (!json.includes(MARKED)) return json;
-    return json.replace(/\{"id":("(?:[^"\\]|\\.)*"),"download_uris":\["svc-receipt:stored"\]\}/g, (_all, id: string) => {
-      const receiptId: unknown = JSON.parse(id);
-      return typeof receiptId === 'string'
-        ? `{"id":${id},"download_uris":[${JSON.stringify(this.link(accountId, receiptId))}]}`
-        : _all;
-    });
+    return json.replace(
+      /\{"id":("(?:[^"\\]|\\.)*"),"download_uris":\["svc-receipt:stored"\]\}/g,
+      (_all, id: string) => {
+        const receiptId: unknown = JSON.parse(id);
+        return typeof receiptId === 'string'
+          ? `{"id":${id},"download_uris":[${JSON.stringify(this.link(accountId, receiptId))}]}`
+          : _all;
+      },
+    );
   },
 
   /** The stored receipts (objects) with a fresh link in place of each mark. */

@@ -29,9 +29,7 @@ export const Receipt = Type.Object(
     sha256: Type.String({ description: 'Hex SHA-256 of the bytes: the same file uploaded again is the same receipt' }),
     created_at: Timestamp,
     download_uri: Type.String({ description: 'A signed link to the bytes, valid for RECEIPT_LINK_TTL_SECONDS' }),
-    thumbnail_uri: Nullable(
-      Type.String({ description: 'A signed link to a JPEG thumbnail (images; null for a PDF)' }),
-    ),
+    thumbnail_uri: Nullable(Type.String({ description: 'A signed link to a JPEG thumbnail (images; null for a PDF)' })),
   },
   { title: 'Receipt', additionalProperties: false },
 );

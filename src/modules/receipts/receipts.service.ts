@@ -144,7 +144,7 @@ export function receiptsService(settings: ReceiptsSettings) {
       const body = await store.read(ex, receipt.account_id, receipt.sha256, range);
       // A row without its bytes: the store lost what it acknowledged.
       if (!body) throw errors.internal();
-      return body as Readable;
+      return body;
     },
 
     /** A JPEG thumbnail of an image receipt (at most 320 px on a side); 404 for a PDF, which has none. */
@@ -157,7 +157,10 @@ export function receiptsService(settings: ReceiptsSettings) {
 
     /** Removes stored bytes no receipt names (uploads killed before they committed). */
     async sweep(db: Db, graceMs: number): Promise<number> {
-      return store.sweep(async (accountId, sha256) => (await repo.findBySha(db.direct, accountId, sha256)) !== undefined, graceMs);
+      return store.sweep(
+        async (accountId, sha256) => (await repo.findBySha(db.direct, accountId, sha256)) !== undefined,
+        graceMs,
+      );
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Executor } from '../../db/database.js';
 
 /** A part of a receipt's bytes: from `start` to `end`, both included (an HTTP byte range). */
@@ -19,7 +20,7 @@ export interface ReceiptStore {
   /** Inside the transaction that writes the receipt's row: PostgreSQL's store writes the bytes. */
   put(ex: Executor, accountId: string, sha256: string, bytes: Buffer): Promise<void>;
   /** The bytes (or the range of them) of a stored receipt; null when absent. */
-  read(ex: Executor, accountId: string, sha256: string, range?: ByteRange): Promise<NodeJS.ReadableStream | null>;
+  read(ex: Executor, accountId: string, sha256: string, range?: ByteRange): Promise<Readable | null>;
   /**
    * Removes what no committed row names: unfinished writes and files of uploads that never committed, older than
    * `graceMs` (so that an upload under way in another process is not taken for one). Returns how many.

@@ -47,7 +47,10 @@ async function read(request: FastifyRequest, maxBytes: number): Promise<Upload> 
     const code = multipartCode(error);
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw errors.receiptTooLarge(maxBytes);
     if (code !== null && code.startsWith('FST_')) {
-      throw errors.invalidField('', `is not a multipart/form-data body svc can read: ${String((error as Error).message)}`);
+      throw errors.invalidField(
+        '',
+        `is not a multipart/form-data body svc can read: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     throw error;
   }
