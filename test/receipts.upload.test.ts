@@ -83,6 +83,17 @@ describeEachDialect(
 
       const history = await api.get(`/internal/v1/accounting/records/${record.id}/history`);
       expect(history.status, history.text).toBe(200);
+      // Each attachment is announced (webhooks and the feed), with the version it produced.
+      const feed = await api.get('/v1/events', { type: ['accounting_record.receipt_attached'] });
+      expect(feed.status, feed.text).toBe(200);
+      expect(feed.body.items.map((e: any) => e.data)).toEqual(
+        answered.map((a, i) => ({
+          object: 'accounting_record',
+          id: record.id,
+          version: record.version + i + 1,
+          receipt_id: a.receipt.id,
+        })),
+      );
       expect(history.body.items.slice(1).map((e: any) => [e.type, e.changes])).toEqual(
         answered.map((a) => ['RECEIPT_ATTACHED', { receipt_id: a.receipt.id }]),
       );

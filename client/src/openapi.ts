@@ -876,6 +876,13 @@ export interface webhooks {
      */
     post: operations["webhook_accounting_record_ready_for_export"];
   };
+  "accounting_record.receipt_attached": {
+    /**
+     * A receipt uploaded to svc was attached to a record (data.receipt_id)
+     * @description The body is the event as the feed answers it.
+     */
+    post: operations["webhook_accounting_record_receipt_attached"];
+  };
   "accounting_record.reopened": {
     /**
      * An EXPORTED record was moved back to REVIEW for correction
@@ -928,6 +935,8 @@ export interface components {
         id: string;
         /** @enum {string} */
         object: "accounting_record";
+        /** @description accounting_record.receipt_attached: the receipt (docs/receipts.md) */
+        receipt_id?: string;
         /** @description The record's version the change produced */
         version: number;
       };
@@ -942,7 +951,7 @@ export interface components {
        * @description The event type
        * @enum {string}
        */
-      type: "accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened";
+      type: "accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached";
     }) | ({
       account_id: string;
       data: {
@@ -7545,7 +7554,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Only events of these types (repeat the parameter: type=a&type=b); a cursor is bound to the types it was given with */
-        type?: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+        type?: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
         /** @description The `next_cursor` of the previous response, with the same filters. */
         cursor?: string;
         /** @description Maximum number of items returned: 1 to 1000, default 100. */
@@ -8506,7 +8515,7 @@ export interface operations {
                 description: string | null;
                 disabled_at: string | null;
                 disabled_reason: string | null;
-                event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+                event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
                 /** @description The endpoint */
                 id: string;
                 /**
@@ -8577,7 +8586,7 @@ export interface operations {
         "application/json": {
           description?: string | null;
           /** @description The event types delivered to the endpoint */
-          event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+          event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
           /** @description Where events are POSTed: an https URL whose host is not a loopback, private, link-local or metadata address (checked again at every send, on every address the name resolves to) */
           url: string;
         };
@@ -8593,7 +8602,7 @@ export interface operations {
             description: string | null;
             disabled_at: string | null;
             disabled_reason: string | null;
-            event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+            event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
             /** @description The endpoint */
             id: string;
             /** @description A Standard Webhooks signing secret: whsec_ and 32 random bytes in base64 */
@@ -8681,7 +8690,7 @@ export interface operations {
             description: string | null;
             disabled_at: string | null;
             disabled_reason: string | null;
-            event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+            event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
             /** @description The endpoint */
             id: string;
             /**
@@ -8761,7 +8770,7 @@ export interface operations {
         "application/json": {
           description?: string | null;
           /** @description The event types delivered to the endpoint */
-          event_types?: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+          event_types?: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
           /**
            * @description DISABLED endpoints are sent nothing
            * @enum {string}
@@ -8782,7 +8791,7 @@ export interface operations {
             description: string | null;
             disabled_at: string | null;
             disabled_reason: string | null;
-            event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+            event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
             /** @description The endpoint */
             id: string;
             /**
@@ -8941,7 +8950,7 @@ export interface operations {
         /** @description Only the attempts of this event */
         event_id?: string;
         /** @description Only the attempts of events of this type (docs/webhooks.md has the catalogue; webhook.test: test events) */
-        event_type?: "accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT" | "webhook.test";
+        event_type?: "accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT" | "webhook.test";
         /** @description The `next_cursor` of the previous response, with the same filters. */
         cursor?: string;
         /** @description Maximum number of items returned: 1 to 500, default 100. */
@@ -8965,7 +8974,7 @@ export interface operations {
                 error: string | null;
                 /** @description The event, also the webhook-id header of the attempt */
                 event_id: string;
-                event_type: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT" | "webhook.test") | null;
+                event_type: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT" | "webhook.test") | null;
                 id: string;
                 latency_ms: number;
                 response_excerpt: string | null;
@@ -10173,6 +10182,33 @@ export interface operations {
    * @description The body is the event as the feed answers it.
    */
   webhook_accounting_record_ready_for_export: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every attempt and redelivery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when the attempt was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256> per valid secret, space-separated (Standard Webhooks) */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountEvent"];
+      };
+    };
+    responses: {
+      /** @description Delivered. Anything else (a redirect included, never followed) is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * A receipt uploaded to svc was attached to a record (data.receipt_id)
+   * @description The body is the event as the feed answers it.
+   */
+  webhook_accounting_record_receipt_attached: {
     parameters: {
       header: {
         /** @description The event id: the same on every attempt and redelivery (deduplicate on it) */

@@ -6,7 +6,7 @@ import type { TestContext } from './context.js';
 
 /** The receipts routes and what their test files share. */
 export const receiptsUrl = (recordId: string) => `/internal/v1/accounting/records/${recordId}/receipts`;
-export const RECEIPT_WRITER = ['accounting.record.admin', 'accounting.record.read'] as const;
+export const RECEIPT_WRITER = ['accounting.record.admin', 'accounting.record.read', 'events.read'] as const;
 
 const image = (format: 'jpeg' | 'png' | 'webp', width = 64, height = 48) => {
   const canvas = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } });

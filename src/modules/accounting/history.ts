@@ -108,6 +108,8 @@ function accountEventOf(e: RecordEvent): NewAccountEvent | null {
       return e.changes.review_status.from === 'EXPORTED' ? { type: 'accounting_record.reopened', ...record } : null;
     case 'EXPORT_SUCCEEDED':
       return { type: 'accounting_record.exported', ...record };
+    case 'RECEIPT_ATTACHED':
+      return { type: 'accounting_record.receipt_attached', ...record, receiptId: e.changes.receipt_id };
     case 'EXPORT_FAILED':
       return { type: 'accounting_record.export_failed', ...record, errorMessage: e.changes.error_message ?? '' };
     default:
