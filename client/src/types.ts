@@ -178,3 +178,7 @@ export type FeedEvent = EventFeedPage['items'][number];
 export type AuditEventQuery = Query<'/internal/v1/audit-events', 'get'>;
 export type AuditEventPage = Ok<'/internal/v1/audit-events', 'get'>;
 export type AuditEvent = AuditEventPage['items'][number];
+
+export type ReceiptUploadAnswer = Ok<'/internal/v1/accounting/records/{record_id}/receipts', 'post'>;
+export type Receipt = ReceiptUploadAnswer['receipt'];
+export type ReceiptRemoveAnswer = Ok<'/internal/v1/accounting/records/{record_id}/receipts/{receipt_id}', 'delete'>;

@@ -101,6 +101,10 @@ const HELP: Record<string, string> = {
     Posts export results (NDJSON lines {accounting_record_id, success|failure}) in batches with idempotency keys.
     --in   where results come from (default -: standard input)
     Connection: as for svc poll.`,
+  'receipts add': `svc receipts add <record_id> <file> [--idempotency-key <key>]
+    Uploads the file (JPEG, PNG, WebP or PDF, recognised by its bytes) and attaches it to the record; prints the
+    receipt with its signed links as one JSON line (docs/receipts.md).
+    Connection: as for svc poll (a client with accounting.record.admin or accounting.record.review).`,
   seed: `svc seed --account <account_id> [--records N] [--values N] [--into-existing]
     Writes a demo company: a chart of accounts (GL Account), departments, offices and classes, and a history
     of accounting records of every type and state, each merchant always coded to its own account, with a queue

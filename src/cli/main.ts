@@ -34,6 +34,7 @@ function packageVersion(): string {
  */
 interface Integration {
   runPoll(args: string[]): Promise<void>;
+  runReceipts(args: string[], out: Out): Promise<void>;
   runReport(args: string[], out: Out): Promise<boolean>;
 }
 async function integration(): Promise<Integration> {
@@ -186,6 +187,9 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
         return 0;
       case 'report':
         return (await (await integration()).runReport(args, out)) ? 0 : 1;
+      case 'receipts':
+        await (await integration()).runReceipts(args, out);
+        return 0;
       case 'seed':
         await withDb((db) => seed(db, args, out));
         return 0;
