@@ -158,6 +158,12 @@ describeEachDialect(
       const empty = await uploadRaw(api, record.id, Buffer.alloc(0), 'image/jpeg');
       expect(empty.status, empty.text).toBe(400);
       expect(empty.body.error_code).toBe('INVALID_REQUEST');
+      // A malformed multipart body is the body's fault: 400, never a failure of the server.
+      for (const garbage of ['xxxx', '--x\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc']) {
+        const bad = await uploadRaw(api, record.id, Buffer.from(garbage), 'multipart/form-data; boundary=x');
+        expect(bad.status, bad.text).toBe(400);
+        expect(bad.body.error_code).toBe('INVALID_REQUEST');
+      }
 
       // A JPEG with 5000 bytes after its end: recognised as a JPEG, one byte of it too many.
       const jpeg = await newJpeg();

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import { errors } from '../../errors.js';
+import { AppError, errors } from '../../errors.js';
 import { isRecord } from '../../lib/guards.js';
 import type { Upload } from './receipts.service.js';
 
@@ -44,15 +44,13 @@ async function read(request: FastifyRequest, maxBytes: number): Promise<Upload> 
     const bytes = await part.toBuffer();
     return { bytes, filename: part.filename === '' ? null : part.filename };
   } catch (error) {
-    const code = multipartCode(error);
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw errors.receiptTooLarge(maxBytes);
-    if (code !== null && code.startsWith('FST_')) {
-      throw errors.invalidField(
-        '',
-        `is not a multipart/form-data body svc can read: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-    throw error;
+    if (error instanceof AppError) throw error;
+    if (multipartCode(error) === 'FST_REQ_FILE_TOO_LARGE') throw errors.receiptTooLarge(maxBytes);
+    // Whatever else reading the form failed on (a malformed body, a boundary never closed) is the body's fault.
+    throw errors.invalidField(
+      '',
+      `is not a multipart/form-data body svc can read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
