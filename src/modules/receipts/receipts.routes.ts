@@ -71,8 +71,7 @@ export function receiptsRoutes(db: Db, service: ReceiptsService, maxBytes: numbe
         async (request, reply) => {
           const caller = authOf(request);
           const upload = uploadOf(request);
-          const type = await service.check(upload);
-          await service.stage(db, caller, request.params.record_id, upload);
+          const type = await service.stage(db, caller, request.params.record_id, upload);
           return writeTransaction(db, request, reply, (ex) =>
             service.attachUpload(ex, caller, request.params.record_id, upload, type),
           );

@@ -79,22 +79,18 @@ export function receiptsService(settings: ReceiptsSettings) {
       return { sha256: sha256Of(upload.bytes), size_bytes: upload.bytes.length };
     },
 
-    /** Checks the bytes (size, type) before anything is stored or any transaction opened. */
-    async check(upload: Upload): Promise<ReceiptType> {
+    /**
+     * Before the transaction: 404 for a record the account does not have, then the bytes checked (size, type),
+     * then written where the store keeps them (files: a whole file in place, not yet named by any row).
+     */
+    async stage(db: Db, caller: Caller, recordId: string, upload: Upload): Promise<ReceiptType> {
+      await db.read((ex) => accountingService.receipts.mustExist(ex, caller, recordId));
       if (upload.bytes.length === 0) throw errors.receiptMissing();
       if (upload.bytes.length > settings.maxBytes) throw errors.receiptTooLarge(settings.maxBytes);
       const found = await recognise(upload.bytes);
       if (!found.ok) throw errors.unsupportedReceiptType(found.found, RECEIPT_TYPES, HEIC_DECODABLE);
-      return found.type;
-    },
-
-    /**
-     * Before the transaction: the bytes written where the store keeps them (files: a whole file in place, not yet
-     * named by any row). 404 first for a record the account does not have, so that nothing is written for it.
-     */
-    async stage(db: Db, caller: Caller, recordId: string, upload: Upload): Promise<void> {
-      await db.read((ex) => accountingService.receipts.mustExist(ex, caller, recordId));
       await store.write(caller.accountId, sha256Of(upload.bytes), upload.bytes);
+      return found.type;
     },
 
     /** In the transaction: the receipt stored (once per account and content) and attached to the record. */
