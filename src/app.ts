@@ -38,6 +38,10 @@ import { codingRulesRoutes } from './modules/coding-rules/coding-rules.routes.js
 import { suggestionsRoutes } from './modules/suggestions/suggestions.routes.js';
 import { draftsRoutes } from './modules/drafts/drafts.routes.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
+import { configureReceiptLinks } from './modules/receipts/receipt-links.service.js';
+import { receiptsRoutes } from './modules/receipts/receipts.routes.js';
+import { receiptsService, receiptStore } from './modules/receipts/receipts.service.js';
+import { usersService } from './modules/users/users.service.js';
 import { registerMetrics, type MetricsScope } from './modules/system/metrics.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 
@@ -176,6 +180,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(suggestionsRoutes(db));
   await app.register(draftsRoutes(db));
   await app.register(exportsRoutes(db));
+  configureReceiptLinks({
+    secret: config.receipts.linkSecret ?? (await usersService.receiptLinkSecret(db)),
+    baseUrl: config.publicUrl,
+    ttlSeconds: config.receipts.linkTtlSeconds,
+  });
+  const receipts = receiptsService({
+    store: receiptStore(config.receipts.dir),
+    maxBytes: config.receipts.maxBytes,
+    perRecord: config.receipts.perRecord,
+  });
+  await app.register(receiptsRoutes(db, receipts, config.receipts.maxBytes));
 
   return app;
 }

@@ -70,6 +70,11 @@ export const ENV_SCHEMA = Type.Object({
   BACKUP_KEEP_WEEKLY: whole(4, 0, 520),
   SANDBOX: flag(),
   SANDBOX_ADMIN_TOKEN: text(),
+  RECEIPTS_DIR: text(),
+  RECEIPT_MAX_BYTES: whole(10 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+  RECEIPTS_PER_RECORD: whole(10, 1, 100),
+  RECEIPT_LINK_TTL_SECONDS: whole(900, 10, 7 * 86_400),
+  RECEIPT_LINK_SECRET: Type.Optional(Type.String({ minLength: 32 })),
 });
 
 export type EnvValues = Static<typeof ENV_SCHEMA>;

@@ -75,6 +75,18 @@ export interface Config {
   readonly sandbox: boolean;
   /** The bearer token of the sandbox's operator routes; required when sandbox is on. */
   readonly sandboxAdminToken: string | null;
+  readonly receipts: ReceiptsConfig;
+}
+
+/** Receipts (docs/receipts.md): where their bytes live, how large and how many, how long their links last. */
+export interface ReceiptsConfig {
+  /** SQLite: the folder of receipt files (RECEIPTS_DIR, default `receipts/` beside the database file). PostgreSQL: null, the bytes live in the database. */
+  readonly dir: string | null;
+  readonly maxBytes: number;
+  readonly perRecord: number;
+  readonly linkTtlSeconds: number;
+  /** The key of download links (RECEIPT_LINK_SECRET); null: a key the service makes and keeps in the database. */
+  readonly linkSecret: string | null;
 }
 
 export class ConfigError extends Error {
@@ -256,5 +268,15 @@ export function loadConfig(env: Env): Config {
           }),
     sandbox,
     sandboxAdminToken: sandbox ? sandboxAdminToken : null,
+    receipts: Object.freeze({
+      dir:
+        database.dialect === 'postgres'
+          ? null
+          : path.resolve(v.RECEIPTS_DIR ?? path.join(path.dirname(database.path), 'receipts')),
+      maxBytes: v.RECEIPT_MAX_BYTES,
+      perRecord: v.RECEIPTS_PER_RECORD,
+      linkTtlSeconds: v.RECEIPT_LINK_TTL_SECONDS,
+      linkSecret: v.RECEIPT_LINK_SECRET ?? null,
+    }),
   });
 }

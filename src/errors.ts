@@ -5,9 +5,10 @@
  */
 import { accessErrors } from './errors/access.errors.js';
 import { domainErrors } from './errors/domain.errors.js';
+import { receiptsErrors } from './errors/receipts.errors.js';
 import { requestErrors } from './errors/request.errors.js';
 
 export * from './errors/app-error.js';
 export { transitionRefusal } from './errors/domain.errors.js';
 
-export const errors = { ...requestErrors, ...accessErrors, ...domainErrors } as const;
+export const errors = { ...requestErrors, ...accessErrors, ...domainErrors, ...receiptsErrors } as const;

@@ -8,15 +8,25 @@ import { webhooksService } from './modules/webhooks/webhooks.service.js';
 import { startStatisticsRefresh } from './speed/statistics.js';
 
 const EVERY_MS = 10 * 60 * 1000;
+/** Longer than any request may take (REQUEST_TIMEOUT_MS is at most 10 minutes). */
+export const RECEIPT_GRACE_MS = 60 * 60 * 1000;
 
 /**
  * Deletes expired access tokens, idempotency keys, console sessions, password links, stale sign-in counters and
  * webhook events and logs past their retention every ten minutes (once at start too). PostgreSQL's statistics are
  * autovacuum's; only where it is off does the service refresh them itself (src/speed/statistics.ts).
  */
-export function startMaintenance(db: Db, log: FastifyBaseLogger, sessionIdleMicros: number): { stop(): void } {
+export function startMaintenance(
+  db: Db,
+  log: FastifyBaseLogger,
+  sessionIdleMicros: number,
+  sweepReceipts: (graceMs: number) => Promise<number> = async () => 0,
+): { stop(): void } {
   const sweep = async () => {
     try {
+      // Receipt files no row names (uploads killed before they committed), an hour old: no upload still runs.
+      const receiptFiles = await sweepReceipts(RECEIPT_GRACE_MS);
+      if (receiptFiles > 0) log.info({ receipt_files: receiptFiles }, 'orphaned receipt files removed');
       const now = nowMicros();
       const tokens = await authService.deleteExpiredTokens(db, now);
       const keys = await idempotencyService.deleteExpired(db, now);

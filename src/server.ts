@@ -9,9 +9,10 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/open.js';
 import { migrateToLatest } from './db/migrate.js';
 import { migrationsPending } from './db/migration-state.js';
-import { startMaintenance } from './maintenance.js';
 import { packageVersion } from './lib/version.js';
 import { startBackupSchedule } from './modules/backup/backup.schedule.js';
+import { RECEIPT_GRACE_MS, startMaintenance } from './maintenance.js';
+import { receiptsService, receiptStore } from './modules/receipts/receipts.service.js';
 import { createDispatcher } from './modules/webhooks/webhooks.dispatcher.js';
 import { turnOff } from './speed/switches.js';
 
@@ -64,8 +65,19 @@ async function serve(config: Config): Promise<void> {
   // idempotent statements, statistics refreshes skip a table another node is vacuuming, webhook deliveries are
   // claimed under leases), but N copies would poll the database N times and hold N more connections.
   const background = !worker || workerSlot() === 0;
+  const receipts = receiptsService({
+    store: receiptStore(config.receipts.dir),
+    maxBytes: config.receipts.maxBytes,
+    perRecord: config.receipts.perRecord,
+  });
+  if (background) {
+    // Before listening, and alone (one process): no upload is under way, so every file no row names is an upload
+    // killed before it committed. With other workers serving, only old ones are.
+    const removed = await receipts.sweep(db, config.workers > 1 ? RECEIPT_GRACE_MS : 0);
+    if (removed > 0) app.log.info({ receipt_files: removed }, 'orphaned receipt files removed');
+  }
   const maintenance = background
-    ? startMaintenance(db, app.log, config.sessionIdleMinutes * 60_000_000)
+    ? startMaintenance(db, app.log, config.sessionIdleMinutes * 60_000_000, (grace) => receipts.sweep(db, grace))
     : { stop: () => {} };
   // Webhook delivery has its own connections on PostgreSQL, so that it never takes the requests' (SQLite: one
   // connection per process, whose write lock it shares with them).

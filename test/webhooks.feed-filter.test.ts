@@ -116,6 +116,7 @@ describeEachDialect('the event feed filtered by type', (t) => {
       EXPORTED,
       'accounting_record.export_failed',
       'accounting_record.reopened',
+      'accounting_record.receipt_attached',
       VALUES,
       'integration.connected',
       'integration.disconnected',

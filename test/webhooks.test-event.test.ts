@@ -21,6 +21,7 @@ const EVERY_TYPE = [
   'accounting_record.exported',
   'accounting_record.export_failed',
   'accounting_record.reopened',
+  'accounting_record.receipt_attached',
   'field_values.changed',
   'integration.connected',
   'integration.disconnected',

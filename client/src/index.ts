@@ -7,6 +7,7 @@ import { paginate } from './pages.js';
 import { sandboxApi } from './sandbox.js';
 import { suggestionsApi } from './suggestions-api.js';
 import { draftsApi } from './drafts-api.js';
+import { receiptsApi } from './receipts-api.js';
 import { consoleUsersApi, sessionApi } from './session.js';
 import {
   Transport,
@@ -106,6 +107,8 @@ export class SvcClient {
   readonly suggestions: ReturnType<typeof suggestionsApi>;
   /** The signed-in console user's drafts of records' coding (session clients only: docs/console.md). */
   readonly drafts: ReturnType<typeof draftsApi>;
+  /** Receipts uploaded to records and their signed links (docs/receipts.md). */
+  readonly receipts: ReturnType<typeof receiptsApi>;
 
   constructor(options: SvcClientOptions) {
     this.#http = new Transport(options);
@@ -118,6 +121,7 @@ export class SvcClient {
     this.codingRules = codingRulesApi(this.#http);
     this.suggestions = suggestionsApi(this.#http);
     this.drafts = draftsApi(this.#http);
+    this.receipts = receiptsApi(this.#http);
   }
 
   /** Sandbox servers only (docs/sandbox.md), with the operator's token: accounts, scenarios, faults. */

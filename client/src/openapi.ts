@@ -287,6 +287,20 @@ export interface paths {
      */
     post: operations["mergeAccountingRecordLines"];
   };
+  "/internal/v1/accounting/records/{record_id}/receipts": {
+    /**
+     * Attach a receipt to a record
+     * @description The receipt as the raw body (any Content-Type: the type is recognised from the bytes, never from the name or declared type) or as the one file of a multipart/form-data body. JPEG, PNG, WebP, PDF (HEIC only where the server can decode it): 415 UNSUPPORTED_RECEIPT_TYPE otherwise; at most RECEIPT_MAX_BYTES (413 PAYLOAD_TOO_LARGE); at most RECEIPTS_PER_RECORD receipts a record (409 RECEIPT_LIMIT_REACHED). The same bytes uploaded again are the same receipt (stored once per account); attached already, the record is answered unchanged. Idempotency-Key honoured (the same file is the same request). 404 for a record the account does not have.
+     */
+    post: operations["uploadRecordReceipt"];
+  };
+  "/internal/v1/accounting/records/{record_id}/receipts/{receipt_id}": {
+    /**
+     * Remove a receipt from a record
+     * @description Removes the receipt from the record's receipts (a new version, kept in the record's history as RECEIPT_REMOVED); the receipt itself stays stored. 404 for a record the account does not have, or a receipt it does not list.
+     */
+    delete: operations["removeRecordReceipt"];
+  };
   "/internal/v1/accounting/records/{record_id}/review-status": {
     /**
      * Move a record through review
@@ -437,6 +451,27 @@ export interface paths {
      * @description Approve: connects the app to the account (once; a later approval adds scopes) and answers the redirect with a single-use code valid 120 seconds, bound to the app, the redirect URI and the PKCE challenge. Deny: the redirect carries error=access_denied. Errors as for the description.
      */
     post: operations["decideConsent"];
+  };
+  "/internal/v1/receipts/{receipt_id}": {
+    /**
+     * A receipt, with fresh signed links
+     * @description A receipt the account stores: its type, size, SHA-256 and signed links. 404 otherwise.
+     */
+    get: operations["getReceipt"];
+  };
+  "/internal/v1/receipts/{receipt_id}/content": {
+    /**
+     * A receipt’s bytes, through its signed link
+     * @description No token: the link's signature is the credential (403 INVALID_RECEIPT_LINK for a link svc did not sign for this account and receipt, 403 RECEIPT_LINK_EXPIRED past its time). The stored type, Content-Disposition, nosniff and a sandboxing CSP; single byte ranges (206, or 416 past the end).
+     */
+    get: operations["downloadReceipt"];
+  };
+  "/internal/v1/receipts/{receipt_id}/thumbnail": {
+    /**
+     * A JPEG thumbnail of an image receipt, through its signed link
+     * @description The same signed link as the bytes (its path ending in /thumbnail): a JPEG at most 320 px on a side; 404 for a PDF, which has none.
+     */
+    get: operations["receiptThumbnail"];
   };
   "/internal/v1/users": {
     /**
@@ -848,6 +883,13 @@ export interface webhooks {
      */
     post: operations["webhook_accounting_record_ready_for_export"];
   };
+  "accounting_record.receipt_attached": {
+    /**
+     * A receipt uploaded to svc was attached to a record (data.receipt_id)
+     * @description The body is the event as the feed answers it.
+     */
+    post: operations["webhook_accounting_record_receipt_attached"];
+  };
   "accounting_record.reopened": {
     /**
      * An EXPORTED record was moved back to REVIEW for correction
@@ -900,6 +942,8 @@ export interface components {
         id: string;
         /** @enum {string} */
         object: "accounting_record";
+        /** @description accounting_record.receipt_attached: the receipt (docs/receipts.md) */
+        receipt_id?: string;
         /** @description The record's version the change produced */
         version: number;
       };
@@ -914,7 +958,7 @@ export interface components {
        * @description The event type
        * @enum {string}
        */
-      type: "accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened";
+      type: "accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached";
     }) | ({
       account_id: string;
       data: {
@@ -1175,7 +1219,7 @@ export interface components {
        * @description What happened
        * @enum {string}
        */
-      type: "INGESTED" | "IMPORTED" | "CODED" | "CODED_BY_RULES" | "SPLIT" | "MERGED" | "MOVED" | "EXPORT_SUCCEEDED" | "EXPORT_FAILED";
+      type: "INGESTED" | "IMPORTED" | "CODED" | "CODED_BY_RULES" | "SPLIT" | "MERGED" | "MOVED" | "EXPORT_SUCCEEDED" | "EXPORT_FAILED" | "RECEIPT_ATTACHED" | "RECEIPT_REMOVED";
       /** @description The version the change produced */
       version: number;
     };
@@ -1198,7 +1242,7 @@ export interface components {
        * @description Machine-readable error code
        * @enum {string}
        */
-      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "EXPORT_REFUSED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "INVALID_PASSKEY" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "WEBHOOK_ENDPOINT_DISABLED" | "INVALID_AUTHORIZATION_REQUEST" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "EXPORT_REFUSED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "INVALID_PASSKEY" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "WEBHOOK_ENDPOINT_DISABLED" | "INVALID_AUTHORIZATION_REQUEST" | "UNSUPPORTED_RECEIPT_TYPE" | "RECEIPT_LIMIT_REACHED" | "INVALID_RECEIPT_LINK" | "RECEIPT_LINK_EXPIRED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
       /** @description Human-readable error message */
       message: string;
       /** @description The X-Request-Id of the request */
@@ -5037,6 +5081,194 @@ export interface operations {
     };
   };
   /**
+   * Attach a receipt to a record
+   * @description The receipt as the raw body (any Content-Type: the type is recognised from the bytes, never from the name or declared type) or as the one file of a multipart/form-data body. JPEG, PNG, WebP, PDF (HEIC only where the server can decode it): 415 UNSUPPORTED_RECEIPT_TYPE otherwise; at most RECEIPT_MAX_BYTES (413 PAYLOAD_TOO_LARGE); at most RECEIPTS_PER_RECORD receipts a record (409 RECEIPT_LIMIT_REACHED). The same bytes uploaded again are the same receipt (stored once per account); attached already, the record is answered unchanged. Idempotency-Key honoured (the same file is the same request). 404 for a record the account does not have.
+   */
+  uploadRecordReceipt: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The accounting record id */
+        record_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** Receipt */
+            receipt: {
+              /** @description As recognised from the bytes: image/jpeg, image/png, image/webp, application/pdf, image/heic */
+              content_type: string;
+              /** Format: date-time */
+              created_at: string;
+              /** @description A signed link to the bytes, valid for RECEIPT_LINK_TTL_SECONDS */
+              download_uri: string;
+              id: string;
+              /** @description Hex SHA-256 of the bytes: the same file uploaded again is the same receipt */
+              sha256: string;
+              size_bytes: number;
+              thumbnail_uri: string | null;
+            };
+            record: components["schemas"]["AccountingRecord"];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Remove a receipt from a record
+   * @description Removes the receipt from the record's receipts (a new version, kept in the record's history as RECEIPT_REMOVED); the receipt itself stays stored. 404 for a record the account does not have, or a receipt it does not list.
+   */
+  removeRecordReceipt: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The accounting record id */
+        record_id: string;
+        /** @description The receipt id */
+        receipt_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            record: components["schemas"]["AccountingRecord"];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
    * Move a record through review
    * @description One step forward (PREPARE → REVIEW → READY_FOR_EXPORT) or back (READY_FOR_EXPORT → REVIEW → PREPARE, EXPORTED → REVIEW). EXPORTED is reached only through export results.
    */
@@ -7169,6 +7401,180 @@ export interface operations {
     };
   };
   /**
+   * A receipt, with fresh signed links
+   * @description A receipt the account stores: its type, size, SHA-256 and signed links. 404 otherwise.
+   */
+  getReceipt: {
+    parameters: {
+      path: {
+        /** @description The receipt id */
+        receipt_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description As recognised from the bytes: image/jpeg, image/png, image/webp, application/pdf, image/heic */
+            content_type: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description A signed link to the bytes, valid for RECEIPT_LINK_TTL_SECONDS */
+            download_uri: string;
+            id: string;
+            /** @description Hex SHA-256 of the bytes: the same file uploaded again is the same receipt */
+            sha256: string;
+            size_bytes: number;
+            thumbnail_uri: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * A receipt’s bytes, through its signed link
+   * @description No token: the link's signature is the credential (403 INVALID_RECEIPT_LINK for a link svc did not sign for this account and receipt, 403 RECEIPT_LINK_EXPIRED past its time). The stored type, Content-Disposition, nosniff and a sandboxing CSP; single byte ranges (206, or 416 past the end).
+   */
+  downloadReceipt: {
+    parameters: {
+      query: {
+        /** @description The account the link was signed for */
+        account: string;
+        /** @description Seconds since the epoch when the link stops working */
+        expires: number;
+        signature: string;
+      };
+      path: {
+        /** @description The receipt id */
+        receipt_id: string;
+      };
+    };
+    responses: {
+      /** @description The bytes */
+      200: {
+        content: {
+          "application/octet-stream": string;
+        };
+      };
+      /** @description The bytes of the range asked for */
+      206: {
+        content: {
+          "application/octet-stream": string;
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/octet-stream": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/octet-stream": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/octet-stream": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The range starts past the end (Content-Range: bytes *\/size) */
+      416: {
+        content: never;
+      };
+    };
+  };
+  /**
+   * A JPEG thumbnail of an image receipt, through its signed link
+   * @description The same signed link as the bytes (its path ending in /thumbnail): a JPEG at most 320 px on a side; 404 for a PDF, which has none.
+   */
+  receiptThumbnail: {
+    parameters: {
+      query: {
+        /** @description The account the link was signed for */
+        account: string;
+        /** @description Seconds since the epoch when the link stops working */
+        expires: number;
+        signature: string;
+      };
+      path: {
+        /** @description The receipt id */
+        receipt_id: string;
+      };
+    };
+    responses: {
+      /** @description A JPEG */
+      200: {
+        content: {
+          "image/jpeg": string;
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "image/jpeg": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "image/jpeg": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "image/jpeg": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
    * The account's console users
    * @description Every console user of the caller's account, by email: role, status, and whether two-step sign-in is set up. An account admin signed in to the console only.
    */
@@ -7336,7 +7742,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Only events of these types (repeat the parameter: type=a&type=b); a cursor is bound to the types it was given with */
-        type?: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+        type?: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
         /** @description The `next_cursor` of the previous response, with the same filters. */
         cursor?: string;
         /** @description Maximum number of items returned: 1 to 1000, default 100. */
@@ -8297,7 +8703,7 @@ export interface operations {
                 description: string | null;
                 disabled_at: string | null;
                 disabled_reason: string | null;
-                event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+                event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
                 /** @description The endpoint */
                 id: string;
                 /**
@@ -8368,7 +8774,7 @@ export interface operations {
         "application/json": {
           description?: string | null;
           /** @description The event types delivered to the endpoint */
-          event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+          event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
           /** @description Where events are POSTed: an https URL whose host is not a loopback, private, link-local or metadata address (checked again at every send, on every address the name resolves to) */
           url: string;
         };
@@ -8384,7 +8790,7 @@ export interface operations {
             description: string | null;
             disabled_at: string | null;
             disabled_reason: string | null;
-            event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+            event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
             /** @description The endpoint */
             id: string;
             /** @description A Standard Webhooks signing secret: whsec_ and 32 random bytes in base64 */
@@ -8472,7 +8878,7 @@ export interface operations {
             description: string | null;
             disabled_at: string | null;
             disabled_reason: string | null;
-            event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+            event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
             /** @description The endpoint */
             id: string;
             /**
@@ -8552,7 +8958,7 @@ export interface operations {
         "application/json": {
           description?: string | null;
           /** @description The event types delivered to the endpoint */
-          event_types?: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+          event_types?: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
           /**
            * @description DISABLED endpoints are sent nothing
            * @enum {string}
@@ -8573,7 +8979,7 @@ export interface operations {
             description: string | null;
             disabled_at: string | null;
             disabled_reason: string | null;
-            event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
+            event_types: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT")[];
             /** @description The endpoint */
             id: string;
             /**
@@ -8732,7 +9138,7 @@ export interface operations {
         /** @description Only the attempts of this event */
         event_id?: string;
         /** @description Only the attempts of events of this type (docs/webhooks.md has the catalogue; webhook.test: test events) */
-        event_type?: "accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT" | "webhook.test";
+        event_type?: "accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT" | "webhook.test";
         /** @description The `next_cursor` of the previous response, with the same filters. */
         cursor?: string;
         /** @description Maximum number of items returned: 1 to 500, default 100. */
@@ -8756,7 +9162,7 @@ export interface operations {
                 error: string | null;
                 /** @description The event, also the webhook-id header of the attempt */
                 event_id: string;
-                event_type: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT" | "webhook.test") | null;
+                event_type: ("accounting_record.ready_for_export" | "accounting_record.exported" | "accounting_record.export_failed" | "accounting_record.reopened" | "accounting_record.receipt_attached" | "field_values.changed" | "integration.connected" | "integration.disconnected" | "ACCOUNTING_RECORD_READY_FOR_EXPORT" | "webhook.test") | null;
                 id: string;
                 latency_ms: number;
                 response_excerpt: string | null;
@@ -9964,6 +10370,33 @@ export interface operations {
    * @description The body is the event as the feed answers it.
    */
   webhook_accounting_record_ready_for_export: {
+    parameters: {
+      header: {
+        /** @description The event id: the same on every attempt and redelivery (deduplicate on it) */
+        "webhook-id": string;
+        /** @description Seconds since the epoch when the attempt was signed */
+        "webhook-timestamp": string;
+        /** @description v1,<base64 HMAC-SHA256> per valid secret, space-separated (Standard Webhooks) */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AccountEvent"];
+      };
+    };
+    responses: {
+      /** @description Delivered. Anything else (a redirect included, never followed) is retried. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * A receipt uploaded to svc was attached to a record (data.receipt_id)
+   * @description The body is the event as the feed answers it.
+   */
+  webhook_accounting_record_receipt_attached: {
     parameters: {
       header: {
         /** @description The event id: the same on every attempt and redelivery (deduplicate on it) */

@@ -10,7 +10,7 @@ export interface Exchange {
   path: string;
   url: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | Uint8Array<ArrayBuffer> | undefined;
   /** May be sent again after a failure (a read, or a write with an Idempotency-Key): see `retryable`. */
   safe: boolean;
   scope: CallScope;

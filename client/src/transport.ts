@@ -20,6 +20,8 @@ interface Call {
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** A body sent as it is (a file), with its content type, in place of a JSON body. */
+  raw?: { bytes: Uint8Array<ArrayBuffer>; contentType: string };
   idempotencyKey?: string;
   options?: RequestOptions;
   /** The answer is a file: its text is answered as it is, and the call, a read sent as POST, may be sent again. */
@@ -153,7 +155,8 @@ export class Transport {
       } else if (call.method !== 'GET' && this.#csrfToken !== null) {
         headers['x-csrf-token'] = this.#csrfToken;
       }
-      if (call.body !== undefined) headers['content-type'] = 'application/json';
+      if (call.raw !== undefined) headers['content-type'] = call.raw.contentType;
+      else if (call.body !== undefined) headers['content-type'] = 'application/json';
       if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
       try {
         const body = await this.#sender.send({
@@ -161,7 +164,7 @@ export class Transport {
           path: call.path,
           url: this.#url(call.path, call.query),
           headers,
-          body: call.body === undefined ? undefined : JSON.stringify(call.body),
+          body: call.raw?.bytes ?? (call.body === undefined ? undefined : JSON.stringify(call.body)),
           safe: call.method === 'GET' || call.idempotencyKey !== undefined || call.file === true,
           scope,
           file: call.file === true,

@@ -11,7 +11,8 @@ export type AccountingRecordEventType =
   | 'accounting_record.ready_for_export'
   | 'accounting_record.exported'
   | 'accounting_record.export_failed'
-  | 'accounting_record.reopened';
+  | 'accounting_record.reopened'
+  | 'accounting_record.receipt_attached';
 
 interface Envelope<T extends string, D> {
   /** The event: the webhook-id of every delivery of it, and its id in GET /v1/events. */
@@ -25,7 +26,7 @@ interface Envelope<T extends string, D> {
 
 export type AccountingRecordEvent = Envelope<
   AccountingRecordEventType,
-  { object: 'accounting_record'; id: string; version: number; error_message?: string }
+  { object: 'accounting_record'; id: string; version: number; error_message?: string; receipt_id?: string }
 >;
 export type FieldValuesChangedEvent = Envelope<
   'field_values.changed',

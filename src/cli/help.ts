@@ -113,6 +113,10 @@ const HELP: Record<string, string> = {
     --columns        CSV only: reference,date,payee,narration,account,account_code,account_name,debit,credit,
                      amount,currency,memo,dimension:<field> ... (reference always first)
     Connection: as for svc poll (a client with accounting.record.write).`,
+  'receipts add': `svc receipts add <record_id> <file> [--idempotency-key <key>]
+    Uploads the file (JPEG, PNG, WebP or PDF, recognised by its bytes) and attaches it to the record; prints the
+    receipt with its signed links as one JSON line (docs/receipts.md).
+    Connection: as for svc poll (a client with accounting.record.admin or accounting.record.review).`,
   seed: `svc seed --account <account_id> [--records N] [--values N] [--into-existing]
     Writes a demo company: a chart of accounts (GL Account), departments, offices and classes, and a history
     of accounting records of every type and state, each merchant always coded to its own account, with a queue

@@ -27,6 +27,7 @@ type Out = (line: string) => void;
  */
 interface Integration {
   runPoll(args: string[]): Promise<void>;
+  runReceipts(args: string[], out: Out): Promise<void>;
   runReport(args: string[], out: Out): Promise<boolean>;
   runExport(args: string[], out: Out): Promise<boolean>;
 }
@@ -174,6 +175,9 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
         return (await (await integration()).runReport(args, out)) ? 0 : 1;
       case 'export':
         return (await (await integration()).runExport(args, out)) ? 0 : 1;
+      case 'receipts':
+        await (await integration()).runReceipts(args, out);
+        return 0;
       case 'seed':
         await withDb((db) => seed(db, args, out));
         return 0;

@@ -24,6 +24,7 @@ import * as m0021 from './migrations/0021_review_settings.js';
 import * as m0022 from './migrations/0022_suggestion_indexes.js';
 import * as m0023 from './migrations/0023_record_drafts.js';
 import * as m0024 from './migrations/0024_merchant_category_code.js';
+import * as m0025 from './migrations/0025_receipts.js';
 import * as m0027 from './migrations/0027_record_search_terms.js';
 
 /**
@@ -55,6 +56,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0022_suggestion_indexes': m0022,
   '0023_record_drafts': m0023,
   '0024_merchant_category_code': m0024,
+  '0025_receipts': m0025,
   '0027_record_search_terms': m0027,
 };
 

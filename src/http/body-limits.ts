@@ -192,6 +192,11 @@ export function registerBodyLimits(app: FastifyInstance, ceiling: number): void 
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     // GET, HEAD and OPTIONS take no body (Fastify parses none).
     if (!methods.some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m))) return;
+    const upload = route.config?.uploadBytes;
+    if (typeof upload === 'number') {
+      route.bodyLimit = upload;
+      return;
+    }
     route.bodyLimit = routeBodyLimit(route, ceiling);
     const body = isRecord(route.schema) ? route.schema.body : undefined;
     const separators = body === undefined ? 0 : largestSeparators(body);

@@ -31,6 +31,11 @@ declare module 'fastify' {
     holdsSecret?: boolean;
     /** Every failure answered in OAuth 2.0's shape (RFC 6749 §5.2) rather than the API's: the token endpoint. */
     answers?: 'oauth';
+    /**
+     * A file upload (receipts): the route reads a body of up to this many bytes, which BODY_LIMIT_BYTES, the
+     * ceiling of JSON bodies, does not cap (RECEIPT_MAX_BYTES decides).
+     */
+    uploadBytes?: number;
     /** Set by http/body-limits.ts from the body schema: a JSON body with more separators cannot be valid. */
     maxJsonSeparators?: number;
   }

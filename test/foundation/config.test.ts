@@ -113,8 +113,19 @@ describe('configuration', () => {
       webhookAllowLoopbackTargets: false,
       sandbox: false,
       sandboxAdminToken: null,
+      receipts: {
+        dir: path.join(ROOT, 'data', 'receipts'),
+        maxBytes: 10 * 1024 * 1024,
+        perRecord: 10,
+        linkTtlSeconds: 900,
+        linkSecret: null,
+      },
     });
     expect(Object.isFrozen(config)).toBe(true);
+    // On PostgreSQL the bytes live in the database: no folder.
+    expect(loadConfig({ DATABASE_URL: 'postgres://svc@db/svc' }).receipts.dir).toBeNull();
+    expect(loadConfig({ DATABASE_URL: 'sqlite:/srv/svc/svc.sqlite' }).receipts.dir).toBe('/srv/svc/receipts');
+    expect(loadConfig({ RECEIPTS_DIR: '/mnt/receipts' }).receipts.dir).toBe('/mnt/receipts');
     expect(loadConfig({ HOST: '::1', PORT: '9000' }).publicUrl).toBe('http://[::1]:9000');
     expect(loadConfig({ PUBLIC_URL: 'https://svc.example.com/' }).publicUrl).toBe('https://svc.example.com');
     expect(() => loadConfig({ PUBLIC_URL: 'svc.example.com' })).toThrow(/PUBLIC_URL: must start with http/);

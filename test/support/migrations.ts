@@ -25,6 +25,7 @@ export const REVIEW_SETTINGS = '0021_review_settings';
 export const SUGGESTION_INDEXES = '0022_suggestion_indexes';
 export const RECORD_DRAFTS = '0023_record_drafts';
 export const MERCHANT_CATEGORY_CODE = '0024_merchant_category_code';
+export const RECEIPTS = '0025_receipts';
 export const RECORD_TERMS = '0027_record_search_terms';
 /** The migrations after 0003, in the order they run. */
 export const LATER = [
@@ -49,6 +50,7 @@ export const LATER = [
   SUGGESTION_INDEXES,
   RECORD_DRAFTS,
   MERCHANT_CATEGORY_CODE,
+  RECEIPTS,
   RECORD_TERMS,
 ];
 /** `name` and the migrations after it, in the order they run: what migrateToLatest applies once `name` is undone. */
@@ -108,14 +110,21 @@ export async function undoRecordTerms(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${RECORD_TERMS}`.execute(db);
 }
 
-/** Undoes migrations 0027 and 0024 (a card record's merchant category code). */
-async function undoMerchantCategoryCode(db: Kysely<any>) {
+/** Undoes migrations 0027 and 0025 (receipts uploaded to svc). */
+async function undoReceipts(db: Kysely<any>) {
   await undoRecordTerms(db);
+  for (const table of ['receipt_contents', 'receipts']) await sql`drop table ${sql.ref(table)}`.execute(db);
+  await sql`delete from kysely_migration where name = ${RECEIPTS}`.execute(db);
+}
+
+/** Undoes migrations 0027, 0025 and 0024 (a card record's merchant category code). */
+async function undoMerchantCategoryCode(db: Kysely<any>) {
+  await undoReceipts(db);
   await db.schema.alterTable('accounting_record_details').dropColumn('merchant_category_code').execute();
   await sql`delete from kysely_migration where name = ${MERCHANT_CATEGORY_CODE}`.execute(db);
 }
 
-/** Undoes migrations 0027, 0024 and 0023 (console users' drafts of a record's coding). */
+/** Undoes migrations 0027, 0025, 0024 and 0023 (console users' drafts of a record's coding). */
 async function undoRecordDrafts(db: Kysely<any>) {
   await undoMerchantCategoryCode(db);
   await sql`drop table record_drafts`.execute(db);

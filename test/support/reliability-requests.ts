@@ -30,6 +30,7 @@ export function pathOf(route: RouteScopes, e: Estate): string {
     webhook_id: e.webhook.id,
     app_id: e.connectedAppId,
     rule_id: e.ruleId,
+    receipt_id: e.receiptId,
   };
   return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     if (!(name in ids)) throw new Error(`no object for path parameter {${name}} of ${route.path}: add it to pathOf`);
@@ -50,6 +51,8 @@ export function requestsOf(
   const byAddress = [{ svc_id: v.svc_id }, { remote_id: v.remote_id }, { value_id: v.value_id }];
   const spare = { field_id: e.fieldId, svc_id: e.spareValueId };
   switch (routeName(route)) {
+    case 'POST /internal/v1/accounting/records/{record_id}/receipts':
+      return [{ body: e.receiptJpeg }];
     case 'GET /v1/fields':
       return [{ query: { cursor: e.cursors.fields } }, { query: { 'field_id[]': e.fieldId } }];
     case 'POST /v1/fields':

@@ -4,6 +4,7 @@ import type { TestContext } from './context.js';
 import { disconnectUrl, INTEGRATION, newVendor } from './integrations.js';
 import { approve, authorizeParams, newApp, pkce, signedIn } from './oauth.js';
 import { routeScopes, type RouteScopes } from './routes.js';
+import { newJpeg, receiptsUrl } from './receipts.js';
 
 /** Every authenticated operation of the app's OpenAPI document: a new route joins every loop by itself. */
 export async function routeTable(ctx: TestContext): Promise<RouteScopes[]> {
@@ -25,6 +26,9 @@ export interface Estate {
   /** The first of the account's two coding rules (they match no record). */
   ruleId: string;
   recordId: string;
+  /** A receipt of the first record, and a JPEG to upload. */
+  receiptId: string;
+  receiptJpeg: Buffer;
   /** Records under review, one for each editing operation (each changes its record's version; accepting suggestions
    * changes nothing where there is no history to suggest from, and its version stays 1). */
   editable: {
@@ -133,8 +137,17 @@ export async function newEstate(ctx: TestContext): Promise<Estate> {
     if (!res.body.next_cursor) throw new Error(`no cursor from ${url}: ${res.text}`);
     return res.body.next_cursor as string;
   };
+  // A receipt uploaded to the first record.
+  const receiptJpeg = await newJpeg();
+  const receipt = await api.request('POST', receiptsUrl(records[0].id), {
+    body: receiptJpeg,
+    headers: { 'content-type': 'image/jpeg' },
+  });
+  if (receipt.status !== 200) throw new Error(`estate receipt: ${receipt.text}`);
   return {
     api,
+    receiptId: receipt.body.receipt.id as string,
+    receiptJpeg,
     spareClientId: spare.client_id,
     fieldId,
     value,

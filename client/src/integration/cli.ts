@@ -220,3 +220,33 @@ export async function runExport(
   );
   return lines.every((l) => l.result === 'SUCCESS' && l.reported);
 }
+
+/**
+ * `svc receipts add RECORD FILE [--idempotency-key K]`: uploads FILE and attaches it to the record; prints the
+ * receipt (with its signed links) as one JSON line. The server recognises the file's type from its bytes.
+ */
+export async function runReceipts(
+  args: string[],
+  out: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: { ...connection, 'idempotency-key': { type: 'string' } },
+  });
+  const [command, recordId, file, ...rest] = positionals;
+  if (command !== 'add' || !recordId || !file || rest.length > 0) {
+    throw new IntegrationUsageError('usage: svc receipts add <record_id> <file> [--idempotency-key <key>]');
+  }
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = new Uint8Array(fs.readFileSync(file));
+  } catch {
+    throw new IntegrationUsageError(`cannot read ${file}`);
+  }
+  const client = clientFrom(values, env);
+  const answer = await client.receipts.upload(recordId, bytes, { idempotencyKey: values['idempotency-key'] });
+  out(JSON.stringify({ ...answer.receipt, accounting_record_id: recordId, version: answer.record.version }));
+}

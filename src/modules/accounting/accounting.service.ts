@@ -19,6 +19,7 @@ import { AFTER_EXPORT, EXPORTABLE, type ReviewStatus } from './lifecycle.js';
 import { recordEvents, type RecordEvent } from './history.js';
 import { recordClock } from './record-clock.repository.js';
 import { reviewService } from './review.service.js';
+import { recordReceipts } from './record-receipts.js';
 
 /** The kinds of records and their money, for the modules that match records (coding rules). */
 export { RECORD_TYPES, SOURCE_TYPES, sourceTypeOf, type RecordType, type SourceType } from './ledger.js';
@@ -34,6 +35,9 @@ function duplicatesOf(ids: readonly string[]): string[] {
 }
 
 export const accountingService = {
+  /** A record's receipts, as the receipts module changes them (record-receipts.ts). */
+  receipts: recordReceipts,
+
   /** Deletes every record of the account (sandbox reset); the record clock keeps going. */
   async purgeAccount(ex: Executor, tenant: Tenant): Promise<void> {
     await accountingRepository.purgeAccount(ex, tenant.accountId);
@@ -47,7 +51,7 @@ export const accountingService = {
   async get(ex: Executor, tenant: Tenant, id: string, singleEntry: boolean): Promise<AccountingRecordDto> {
     const row = await accountingRepository.find(ex, tenant.accountId, id);
     if (!row) throw notFound(id);
-    return AccountingRecordShape.toObject(row, { singleEntry });
+    return AccountingRecordShape.toObject(row, { singleEntry, accountId: tenant.accountId });
   },
 
   /** A page of records, pre-written (lib/prewritten.ts): its records written by their shape. */
@@ -92,7 +96,7 @@ export const accountingService = {
       page.hasMore && last
         ? sealCursor(auth.cursorKey, 'accounting_records', binding, [Number(last.updated_at), last.id])
         : null;
-    const ctx = { singleEntry: q.single_entry ?? false };
+    const ctx = { singleEntry: q.single_entry ?? false, accountId: auth.accountId };
     const items = page.items.map((row) => AccountingRecordShape.toJson(row, ctx)).join(',');
     return prewrittenPage(`[${items}]`, { has_next_page: page.hasMore, next_cursor: nextCursor, total_count: total });
   },
@@ -107,7 +111,7 @@ export const accountingService = {
     await reviewService.moveOne(ex, tenant, id, input);
     const updated = await accountingRepository.find(ex, tenant.accountId, id);
     if (!updated) throw errors.internal();
-    return AccountingRecordShape.toObject(updated, { singleEntry: false });
+    return AccountingRecordShape.toObject(updated, { singleEntry: false, accountId: tenant.accountId });
   },
 
   /** Export results, all or none: success → EXPORTED, failure → REVIEW, each kept as last_export_result. */

@@ -76,8 +76,8 @@ export const allowedMovesService = {
     const state = { id, type, source_type, review_status, version: Number(row.version), line_items_json };
     const moves = await allowedMovesOf(ex, auth, [state]);
     return {
-      record: AccountingRecordShape.toObject(row, { singleEntry: false }),
-      single_entry: AccountingRecordShape.toObject(row, { singleEntry: true }),
+      record: AccountingRecordShape.toObject(row, { singleEntry: false, accountId: auth.accountId }),
+      single_entry: AccountingRecordShape.toObject(row, { singleEntry: true, accountId: auth.accountId }),
       allowed_moves: moves.get(id)!,
     };
   },

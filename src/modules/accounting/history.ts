@@ -79,7 +79,8 @@ export type RecordChange =
       };
     }
   | { type: 'SPLIT'; changes: { line_id: string; amount: Money; into: LinePart[] } }
-  | { type: 'MERGED'; changes: { line_ids: string[]; into: LinePart } };
+  | { type: 'MERGED'; changes: { line_ids: string[]; into: LinePart } }
+  | { type: 'RECEIPT_ATTACHED' | 'RECEIPT_REMOVED'; changes: { receipt_id: string } };
 
 export type RecordEvent = RecordChange & {
   recordId: string;
@@ -108,6 +109,8 @@ function accountEventOf(e: RecordEvent): NewAccountEvent | null {
       return e.changes.review_status.from === 'EXPORTED' ? { type: 'accounting_record.reopened', ...record } : null;
     case 'EXPORT_SUCCEEDED':
       return { type: 'accounting_record.exported', ...record };
+    case 'RECEIPT_ATTACHED':
+      return { type: 'accounting_record.receipt_attached', ...record, receiptId: e.changes.receipt_id };
     case 'EXPORT_FAILED':
       return { type: 'accounting_record.export_failed', ...record, errorMessage: e.changes.error_message ?? '' };
     default:

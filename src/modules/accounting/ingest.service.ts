@@ -221,7 +221,11 @@ export const ingestService = {
       ),
     );
     const rows = await insertDrafts(ex, caller, drafts, 'INGESTED');
-    return { items: rows.map((row) => AccountingRecordShape.toObject(row, { singleEntry: false })) };
+    return {
+      items: rows.map((row) =>
+        AccountingRecordShape.toObject(row, { singleEntry: false, accountId: caller.accountId }),
+      ),
+    };
   },
 
   /**

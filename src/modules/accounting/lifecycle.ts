@@ -30,6 +30,8 @@ export const RECORD_EVENT_TYPES = [
   'MOVED',
   'EXPORT_SUCCEEDED',
   'EXPORT_FAILED',
+  'RECEIPT_ATTACHED',
+  'RECEIPT_REMOVED',
 ] as const;
 export type RecordEventType = (typeof RECORD_EVENT_TYPES)[number];
 

@@ -131,8 +131,8 @@ export async function editRecord(
   const updated = await accountingRepository.find(ex, caller.accountId, id);
   if (!updated) throw errors.internal();
   return {
-    record: AccountingRecordShape.toObject(updated, { singleEntry: false }),
-    single_entry: AccountingRecordShape.toObject(updated, { singleEntry: true }),
+    record: AccountingRecordShape.toObject(updated, { singleEntry: false, accountId: caller.accountId }),
+    single_entry: AccountingRecordShape.toObject(updated, { singleEntry: true, accountId: caller.accountId }),
   };
 }
 

@@ -43,7 +43,9 @@ export const overviewService = {
       }
       return {
         counts: counts.map((c) => ({ review_status: c.review_status, source_type: c.source_type, count: c.records })),
-        waiting_longest: waiting.map((row) => AccountingRecordShape.toObject(row, { singleEntry: false })),
+        waiting_longest: waiting.map((row) =>
+          AccountingRecordShape.toObject(row, { singleEntry: false, accountId: tenant.accountId }),
+        ),
         failed_exports: await overviewRepository.failedExports(ex, tenant.accountId),
         exports_per_day: days,
       };

@@ -22,6 +22,7 @@ import {
   type LineItem,
 } from './ledger.js';
 import { fromMinor } from './money.js';
+import { receiptLinksService } from '../receipts/receipt-links.service.js';
 
 const Money = (description?: string) =>
   Type.Object(
@@ -100,7 +101,15 @@ const lineItems = (row: ShownRecordRow): LineItem[] => {
   const lines: LineItem[] = JSON.parse(row.line_items_json);
   return lines;
 };
-const record = members<ShownRecordRow, { singleEntry: boolean }>();
+/**
+ * What an answer of records knows beyond their rows: single-entry mode, and the account they are answered to
+ * (the receipts svc stores get download links signed for it, written as the answer is).
+ */
+export interface RecordAnswer {
+  singleEntry: boolean;
+  accountId: string;
+}
+const record = members<ShownRecordRow, RecordAnswer>();
 
 /**
  * The writers of the members stored in the answer's form: the schema serializer's own (lib/shape.ts), so that what
@@ -119,7 +128,7 @@ export const storedForm = {
  * user and vendor are stored in the answer's form (written by `storedForm`) and spliced in as they are.
  * `singleEntry` drops the balancing lines.
  */
-export const AccountingRecordShape = defineShape<ShownRecordRow, { singleEntry: boolean }>()(
+export const AccountingRecordShape = defineShape<ShownRecordRow, RecordAnswer>()(
   {
     id: record.text('id', Type.String({ examples: ['accr_01j0...'] })),
     amount: record.computed(
@@ -176,7 +185,16 @@ export const AccountingRecordShape = defineShape<ShownRecordRow, { singleEntry: 
       ),
       (row) => balancingAccountOf(row.type),
     ),
-    receipts: record.storedJson('receipts_json', OrNull(Type.Array(ReceiptSchema))),
+    // Stored in the answer's form; the receipts svc holds get their signed links here, as the answer is written.
+    receipts: record.computed(
+      OrNull(Type.Array(ReceiptSchema)),
+      (row, ctx) =>
+        row.receipts_json === null
+          ? null
+          : receiptLinksService.objectsWithLinks(JSON.parse(row.receipts_json), ctx.accountId),
+      (row, ctx) =>
+        row.receipts_json === null ? 'null' : receiptLinksService.withLinks(row.receipts_json, ctx.accountId),
+    ),
     user: record.storedJson('user_json', OrNull(UserSchema)),
     vendor: record.storedJson('vendor_json', OrNull(VendorSchema)),
     version: record.integer('version', Type.Integer({ description: 'Starts at 1; grows by one with every change' })),

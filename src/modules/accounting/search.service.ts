@@ -76,7 +76,7 @@ export const searchService = {
     const last = page.items.at(-1);
     const next =
       page.hasMore && last ? sealCursor(auth.cursorKey, 'record_search', binding, [last.sort_value, last.id]) : null;
-    const ctx = { singleEntry: q.single_entry ?? false };
+    const ctx = { singleEntry: q.single_entry ?? false, accountId: auth.accountId };
     const items = page.items.map((row) => AccountingRecordShape.toJson(row, ctx)).join(',');
     return prewrittenPage(`[${items}]`, { has_next_page: page.hasMore, next_cursor: next });
   },

@@ -189,8 +189,8 @@ export const suggestionCodingService = {
     const accepted = await decide(subjectOf(record));
     if (accepted.length === 0) {
       return {
-        record: AccountingRecordShape.toObject(record, { singleEntry: false }),
-        single_entry: AccountingRecordShape.toObject(record, { singleEntry: true }),
+        record: AccountingRecordShape.toObject(record, { singleEntry: false, accountId: caller.accountId }),
+        single_entry: AccountingRecordShape.toObject(record, { singleEntry: true, accountId: caller.accountId }),
         accepted,
       };
     }

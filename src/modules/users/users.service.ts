@@ -83,6 +83,11 @@ export const usersService = {
     return usersRepository.secret(db.direct, 'session_cookie', randomToken(48), nowMicros());
   },
 
+  /** The key that signs receipt download links when RECEIPT_LINK_SECRET is unset: made once, shared likewise. */
+  async receiptLinkSecret(db: Db): Promise<string> {
+    return usersRepository.secret(db.direct, 'receipt_links', randomToken(48), nowMicros());
+  },
+
   /**
    * Deletes sessions past their idle or absolute expiry, password links past theirs and sign-in counters nobody
    * has touched for a day (maintenance).

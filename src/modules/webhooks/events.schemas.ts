@@ -23,6 +23,7 @@ const RECORD_TYPES = [
   'accounting_record.exported',
   'accounting_record.export_failed',
   'accounting_record.reopened',
+  'accounting_record.receipt_attached',
 ] as const;
 
 export const CompatReadyForExport = Type.Object(
@@ -45,6 +46,9 @@ export const AccountEvent = Type.Union(
         version: Type.Integer({ description: "The record's version the change produced" }),
         error_message: Type.Optional(
           Type.String({ description: 'accounting_record.export_failed: the reported error' }),
+        ),
+        receipt_id: Type.Optional(
+          Type.String({ description: 'accounting_record.receipt_attached: the receipt (docs/receipts.md)' }),
         ),
       }),
       'AccountingRecordEvent',

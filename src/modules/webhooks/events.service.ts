@@ -23,6 +23,7 @@ export const EVENT_TYPES = {
   'accounting_record.exported': 'A successful export result moved a record to EXPORTED',
   'accounting_record.export_failed': 'A failed export result moved a record back to REVIEW (data.error_message)',
   'accounting_record.reopened': 'An EXPORTED record was moved back to REVIEW for correction',
+  'accounting_record.receipt_attached': 'A receipt uploaded to svc was attached to a record (data.receipt_id)',
   'field_values.changed': "One batch created, updated or deleted values of a field (the batch's summary)",
   'integration.connected': 'An integration became ACTIVE (created or reactivated)',
   'integration.disconnected': 'An integration was disconnected',
@@ -58,6 +59,7 @@ type RecordEventType =
 export type NewAccountEvent = { occurredAt?: number } & (
   | { type: Exclude<RecordEventType, 'accounting_record.export_failed'>; recordId: string; version: number }
   | { type: 'accounting_record.export_failed'; recordId: string; version: number; errorMessage: string }
+  | { type: 'accounting_record.receipt_attached'; recordId: string; version: number; receiptId: string }
   | {
       type: 'field_values.changed';
       fieldId: string;
@@ -79,6 +81,8 @@ function dataOf(event: NewAccountEvent): object {
         version: event.version,
         error_message: event.errorMessage,
       };
+    case 'accounting_record.receipt_attached':
+      return { object: 'accounting_record', id: event.recordId, version: event.version, receipt_id: event.receiptId };
     case 'field_values.changed':
       return {
         object: 'field',

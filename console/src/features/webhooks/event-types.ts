@@ -6,6 +6,7 @@ export const EVENT_TYPE_WORDS: Record<EventType, string> = {
   'accounting_record.exported': 'A record was exported',
   'accounting_record.export_failed': 'An export failed (with its message)',
   'accounting_record.reopened': 'An exported record was re-opened for correction',
+  'accounting_record.receipt_attached': 'A receipt was attached to a record',
   'field_values.changed': 'Values of a field changed (one event per batch)',
   'integration.connected': 'An integration was connected',
   'integration.disconnected': 'An integration was disconnected',

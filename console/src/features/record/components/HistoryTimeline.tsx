@@ -13,6 +13,8 @@ const EVENT_TITLES: Record<RecordEvent['type'], string> = {
   MOVED: 'Moved',
   EXPORT_SUCCEEDED: 'Exported',
   EXPORT_FAILED: 'Export failed',
+  RECEIPT_ATTACHED: 'Receipt attached',
+  RECEIPT_REMOVED: 'Receipt removed',
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { ByteRange, ReceiptStore } from './receipts.store.js';
+
+/**
+ * Receipts as files under the data folder (the embedded SQLite default): `<dir>/<account>/<ab>/<sha256>`, the
+ * account's folder named by its id in base64url (any id is a safe name). A file is written under a temporary
+ * name in `<dir>/.partial/`, flushed to disk, then renamed into place (atomic on one file system): a file in
+ * place is whole. An upload killed before its row commits leaves a file no row names; `sweep` removes it.
+ */
+const PARTIAL = '.partial';
+
+const folderOf = (accountId: string) => Buffer.from(accountId, 'utf8').toString('base64url');
+
+export function fileStore(dir: string): ReceiptStore {
+  const pathOf = (accountId: string, sha256: string) => path.join(dir, folderOf(accountId), sha256.slice(0, 2), sha256);
+
+  return {
+    kind: 'files',
+
+    async write(accountId, sha256, bytes) {
+      const target = pathOf(accountId, sha256);
+      // The same bytes are already in place (a receipt uploaded again, or a retry): nothing to write.
+      const present = await fsp.stat(target).catch(() => null);
+      if (present?.size === bytes.length) return;
+      await fsp.mkdir(path.join(dir, PARTIAL), { recursive: true });
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      const partial = path.join(dir, PARTIAL, `${randomBytes(12).toString('hex')}.part`);
+      const handle = await fsp.open(partial, 'wx', 0o600);
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await fsp.rename(partial, target);
+    },
+
+    async put() {
+      // The file was written before the transaction (write): the row alone makes it visible.
+    },
+
+    async read(_ex, accountId, sha256, range?: ByteRange) {
+      const file = pathOf(accountId, sha256);
+      try {
+        await fsp.access(file, fs.constants.R_OK);
+      } catch {
+        return null;
+      }
+      return fs.createReadStream(file, range ? { start: range.start, end: range.end } : {});
+    },
+
+    async sweep(known, graceMs) {
+      const before = Date.now() - graceMs;
+      const old = async (file: string) => {
+        const stat = await fsp.stat(file).catch(() => null);
+        return stat !== null && stat.mtimeMs <= before;
+      };
+      let removed = 0;
+      const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        if (!entry.isDirectory()) continue;
+        const folder = path.join(dir, entry.name);
+        if (entry.name === PARTIAL) {
+          for (const name of await fsp.readdir(folder)) {
+            const file = path.join(folder, name);
+            if (await old(file)) removed += await remove(file);
+          }
+          continue;
+        }
+        const accountId = Buffer.from(entry.name, 'base64url').toString('utf8');
+        for (const prefix of await fsp.readdir(folder)) {
+          for (const sha256 of await fsp.readdir(path.join(folder, prefix)).catch(() => [])) {
+            const file = path.join(folder, prefix, sha256);
+            if ((await old(file)) && !(await known(accountId, sha256))) removed += await remove(file);
+          }
+        }
+      }
+      return removed;
+    },
+  };
+}
+
+async function remove(file: string): Promise<number> {
+  try {
+    await fsp.unlink(file);
+    return 1;
+  } catch {
+    return 0;
+  }
+}

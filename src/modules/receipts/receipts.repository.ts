@@ -1,0 +1,41 @@
+import type { Executor } from '../../db/database.js';
+import type { ReceiptsTable } from './receipts.tables.js';
+
+/** Every statement names the account: a receipt is only ever its account's. */
+export const receiptsRepository = {
+  async findBySha(ex: Executor, accountId: string, sha256: string): Promise<ReceiptsTable | undefined> {
+    return ex
+      .selectFrom('receipts')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('sha256', '=', sha256)
+      .executeTakeFirst();
+  },
+
+  async find(ex: Executor, accountId: string, id: string): Promise<ReceiptsTable | undefined> {
+    return ex
+      .selectFrom('receipts')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+
+  /** Inserts the receipt unless the account has its bytes already (a concurrent upload of the same file). */
+  async insert(ex: Executor, row: ReceiptsTable): Promise<void> {
+    await ex
+      .insertInto('receipts')
+      .values(row)
+      .onConflict((oc) => oc.columns(['account_id', 'sha256']).doNothing())
+      .execute();
+  },
+
+  async count(ex: Executor, accountId: string): Promise<number> {
+    const row = await ex
+      .selectFrom('receipts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+};

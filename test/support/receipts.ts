@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import type { ApiClient } from './api.js';
+import { parseBody, type Response } from './api.js';
+import type { TestContext } from './context.js';
+
+/** The receipts routes and what their test files share. */
+export const receiptsUrl = (recordId: string) => `/internal/v1/accounting/records/${recordId}/receipts`;
+export const RECEIPT_WRITER = ['accounting.record.admin', 'accounting.record.read', 'events.read'] as const;
+
+const image = (format: 'jpeg' | 'png' | 'webp', width = 64, height = 48) => {
+  const canvas = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } });
+  return (format === 'jpeg' ? canvas.jpeg() : format === 'png' ? canvas.png() : canvas.webp()).toBuffer();
+};
+
+/** A small PDF a reader opens: one empty page. */
+export const PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
+    '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+);
+
+/** One file of each accepted type (fresh bytes each call: each is a receipt of its own). */
+export async function samples(): Promise<Record<'jpeg' | 'png' | 'webp' | 'pdf', { bytes: Buffer; type: string }>> {
+  return {
+    jpeg: { bytes: await image('jpeg', 64 + Math.floor(Math.random() * 64)), type: 'image/jpeg' },
+    png: { bytes: await image('png', 64 + Math.floor(Math.random() * 64)), type: 'image/png' },
+    webp: { bytes: await image('webp', 64 + Math.floor(Math.random() * 64)), type: 'image/webp' },
+    pdf: { bytes: Buffer.concat([PDF, Buffer.from(`% ${Math.random()}\n`)]), type: 'application/pdf' },
+  };
+}
+
+/** A JPEG of its own (distinct bytes). */
+export async function newJpeg(width = 64 + Math.floor(Math.random() * 200)): Promise<Buffer> {
+  return image('jpeg', width);
+}
+
+/** Uploads `bytes` as the raw body with `contentType`. */
+export function uploadRaw(
+  api: ApiClient,
+  recordId: string,
+  bytes: Buffer,
+  contentType: string,
+  headers: Record<string, string> = {},
+) {
+  return api.request('POST', receiptsUrl(recordId), {
+    body: bytes,
+    headers: { 'content-type': contentType, ...headers },
+  });
+}
+
+/** A multipart/form-data body with one file (and a text field before it, as forms send). */
+export function multipartBody(bytes: Buffer, filename: string, contentType: string) {
+  const boundary = `----svc${Math.random().toString(16).slice(2)}`;
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="note"\r\n\r\nlunch\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+    ),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+export function uploadMultipart(
+  api: ApiClient,
+  recordId: string,
+  bytes: Buffer,
+  filename = 'receipt.jpg',
+  declared = 'image/jpeg',
+  headers: Record<string, string> = {},
+) {
+  const { body, contentType } = multipartBody(bytes, filename, declared);
+  return uploadRaw(api, recordId, body, contentType, headers);
+}
+
+/** GET a signed link as a browser would: no token, the link alone (its path and query on `app`). */
+export async function follow(
+  app: FastifyInstance,
+  uri: string,
+  headers: Record<string, string> = {},
+): Promise<Response & { raw: Buffer }> {
+  const url = new URL(uri);
+  const res = await app.inject({ method: 'GET', url: `${url.pathname}${url.search}`, headers });
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    body: parseBody(res.body),
+    text: res.body,
+    raw: res.rawPayload,
+  };
+}
+
+/** The stored receipt rows of an account, and the bytes PostgreSQL keeps. */
+export async function storedReceipts(ctx: TestContext, accountId: string) {
+  return ctx.db.direct.selectFrom('receipts').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+}
+export async function storedContents(ctx: TestContext, accountId: string) {
+  return ctx.db.direct.selectFrom('receipt_contents').select(['sha256']).where('account_id', '=', accountId).execute();
+}
