@@ -99,7 +99,12 @@ async function serve(config: Config): Promise<void> {
   dispatcher?.start();
   const backups =
     background && config.backupSchedule
-      ? startBackupSchedule(config.database, config.backupSchedule, app.log, packageVersion())
+      ? startBackupSchedule(
+          { ...config.database, receiptsDir: config.receipts.dir },
+          config.backupSchedule,
+          app.log,
+          packageVersion(),
+        )
       : { stop: () => {} };
 
   // close-with-grace: SIGTERM and SIGINT (and an uncaught failure) run the drain once (a second signal meanwhile is

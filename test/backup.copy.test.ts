@@ -6,6 +6,7 @@ import { ALL_SCOPES } from '../src/modules/auth/scopes.js';
 import { createTestDatabase, type TestDatabase } from './support/databases.js';
 import { DIALECTS } from './support/dialects.js';
 import { startServer, svc, type RunningServer } from './support/processes.js';
+import { receiptsUrl, samples } from './support/receipts.js';
 import { fetchToken, HttpApi } from './support/reliability.js';
 
 /** Every page of a listing, each page's text as the API wrote it. */
@@ -15,7 +16,8 @@ async function pages(api: HttpApi, path: string, query: Record<string, string> =
   do {
     const res = await api.get(path, { ...query, ...(cursor ? { cursor } : {}) });
     expect([path, res.status]).toEqual([path, 200]);
-    texts.push(res.text);
+    // A receipt's signed link names its server and an expiry: the same receipt, whichever server answers.
+    texts.push(res.text.replace(/http:\/\/127\.0\.0\.1:\d+\/internal\/v1\/receipts\/([^"?]+)\?[^"]*/g, 'receipt:$1'));
     cursor = res.body.next_cursor ?? undefined;
   } while (cursor);
   return texts;
@@ -71,6 +73,18 @@ describe('svc copy', () => {
         const db = openDatabase(loadConfig({ DATABASE_URL: first!.url }).database, { poolSize: 1 });
         const creds = await authService.createClient(db, account, [...ALL_SCOPES]);
         await db.close();
+        // A receipt stored by svc: a file beside the SQLite database, bytes in a table on PostgreSQL, and back.
+        const png = (await samples()).png.bytes;
+        const before = await startServer({ DATABASE_URL: first!.url, RATE_LIMIT_MAX: '0' });
+        const writer = new HttpApi(before.url, await fetchToken(before.url, creds), account, creds.client_id);
+        const firstRecord = (await writer.get('/v3/accounting/records', { limit: '1' })).body.items[0].id;
+        const uploaded = await writer.request('POST', receiptsUrl(firstRecord), {
+          raw: png,
+          headers: { 'content-type': 'image/png' },
+        });
+        expect(uploaded.status).toBe(200);
+        before.child.kill('SIGTERM');
+        await before.exited;
 
         const there = await svc(['copy', '--from', first!.url, '--to', middle!.url], {});
         expect([there.code, there.stderr]).toEqual([0, expect.stringContaining('svc: copying sqlite:')]);
@@ -96,6 +110,15 @@ describe('svc copy', () => {
         expect(a!.size).toBeGreaterThan(60);
         expect(p).toEqual(a);
         expect(b).toEqual(a);
+        expect(report.receipts).toBe(1);
+        // Each server serves the receipt's bytes through its own signed link.
+        for (const api of apis) {
+          const answered = await api.get(`/v3/accounting/records/${firstRecord}`);
+          const link = new URL(answered.body.receipts[0].download_uris[0]);
+          const download = await fetch(new URL(`${link.pathname}${link.search}`, api.base));
+          expect(download.status).toBe(200);
+          expect(Buffer.from(await download.arrayBuffer()).equals(png)).toBe(true);
+        }
       } finally {
         for (const server of servers) server.child.kill('SIGTERM');
         await Promise.all(servers.map((s) => s.exited));

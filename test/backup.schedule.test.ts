@@ -16,7 +16,8 @@ const SCHEDULE = { everyHours: 24, keepDaily: 3, keepWeekly: 2 };
 describe('scheduled backups (SQLite)', () => {
   it('backs up when the newest is due, and keeps the newest of the last days and weeks', async () => {
     const database = await createTestDatabase('sqlite');
-    const target = loadConfig({ DATABASE_URL: database.url }).database;
+    const config = loadConfig({ DATABASE_URL: database.url });
+    const target = { ...config.database, receiptsDir: config.receipts.dir };
     const db = openDatabase(target, { poolSize: 1 });
     await migrateToLatest(db);
     await db.close();

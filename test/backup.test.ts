@@ -13,6 +13,7 @@ import { describeServed, HttpApi } from './support/reliability.js';
 import { setupOutage, type Sent } from './support/reliability-outage.js';
 import { childEnv, collect, ROOT, svc, tempDir } from './support/processes.js';
 import { until } from './support/wait.js';
+import { receiptsUrl, samples } from './support/receipts.js';
 
 /** Every value of the field through the API, page by page, as the API writes it. */
 async function allValues(api: HttpApi, url: string): Promise<Map<string, string>> {
@@ -43,6 +44,14 @@ describeServed('svc backup and svc restore', (t) => {
   it('restores, into a new database, every write acknowledged before a backup taken under four writers, none in part', async () => {
     const server = await t.served.start();
     const { api, url, write } = await setupOutage(t.served, server.url);
+    // A receipt stored by svc (SQLite: a file beside the database; PostgreSQL: bytes in a table) goes along.
+    const record = await api.newRecord();
+    const png = (await samples()).png.bytes;
+    const uploaded = await api.request('POST', receiptsUrl(record.id), {
+      raw: png,
+      headers: { 'content-type': 'image/png' },
+    });
+    expect(uploaded.status).toBe(200);
     const dir = tempDir('svc-backup-');
     const out = path.join(dir, 'nightly');
     const sent: Sent[] = [];
@@ -79,6 +88,7 @@ describeServed('svc backup and svc restore', (t) => {
         'format',
         'format_version',
         'migrations',
+        'receipts',
         'schema_version',
         'sha256',
         'svc_version',
@@ -115,6 +125,13 @@ describeServed('svc backup and svc restore', (t) => {
       expect(after.size).toBe(manifest.tables.field_values);
       // Written after the backup: in the first database, not in the restored one.
       expect(before.size).toBeGreaterThan(after.size);
+      // The receipt, through the restored server's own signed link: the same bytes.
+      const answered = await again.get(`/v3/accounting/records/${record.id}`);
+      const link = new URL(answered.body.receipts[0].download_uris[0]);
+      const download = await fetch(new URL(`${link.pathname}${link.search}`, second.url));
+      expect(download.status).toBe(200);
+      expect(Buffer.from(await download.arrayBuffer()).equals(png)).toBe(true);
+      expect(manifest.receipts ?? 0).toBe(t.dialect === 'sqlite' ? 1 : 0);
       second.child.kill('SIGTERM');
       await second.exited;
     } finally {

@@ -15,7 +15,7 @@ export async function backup(args: string[], out: Out, svcVersion: string): Prom
     throw new CliUsageError('--out is required: the backup directory to create');
   const config = loadConfig(process.env);
   process.stderr.write(`svc: database ${describeDatabase(config.database)}\n`);
-  const manifest = await takeBackup(config.database, values.out, {
+  const manifest = await takeBackup({ ...config.database, receiptsDir: config.receipts.dir }, values.out, {
     svcVersion,
     now: new Date(nowMicros() / 1000),
     env: process.env,
@@ -39,16 +39,23 @@ export async function restore(args: string[], out: Out): Promise<void> {
     throw new CliUsageError('--from is required: the backup directory');
   const config = loadConfig(process.env);
   process.stderr.write(`svc: database ${describeDatabase(config.database)}\n`);
-  out(JSON.stringify(await restoreBackup(config.database, values.from, process.env)));
+  out(
+    JSON.stringify(
+      await restoreBackup({ ...config.database, receiptsDir: config.receipts.dir }, values.from, process.env),
+    ),
+  );
 }
 
 /** `svc copy --from URL --to URL`: a whole svc database into an empty one, of either dialect. */
 export async function copy(args: string[], out: Out): Promise<void> {
   const { values } = parseArgs({ args, options: { from: { type: 'string' }, to: { type: 'string' } }, strict: true });
   if (!values.from || !values.to) throw new CliUsageError('--from and --to are required: two database URLs');
-  const from = loadConfig({ DATABASE_URL: values.from }).database;
-  const to = loadConfig({ DATABASE_URL: values.to }).database;
-  const names = { from: describeDatabase(from), to: describeDatabase(to) };
+  const fromConfig = loadConfig({ DATABASE_URL: values.from });
+  const toConfig = loadConfig({ DATABASE_URL: values.to });
+  // Receipt files (SQLite) in the folder beside each database file, as a server on it finds them by default.
+  const from = { ...fromConfig.database, receiptsDir: fromConfig.receipts.dir };
+  const to = { ...toConfig.database, receiptsDir: toConfig.receipts.dir };
+  const names = { from: describeDatabase(fromConfig.database), to: describeDatabase(toConfig.database) };
   if (names.from === names.to) throw new CliUsageError('--from and --to name the same database');
   process.stderr.write(`svc: copying ${names.from} into ${names.to}\n`);
   out(JSON.stringify(await copyDatabase(from, to, names)));

@@ -3,13 +3,17 @@ import type { DatabaseTarget } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
 import { MIGRATIONS, migrateToLatest } from '../../db/migrate.js';
 import { openDatabase } from '../../db/open.js';
+import { receiptStore } from '../receipts/receipts.service.js';
 import { BackupError, countDifferences } from './backup.manifest.js';
+import { carryReceipts, type StoredReceipt } from './backup.receipts.js';
 
 /** Rows read and written per statement: well under both dialects' limits of bound parameters. */
 const PARAMETERS_PER_STATEMENT = 30_000;
 const READ_PAGE = 2_000;
 /** Kysely's own bookkeeping: the target's migrator writes it. */
 const MIGRATOR_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
+/** Receipts' bytes: carried from store to store (files on SQLite, this table on PostgreSQL), not copied as rows. */
+const RECEIPT_BYTES = 'receipt_contents';
 
 export interface Table {
   name: string;
@@ -134,6 +138,8 @@ export interface CopyReport {
   to: string;
   schema_version: string;
   tables: Record<string, number>;
+  /** Receipts whose bytes were carried (and checked against their SHA-256). */
+  receipts: number;
   migrations_run: string[];
 }
 
@@ -145,21 +151,26 @@ export interface CopyReport {
  * value crosses dialects as it is.
  */
 export async function copyDatabase(
-  from: DatabaseTarget,
-  to: DatabaseTarget,
+  from: DatabaseTarget & { receiptsDir: string | null },
+  to: DatabaseTarget & { receiptsDir: string | null },
   names: { from: string; to: string },
 ): Promise<CopyReport> {
   const source = openDatabase(from, { poolSize: 1 });
   const target = openDatabase(to, { poolSize: 1 });
   try {
-    return await copyBetween(source, target, names);
+    return await copyBetween(source, target, names, { from: from.receiptsDir, to: to.receiptsDir });
   } finally {
     await source.close();
     await target.close();
   }
 }
 
-async function copyBetween(source: Db, target: Db, names: { from: string; to: string }): Promise<CopyReport> {
+async function copyBetween(
+  source: Db,
+  target: Db,
+  names: { from: string; to: string },
+  receiptsDirs: { from: string | null; to: string | null },
+): Promise<CopyReport> {
   const present = (await tablesOf(target.direct)).map((t) => t.name);
   if (present.length > 0)
     throw new BackupError(
@@ -187,10 +198,11 @@ async function copyBetween(source: Db, target: Db, names: { from: string; to: st
         `${names.to} has no table ${missing.join(', ')} at schema ${schema}: the source's schema is not svc's`,
       );
     const copied: Record<string, number> = {};
+    let receipts = 0;
     const expected: Record<string, number> = {};
     await target.write(async (into) => {
       for (const table of referencedFirst(tables)) {
-        if (MIGRATOR_TABLES.has(table.name)) continue;
+        if (MIGRATOR_TABLES.has(table.name) || table.name === RECEIPT_BYTES) continue;
         const count = await sql<{
           n: number | string;
         }>`select count(*) as n from ${sql.raw(quote(table.name))}`.execute(ex);
@@ -201,6 +213,15 @@ async function copyBetween(source: Db, target: Db, names: { from: string; to: st
         }>`select count(*) as n from ${sql.raw(quote(table.name))}`.execute(into);
         copied[table.name] = Number(written.rows[0]!.n);
       }
+      if (tables.some((t) => t.name === 'receipts')) {
+        const stored =
+          await sql<StoredReceipt>`select account_id, sha256 from receipts order by account_id, sha256`.execute(ex);
+        receipts = await carryReceipts(
+          stored.rows,
+          { store: receiptStore(receiptsDirs.from), ex },
+          { store: receiptStore(receiptsDirs.to), ex: into },
+        );
+      }
       const differences = countDifferences(expected, copied);
       if (differences.length > 0)
         throw new BackupError(`the copy does not hold what the source does: ${differences.join('; ')}`);
@@ -210,6 +231,7 @@ async function copyBetween(source: Db, target: Db, names: { from: string; to: st
       to: names.to,
       schema_version: schema,
       tables: copied,
+      receipts,
       migrations_run: await migrateToLatest(target),
     };
   });

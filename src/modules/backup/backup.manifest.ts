@@ -23,6 +23,8 @@ const MANIFEST = Type.Object({
   sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
   /** Rows per table, read in the backup's own snapshot. */
   tables: Type.Record(Type.String(), Count),
+  /** SQLite: receipt files in the backup's receipts/ folder (PostgreSQL: their bytes are in the dump). */
+  receipts: Type.Optional(Count),
 });
 export type BackupManifest = Static<typeof MANIFEST>;
 

@@ -66,7 +66,7 @@ export function kept(backups: { name: string; at: Date }[], schedule: BackupSche
  * the backups retention does not keep are removed. Returns what it did.
  */
 export async function backupStep(
-  target: DatabaseTarget,
+  target: DatabaseTarget & { receiptsDir: string | null },
   schedule: BackupSchedule,
   meta: { svcVersion: string; now: Date },
 ): Promise<{ taken: string | null; removed: string[] }> {
@@ -86,7 +86,7 @@ export async function backupStep(
 
 /** Checks every minute (and at start) whether a scheduled backup is due; started by server.ts. */
 export function startBackupSchedule(
-  target: DatabaseTarget,
+  target: DatabaseTarget & { receiptsDir: string | null },
   schedule: BackupSchedule,
   log: FastifyBaseLogger,
   svcVersion: string,

@@ -15,7 +15,11 @@ import {
   type BackupManifest,
 } from './backup.manifest.js';
 import { backupPostgres, postgresContents, postgresTablesAt, restorePostgres } from './backup.postgres.js';
-import { backupSqlite, restoreSqlite, sqliteContents, sqliteTablesAt } from './backup.sqlite.js';
+import { loadReceipts, saveReceipts } from './backup.receipts.js';
+import { backupSqlite, restoreSqlite, sqliteContents, sqliteReceipts, sqliteTablesAt } from './backup.sqlite.js';
+import { receiptStore } from '../receipts/receipts.service.js';
+
+const RECEIPTS_FOLDER = 'receipts';
 
 const PARTIAL = '.partial-';
 
@@ -45,7 +49,7 @@ function sweepPartials(out: string): void {
  * leaves only a directory named `<out>.partial-<pid>-…` without a manifest, which the next backup to `out` removes.
  */
 export async function takeBackup(
-  target: DatabaseTarget,
+  target: DatabaseTarget & { receiptsDir: string | null },
   out: string,
   meta: { svcVersion: string; now: Date; env: NodeJS.ProcessEnv },
 ): Promise<BackupManifest> {
@@ -62,7 +66,22 @@ export async function takeBackup(
       target.dialect === 'sqlite'
         ? await backupSqlite(target.path, data)
         : await backupPostgres(target.url, data, meta.env);
+    let receipts = 0;
+    if (target.dialect === 'sqlite') {
+      // Receipt files named by the copy's rows (PostgreSQL keeps their bytes in the dump).
+      const named = sqliteReceipts(data);
+      if (named.length > 0) {
+        const live = openDatabase(target, { poolSize: 1 });
+        try {
+          const from = { store: receiptStore(target.receiptsDir), ex: live.direct };
+          receipts = await saveReceipts(named, from, path.join(work, RECEIPTS_FOLDER));
+        } finally {
+          await live.close();
+        }
+      }
+    }
     const manifest = newManifest({
+      receipts,
       svc_version: meta.svcVersion,
       dialect: target.dialect,
       migrations: read.migrations,
@@ -101,7 +120,7 @@ export interface RestoreReport {
  * yet run are run. `env` is the environment pg_restore runs in (PATH).
  */
 export async function restoreBackup(
-  target: DatabaseTarget,
+  target: DatabaseTarget & { receiptsDir: string | null },
   from: string,
   env: NodeJS.ProcessEnv,
 ): Promise<RestoreReport> {
@@ -128,6 +147,11 @@ export async function restoreBackup(
     const differences = countDifferences(manifest.tables, sqliteContents(dataFile).tables);
     if (differences.length > 0)
       throw new BackupError(`the backup's data file does not hold what its manifest says: ${differences.join('; ')}`);
+    // The receipts' files first, each checked: a backup missing one is refused before the database is in place
+    // (files written meanwhile name no row, and the server's sweep removes them).
+    const named = sqliteReceipts(dataFile);
+    if (named.length > 0)
+      await loadReceipts(named, path.join(path.resolve(from), RECEIPTS_FOLDER), receiptStore(target.receiptsDir));
     restoreSqlite(dataFile, target.path);
   } else await restorePostgres(dataFile, target.url, env);
   const found = target.dialect === 'sqlite' ? sqliteContents(target.path) : await postgresContents(target.url);

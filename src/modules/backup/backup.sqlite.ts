@@ -91,3 +91,17 @@ export function restoreSqlite(dataFile: string, target: string): void {
     fs.rmSync(temporary, { force: true });
   }
 }
+
+/** The receipts a SQLite database file names (none before receipts existed). */
+export function sqliteReceipts(file: string): { account_id: string; sha256: string }[] {
+  const db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+  try {
+    const present = db.prepare(`select 1 from sqlite_master where type = 'table' and name = 'receipts'`).get();
+    if (present === undefined) return [];
+    const accounts = db.prepare('select account_id from receipts order by account_id, sha256').pluck().all();
+    const hashes = db.prepare('select sha256 from receipts order by account_id, sha256').pluck().all();
+    return accounts.map((account, i) => ({ account_id: String(account), sha256: String(hashes[i]) }));
+  } finally {
+    db.close();
+  }
+}
