@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/support/sequencer.js';
 
 /** The fault-injection files that run in-process (app.inject): no process killed, no database stopped. */
-const IN_PROCESS_RELIABILITY = ['garbage', 'mass-assignment', 'scopes', 'tenants'].map(
+const IN_PROCESS_RELIABILITY = ['garbage', 'garbage.shard2', 'mass-assignment', 'scopes', 'tenants'].map(
   (name) => `test/reliability/${name}.test.ts`,
 );
 

@@ -10,7 +10,7 @@ const SOAK = {
   GARBAGE_RUNS: '2200', // fuzzed inputs per operation: 45 × 2200 + 5 × 1100 = 104,500 per dialect (CI: 200)
   MULTI_NODE_SECONDS: '600', // the multi-node chaos, PostgreSQL only, needs HAProxy and Redis (CI: 12)
 };
-const FILES = ['crash', 'garbage', 'multi-node'].map((name) => `test/reliability/${name}.test.ts`);
+const FILES = ['crash', 'garbage', 'garbage.shard2', 'multi-node'].map((name) => `test/reliability/${name}.test.ts`);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const env = { ...process.env };
