@@ -2,6 +2,10 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { nowMicros } from '../lib/clock.js';
 import { copyDatabase } from '../modules/backup/backup.copy.js';
+import { deleteAccount, exportAccount } from '../modules/backup/account-data.js';
+import { openDatabase } from '../db/open.js';
+import { receiptStore } from '../modules/receipts/receipts.service.js';
+import { parseAccount } from './usage.js';
 import { restoreBackup, takeBackup } from '../modules/backup/backup.service.js';
 import { describeDatabase } from './database-name.js';
 import { CliUsageError } from './usage.js';
@@ -59,4 +63,48 @@ export async function copy(args: string[], out: Out): Promise<void> {
   if (names.from === names.to) throw new CliUsageError('--from and --to name the same database');
   process.stderr.write(`svc: copying ${names.from} into ${names.to}\n`);
   out(JSON.stringify(await copyDatabase(from, to, names)));
+}
+
+/**
+ * `svc account export --account A --out DIR`: everything of one account as JSON lines per table.
+ * `svc account delete --account A --confirm A`: the account and all its data, gone; its audit log stays.
+ */
+export async function account(args: string[], out: Out, svcVersion: string): Promise<void> {
+  const [sub, ...rest] = args;
+  const { values } = parseArgs({
+    args: rest,
+    options: { account: { type: 'string' }, out: { type: 'string' }, confirm: { type: 'string' } },
+    strict: true,
+  });
+  const accountId = parseAccount(values.account);
+  if (sub === 'export') {
+    if (!values.out) throw new CliUsageError('--out is required: the folder to create');
+  } else if (sub === 'delete') {
+    if (values.confirm !== accountId)
+      throw new CliUsageError(`--confirm ${accountId} is required: deleting an account cannot be undone`);
+  } else throw new CliUsageError(`unknown command: account ${sub ?? ''}`.trim());
+  const config = loadConfig(process.env);
+  process.stderr.write(`svc: database ${describeDatabase(config.database)}\n`);
+  const db = openDatabase(config.database, { poolSize: 2 });
+  try {
+    if (sub === 'export') {
+      const exported = await exportAccount(db, accountId, values.out!, {
+        svcVersion,
+        now: new Date(nowMicros() / 1000),
+        receipts: receiptStore(config.receipts.dir),
+      });
+      out(
+        JSON.stringify({
+          account_id: accountId,
+          out: values.out,
+          tables: exported.tables,
+          receipts: exported.receipts,
+        }),
+      );
+    } else {
+      out(JSON.stringify({ account_id: accountId, deleted: true, rows_deleted: await deleteAccount(db, accountId) }));
+    }
+  } finally {
+    await db.close();
+  }
 }

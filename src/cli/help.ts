@@ -142,6 +142,12 @@ const HELP: Record<string, string> = {
     the target is migrated to the source's schema, every row copied from one snapshot in one transaction (all or
     nothing), the rows per table compared, then the target's pending migrations run. Stop the service first, or
     writes made during the copy stay behind in the source.`,
+  'account export': `svc account export --account <account_id> --out <dir>
+    Everything of one account, from one snapshot, as JSON lines per table (<table>.jsonl, columns as stored) with a
+    manifest of rows and SHA-256s; tokens, sessions, codes and other short-lived rows left out, secrets redacted.`,
+  'account delete': `svc account delete --account <account_id> --confirm <account_id>
+    Deletes the account and all its data in one transaction; its audit log stays, with an account.deleted entry
+    naming the rows deleted per table. Cannot be undone: take a backup first (svc backup).`,
   migrate: `svc migrate
     Applies the database migrations (the server also does so at start).`,
   version: `svc --version

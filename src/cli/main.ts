@@ -16,7 +16,7 @@ import { apps } from './apps.js';
 import { webhooks } from './webhooks.js';
 import { rules } from './rules.js';
 import { packageVersion } from '../lib/version.js';
-import { backup, copy, restore } from './backup.js';
+import { account, backup, copy, restore } from './backup.js';
 import { describeDatabase } from './database-name.js';
 
 type Out = (line: string) => void;
@@ -189,6 +189,9 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
         return 0;
       case 'copy':
         await copy(args, out);
+        return 0;
+      case 'account':
+        await account(args, out, packageVersion());
         return 0;
       case 'migrate': {
         const { db } = openFromEnv(1);

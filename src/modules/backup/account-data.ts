@@ -6,6 +6,9 @@ import type { Db, Executor } from '../../db/database.js';
 import { auditService, operatorSource } from '../audit/audit.service.js';
 import { quote, referencedFirst, rowsOf, tablesOf, type Table } from './backup.copy.js';
 import { BackupError, sha256Of } from './backup.manifest.js';
+import type { StoredReceipt } from './backup.receipts.js';
+import type { ReceiptStore } from '../receipts/receipts.store.js';
+import { pipeline } from 'node:stream/promises';
 
 /**
  * Rows that are not the account's data but credentials and short-lived state (tokens, sessions, codes, links,
@@ -19,6 +22,8 @@ const NOT_EXPORTED = new Set([
   'user_password_links',
   'sign_in_throttles',
   'idempotency_keys',
+  // A receipt's bytes are written as files of their own (receipts/<sha256>), not as JSON.
+  'receipt_contents',
 ]);
 /** Secrets and their hashes are never written out: the column stays, its value reads "[redacted]". */
 const SECRET_COLUMN = /(secret|password|_hash)/;
@@ -41,6 +46,8 @@ export interface AccountExport {
   svc_version: string;
   /** Per table: its file, its rows and the file's SHA-256. */
   tables: Record<string, { file: string; rows: number; sha256: string }>;
+  /** Receipts' bytes written under receipts/, each named by its SHA-256. */
+  receipts: number;
 }
 
 /**
@@ -52,7 +59,7 @@ export async function exportAccount(
   db: Db,
   accountId: string,
   out: string,
-  meta: { svcVersion: string; now: Date },
+  meta: { svcVersion: string; now: Date; receipts: ReceiptStore },
 ): Promise<AccountExport> {
   const destination = path.resolve(out);
   if (fs.existsSync(destination)) throw new BackupError(`${destination} already exists: an export never overwrites`);
@@ -64,6 +71,7 @@ export async function exportAccount(
       exported_at: meta.now.toISOString(),
       svc_version: meta.svcVersion,
       tables: {},
+      receipts: 0,
     };
     await db.read(async (ex) => {
       if (!(await exists(ex, accountId))) throw new BackupError(`no account ${accountId}`);
@@ -89,6 +97,17 @@ export async function exportAccount(
         }
         manifest.tables[table.name] = { file, rows, sha256: await sha256Of(path.join(work, file)) };
       }
+      const receipts = await sql<StoredReceipt>`
+        select account_id, sha256 from receipts where account_id = ${accountId} order by sha256`.execute(ex);
+      if (receipts.rows.length > 0) {
+        fs.mkdirSync(path.join(work, 'receipts'));
+        for (const r of receipts.rows) {
+          const stream = await meta.receipts.read(ex, accountId, r.sha256);
+          if (stream === null) throw new BackupError(`receipt ${r.sha256}: its bytes are missing`);
+          await pipeline(stream, fs.createWriteStream(path.join(work, 'receipts', r.sha256), { flags: 'wx' }));
+        }
+      }
+      manifest.receipts = receipts.rows.length;
     });
     fs.writeFileSync(path.join(work, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
     fs.renameSync(work, destination);
