@@ -462,7 +462,7 @@ export interface paths {
   "/internal/v1/receipts/{receipt_id}/content": {
     /**
      * A receipt’s bytes, through its signed link
-     * @description No token: the link's signature is the credential (403 INVALID_RECEIPT_LINK for a link svc did not sign for this account and receipt, 403 RECEIPT_LINK_EXPIRED past its time). The stored type, Content-Disposition, nosniff and a sandboxing CSP; single byte ranges (206, or 416 past the end).
+     * @description No token: the link's signature is the credential (403 INVALID_RECEIPT_LINK for a link svc did not sign for this account and receipt, 403 RECEIPT_LINK_EXPIRED past its time). The stored type, Content-Disposition, nosniff and a Content-Security-Policy that runs nothing; single byte ranges (206, or 416 past the end).
      */
     get: operations["downloadReceipt"];
   };
@@ -7476,7 +7476,7 @@ export interface operations {
   };
   /**
    * A receipt’s bytes, through its signed link
-   * @description No token: the link's signature is the credential (403 INVALID_RECEIPT_LINK for a link svc did not sign for this account and receipt, 403 RECEIPT_LINK_EXPIRED past its time). The stored type, Content-Disposition, nosniff and a sandboxing CSP; single byte ranges (206, or 416 past the end).
+   * @description No token: the link's signature is the credential (403 INVALID_RECEIPT_LINK for a link svc did not sign for this account and receipt, 403 RECEIPT_LINK_EXPIRED past its time). The stored type, Content-Disposition, nosniff and a Content-Security-Policy that runs nothing; single byte ranges (206, or 416 past the end).
    */
   downloadReceipt: {
     parameters: {
@@ -7485,6 +7485,7 @@ export interface operations {
         account: string;
         /** @description Seconds since the epoch when the link stops working */
         expires: number;
+        /** @description The link's HMAC signature (base64url) */
         signature: string;
       };
       path: {
@@ -7540,6 +7541,7 @@ export interface operations {
         account: string;
         /** @description Seconds since the epoch when the link stops working */
         expires: number;
+        /** @description The link's HMAC signature (base64url) */
         signature: string;
       };
       path: {

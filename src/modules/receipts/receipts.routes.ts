@@ -122,7 +122,7 @@ export function receiptsRoutes(db: Db, service: ReceiptsService, maxBytes: numbe
           operationId: 'downloadReceipt',
           summary: 'A receipt’s bytes, through its signed link',
           description:
-            "No token: the link's signature is the credential (403 INVALID_RECEIPT_LINK for a link svc did not sign for this account and receipt, 403 RECEIPT_LINK_EXPIRED past its time). The stored type, Content-Disposition, nosniff and a sandboxing CSP; single byte ranges (206, or 416 past the end).",
+            "No token: the link's signature is the credential (403 INVALID_RECEIPT_LINK for a link svc did not sign for this account and receipt, 403 RECEIPT_LINK_EXPIRED past its time). The stored type, Content-Disposition, nosniff and a Content-Security-Policy that runs nothing; single byte ranges (206, or 416 past the end).",
           tags,
           params: ReceiptParams,
           querystring: LinkQuery,

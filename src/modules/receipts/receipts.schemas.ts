@@ -16,7 +16,12 @@ export const LinkQuery = Type.Object(
   {
     account: Id('The account the link was signed for'),
     expires: Type.Integer({ minimum: 0, description: 'Seconds since the epoch when the link stops working' }),
-    signature: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' }),
+    signature: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: "The link's HMAC signature (base64url)",
+    }),
   },
   { additionalProperties: false },
 );
