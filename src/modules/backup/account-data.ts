@@ -7,7 +7,7 @@ import { auditService, operatorSource } from '../audit/audit.service.js';
 import { quote, referencedFirst, rowsOf, tablesOf, type Table } from './backup.copy.js';
 import { BackupError, sha256Of } from './backup.manifest.js';
 import type { StoredReceipt } from './backup.receipts.js';
-import type { ReceiptStore } from '../receipts/receipts.store.js';
+import type { ReceiptStore } from '../receipts/receipts.service.js';
 import { pipeline } from 'node:stream/promises';
 
 /**

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Executor } from '../../db/database.js';
-import type { ReceiptStore } from '../receipts/receipts.store.js';
+import type { ReceiptStore } from '../receipts/receipts.service.js';
 import { BackupError } from './backup.manifest.js';
 
 export interface StoredReceipt {

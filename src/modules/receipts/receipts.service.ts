@@ -162,3 +162,4 @@ export function receiptsService(settings: ReceiptsSettings) {
 }
 
 export type ReceiptsService = ReturnType<typeof receiptsService>;
+export type { ReceiptStore } from './receipts.store.js';
