@@ -3,8 +3,11 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { BackupError } from './backup.manifest.js';
 
-/** How long the backup's connection waits for a lock another process holds (a checkpoint, say). */
-const LOCK_WAIT_MS = 10_000;
+/**
+ * How long the backup's connection waits for a lock another process holds (a checkpoint, say): a minute, so that a
+ * backup started while the file is busy waits rather than fails (and the test that holds it there never races it).
+ */
+const LOCK_WAIT_MS = 60_000;
 
 /** Rows per table and the migrations run, read from an open SQLite database. */
 function contents(db: SqliteDatabase.Database): { tables: Record<string, number>; migrations: string[] } {
