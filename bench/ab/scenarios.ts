@@ -290,4 +290,30 @@ export const SCENARIOS: Record<string, AbScenario> = {
       return rps(await load({ url, headers: side.auth, durationSeconds: seconds, connections: 1 }));
     },
   },
+  suggestions: {
+    // `svc seed`'s company: an approved history of merchants each coded to its account, and a queue of uncoded
+    // records of the same merchants; five grid pages of 200 of them asked in turn, one request at a time.
+    unit: 'pages/s',
+    warmup: true,
+    async setup(side, size, svc) {
+      seed(svc, size);
+      const ids = await recordIds(side, 'PREPARE', 1000);
+      if (ids.length < 200) throw new Error(`ab: the seed left ${ids.length} records in PREPARE, fewer than a page`);
+      const pages = Array.from({ length: Math.floor(ids.length / 200) }, (_, p) => ids.slice(p * 200, p * 200 + 200));
+      return { bodies: pages.map((page) => JSON.stringify({ accounting_record_ids: page })) };
+    },
+    async measure(side, made, seconds) {
+      const { bodies } = made as { bodies: string[] };
+      let n = 0;
+      const r = await load({
+        url: `${side.url}/internal/v1/accounting/suggestions`,
+        method: 'POST',
+        headers: { ...side.auth, 'content-type': 'application/json' },
+        durationSeconds: seconds,
+        connections: 1,
+        setupRequest: (request) => ({ ...request, body: bodies[n++ % bodies.length] }),
+      });
+      return rps(r);
+    },
+  },
 };

@@ -322,7 +322,7 @@ async function suggestions(b: Bench): Promise<void> {
   });
   b.statementsOf('suggestions for a page', captured[0]!);
   const floor = await b.onRaw((raw) => readFloor(raw, captured, quick ? 2 : 5));
-  // Cold: a new server (nothing kept from earlier requests, suggestion-values.ts), each page asked once.
+  // Cold: a new server (nothing kept from earlier requests, src/speed/suggestion-values.ts), each page asked once.
   await b.restart();
   const cold: number[] = [];
   for (let p = 0; p < PAGES; p++) cold.push((await ask(p)).ms);

@@ -23,6 +23,8 @@ export const SPEED_PIECES = [
   'hint-join-order',
   /** Random bytes drawn 4 kB at a time. */
   'random-pool',
+  /** The coded values of approved record versions kept between suggestion requests. */
+  'suggestion-values',
   /** PostgreSQL, autovacuum off: the service vacuums and analyses its stale tables every ten seconds. */
   'statistics-refresh',
 ] as const;

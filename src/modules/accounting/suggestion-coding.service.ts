@@ -15,7 +15,7 @@ import {
   type HistorySignal,
   type SuggestionRow,
 } from './suggestion-history.repository.js';
-import { suggestionValues, type CodedValue } from './suggestion-values.js';
+import { suggestionValues, type CodedValue } from '../../speed/suggestion-values.js';
 
 export type { AcceptedSuggestion } from './history.js';
 export type { HistorySignal } from './suggestion-history.repository.js';
@@ -121,7 +121,7 @@ export const suggestionCodingService = {
       suggestionHistoryRepository.history(ex, tenant.accountId, signal, keys[signal], limit);
     const rows = { VENDOR: await read('VENDOR'), USER: await read('USER'), RECORD_TYPE: await read('RECORD_TYPE') };
     const { accountId } = tenant;
-    // Line items are read only for the versions this process has not worked out yet (suggestion-values.ts).
+    // Line items are read only for the versions this process has not worked out yet (src/speed/suggestion-values.ts).
     // Taken out of the cache once, here: what this request adds to it may push older entries out meanwhile.
     const known = new Map<string, readonly CodedValue[]>();
     const missing = new Set<string>();
