@@ -18,6 +18,7 @@ import {
 import { findConflicts, type Conflict } from './field-values.conflicts.js';
 import { isForeignKeyViolation } from '../../db/failures.js';
 import { fieldValuesRepository as repo } from './field-values.repository.js';
+import { fieldValuePagesRepository as pages } from './field-values.pages.repository.js';
 import {
   FieldValueShape,
   type Address,
@@ -127,7 +128,7 @@ export const fieldValuesService = {
     const afterId = query.cursor
       ? String(openCursor(auth.cursorKey, 'field_values', filters, query.cursor)[0])
       : undefined;
-    const page = await repo.listPage(ex, auth.accountId, fieldId, {
+    const page = await pages.listPage(ex, auth.accountId, fieldId, {
       svcIds: filters.svc_ids,
       remoteIds: filters.remote_ids,
       valueIds: filters.value_ids,
