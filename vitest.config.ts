@@ -31,8 +31,11 @@ export default defineConfig({
     // The suite hashes hundreds of console passwords: at OWASP's argon2id floor rather than the default cost (a
     // third of the time here); spawned servers and CLIs inherit it. config.test.ts holds the default.
     env: { PASSWORD_HASH_MEMORY_KIB: '19456', PASSWORD_HASH_PASSES: '2' },
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Ceilings for a test that hangs, not bounds on how fast one must be: a file that spawns the CLI a dozen times
+    // took 45–60 s of a 60 s ceiling while the machine ran twenty processes at once (a test on a slow machine must
+    // not fail). A hang still ends the file, three minutes later.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     // A worker keeps its modules from one test file to the next (the app's import graph is most of a file's cost:
     // with a fresh module graph per file the suite spent more time importing than testing). Test files therefore
     // leave no module state behind: fake timers are restored, nothing is mocked at module level, and every app,

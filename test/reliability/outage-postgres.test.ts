@@ -36,18 +36,24 @@ eachDialect(
         const server = await served.start({ DATABASE_URL: url.toString(), DATABASE_POOL_SIZE: String(POOL) });
         const { api, url: valuesUrl, write, storedTags } = await setupOutage(served, server.url);
         const sent: Sent[] = [];
-        const traffic = async (ms: number) => {
-          const end = Date.now() + ms;
-          while (Date.now() < end) {
+        // Three writes at a time until `done` says so: by time before and after the outage; during it, until a
+        // dozen answers have come since PostgreSQL was stopped (a stop can take seconds on a loaded machine).
+        const traffic = async (done: () => boolean) => {
+          while (!done()) {
             await Promise.all(Array.from({ length: 3 }, async () => sent.push(await write())));
           }
         };
-        await traffic(1500);
+        const forMs = (ms: number) => {
+          const end = Date.now() + ms;
+          return () => Date.now() >= end;
+        };
+        await traffic(forMs(1500));
         const before = await connectionsTo(name);
-        const down = traffic(4000);
+        let stoppedAt = -1;
+        const down = traffic(() => stoppedAt >= 0 && sent.length - stoppedAt >= 12);
         await sleep(300);
         await stopPostgres();
-        const stoppedAt = sent.length;
+        stoppedAt = sent.length;
         await down;
         const duringOutage = sent.slice(stoppedAt);
         const ready = await api.request('GET', '/readyz');
@@ -70,7 +76,7 @@ eachDialect(
         }
         expect(recoveredMs).toBeGreaterThanOrEqual(0);
         const afterStart = sent.length;
-        await traffic(1500);
+        await traffic(forMs(1500));
         expect(sent.slice(afterStart).map((s) => s.res.status)).toEqual(sent.slice(afterStart).map(() => 200));
         expect(server.child.exitCode).toBeNull();
 
