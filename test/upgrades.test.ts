@@ -17,9 +17,24 @@ const ADDED: Record<string, string[]> = {
   // Since 9d197f0: what a record's balancing line stands for (its side, and the kind of account).
   '/v3/accounting/records': ['$.items[].balancing_account_type', '$.items[].balancing_line_type'],
   '/v3/accounting/records/{accr}': ['$.balancing_account_type', '$.balancing_line_type'],
+  '/internal/v1/accounting/records': ['$.items[].balancing_account_type', '$.items[].balancing_line_type'],
   // Since d22c65a (one pagination convention): a history page says whether another follows.
   '/internal/v1/accounting/records/{accr}/history': ['$.has_next_page'],
 };
+
+/** The same for the JSON lines of the CLI's listings, by command. */
+const ADDED_CLI: Record<string, string[]> = {
+  // Since two-step sign-in (0013): whether the user has set up a second factor.
+  'users list': ['$[].mfa_enrolled'],
+};
+
+/** The bill the release left in REVIEW with one of its two lines coded, as the release answered it. */
+function billInReview(fixture: UpgradeFixture): any {
+  const bill = fixture.answers.find(
+    (a) => /^\/v3\/accounting\/records\/accr_/.test(a.path) && (a.body as any).type === 'BILL_EXPENSE',
+  );
+  return bill!.body;
+}
 
 /** Today's svc over the fixture's data: SQLite migrates a copy of the file, PostgreSQL gets it by `svc copy`. */
 async function upgraded(
@@ -76,6 +91,38 @@ eachDialect('upgrades from earlier releases', (dialect) => {
           const allowed = ADDED[route] ?? [];
           expect.soft([route, [...members].filter((m) => !allowed.includes(m)).sort()]).toEqual([route, []]);
         }
+        for (const saved of fixture.cli) {
+          const ran = await svc(saved.args, { DATABASE_URL: url });
+          const command = saved.args.slice(0, 2).join(' ');
+          const lines = ran.stdout
+            .split('\n')
+            .filter((line) => line !== '')
+            .map((line) => JSON.parse(line));
+          const members = new Set<string>();
+          expect
+            .soft([command, ran.code, withoutAdded(lines, saved.lines, '$', members)])
+            .toEqual([command, 0, saved.lines]);
+          const allowed = ADDED_CLI[command] ?? [];
+          expect.soft([command, [...members].filter((m) => !allowed.includes(m)).sort()]).toEqual([command, []]);
+        }
+        // The release's rows are live, not only readable: its bill is coded, moved on and exported today.
+        const bill = billInReview(fixture);
+        const [, second] = bill.line_items;
+        const coded = await api.post(`/internal/v1/accounting/records/${bill.id}/coding`, {
+          version: bill.version,
+          lines: [{ line_id: second.id, field_values: [{ field_remote_id: 'GL', remote_id: 'GL-6010' }] }],
+        });
+        expect([coded.status, coded.body.record?.line_items[1].accounting_field_values.length]).toEqual([200, 1]);
+        const moved = await api.post(`/internal/v1/accounting/records/${bill.id}/review-status`, {
+          review_status: 'READY_FOR_EXPORT',
+        });
+        expect([moved.status, moved.text]).toEqual([200, expect.any(String)]);
+        const exported = await api.post('/v3/accounting/records/export-results', {
+          results: [{ accounting_record_id: bill.id, success: { reference_id: 'erp_after_upgrade' } }],
+        });
+        expect(exported.status).toBe(200);
+        const after = await api.get(`/v3/accounting/records/${bill.id}`);
+        expect([after.body.review_status, after.body.version]).toEqual(['EXPORTED', bill.version + 3]);
       } finally {
         server.child.kill('SIGTERM');
         await server.exited;

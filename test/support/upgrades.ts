@@ -24,12 +24,19 @@ export interface SavedAnswer {
   body: unknown;
 }
 
+/** A CLI command the release ran after its server's writes, and the JSON lines it printed. */
+export interface SavedCli {
+  args: string[];
+  lines: unknown[];
+}
+
 export interface UpgradeFixture {
   name: string;
   dir: string;
   database: string;
   manifest: UpgradeManifest;
   answers: SavedAnswer[];
+  cli: SavedCli[];
 }
 
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -47,6 +54,7 @@ export function upgradeFixtures(): UpgradeFixture[] {
         database: path.join(dir, 'database.sqlite'),
         manifest: readJson(path.join(dir, 'manifest.json')) as UpgradeManifest,
         answers: readJson(path.join(dir, 'answers.json')) as SavedAnswer[],
+        cli: readJson(path.join(dir, 'cli.json')) as SavedCli[],
       };
     })
     .sort((a, b) => a.manifest.committed_at.localeCompare(b.manifest.committed_at));
