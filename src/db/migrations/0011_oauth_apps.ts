@@ -100,5 +100,5 @@ export const down = forwardOnly;
 export const plan: MigrationPlan = {
   online: { sqlite: true, postgres: true },
   scans: ['oauth_clients', 'access_tokens'],
-  note: 'Creates partner apps, authorization codes and refresh tokens; adds nullable columns to API clients and tokens and indexes them (small tables: tokens expire within hours).',
+  note: 'Creates partner apps, authorization codes and refresh tokens; adds nullable columns to API clients and tokens and indexes them (small tables: expired tokens are deleted, and a token lives a day at most).',
 };
