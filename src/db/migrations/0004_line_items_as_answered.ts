@@ -95,5 +95,5 @@ export async function down(): Promise<void> {
 export const plan: MigrationPlan = {
   online: { sqlite: false, postgres: false },
   scans: ['accounting_records'],
-  note: "Rewrites every record's stored line items into the form the API answers: one pass over all records, holding writers back until it ends.",
+  note: "Rewrites every record's stored line items into the form the API answers, in one pass over all records: on SQLite writers wait for it; on PostgreSQL records the release before it writes meanwhile keep the old form.",
 };

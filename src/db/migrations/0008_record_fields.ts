@@ -135,5 +135,5 @@ export const down = forwardOnly;
 export const plan: MigrationPlan = {
   online: { sqlite: false, postgres: false },
   scans: ['accounting_record_details', 'accounting_records'],
-  note: "Adds a record's status and billing amount and rewrites every record's stored line items and user in their new form: one pass over all records.",
+  note: "Adds a record's status and billing amount and rewrites every record's stored line items and user in their new form, in one pass over all records: writers wait for it on SQLite, and records the release before it writes meanwhile on PostgreSQL keep the old form.",
 };

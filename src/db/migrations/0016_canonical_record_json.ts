@@ -158,5 +158,5 @@ export const down = forwardOnly;
 export const plan: MigrationPlan = {
   online: { sqlite: false, postgres: false },
   scans: ['accounting_record_details'],
-  note: "Rewrites every record's stored JSON in the serializer's member order (same content): one pass over all records, holding writers back until it ends.",
+  note: "Rewrites every record's stored JSON in the serializer's member order (same content), in one pass over all records: on SQLite writers wait for it; on PostgreSQL records written meanwhile keep the old order.",
 };
