@@ -148,8 +148,11 @@ const HELP: Record<string, string> = {
   'account delete': `svc account delete --account <account_id> --confirm <account_id>
     Deletes the account and all its data in one transaction; its audit log stays, with an account.deleted entry
     naming the rows deleted per table. Cannot be undone: take a backup first (svc backup).`,
-  migrate: `svc migrate
-    Applies the database migrations (the server also does so at start).`,
+  migrate: `svc migrate [--plan | --notes]
+    Applies the database migrations (the server also does so at start) and prints those it applied.
+    --plan    applies nothing: prints the pending migrations as JSON, each online (safe while the service runs)
+              or not (stop the service first), with the rows now in the tables it works through
+    --notes   prints every migration's release note (a Markdown table; no database is opened)`,
   version: `svc --version
     Prints the version of svc.`,
 };

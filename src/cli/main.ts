@@ -18,6 +18,7 @@ import { rules } from './rules.js';
 import { packageVersion } from '../lib/version.js';
 import { account, backup, copy, restore } from './backup.js';
 import { describeDatabase } from './database-name.js';
+import { migrate } from './migrate.js';
 
 type Out = (line: string) => void;
 
@@ -193,15 +194,9 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
       case 'account':
         await account(args, out, packageVersion());
         return 0;
-      case 'migrate': {
-        const { db } = openFromEnv(1);
-        try {
-          out(JSON.stringify({ applied: await migrateToLatest(db) }));
-        } finally {
-          await db.close();
-        }
+      case 'migrate':
+        await migrate(args, out, () => openFromEnv(1).db);
         return 0;
-      }
       case undefined:
         process.stderr.write(`${USAGE}\n`);
         return 2;

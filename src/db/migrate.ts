@@ -1,5 +1,6 @@
 import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
 import type { Db } from './database.js';
+import type { MigrationPlan } from './migrations/helpers.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_field_values.js';
 import * as m0003 from './migrations/0003_accounting.js';
@@ -29,9 +30,10 @@ import * as m0027 from './migrations/0027_record_search_terms.js';
 
 /**
  * The numbered migrations, in order. Imported statically so that the same list serves the compiled
- * service, the CLI and the tests; one file serves both dialects.
+ * service, the CLI and the tests; one file serves both dialects. Each says whether it runs online (`plan`,
+ * read by `svc migrate --plan`).
  */
-export const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration & { plan: MigrationPlan }> = {
   '0001_foundation': m0001,
   '0002_field_values': m0002,
   '0003_accounting': m0003,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { keyText } from './helpers.js';
+import { keyText, type MigrationPlan } from './helpers.js';
 
 /**
  * Field values. The primary key (account_id, field_id, svc_id) serves the get and the keyset list in
@@ -53,3 +53,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(): Promise<void> {
   throw new Error('svc migrations are forward-only');
 }
+
+export const plan: MigrationPlan = {
+  online: { sqlite: true, postgres: true },
+  scans: [],
+  note: "Creates the field values' table and its indexes; nothing existing is touched.",
+};

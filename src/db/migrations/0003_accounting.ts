@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { keyText } from './helpers.js';
+import { keyText, type MigrationPlan } from './helpers.js';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const key = keyText(db);
@@ -74,3 +74,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(): Promise<void> {
   throw new Error('svc migrations are forward-only');
 }
+
+export const plan: MigrationPlan = {
+  online: { sqlite: true, postgres: true },
+  scans: [],
+  note: "Creates the accounting records' tables; nothing existing is touched.",
+};

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { MigrationPlan } from './helpers.js';
 
 const BATCH = 1000;
 
@@ -90,3 +91,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(): Promise<void> {
   throw new Error('svc migrations are forward-only');
 }
+
+export const plan: MigrationPlan = {
+  online: { sqlite: false, postgres: false },
+  scans: ['accounting_records'],
+  note: "Rewrites every record's stored line items into the form the API answers, in one pass over all records: on SQLite writers wait for it; on PostgreSQL records the release before it writes meanwhile keep the old form.",
+};

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf, keyText } from './helpers.js';
+import { dialectOf, keyText, type MigrationPlan } from './helpers.js';
 
 const DETAILS = ['line_items_json', 'user_json', 'vendor_json', 'receipts_json'] as const;
 const refs = (columns: readonly string[]) => sql.join(columns.map((c) => sql.ref(c)));
@@ -118,3 +118,9 @@ async function rebuildRecordsWithout(trx: Kysely<any>, columns: readonly string[
 export async function down(): Promise<void> {
   throw new Error('svc migrations are forward-only');
 }
+
+export const plan: MigrationPlan = {
+  online: { sqlite: false, postgres: false },
+  scans: ['accounting_records'],
+  note: "Moves each record's line items, user, vendor and receipts into accounting_record_details and drops them from accounting_records (a table rebuild on SQLite): the release before it reads those columns.",
+};

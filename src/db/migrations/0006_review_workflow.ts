@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf, keyText } from './helpers.js';
+import { dialectOf, keyText, type MigrationPlan } from './helpers.js';
 
 /**
  * The review workflow (docs/accounting.md, "Review"):
@@ -202,3 +202,9 @@ async function fillReviewColumns(db: Kysely<any>): Promise<void> {
 export async function down(): Promise<void> {
   throw new Error('svc migrations are forward-only');
 }
+
+export const plan: MigrationPlan = {
+  online: { sqlite: false, postgres: false },
+  scans: ['accounting_records', 'field_values'],
+  note: 'Adds the review columns to every record and backfills them, creates the history and required-coding tables, and indexes records and field values (a full-text table on SQLite, a trigram index on PostgreSQL): time grows with records and values.',
+};

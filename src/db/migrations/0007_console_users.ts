@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { allOrNothing, forwardOnly, keyText } from './helpers.js';
+import { allOrNothing, forwardOnly, keyText, type MigrationPlan } from './helpers.js';
 
 /**
  * The review console's people (docs/console.md):
@@ -89,3 +89,9 @@ async function migrate(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: false, postgres: false },
+  scans: ['accounting_record_events'],
+  note: 'Creates console users, sessions and password links, and indexes the review history by event type: the index build holds back writes of records while it runs.',
+};

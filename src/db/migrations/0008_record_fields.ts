@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { allOrNothing, forwardOnly } from './helpers.js';
+import { allOrNothing, forwardOnly, type MigrationPlan } from './helpers.js';
 
 /**
  * The fields of the reference record that svc did not answer (docs/accounting.md, "The record"):
@@ -131,3 +131,9 @@ async function fillDetails(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: false, postgres: false },
+  scans: ['accounting_record_details', 'accounting_records'],
+  note: "Adds a record's status and billing amount and rewrites every record's stored line items and user in their new form, in one pass over all records: writers wait for it on SQLite, and records the release before it writes meanwhile on PostgreSQL keep the old form.",
+};

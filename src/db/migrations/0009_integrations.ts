@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { allOrNothing, forwardOnly, keyText } from './helpers.js';
+import { allOrNothing, forwardOnly, keyText, type MigrationPlan } from './helpers.js';
 
 /**
  * ERP partner connections (docs/integration.md, "Integrations and vendors"):
@@ -46,3 +46,9 @@ async function migrate(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: true, postgres: true },
+  scans: [],
+  note: "Creates the vendors' and integration's tables; nothing existing is touched.",
+};

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { allOrNothing, forwardOnly, keyText } from './helpers.js';
+import { allOrNothing, forwardOnly, keyText, type MigrationPlan } from './helpers.js';
 
 /**
  * Account events and webhooks (docs/webhooks.md):
@@ -132,3 +132,9 @@ async function migrate(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: true, postgres: true },
+  scans: [],
+  note: "Creates account events and webhooks' tables; nothing existing is touched.",
+};

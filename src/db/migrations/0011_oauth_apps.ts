@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { allOrNothing, forwardOnly, keyText } from './helpers.js';
+import { allOrNothing, forwardOnly, keyText, type MigrationPlan } from './helpers.js';
 
 /**
  * ERP partner apps and OAuth 2.0 authorization code (docs/integration.md, "Connecting a partner app"):
@@ -96,3 +96,9 @@ async function migrate(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: true, postgres: true },
+  scans: ['oauth_clients', 'access_tokens'],
+  note: 'Creates partner apps, authorization codes and refresh tokens; adds nullable columns to API clients and tokens and indexes them (small tables: expired tokens are deleted, and a token lives a day at most).',
+};

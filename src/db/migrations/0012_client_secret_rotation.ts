@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { allOrNothing, forwardOnly } from './helpers.js';
+import { allOrNothing, forwardOnly, type MigrationPlan } from './helpers.js';
 
 /**
  * Secret rotation with an overlap (`svc clients rotate-secret`, docs/integration.md): an API client keeps the hash of
@@ -16,3 +16,9 @@ async function migrate(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: true, postgres: true },
+  scans: [],
+  note: 'Adds two nullable columns to API clients (the previous secret of a rotation).',
+};

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { allOrNothing, forwardOnly } from './helpers.js';
+import { allOrNothing, forwardOnly, type MigrationPlan } from './helpers.js';
 
 /**
  * Each endpoint's waiting deliveries as a queue of its own (docs/webhooks.md, "Fair delivery"): the dispatcher
@@ -17,3 +17,9 @@ async function migrate(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: false, postgres: false },
+  scans: ['webhook_deliveries'],
+  note: 'Indexes webhook deliveries by endpoint and due time: the build holds back the writes that queue deliveries for as long as the delivery log takes to index.',
+};

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { dialectOf, forwardOnly } from './helpers.js';
+import { dialectOf, forwardOnly, type MigrationPlan } from './helpers.js';
 
 /**
  * A record's lines, user, vendor and receipts are stored as JSON text in the answer's form and spliced as they are
@@ -154,3 +154,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: false, postgres: false },
+  scans: ['accounting_record_details'],
+  note: "Rewrites every record's stored JSON in the serializer's member order (same content), in one pass over all records: on SQLite writers wait for it; on PostgreSQL records written meanwhile keep the old order.",
+};

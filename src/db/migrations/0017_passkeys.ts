@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { allOrNothing, forwardOnly, keyText } from './helpers.js';
+import { allOrNothing, forwardOnly, keyText, type MigrationPlan } from './helpers.js';
 
 /**
  * Passkeys and security keys (WebAuthn) as a second factor of console sign-in (docs/console.md, "Two-step
@@ -45,3 +45,9 @@ async function migrate(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: true, postgres: true },
+  scans: [],
+  note: 'Creates passkeys and adds three nullable columns to console sessions.',
+};

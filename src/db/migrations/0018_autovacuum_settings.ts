@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf, forwardOnly } from './helpers.js';
+import { dialectOf, forwardOnly, type MigrationPlan } from './helpers.js';
 
 /**
  * PostgreSQL's planner statistics and visibility maps are autovacuum's to keep (issue 29), with settings for the
@@ -32,3 +32,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: true, postgres: true },
+  scans: [],
+  note: 'PostgreSQL: sets autovacuum thresholds on the bulk tables (storage parameters; reads and writes go on). SQLite: nothing.',
+};

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { allOrNothing, forwardOnly, keyText } from './helpers.js';
+import { allOrNothing, forwardOnly, keyText, type MigrationPlan } from './helpers.js';
 
 /**
  * Claims held by a process that died are taken over within seconds, not when their 60 s lease runs out
@@ -27,3 +27,9 @@ async function migrate(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: false, postgres: false },
+  scans: ['webhook_deliveries'],
+  note: "Creates the dispatchers' heartbeats, adds a nullable column to webhook deliveries and indexes it: the build holds back the writes that queue deliveries while the delivery log is indexed.",
+};

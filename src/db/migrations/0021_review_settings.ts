@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { allOrNothing, forwardOnly, keyText } from './helpers.js';
+import { allOrNothing, forwardOnly, keyText, type MigrationPlan } from './helpers.js';
 
 /**
  * account_review_settings: how an account's review workflow behaves beyond required coding (docs/coding-rules.md,
@@ -20,3 +20,9 @@ async function migrate(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: true, postgres: true },
+  scans: [],
+  note: "Creates the account's review settings; nothing existing is touched.",
+};

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { allOrNothing, forwardOnly } from './helpers.js';
+import { allOrNothing, forwardOnly, type MigrationPlan } from './helpers.js';
 
 /**
  * Coding suggestions (docs/suggestions.md) read a bounded history: the last 50 records of the same vendor, of the
@@ -24,3 +24,9 @@ async function migrate(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: false, postgres: false },
+  scans: ['accounting_records'],
+  note: "Builds three indexes over accounting records (the suggestions' history reads): record writes wait for as long as the records take to index.",
+};

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { allOrNothing, forwardOnly } from './helpers.js';
+import { allOrNothing, forwardOnly, type MigrationPlan } from './helpers.js';
 
 /**
  * accounting_record_details.merchant_category_code: the card network's merchant category code (ISO 18245, four
@@ -14,3 +14,9 @@ async function migrate(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: true, postgres: true },
+  scans: [],
+  note: "Adds a nullable column to record details (a card record's merchant category code).",
+};

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { allOrNothing, dialectOf, forwardOnly, keyText } from './helpers.js';
+import { allOrNothing, dialectOf, forwardOnly, keyText, type MigrationPlan } from './helpers.js';
 
 /**
  * Receipts uploaded to svc (docs/receipts.md): content-addressed, one row per account and SHA-256 (the same bytes
@@ -34,3 +34,9 @@ async function migrate(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: true, postgres: true },
+  scans: [],
+  note: "Creates the receipts' tables; nothing existing is touched.",
+};

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { allOrNothing, forwardOnly, keyText } from './helpers.js';
+import { allOrNothing, forwardOnly, keyText, type MigrationPlan } from './helpers.js';
 
 /**
  * accounting_record_terms: the words each record is found by in the review queue's free-text search (search-terms.ts
@@ -65,3 +65,9 @@ async function migrate(db: Kysely<any>): Promise<void> {
 }
 
 export const down = forwardOnly;
+
+export const plan: MigrationPlan = {
+  online: { sqlite: false, postgres: false },
+  scans: ['accounting_records', 'accounting_record_details'],
+  note: "Creates the words records are found by and fills them from every record: records the release before it writes meanwhile would be missing from the queue's free-text search.",
+};

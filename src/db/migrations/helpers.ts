@@ -33,3 +33,19 @@ export function allOrNothing(migrate: (db: Kysely<any>) => Promise<void>): (db: 
 export async function forwardOnly(): Promise<void> {
   throw new Error('svc migrations are forward-only');
 }
+
+/**
+ * What `svc migrate --plan` and the release notes (docs/operations.md, "Upgrades") say of a migration, exported
+ * by each as `plan`. Online: safe to run while the service (the release before it) runs and takes writes: it only
+ * adds tables, nullable columns or settings, in a time that does not grow with the data. Otherwise stop the service
+ * first: it rewrites or backfills rows (writers wait for it, and rows the old release writes meanwhile miss the
+ * backfill), builds an index over a table that grows with use (PostgreSQL's CREATE INDEX blocks that table's
+ * writes; SQLite runs the whole migration in one write transaction), or moves columns the old release reads.
+ */
+export interface MigrationPlan {
+  online: { readonly sqlite: boolean; readonly postgres: boolean };
+  /** Existing tables it rewrites, backfills from or indexes: its time grows with their rows (the estimate's basis). */
+  scans: readonly string[];
+  /** The release note: what it does to existing data, and why it is (not) online. */
+  note: string;
+}
