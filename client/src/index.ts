@@ -51,6 +51,7 @@ export {
   type ErrorCode,
   type ValidationProblem,
 } from './errors.js';
+export type { ExportedFile } from './export-file.js';
 export { BATCH_LIMIT, SvcBatchError, type BatchChunk } from './batches.js';
 export {
   SvcOAuthError,

@@ -1,4 +1,6 @@
+import { exportedFileOf, type ExportedFile } from './export-file.js';
 import { paginate } from './pages.js';
+import type { FileAnswer } from './sender.js';
 import { writer, newIdempotencyKey, type RequestOptions, type Transport, type WriteOptions } from './transport.js';
 import type {
   AccountingOverview,
@@ -45,6 +47,16 @@ export function accountingRecordsApi(http: Transport) {
       query,
       options,
     });
+  const exportDownload = async (body: ExportFileRequest, options?: RequestOptions): Promise<ExportedFile> =>
+    exportedFileOf(
+      await http.request<FileAnswer>({
+        method: 'POST',
+        path: '/internal/v1/accounting/exports',
+        body,
+        options,
+        file: true,
+      }),
+    );
   return {
     get: (recordId: string, query: { single_entry?: boolean } = {}, options?: RequestOptions) =>
       http.request<AccountingRecord>({
@@ -59,10 +71,13 @@ export function accountingRecordsApi(http: Transport) {
       paginate((q) => queryPage(q as AccountingRecordQuery, options), query),
     /**
      * The selected READY_FOR_EXPORT records as one file (an hledger journal, Beancount, CSV): its text. Nothing
-     * changes; report each record's outcome with reportExportResults.
+     * changes; report each record's outcome with reportExportResults. `exportDownload` answers the same file with
+     * the name and media type the server gives it.
      */
-    exportFile: (body: ExportFileRequest, options?: RequestOptions) =>
-      http.request<string>({ method: 'POST', path: '/internal/v1/accounting/exports', body, options, file: true }),
+    exportFile: async (body: ExportFileRequest, options?: RequestOptions): Promise<string> =>
+      (await exportDownload(body, options)).text,
+    /** The same file as exportFile, with its name (Content-Disposition), media type and record count. */
+    exportDownload,
     reportExportResults: (results: ExportResult[], options?: WriteOptions) =>
       http.request<ExportResultsResponse>({
         method: 'POST',

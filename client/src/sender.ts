@@ -14,8 +14,14 @@ export interface Exchange {
   /** May be sent again after a failure (a read, or a write with an Idempotency-Key): see `retryable`. */
   safe: boolean;
   scope: CallScope;
-  /** A 2xx answer is a file: its text, not JSON. */
+  /** A 2xx answer is a file: its text and headers (a FileAnswer), not JSON. */
   file?: boolean;
+}
+
+/** A 2xx answer that is a file: its text, and the headers that name it (Content-Disposition, Content-Type). */
+export interface FileAnswer {
+  text: string;
+  headers: Headers;
 }
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
@@ -69,7 +75,9 @@ export class Sender {
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
-  /** The answer's JSON body (null when empty; a file's text); a non-2xx answer, or none, throws its SvcApiError. */
+  /**
+   * The answer's JSON body (null when empty; a file's FileAnswer); a non-2xx answer, or none, throws its SvcApiError.
+   */
   async send(x: Exchange): Promise<unknown> {
     const o = this.#o;
     const group = budgetGroup(x.method, x.path);
@@ -112,8 +120,9 @@ export class Sender {
         ...{ method: x.method, url: x.url, path: x.path, attempt, status },
         ...{ headers: response.headers, durationMs: now - started, requestId },
       });
+      if (response.ok && x.file) return { text, headers: response.headers } satisfies FileAnswer;
       const parsed = parseBody(text);
-      if (response.ok) return x.file ? text : parsed;
+      if (response.ok) return parsed;
       const retryAfter = retryAfterMs(response.headers.get('retry-after'), at);
       const error = errorFromResponse(status, parsed, requestId, response.headers.get('retry-after'));
       // A sign-in locked for minutes is an answer to show, not a limit of the client's to wait out.

@@ -24,7 +24,10 @@ interface Call {
   raw?: { bytes: Uint8Array<ArrayBuffer>; contentType: string };
   idempotencyKey?: string;
   options?: RequestOptions;
-  /** The answer is a file: its text is answered as it is, and the call, a read sent as POST, may be sent again. */
+  /**
+   * The answer is a file: its text and headers are answered as they are (a FileAnswer), and the call, a read sent as
+   * POST, may be sent again.
+   */
   file?: boolean;
 }
 

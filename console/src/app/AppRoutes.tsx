@@ -44,6 +44,9 @@ const RuleRoute = lazy(() =>
 const CodingGridRoute = lazy(() =>
   import('../features/coding-grid/routes/CodingGridRoute').then((m) => ({ default: m.CodingGridRoute })),
 );
+const ExportsRoute = lazy(() =>
+  import('../features/exports/routes/ExportsRoute').then((m) => ({ default: m.ExportsRoute })),
+);
 const AuditRoute = lazy(() => import('../features/audit/routes/AuditRoute').then((m) => ({ default: m.AuditRoute })));
 // Two-step sign-in's set-up draws a QR code (the qrcode package): loaded with the pages that need it.
 const TwoStepRoute = lazy(() =>
@@ -77,6 +80,7 @@ export function AppRoutes() {
                   <Route path="/" component={OverviewRoute} />
                   <Route path="/queue" component={ReviewQueueRoute} />
                   <Route path="/coding-grid" component={CodingGridRoute} />
+                  <Route path="/exports" component={ExportsRoute} />
                   <Route path="/records/:id">{(params) => <RecordRoute key={params.id} id={params.id} />}</Route>
                   <Route path="/fields" component={FieldsRoute} />
                   <Route path="/fields/:id">{(params) => <FieldRoute key={params.id} id={params.id} />}</Route>

@@ -3,6 +3,7 @@ import { Link, useRoute } from 'wouter';
 import { SignOutButton } from '../features/auth/components/SignOutButton';
 import { canManageClients, canReview, useCurrentUser } from '../features/auth/session-context';
 import { canSeeRules } from '../features/coding-rules/roles';
+import { ExportsNavItem } from '../features/exports/components/ExportsNavItem';
 import { canManageWebhooks } from '../features/webhooks/event-types';
 import { humanize } from '../lib/format';
 
@@ -46,6 +47,11 @@ export function Layout({ children }: { children: ReactNode }) {
                 </NavLink>
               </li>
             )}
+            <ExportsNavItem>
+              <NavLink href="/exports" pattern="/exports">
+                Export
+              </NavLink>
+            </ExportsNavItem>
             <li>
               <NavLink href="/fields" pattern="/fields/*?">
                 Fields

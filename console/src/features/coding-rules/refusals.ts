@@ -12,6 +12,8 @@ export type InputKey =
   | 'amount'
   | 'memoContains'
   | 'hasReceipt'
+  | 'lineValues'
+  | 'merchantCodes'
   | 'actions'
   | 'memo'
   | `value:${string}`;
@@ -37,6 +39,8 @@ const CONDITIONS: Record<string, InputKey> = {
   amount: 'amount',
   memo_contains: 'memoContains',
   has_receipt: 'hasReceipt',
+  line_field_values: 'lineValues',
+  merchant_category_codes: 'merchantCodes',
 };
 
 const LABELS: Record<string, string> = {
@@ -49,6 +53,8 @@ const LABELS: Record<string, string> = {
   amount: 'Amount',
   memoContains: 'Memo contains',
   hasReceipt: 'Receipt',
+  lineValues: "A line's value",
+  merchantCodes: 'Merchant category codes',
   actions: 'Actions',
   memo: 'Memo to set',
 };

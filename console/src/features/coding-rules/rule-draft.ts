@@ -27,14 +27,38 @@ export interface RuleDraft {
   amountMax: string;
   memoContains: string;
   hasReceipt: '' | 'true' | 'false';
+  /** Line conditions: some economic line carries one of these values of the field (one entry per field). */
+  lineValues: LineValuesDraft[];
+  /** Merchant category codes as typed, separated by commas, spaces or lines. */
+  merchantCodes: string;
   /** Field id → the value the rule sets (null: none). Fields the form does not show are kept as they are. */
   values: Record<string, ValueChoice | null>;
   memo: string;
   /** Conditions the form does not edit (set through the API): kept as they are. */
-  kept: Pick<
-    Conditions,
-    'user_ids' | 'user_department_ids' | 'user_location_ids' | 'line_field_values' | 'merchant_category_codes'
-  >;
+  kept: Pick<Conditions, 'user_ids' | 'user_department_ids' | 'user_location_ids'>;
+}
+
+/** One line condition as the form holds it: a field ('' until chosen) and the values chosen for it. */
+export interface LineValuesDraft {
+  /** Tells entries apart while they are edited (not sent). */
+  key: number;
+  fieldId: string;
+  values: ValueChoice[];
+}
+
+/** The references to values a rule's line conditions hold, for looking up their names. */
+export const lineValueRefs = (c: Conditions): { field_id: string; svc_id: string }[] =>
+  (c.line_field_values ?? []).flatMap((entry) => entry.svc_ids.map((svc_id) => ({ field_id: entry.field_id, svc_id })));
+
+/** The codes typed, as the API takes them: split, without repeats (each checked by `merchantCodeProblem`). */
+export const merchantCodesOf = (text: string): string[] => [...new Set(text.split(/[\s,;]+/).filter((c) => c !== ''))];
+
+/** What is wrong with the codes typed, in words, or null: each must be four digits (ISO 18245). */
+export function merchantCodeProblem(text: string): string | null {
+  const wrong = merchantCodesOf(text).filter((code) => !/^[0-9]{4}$/.test(code));
+  if (wrong.length === 0) return null;
+  const listed = wrong.map((code) => `“${code}”`).join(', ');
+  return `A merchant category code is four digits: ${listed} ${wrong.length === 1 ? 'is' : 'are'} not.`;
 }
 
 export const emptyDraft = (): RuleDraft => ({
@@ -49,6 +73,8 @@ export const emptyDraft = (): RuleDraft => ({
   amountMax: '',
   memoContains: '',
   hasReceipt: '',
+  lineValues: [],
+  merchantCodes: '',
   values: {},
   memo: '',
   kept: {},
@@ -70,13 +96,17 @@ export function draftOfRule(rule: Pick<CodingRule, 'name' | 'conditions' | 'acti
     amountMax: c.amount?.max === undefined ? '' : String(c.amount.max),
     memoContains: c.memo_contains ?? '',
     hasReceipt: c.has_receipt === undefined ? '' : c.has_receipt ? 'true' : 'false',
+    lineValues: (c.line_field_values ?? []).map((entry, key) => ({
+      key,
+      fieldId: entry.field_id,
+      values: entry.svc_ids.map((svc_id) => ({ svc_id, label: names.get(svc_id) ?? svc_id })),
+    })),
+    merchantCodes: (c.merchant_category_codes ?? []).join(', '),
     memo: rule.actions.memo ?? '',
     kept: {
       ...(c.user_ids ? { user_ids: c.user_ids } : {}),
       ...(c.user_department_ids ? { user_department_ids: c.user_department_ids } : {}),
       ...(c.user_location_ids ? { user_location_ids: c.user_location_ids } : {}),
-      ...(c.line_field_values ? { line_field_values: c.line_field_values } : {}),
-      ...(c.merchant_category_codes ? { merchant_category_codes: c.merchant_category_codes } : {}),
     },
   };
   for (const v of rule.actions.field_values) {
@@ -118,6 +148,12 @@ export function bodyOf(draft: RuleDraft): RuleBody {
   const min = amountOf(draft.amountMin);
   const max = amountOf(draft.amountMax);
   const currency = draft.currency.trim().toUpperCase();
+  // Entries without a field or a value say nothing yet: left out (the service would refuse them as empty).
+  const lineValues = draft.lineValues
+    .filter((entry) => entry.fieldId !== '' && entry.values.length > 0)
+    .map((entry) => ({ field_id: entry.fieldId, svc_ids: [...new Set(entry.values.map((v) => v.svc_id))] }));
+  // Sent as typed, a wrong code included: the service refuses it, pointed at this input, as the form shows already.
+  const merchantCodes = merchantCodesOf(draft.merchantCodes);
   const conditions: Conditions = {
     ...(draft.recordTypes.length > 0 ? { record_types: draft.recordTypes } : {}),
     ...(draft.sourceTypes.length > 0 ? { source_types: draft.sourceTypes } : {}),
@@ -130,6 +166,8 @@ export function bodyOf(draft: RuleDraft): RuleBody {
       : {}),
     ...(draft.memoContains.trim() !== '' ? { memo_contains: draft.memoContains.trim() } : {}),
     ...(draft.hasReceipt !== '' ? { has_receipt: draft.hasReceipt === 'true' } : {}),
+    ...(lineValues.length > 0 ? { line_field_values: lineValues } : {}),
+    ...(merchantCodes.length > 0 ? { merchant_category_codes: merchantCodes } : {}),
     ...draft.kept,
   };
   const actions: Actions = {

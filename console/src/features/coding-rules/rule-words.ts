@@ -7,8 +7,18 @@ const quoted = (text: string) => `“${text}”`;
 const either = (items: readonly string[]) =>
   items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 
-/** A rule's conditions in plain words, one sentence part each: "Vendor name contains “uber”", "Source is Card". */
-export function conditionWords(c: Conditions): string[] {
+/** How words name a rule's fields and values (by name once looked up; by id until then). */
+export interface Naming {
+  field(fieldId: string): string;
+  value(svcId: string): string;
+}
+const BY_ID: Naming = { field: (id) => id, value: (id) => id };
+
+/**
+ * A rule's conditions in plain words, one sentence part each: "Vendor name contains “uber”", "Source is Card",
+ * "A line's Department is Sales", "Merchant category is 5812 or 5814".
+ */
+export function conditionWords(c: Conditions, naming: Naming = BY_ID): string[] {
   const words: string[] = [];
   if (c.vendor_name) {
     words.push(`Vendor name ${c.vendor_name.operator === 'EQUALS' ? 'is' : 'contains'} ${quoted(c.vendor_name.value)}`);
@@ -20,9 +30,9 @@ export function conditionWords(c: Conditions): string[] {
   if (c.user_department_ids) words.push(`User's department is ${either(c.user_department_ids)}`);
   if (c.user_location_ids) words.push(`User's location is ${either(c.user_location_ids)}`);
   for (const entry of c.line_field_values ?? []) {
-    words.push(`A line's ${entry.field_id} is ${either(entry.svc_ids)}`);
+    words.push(`A line's ${naming.field(entry.field_id)} is ${either(entry.svc_ids.map((id) => naming.value(id)))}`);
   }
-  if (c.merchant_category_codes) words.push(`Merchant category code is ${either(c.merchant_category_codes)}`);
+  if (c.merchant_category_codes) words.push(`Merchant category is ${either(c.merchant_category_codes)}`);
   if (c.amount) {
     const { currency, min, max } = c.amount;
     if (min !== undefined && max !== undefined) words.push(`Amount from ${min} to ${max} ${currency}`);
@@ -50,7 +60,11 @@ export interface VersionChange {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export function versionChange(version: CodingRuleVersion, before: CodingRuleVersion | undefined): VersionChange {
+export function versionChange(
+  version: CodingRuleVersion,
+  before: CodingRuleVersion | undefined,
+  naming: Naming = BY_ID,
+): VersionChange {
   if (version.change === 'CREATED' || !before) {
     return { words: [`Created as “${version.name}”, ${version.enabled ? 'enabled' : 'disabled'}`], actions: null };
   }
@@ -62,7 +76,7 @@ export function versionChange(version: CodingRuleVersion, before: CodingRuleVers
     words.push(`Position changed from ${before.position} to ${version.position}`);
   }
   if (!same(version.conditions, before.conditions)) {
-    words.push(`Conditions now: ${conditionWords(version.conditions).join('; ')}`);
+    words.push(`Conditions now: ${conditionWords(version.conditions, naming).join('; ')}`);
   }
   const actionsChanged = !same(version.actions, before.actions);
   if (words.length === 0 && !actionsChanged) words.push('Saved without a change');

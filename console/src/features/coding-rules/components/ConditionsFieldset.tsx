@@ -1,9 +1,12 @@
+import type { Field } from '@svc/client';
 import { useId } from 'react';
 import { humanize } from '../../../lib/format';
 import { SOURCE_TYPE_LABELS, SOURCE_TYPES, type SourceType } from '../../../lib/labels';
 import type { Refusal } from '../refusals';
 import type { RecordType, RuleDraft } from '../rule-draft';
 import { InputError, invalidProps } from './InputError';
+import { LineValuesFieldset } from './LineValuesFieldset';
+import { MerchantCodesInput } from './MerchantCodesInput';
 
 /**
  * Every record type, in the spec's order: the service's list (ledger.ts) as the console's client types it, the
@@ -45,12 +48,15 @@ const toggled = <T,>(list: readonly T[], item: T, on: boolean): T[] =>
 
 interface ConditionsProps {
   draft: RuleDraft;
+  /** The fields a line can be coded with; `allFields` names the others. */
+  fields: readonly Field[];
+  allFields: readonly Field[] | undefined;
   change: (patch: Partial<RuleDraft>) => void;
   errors: Refusal['byInput'];
 }
 
 /** What a record must be for the rule to apply: every condition filled in must match. */
-export function ConditionsFieldset({ draft, change, errors }: ConditionsProps) {
+export function ConditionsFieldset({ draft, fields, allFields, change, errors }: ConditionsProps) {
   const id = useId();
   const err = (key: string) => `${id}-${key}-error`;
   return (
@@ -125,6 +131,7 @@ export function ConditionsFieldset({ draft, change, errors }: ConditionsProps) {
           />
           <InputError id={err('memo')} messages={errors.memoContains} />
         </div>
+        <MerchantCodesInput value={draft.merchantCodes} change={change} errors={errors} />
         <div className="field">
           <label htmlFor={`${id}-receipt`}>Receipt</label>
           <select
@@ -182,6 +189,13 @@ export function ConditionsFieldset({ draft, change, errors }: ConditionsProps) {
         </div>
         <InputError id={err('types')} messages={errors.recordTypes} />
       </fieldset>
+      <LineValuesFieldset
+        lineValues={draft.lineValues}
+        fields={fields}
+        allFields={allFields}
+        change={change}
+        errors={errors}
+      />
       {(draft.kept.user_ids || draft.kept.user_department_ids || draft.kept.user_location_ids) && (
         <p className="hint">
           The rule also has conditions on user ids, departments or locations (set through the API): they are kept.

@@ -73,7 +73,7 @@ export function RuleForm(props: RuleFormProps) {
           />
           <InputError id={`${id}-name-error`} messages={errors.name} />
         </div>
-        <ConditionsFieldset draft={draft} change={change} errors={errors} />
+        <ConditionsFieldset draft={draft} fields={fields} allFields={allFields} change={change} errors={errors} />
         <ActionsFieldset draft={draft} fields={fields} allFields={allFields} change={change} errors={errors} />
         {refusal && (
           <div className="notice notice-error" role="alert">

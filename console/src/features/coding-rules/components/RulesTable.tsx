@@ -1,6 +1,7 @@
 import type { CodingRule, Field } from '@svc/client';
 import { Link } from 'wouter';
 import { ScrollRegion } from '../../../components/ScrollRegion';
+import { useConditionNaming } from '../condition-naming';
 import { conditionWords } from '../rule-words';
 import { RuleActionsText } from './RuleActionsText';
 import { RuleRowActions } from './RuleRowActions';
@@ -29,6 +30,10 @@ export function RulesTable({
   fields: readonly Field[] | undefined;
   writes: RuleWrites | null;
 }) {
+  const naming = useConditionNaming(
+    rules.map((rule) => rule.conditions),
+    fields,
+  );
   return (
     <ScrollRegion label="Coding rules">
       <table className="data-table">
@@ -53,7 +58,7 @@ export function RulesTable({
               </td>
               <td>
                 <ul className="rule-conditions">
-                  {conditionWords(rule.conditions).map((words) => (
+                  {conditionWords(rule.conditions, naming).map((words) => (
                     <li key={words}>{words}</li>
                   ))}
                 </ul>

@@ -18,7 +18,8 @@ import { RulePreviewResult } from '../components/RulePreviewResult';
 import { RuleStatus } from '../components/RuleStatus';
 import { canManageRules } from '../roles';
 import { actorWords, conditionWords } from '../rule-words';
-import { draftOfRule } from '../rule-draft';
+import { draftOfRule, lineValueRefs } from '../rule-draft';
+import { useConditionNaming } from '../condition-naming';
 import '../coding-rules.css';
 
 /** An admin's edit of the rule at the version read; a conflict says so and reloads on demand. */
@@ -28,7 +29,7 @@ function EditRule({ rule, onReload }: { rule: CodingRule; onReload: () => Promis
   const [notice, setNotice] = useState<string | null>(null);
   const fields = useCodingFields();
   const allFields = useAllFields();
-  const names = useValueNames(base.actions.field_values);
+  const names = useValueNames([...base.actions.field_values, ...lineValueRefs(base.conditions)]);
   const update = useUpdateRule();
   const conflict = isApiError(update.error, 'VERSION_CONFLICT');
   const reload = async () => {
@@ -86,12 +87,13 @@ function EditRule({ rule, onReload }: { rule: CodingRule; onReload: () => Promis
 /** The rule as it is, and a preview of what it would change now (for those who may not change it). */
 function ShowRule({ rule, fields }: { rule: CodingRule; fields: readonly Field[] | undefined }) {
   const preview = usePreviewRule();
+  const naming = useConditionNaming([rule.conditions], fields);
   return (
     <section className="card" aria-labelledby="rule-show-title">
       <h2 id="rule-show-title">What it does</h2>
       <p>When a record matches:</p>
       <ul className="rule-conditions">
-        {conditionWords(rule.conditions).map((words) => (
+        {conditionWords(rule.conditions, naming).map((words) => (
           <li key={words}>{words}</li>
         ))}
       </ul>
