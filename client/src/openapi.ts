@@ -243,7 +243,7 @@ export interface paths {
     get: operations["searchAccountingRecords"];
     /**
      * Create accounting records from source activity
-     * @description Up to 1000 items, all or none. `lines` split the economic side across coded lines and must sum to the amount (default: one uncoded line); the service writes the balancing side.
+     * @description Up to 1000 items, all or none. `lines` split the economic side across coded lines and must sum to the amount (default: one uncoded line); the service writes the balancing side. Items created READY_FOR_EXPORT must meet the account's required coding (422 CODING_REQUIRED) and receipt policy (422 RECEIPT_REQUIRED, details.records naming each item by its path).
      */
     post: operations["createAccountingRecords"];
   };
@@ -316,7 +316,7 @@ export interface paths {
   "/internal/v1/accounting/records/{record_id}/review-status": {
     /**
      * Move a record through review
-     * @description One step forward (PREPARE → REVIEW → READY_FOR_EXPORT) or back (READY_FOR_EXPORT → REVIEW → PREPARE, EXPORTED → REVIEW). EXPORTED is reached only through export results.
+     * @description One step forward (PREPARE → REVIEW → READY_FOR_EXPORT) or back (READY_FOR_EXPORT → REVIEW → PREPARE, EXPORTED → REVIEW). EXPORTED is reached only through export results. A move to READY_FOR_EXPORT checks the account's required coding (422 CODING_REQUIRED) and receipt policy (422 RECEIPT_REQUIRED: details {accounting_record_id, record_type, currency, amount_minor, above_minor}, amounts in minor units).
      */
     post: operations["moveAccountingRecordReviewStatus"];
   };
@@ -351,7 +351,7 @@ export interface paths {
   "/internal/v1/accounting/records/review-status": {
     /**
      * Move up to 1000 records to a review state
-     * @description All or nothing by default. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED), message and reason in plain words; the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding. With partial: true (asked for explicitly), the records that may move do and the answer is 200: items are those moved, not_moved each other record with its error_code, message and reason, as a refusal would name it.
+     * @description All or nothing by default. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED, RECEIPT_REQUIRED), message and reason in plain words; the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding, then its receipt policy (RECEIPT_REQUIRED, with record_type, currency, amount_minor and above_minor). With partial: true (asked for explicitly), the records that may move do and the answer is 200: items are those moved, not_moved each other record with its error_code, message and reason, as a refusal would name it.
      */
     post: operations["moveAccountingRecordsReviewStatus"];
   };
@@ -4289,7 +4289,7 @@ export interface operations {
   };
   /**
    * Create accounting records from source activity
-   * @description Up to 1000 items, all or none. `lines` split the economic side across coded lines and must sum to the amount (default: one uncoded line); the service writes the balancing side.
+   * @description Up to 1000 items, all or none. `lines` split the economic side across coded lines and must sum to the amount (default: one uncoded line); the service writes the balancing side. Items created READY_FOR_EXPORT must meet the account's required coding (422 CODING_REQUIRED) and receipt policy (422 RECEIPT_REQUIRED, details.records naming each item by its path).
    */
   createAccountingRecords: {
     parameters: {
@@ -5439,7 +5439,7 @@ export interface operations {
   };
   /**
    * Move a record through review
-   * @description One step forward (PREPARE → REVIEW → READY_FOR_EXPORT) or back (READY_FOR_EXPORT → REVIEW → PREPARE, EXPORTED → REVIEW). EXPORTED is reached only through export results.
+   * @description One step forward (PREPARE → REVIEW → READY_FOR_EXPORT) or back (READY_FOR_EXPORT → REVIEW → PREPARE, EXPORTED → REVIEW). EXPORTED is reached only through export results. A move to READY_FOR_EXPORT checks the account's required coding (422 CODING_REQUIRED) and receipt policy (422 RECEIPT_REQUIRED: details {accounting_record_id, record_type, currency, amount_minor, above_minor}, amounts in minor units).
    */
   moveAccountingRecordReviewStatus: {
     parameters: {
@@ -6123,7 +6123,7 @@ export interface operations {
   };
   /**
    * Move up to 1000 records to a review state
-   * @description All or nothing by default. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED), message and reason in plain words; the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding. With partial: true (asked for explicitly), the records that may move do and the answer is 200: items are those moved, not_moved each other record with its error_code, message and reason, as a refusal would name it.
+   * @description All or nothing by default. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED, RECEIPT_REQUIRED), message and reason in plain words; the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding, then its receipt policy (RECEIPT_REQUIRED, with record_type, currency, amount_minor and above_minor). With partial: true (asked for explicitly), the records that may move do and the answer is 200: items are those moved, not_moved each other record with its error_code, message and reason, as a refusal would name it.
    */
   moveAccountingRecordsReviewStatus: {
     parameters: {
