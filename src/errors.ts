@@ -10,5 +10,6 @@ import { requestErrors } from './errors/request.errors.js';
 
 export * from './errors/app-error.js';
 export { transitionRefusal } from './errors/domain.errors.js';
+export type { ReceiptShortfall } from './errors/receipts.errors.js';
 
 export const errors = { ...requestErrors, ...accessErrors, ...domainErrors, ...receiptsErrors } as const;

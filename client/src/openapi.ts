@@ -223,6 +223,18 @@ export interface paths {
      */
     get: operations["getAccountingOverview"];
   };
+  "/internal/v1/accounting/receipt-policy": {
+    /**
+     * The account's receipt policy (receipts required above an amount)
+     * @description Per currency, the amount above which a record of the listed types needs a receipt before READY_FOR_EXPORT: a move there (or a creation there) of such a record without a receipt answers 422 RECEIPT_REQUIRED. The amount compared is the record's amount, in its own currency. No rules until set.
+     */
+    get: operations["getReceiptPolicy"];
+    /**
+     * Set the account's receipt policy
+     * @description Replaces the rules (one per currency: 400 INVALID_REQUEST names an unknown or repeated currency, a negative amount or an unknown record type, and nothing is stored); kept in the audit log (account.settings_changed). Records already READY_FOR_EXPORT are not re-checked; moves and creations from now on are.
+     */
+    put: operations["setReceiptPolicy"];
+  };
   "/internal/v1/accounting/records": {
     /**
      * Find records to review
@@ -231,7 +243,7 @@ export interface paths {
     get: operations["searchAccountingRecords"];
     /**
      * Create accounting records from source activity
-     * @description Up to 1000 items, all or none. `lines` split the economic side across coded lines and must sum to the amount (default: one uncoded line); the service writes the balancing side.
+     * @description Up to 1000 items, all or none. `lines` split the economic side across coded lines and must sum to the amount (default: one uncoded line); the service writes the balancing side. Items created READY_FOR_EXPORT must meet the account's required coding (422 CODING_REQUIRED) and receipt policy (422 RECEIPT_REQUIRED, details.records naming each item by its path).
      */
     post: operations["createAccountingRecords"];
   };
@@ -304,7 +316,7 @@ export interface paths {
   "/internal/v1/accounting/records/{record_id}/review-status": {
     /**
      * Move a record through review
-     * @description One step forward (PREPARE → REVIEW → READY_FOR_EXPORT) or back (READY_FOR_EXPORT → REVIEW → PREPARE, EXPORTED → REVIEW). EXPORTED is reached only through export results.
+     * @description One step forward (PREPARE → REVIEW → READY_FOR_EXPORT) or back (READY_FOR_EXPORT → REVIEW → PREPARE, EXPORTED → REVIEW). EXPORTED is reached only through export results. A move to READY_FOR_EXPORT checks the account's required coding (422 CODING_REQUIRED) and receipt policy (422 RECEIPT_REQUIRED: details {accounting_record_id, record_type, currency, amount_minor, above_minor}, amounts in minor units).
      */
     post: operations["moveAccountingRecordReviewStatus"];
   };
@@ -339,7 +351,7 @@ export interface paths {
   "/internal/v1/accounting/records/review-status": {
     /**
      * Move up to 1000 records to a review state
-     * @description All or nothing by default. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED), message and reason in plain words; the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding. With partial: true (asked for explicitly), the records that may move do and the answer is 200: items are those moved, not_moved each other record with its error_code, message and reason, as a refusal would name it.
+     * @description All or nothing by default. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED, RECEIPT_REQUIRED), message and reason in plain words; the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding, then its receipt policy (RECEIPT_REQUIRED, with record_type, currency, amount_minor and above_minor). With partial: true (asked for explicitly), the records that may move do and the answer is 200: items are those moved, not_moved each other record with its error_code, message and reason, as a refusal would name it.
      */
     post: operations["moveAccountingRecordsReviewStatus"];
   };
@@ -1242,7 +1254,7 @@ export interface components {
        * @description Machine-readable error code
        * @enum {string}
        */
-      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "EXPORT_REFUSED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "INVALID_PASSKEY" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "WEBHOOK_ENDPOINT_DISABLED" | "INVALID_AUTHORIZATION_REQUEST" | "UNSUPPORTED_RECEIPT_TYPE" | "RECEIPT_LIMIT_REACHED" | "INVALID_RECEIPT_LINK" | "RECEIPT_LINK_EXPIRED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "EXPORT_REFUSED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "INVALID_PASSKEY" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "WEBHOOK_ENDPOINT_DISABLED" | "INVALID_AUTHORIZATION_REQUEST" | "UNSUPPORTED_RECEIPT_TYPE" | "RECEIPT_LIMIT_REACHED" | "RECEIPT_REQUIRED" | "INVALID_RECEIPT_LINK" | "RECEIPT_LINK_EXPIRED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
       /** @description Human-readable error message */
       message: string;
       /** @description The X-Request-Id of the request */
@@ -4031,6 +4043,163 @@ export interface operations {
     };
   };
   /**
+   * The account's receipt policy (receipts required above an amount)
+   * @description Per currency, the amount above which a record of the listed types needs a receipt before READY_FOR_EXPORT: a move there (or a creation there) of such a record without a receipt answers 422 RECEIPT_REQUIRED. The amount compared is the record's amount, in its own currency. No rules until set.
+   */
+  getReceiptPolicy: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description At most one rule per currency. A record of a listed type, in the rule's currency, with an amount above above_minor and no receipt cannot move (or be created) READY_FOR_EXPORT: 422 RECEIPT_REQUIRED. []: no receipt is required. */
+            rules: ({
+                /** @description In minor units of the currency (cents for USD): a record whose amount is strictly greater needs a receipt */
+                above_minor: number;
+                /** @description ISO 4217 currency code: the rule applies to records in this currency */
+                currency: string;
+                /** @description The record types the rule applies to */
+                record_types: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
+              })[];
+            /** @description When the policy was last set; null: never (no receipt is required) */
+            updated_at: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Set the account's receipt policy
+   * @description Replaces the rules (one per currency: 400 INVALID_REQUEST names an unknown or repeated currency, a negative amount or an unknown record type, and nothing is stored); kept in the audit log (account.settings_changed). Records already READY_FOR_EXPORT are not re-checked; moves and creations from now on are.
+   */
+  setReceiptPolicy: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description At most one rule per currency. A record of a listed type, in the rule's currency, with an amount above above_minor and no receipt cannot move (or be created) READY_FOR_EXPORT: 422 RECEIPT_REQUIRED. []: no receipt is required. */
+          rules: ({
+              /** @description In minor units of the currency (cents for USD): a record whose amount is strictly greater needs a receipt */
+              above_minor: number;
+              /** @description ISO 4217 currency code: the rule applies to records in this currency */
+              currency: string;
+              /** @description The record types the rule applies to */
+              record_types: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
+            })[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description At most one rule per currency. A record of a listed type, in the rule's currency, with an amount above above_minor and no receipt cannot move (or be created) READY_FOR_EXPORT: 422 RECEIPT_REQUIRED. []: no receipt is required. */
+            rules: ({
+                /** @description In minor units of the currency (cents for USD): a record whose amount is strictly greater needs a receipt */
+                above_minor: number;
+                /** @description ISO 4217 currency code: the rule applies to records in this currency */
+                currency: string;
+                /** @description The record types the rule applies to */
+                record_types: ("CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN")[];
+              })[];
+            /** @description When the policy was last set; null: never (no receipt is required) */
+            updated_at: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
    * Find records to review
    * @description Records matching every given filter, sorted (default updated_at; `-` descending; ties by id), a keyset page at a time. Unlike the public query, review_status alone matches records of every source type.
    */
@@ -4120,7 +4289,7 @@ export interface operations {
   };
   /**
    * Create accounting records from source activity
-   * @description Up to 1000 items, all or none. `lines` split the economic side across coded lines and must sum to the amount (default: one uncoded line); the service writes the balancing side.
+   * @description Up to 1000 items, all or none. `lines` split the economic side across coded lines and must sum to the amount (default: one uncoded line); the service writes the balancing side. Items created READY_FOR_EXPORT must meet the account's required coding (422 CODING_REQUIRED) and receipt policy (422 RECEIPT_REQUIRED, details.records naming each item by its path).
    */
   createAccountingRecords: {
     parameters: {
@@ -4344,7 +4513,7 @@ export interface operations {
                  * @description The error_code the move would be refused with (FORBIDDEN: the caller's scopes or role)
                  * @enum {string}
                  */
-                reason_code: "FORBIDDEN" | "INVALID_TRANSITION" | "CODING_REQUIRED";
+                reason_code: "FORBIDDEN" | "INVALID_TRANSITION" | "CODING_REQUIRED" | "RECEIPT_REQUIRED";
                 /**
                  * @description Review stage of the record
                  * @enum {string}
@@ -5270,7 +5439,7 @@ export interface operations {
   };
   /**
    * Move a record through review
-   * @description One step forward (PREPARE → REVIEW → READY_FOR_EXPORT) or back (READY_FOR_EXPORT → REVIEW → PREPARE, EXPORTED → REVIEW). EXPORTED is reached only through export results.
+   * @description One step forward (PREPARE → REVIEW → READY_FOR_EXPORT) or back (READY_FOR_EXPORT → REVIEW → PREPARE, EXPORTED → REVIEW). EXPORTED is reached only through export results. A move to READY_FOR_EXPORT checks the account's required coding (422 CODING_REQUIRED) and receipt policy (422 RECEIPT_REQUIRED: details {accounting_record_id, record_type, currency, amount_minor, above_minor}, amounts in minor units).
    */
   moveAccountingRecordReviewStatus: {
     parameters: {
@@ -5775,7 +5944,7 @@ export interface operations {
                      * @description The error_code the move would be refused with (FORBIDDEN: the caller's scopes or role)
                      * @enum {string}
                      */
-                    reason_code: "FORBIDDEN" | "INVALID_TRANSITION" | "CODING_REQUIRED";
+                    reason_code: "FORBIDDEN" | "INVALID_TRANSITION" | "CODING_REQUIRED" | "RECEIPT_REQUIRED";
                     /**
                      * @description Review stage of the record
                      * @enum {string}
@@ -5954,7 +6123,7 @@ export interface operations {
   };
   /**
    * Move up to 1000 records to a review state
-   * @description All or nothing by default. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED), message and reason in plain words; the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding. With partial: true (asked for explicitly), the records that may move do and the answer is 200: items are those moved, not_moved each other record with its error_code, message and reason, as a refusal would name it.
+   * @description All or nothing by default. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED, RECEIPT_REQUIRED), message and reason in plain words; the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding, then its receipt policy (RECEIPT_REQUIRED, with record_type, currency, amount_minor and above_minor). With partial: true (asked for explicitly), the records that may move do and the answer is 200: items are those moved, not_moved each other record with its error_code, message and reason, as a refusal would name it.
    */
   moveAccountingRecordsReviewStatus: {
     parameters: {
@@ -6001,10 +6170,16 @@ export interface operations {
               })[];
             /** @description Only with partial: each record that did not move, in request order, with why (as a refusal) */
             not_moved?: ({
+                /** @description RECEIPT_REQUIRED: the policy's threshold, which the amount is above */
+                above_minor?: number;
                 accounting_record_id: string;
+                /** @description RECEIPT_REQUIRED: the record's amount, in minor units of its currency */
+                amount_minor?: number;
+                /** @description RECEIPT_REQUIRED: the currency of the record and the rule */
+                currency?: string;
                 current_version?: number;
                 /** @enum {string} */
-                error_code: "NOT_FOUND" | "VERSION_CONFLICT" | "INVALID_TRANSITION" | "CODING_REQUIRED";
+                error_code: "NOT_FOUND" | "VERSION_CONFLICT" | "INVALID_TRANSITION" | "CODING_REQUIRED" | "RECEIPT_REQUIRED";
                 expected_version?: number;
                 /**
                  * @description Review stage of the record
@@ -6017,6 +6192,11 @@ export interface operations {
                 message: string;
                 /** @description The same, in plain words for a person */
                 reason: string;
+                /**
+                 * @description The kind of activity the record books
+                 * @enum {string}
+                 */
+                record_type?: "CARD_EXPENSE_POST" | "CARD_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_REPAYMENT" | "REIMBURSEMENT_EXPENSE_APPROVAL" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN" | "REIMBURSEMENT_EXPENSE_POST" | "CARD_PAYMENT" | "REWARD_REDEMPTION" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND" | "CARD_EXPENSE_REFUND" | "CARD_PAYMENT_REFUND" | "REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL" | "INVOICE" | "INVOICE_PAYMENT" | "BILL_EXPENSE" | "BILL_EXPENSE_PAYMENT" | "BILL_EXPENSE_CARD_PAYMENT" | "BILL_MONEY_MOVEMENT_PAYIN";
                 /**
                  * @description Review stage of the record
                  * @enum {string}

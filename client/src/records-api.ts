@@ -28,6 +28,8 @@ import type {
   RecordWithSingleEntry,
   RequiredCoding,
   ReviewMoveRequest,
+  ReceiptPolicy,
+  ReceiptPolicyRequest,
   ReviewSettings,
   ReviewSettingsRequest,
   SplitLineRequest,
@@ -184,6 +186,15 @@ export function reviewApi(http: Transport) {
      */
     setReviewSettings: (settings: ReviewSettingsRequest, options?: WriteOptions) =>
       write<ReviewSettings>('PUT', '/internal/v1/accounting/review-settings', settings, options),
+    /**
+     * The account's receipt policy (docs/receipts.md, "Receipt policy"): per currency, the amount (minor units)
+     * above which a record of the listed types needs a receipt before READY_FOR_EXPORT.
+     */
+    receiptPolicy: (options?: RequestOptions) =>
+      http.request<ReceiptPolicy>({ method: 'GET', path: '/internal/v1/accounting/receipt-policy', options }),
+    /** Replaces the account's receipt policy (accounting.record.admin); a bad rule is an SvcValidationError. */
+    setReceiptPolicy: (policy: ReceiptPolicyRequest, options?: WriteOptions) =>
+      write<ReceiptPolicy>('PUT', '/internal/v1/accounting/receipt-policy', policy, options),
     /** Values of a field for a coding picker: starting with the text first, then containing it. */
     searchFieldValues: (fieldId: string, query: FieldValueSearchQuery, options?: RequestOptions) =>
       http.request<{ items: FieldValue[] }>({

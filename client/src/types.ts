@@ -59,6 +59,9 @@ export type RecordSearchPage = Ok<'/internal/v1/accounting/records', 'get'>;
 export type RequiredCoding = Ok<'/internal/v1/accounting/required-coding', 'get'>;
 export type ReviewSettings = Ok<'/internal/v1/accounting/review-settings', 'get'>;
 export type ReviewSettingsRequest = Body<'/internal/v1/accounting/review-settings', 'put'>;
+export type ReceiptPolicy = Ok<'/internal/v1/accounting/receipt-policy', 'get'>;
+export type ReceiptPolicyRequest = Body<'/internal/v1/accounting/receipt-policy', 'put'>;
+export type ReceiptRule = ReceiptPolicy['rules'][number];
 export type FieldValueSearchQuery = Query<'/internal/v1/fields/{field_id}/values/search', 'get'>;
 export type AccountingOverview = Ok<'/internal/v1/accounting/overview', 'get'>;
 

@@ -102,13 +102,13 @@ export const domainErrors = {
     ),
   /** A bulk review move refused: every failing record, each with its own code; the status of the gravest. */
   bulkMoveRefused: (
-    code: 'NOT_FOUND' | 'VERSION_CONFLICT' | 'INVALID_TRANSITION' | 'CODING_REQUIRED',
+    code: 'NOT_FOUND' | 'VERSION_CONFLICT' | 'INVALID_TRANSITION' | 'CODING_REQUIRED' | 'RECEIPT_REQUIRED',
     requested: number,
     problems: Record<string, unknown>[],
   ) =>
     new AppError(
       code,
-      code === 'NOT_FOUND' ? 404 : code === 'CODING_REQUIRED' ? 422 : 409,
+      code === 'NOT_FOUND' ? 404 : code === 'CODING_REQUIRED' || code === 'RECEIPT_REQUIRED' ? 422 : 409,
       `${problems.length} of ${requested} records cannot make this move; nothing was changed. details.errors names each.`,
       { errors: problems },
     ),

@@ -1,7 +1,34 @@
 import { AppError } from './app-error.js';
 
+/** What RECEIPT_REQUIRED names of a record (or an item being created, by its path) that needs a receipt. */
+export type ReceiptShortfall = {
+  record_type: string;
+  currency: string;
+  amount_minor: number;
+  above_minor: number;
+};
+
 /** Refusals of receipts (docs/receipts.md). Used through `errors` (src/errors.ts). */
 export const receiptsErrors = {
+  /** A move of one record to READY_FOR_EXPORT refused by the account's receipt policy. `shown`: amounts in words. */
+  receiptRequired: (
+    detail: ReceiptShortfall & { accounting_record_id: string },
+    shown: { amount: string; above: string },
+  ) =>
+    new AppError(
+      'RECEIPT_REQUIRED',
+      422,
+      `Accounting record ${detail.accounting_record_id} needs a receipt before READY_FOR_EXPORT: its amount ${shown.amount} is above ${shown.above}, the account's receipt threshold for ${detail.record_type}. Attach a receipt first; nothing was changed.`,
+      detail,
+    ),
+  /** Items created READY_FOR_EXPORT that the account's receipt policy requires a receipt of, each by its path. */
+  receiptsRequiredAtIngestion: (records: (ReceiptShortfall & { path: string })[]) =>
+    new AppError(
+      'RECEIPT_REQUIRED',
+      422,
+      `${records.length === 1 ? '1 item needs' : `${records.length} items need`} a receipt to be created READY_FOR_EXPORT (the account's receipt policy): send receipts with ${records.map((r) => r.path).join(', ')}, or create them in an earlier state; nothing was changed.`,
+      { records },
+    ),
   unsupportedReceiptType: (detected: string | null, accepted: readonly string[], heicDecodable: boolean) =>
     new AppError(
       'UNSUPPORTED_RECEIPT_TYPE',

@@ -27,6 +27,7 @@ export const RECORD_DRAFTS = '0023_record_drafts';
 export const MERCHANT_CATEGORY_CODE = '0024_merchant_category_code';
 export const RECEIPTS = '0025_receipts';
 export const RECORD_TERMS = '0027_record_search_terms';
+export const RECEIPT_POLICY = '0028_receipt_policy';
 /** The migrations after 0003, in the order they run. */
 export const LATER = [
   '0004_line_items_as_answered',
@@ -52,6 +53,7 @@ export const LATER = [
   MERCHANT_CATEGORY_CODE,
   RECEIPTS,
   RECORD_TERMS,
+  RECEIPT_POLICY,
 ];
 /** `name` and the migrations after it, in the order they run: what migrateToLatest applies once `name` is undone. */
 export const laterFrom = (name: string): string[] => {
@@ -104,27 +106,34 @@ export async function undoIntegrations(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
 }
 
-/** Undoes migration 0027 (the words records are found by in the queue's free-text search). */
+/** Undoes migration 0028 (an account's receipt policy). */
+export async function undoReceiptPolicy(db: Kysely<any>) {
+  await sql`drop table account_receipt_policies`.execute(db);
+  await sql`delete from kysely_migration where name = ${RECEIPT_POLICY}`.execute(db);
+}
+
+/** Undoes migrations 0028 and 0027 (the words records are found by in the queue's free-text search). */
 export async function undoRecordTerms(db: Kysely<any>) {
+  await undoReceiptPolicy(db);
   await sql`drop table accounting_record_terms`.execute(db);
   await sql`delete from kysely_migration where name = ${RECORD_TERMS}`.execute(db);
 }
 
-/** Undoes migrations 0027 and 0025 (receipts uploaded to svc). */
+/** Undoes migrations 0028, 0027 and 0025 (receipts uploaded to svc). */
 async function undoReceipts(db: Kysely<any>) {
   await undoRecordTerms(db);
   for (const table of ['receipt_contents', 'receipts']) await sql`drop table ${sql.ref(table)}`.execute(db);
   await sql`delete from kysely_migration where name = ${RECEIPTS}`.execute(db);
 }
 
-/** Undoes migrations 0027, 0025 and 0024 (a card record's merchant category code). */
+/** Undoes migrations 0028, 0027, 0025 and 0024 (a card record's merchant category code). */
 async function undoMerchantCategoryCode(db: Kysely<any>) {
   await undoReceipts(db);
   await db.schema.alterTable('accounting_record_details').dropColumn('merchant_category_code').execute();
   await sql`delete from kysely_migration where name = ${MERCHANT_CATEGORY_CODE}`.execute(db);
 }
 
-/** Undoes migrations 0027, 0025, 0024 and 0023 (console users' drafts of a record's coding). */
+/** Undoes migrations 0028, 0027, 0025, 0024 and 0023 (console users' drafts of a record's coding). */
 async function undoRecordDrafts(db: Kysely<any>) {
   await undoMerchantCategoryCode(db);
   await sql`drop table record_drafts`.execute(db);

@@ -115,6 +115,7 @@ const BUSINESS_TABLES = [
   'accounting_record_events',
   'account_required_fields',
   'account_review_settings',
+  'account_receipt_policies',
   'integrations',
   'account_events',
   'webhook_endpoints',

@@ -47,6 +47,9 @@ const CodingGridRoute = lazy(() =>
 const ExportsRoute = lazy(() =>
   import('../features/exports/routes/ExportsRoute').then((m) => ({ default: m.ExportsRoute })),
 );
+const SettingsRoute = lazy(() =>
+  import('../features/settings/routes/SettingsRoute').then((m) => ({ default: m.SettingsRoute })),
+);
 const AuditRoute = lazy(() => import('../features/audit/routes/AuditRoute').then((m) => ({ default: m.AuditRoute })));
 // Two-step sign-in's set-up draws a QR code (the qrcode package): loaded with the pages that need it.
 const TwoStepRoute = lazy(() =>
@@ -94,6 +97,7 @@ export function AppRoutes() {
                   <Route path="/integrations" component={IntegrationsRoute} />
                   <Route path="/webhooks" component={WebhooksRoute} />
                   <Route path="/webhooks/:id">{(params) => <WebhookRoute key={params.id} id={params.id} />}</Route>
+                  <Route path="/settings" component={SettingsRoute} />
                   <Route path="/audit" component={AuditRoute} />
                   <Route path="/oauth/authorize" component={ConsentRoute} />
                   <Route component={NotFoundRoute} />

@@ -4,6 +4,7 @@ import { SignOutButton } from '../features/auth/components/SignOutButton';
 import { canManageClients, canReview, useCurrentUser } from '../features/auth/session-context';
 import { canSeeRules } from '../features/coding-rules/roles';
 import { ExportsNavItem } from '../features/exports/components/ExportsNavItem';
+import { canSeeSettings } from '../features/settings/roles';
 import { canManageWebhooks } from '../features/webhooks/event-types';
 import { humanize } from '../lib/format';
 
@@ -94,6 +95,13 @@ export function Layout({ children }: { children: ReactNode }) {
               <li>
                 <NavLink href="/webhooks" pattern="/webhooks/*?">
                   Webhooks
+                </NavLink>
+              </li>
+            )}
+            {canSeeSettings(user) && (
+              <li>
+                <NavLink href="/settings" pattern="/settings">
+                  Settings
                 </NavLink>
               </li>
             )}

@@ -78,3 +78,42 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 export function countOf(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 }
+
+/**
+ * The currency's number of decimals (2 for USD, 0 for JPY, 3 for KWD), as the browser's ISO 4217 data has it;
+ * 2 for a code it does not know (the service refuses an unknown code by itself).
+ */
+export function currencyDigits(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+/** An amount typed in major units ("75", "75.5", "1,250.00") as exact integer minor units, or what is wrong. */
+export function toMinorUnits(text: string, currency: string): { minor: number } | { problem: string } {
+  const digits = currencyDigits(currency);
+  const match = /^(\d+)(?:\.(\d*))?$/.exec(text.trim().replaceAll(',', ''));
+  if (!match) return { problem: 'must be an amount of 0 or more, such as 75.00' };
+  const fraction = match[2] ?? '';
+  if (fraction.replace(/0+$/, '').length > digits) {
+    return {
+      problem:
+        digits === 0
+          ? `must be a whole number for ${currency}`
+          : `must have at most ${digits} decimal places for ${currency}`,
+    };
+  }
+  // Digits joined as text, then read once: no binary fraction is ever multiplied.
+  const minor = Number(`${match[1]}${fraction.slice(0, digits).padEnd(digits, '0')}`);
+  return Number.isSafeInteger(minor) ? { minor } : { problem: 'is too large' };
+}
+
+/** Integer minor units as major units in text, exactly ("7500" USD → "75.00", JPY → "7500"). */
+export function fromMinorUnits(minor: number, currency: string): string {
+  const digits = currencyDigits(currency);
+  if (digits === 0) return String(minor);
+  const text = String(minor).padStart(digits + 1, '0');
+  return `${text.slice(0, -digits)}.${text.slice(-digits)}`;
+}

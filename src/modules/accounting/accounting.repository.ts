@@ -214,7 +214,7 @@ export const accountingRepository = {
   },
 
   /**
-   * Deletes every record of the account with its details, history, counts, required coding and review settings (a sandbox
+   * Deletes every record of the account with its details, history, counts, required coding, review settings and receipt policy (a sandbox
    * reset). The record clock stays, so that updated_at keeps growing past what pollers have seen.
    */
   async purgeAccount(ex: Executor, accountId: string): Promise<void> {
@@ -226,6 +226,7 @@ export const accountingRepository = {
       'account_record_counts',
       'account_required_fields',
       'account_review_settings',
+      'account_receipt_policies',
     ] as const) {
       await ex.deleteFrom(table).where('account_id', '=', accountId).execute();
     }

@@ -16,6 +16,7 @@ import {
 import { allowedMovesRoutes } from './allowed-moves.routes.js';
 import { internalAccountingRoutes } from './internal.routes.js';
 import { overviewRoutes } from './overview.routes.js';
+import { receiptPolicyRoutes } from './receipt-policy.routes.js';
 import { reviewRoutes } from './review.routes.js';
 import { bulkCodingRoutes } from './bulk-coding.routes.js';
 import { sendPrewritten } from '../../http/serialization.js';
@@ -92,6 +93,7 @@ export function accountingRoutes(db: Db): FastifyPluginAsyncTypebox {
 
     await app.register(internalAccountingRoutes(db));
     await app.register(reviewRoutes(db));
+    await app.register(receiptPolicyRoutes(db));
     await app.register(bulkCodingRoutes(db));
     await app.register(allowedMovesRoutes(db));
     await app.register(overviewRoutes(db));

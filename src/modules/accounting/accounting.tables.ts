@@ -112,6 +112,14 @@ export interface AccountReviewSettingsTable {
   updated_at: number;
 }
 
+/** An account's receipt policy (docs/receipts.md, "Receipt policy"); no row: no receipt is required. */
+export interface AccountReceiptPoliciesTable {
+  account_id: string;
+  /** ReceiptRule[] as answered, by currency */
+  rules_json: string;
+  updated_at: number;
+}
+
 /** What a record keeps of the most recent export report (last_export_json). */
 export interface LastExportResult {
   status: 'SUCCESS' | 'FAILURE';
@@ -148,5 +156,6 @@ declare module '../../db/database.js' {
     accounting_record_terms: AccountingRecordTermsTable;
     account_required_fields: AccountRequiredFieldsTable;
     account_review_settings: AccountReviewSettingsTable;
+    account_receipt_policies: AccountReceiptPoliciesTable;
   }
 }

@@ -16,7 +16,7 @@ const AllowedMoveSchema = Type.Union(
         direction: Direction,
         allowed: Type.Literal(false),
         reason_code: oneOf(
-          ['FORBIDDEN', 'INVALID_TRANSITION', 'CODING_REQUIRED'] as const,
+          ['FORBIDDEN', 'INVALID_TRANSITION', 'CODING_REQUIRED', 'RECEIPT_REQUIRED'] as const,
           "The error_code the move would be refused with (FORBIDDEN: the caller's scopes or role)",
         ),
         reason: Type.String({ description: 'Why not, in plain words for a person' }),

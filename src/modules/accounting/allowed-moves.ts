@@ -3,8 +3,7 @@ import { errors } from '../../errors.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { accountingRepository } from './accounting.repository.js';
 import { REVIEW_STATUSES, type ReviewStatus } from './lifecycle.js';
-import { moveDirection, moveRefusals, MOVE_SCOPES, PLAIN_REASONS } from './move-rules.js';
-import { requiredCoding, type RequiredField } from './required-coding.js';
+import { moveDirection, moveRefusals, MOVE_SCOPES, PLAIN_REASONS, readyRules, type ReadyRules } from './move-rules.js';
 import { AccountingRecordShape } from './record.shape.js';
 import { reviewRepository, type ReviewState } from './review.repository.js';
 import type { AllowedMove, RecordMoves, RecordWithAllowedMoves } from './allowed-moves.schemas.js';
@@ -22,17 +21,17 @@ function between(from: ReviewStatus, to: ReviewStatus): ReviewStatus[] {
 }
 
 /** True when the record could reach `to` through `via`, each step a move the rules allow. */
-function reachable(required: readonly RequiredField[], state: ReviewState, via: ReviewStatus[], to: ReviewStatus) {
+function reachable(rules: ReadyRules, state: ReviewState, via: ReviewStatus[], to: ReviewStatus) {
   let at = state;
   for (const step of [...via, to]) {
-    if (moveRefusals(required, [at], step).size > 0) return false;
+    if (moveRefusals(rules, [at], step).size > 0) return false;
     at = { ...at, review_status: step };
   }
   return true;
 }
 
 function movesOf(
-  required: readonly RequiredField[],
+  rules: ReadyRules,
   mayMove: boolean,
   state: ReviewState,
   refusals: ReadonlyMap<ReviewStatus, ReturnType<typeof moveRefusals>>,
@@ -43,28 +42,31 @@ function movesOf(
     const refusal = refusals.get(to)!.get(state.id);
     if (!refusal) return { to, direction, allowed: true };
     const via = between(state.review_status, to);
-    const reason_code = refusal.error_code === 'CODING_REQUIRED' ? 'CODING_REQUIRED' : 'INVALID_TRANSITION';
+    const reason_code =
+      refusal.error_code === 'CODING_REQUIRED' || refusal.error_code === 'RECEIPT_REQUIRED'
+        ? refusal.error_code
+        : 'INVALID_TRANSITION';
     return {
       to,
       direction,
       allowed: false,
       reason_code,
       reason: refusal.reason,
-      ...(via.length > 0 && reachable(required, state, via, to) ? { allowed_via: via } : {}),
+      ...(via.length > 0 && reachable(rules, state, via, to) ? { allowed_via: via } : {}),
     };
   });
 }
 
-/** Each state's allowed moves for this caller. `states` carry their lines (the required coding reads them). */
+/** Each state's allowed moves for this caller. `states` carry their lines and receipts (READY_FOR_EXPORT's rules read them). */
 async function allowedMovesOf(
   ex: Executor,
   auth: AuthContext,
   states: readonly ReviewState[],
 ): Promise<Map<string, AllowedMove[]>> {
   const mayMove = MOVE_SCOPES.some((scope) => auth.scopes.has(scope));
-  const required = await requiredCoding.fields(ex, auth);
-  const refusals = new Map(REVIEW_STATUSES.map((to) => [to, moveRefusals(required, states, to)]));
-  return new Map(states.map((s) => [s.id, movesOf(required, mayMove, s, refusals)]));
+  const rules = await readyRules(ex, auth);
+  const refusals = new Map(REVIEW_STATUSES.map((to) => [to, moveRefusals(rules, states, to)]));
+  return new Map(states.map((s) => [s.id, movesOf(rules, mayMove, s, refusals)]));
 }
 
 export const allowedMovesService = {
@@ -72,8 +74,18 @@ export const allowedMovesService = {
   async record(ex: Executor, auth: AuthContext, id: string): Promise<RecordWithAllowedMoves> {
     const row = await accountingRepository.find(ex, auth.accountId, id);
     if (!row) throw errors.notFound(`Accounting record ${id}`, { accounting_record_id: id });
-    const { type, source_type, review_status, line_items_json } = row;
-    const state = { id, type, source_type, review_status, version: Number(row.version), line_items_json };
+    const { type, source_type, review_status, currency, line_items_json, receipts_json } = row;
+    const state: ReviewState = {
+      id,
+      type,
+      source_type,
+      review_status,
+      version: Number(row.version),
+      currency,
+      amount_minor: Number(row.amount_minor),
+      line_items_json,
+      receipts_json,
+    };
     const moves = await allowedMovesOf(ex, auth, [state]);
     return {
       record: AccountingRecordShape.toObject(row, { singleEntry: false, accountId: auth.accountId }),

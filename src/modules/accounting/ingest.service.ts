@@ -18,6 +18,7 @@ import type { ReviewStatus } from './lifecycle.js';
 import { recordEvents, type RecordEvent, type RuleCoding } from './history.js';
 import { sortableAmount } from './money.js';
 import { checkItem } from './ingest-checks.js';
+import { receiptPolicy } from './receipt-policy.js';
 import { reviewSettings } from './review-settings.js';
 import { requiredCoding } from './required-coding.js';
 import { codeDraftsByRules, marksOf, ruleCodingsOf } from './rule-coding.js';
@@ -217,6 +218,26 @@ export const ingestService = {
       drafts.flatMap((d, i) =>
         d.reviewStatus === 'READY_FOR_EXPORT'
           ? [{ ref: { path: `/items/${i}` }, lines: d.lines.map((l) => ({ lineId: null, codings: l.fieldValues })) }]
+          : [],
+      ),
+    );
+    // And the account's receipt policy.
+    await receiptPolicy.assertReceipted(
+      ex,
+      caller,
+      drafts.flatMap((d, i) =>
+        d.reviewStatus === 'READY_FOR_EXPORT'
+          ? [
+              {
+                path: `/items/${i}`,
+                subject: {
+                  type: d.type,
+                  currency: d.currency,
+                  amountMinor: d.amountMinor,
+                  receipts: d.receipts?.length ?? 0,
+                },
+              },
+            ]
           : [],
       ),
     );

@@ -20,10 +20,10 @@ export function internalAccountingRoutes(db: Db): FastifyPluginAsyncTypebox {
           operationId: 'createAccountingRecords',
           summary: 'Create accounting records from source activity',
           description:
-            'Up to 1000 items, all or none. `lines` split the economic side across coded lines and must sum to the amount (default: one uncoded line); the service writes the balancing side.',
+            "Up to 1000 items, all or none. `lines` split the economic side across coded lines and must sum to the amount (default: one uncoded line); the service writes the balancing side. Items created READY_FOR_EXPORT must meet the account's required coding (422 CODING_REQUIRED) and receipt policy (422 RECEIPT_REQUIRED, details.records naming each item by its path).",
           tags,
           body: IngestBody,
-          response: { 200: RecordItems, ...errorResponses(404) },
+          response: { 200: RecordItems, ...errorResponses(404, 422) },
         },
       },
       async (request, reply) =>
@@ -38,11 +38,11 @@ export function internalAccountingRoutes(db: Db): FastifyPluginAsyncTypebox {
           operationId: 'moveAccountingRecordReviewStatus',
           summary: 'Move a record through review',
           description:
-            'One step forward (PREPARE → REVIEW → READY_FOR_EXPORT) or back (READY_FOR_EXPORT → REVIEW → PREPARE, EXPORTED → REVIEW). EXPORTED is reached only through export results.',
+            "One step forward (PREPARE → REVIEW → READY_FOR_EXPORT) or back (READY_FOR_EXPORT → REVIEW → PREPARE, EXPORTED → REVIEW). EXPORTED is reached only through export results. A move to READY_FOR_EXPORT checks the account's required coding (422 CODING_REQUIRED) and receipt policy (422 RECEIPT_REQUIRED: details {accounting_record_id, record_type, currency, amount_minor, above_minor}, amounts in minor units).",
           tags,
           params: RecordIdParams,
           body: ReviewStatusBody,
-          response: { 200: AccountingRecord, ...errorResponses(404, 409) },
+          response: { 200: AccountingRecord, ...errorResponses(404, 409, 422) },
         },
       },
       async (request, reply) =>

@@ -1,6 +1,9 @@
+import type { Executor } from '../../db/database.js';
 import { transitionRefusal } from '../../errors.js';
+import type { Tenant } from '../auth/auth.service.js';
 import { canMove, REVIEW_STATUSES, type ReviewStatus } from './lifecycle.js';
 import { requiredCoding, type CodedRecord, type MissingCoding, type RequiredField } from './required-coding.js';
+import { receiptPolicy, type ReceiptRule, type ReceiptShortfall } from './receipt-policy.js';
 import type { ReviewState } from './review.repository.js';
 import { economicLines, type LineItem } from './ledger.js';
 
@@ -13,7 +16,22 @@ import { economicLines, type LineItem } from './ledger.js';
 /** The scopes that may move records through review (any one suffices): the move route's and allowed_moves'. */
 export const MOVE_SCOPES = ['accounting.record.review', 'accounting.record.admin'] as const;
 
-export type MoveErrorCode = 'NOT_FOUND' | 'VERSION_CONFLICT' | 'INVALID_TRANSITION' | 'CODING_REQUIRED';
+export type MoveErrorCode =
+  'NOT_FOUND' | 'VERSION_CONFLICT' | 'INVALID_TRANSITION' | 'CODING_REQUIRED' | 'RECEIPT_REQUIRED';
+
+/** What the account requires of a record before READY_FOR_EXPORT: its required coding and its receipt policy. */
+export interface ReadyRules {
+  required: readonly RequiredField[];
+  receipts: readonly ReceiptRule[];
+}
+
+/** Nothing required: what a move to another state than READY_FOR_EXPORT checks. */
+export const NO_READY_RULES: ReadyRules = { required: [], receipts: [] };
+
+/** The account's rules of READY_FOR_EXPORT, read in the caller's transaction. */
+export async function readyRules(ex: Executor, tenant: Tenant): Promise<ReadyRules> {
+  return { required: await requiredCoding.fields(ex, tenant), receipts: await receiptPolicy.rules(ex, tenant) };
+}
 
 export interface MoveProblem {
   accounting_record_id: string;
@@ -54,6 +72,17 @@ function codingReason(lines: MissingCoding['lines']): string {
   return `It lacks the coding required before approval: ${each.join('; ')}.`;
 }
 
+function receiptReason(shortfall: ReceiptShortfall): string {
+  const shown = receiptPolicy.shown(shortfall);
+  return `It needs a receipt before approval: its amount, ${shown.amount}, is above ${shown.above}, the account's receipt threshold for this type of record.`;
+}
+
+/** How many receipts a record lists (uploaded to svc or sent with their own links). */
+function receiptCount(receiptsJson: string | null): number {
+  const receipts: unknown = receiptsJson === null ? [] : JSON.parse(receiptsJson);
+  return Array.isArray(receipts) ? receipts.length : 0;
+}
+
 /** The coding of a record's economic lines, as the required-coding check reads it. */
 export function codedRecord(state: Pick<ReviewState, 'id' | 'type' | 'line_items_json'>): CodedRecord {
   const lines: LineItem[] = state.line_items_json === null ? [] : JSON.parse(state.line_items_json);
@@ -65,11 +94,12 @@ export function codedRecord(state: Pick<ReviewState, 'id' | 'type' | 'line_items
 
 /**
  * Why each record (found, at the version the caller expects) may not move to `to`, by id: the lifecycle first,
- * then, towards READY_FOR_EXPORT, the account's required coding. A record not in the map may make the move.
- * `states` must carry their lines when `to` is READY_FOR_EXPORT.
+ * then, towards READY_FOR_EXPORT, the account's required coding, then its receipt policy (one problem a record: the
+ * first it meets). A record not in the map may make the move. `states` must carry their lines and receipts when
+ * `to` is READY_FOR_EXPORT.
  */
 export function moveRefusals(
-  required: readonly RequiredField[],
+  rules: ReadyRules,
   states: readonly ReviewState[],
   to: ReviewStatus,
 ): Map<string, MoveProblem> {
@@ -90,7 +120,7 @@ export function moveRefusals(
       toCheck.push(codedRecord(state));
     }
   }
-  for (const missing of requiredCoding.missing(required, toCheck)) {
+  for (const missing of requiredCoding.missing(rules.required, toCheck)) {
     const id = 'accounting_record_id' in missing.ref ? missing.ref.accounting_record_id : '';
     refused.set(id, {
       accounting_record_id: id,
@@ -98,6 +128,25 @@ export function moveRefusals(
       message: 'Lines lack the coding the account requires before READY_FOR_EXPORT.',
       reason: codingReason(missing.lines),
       lines: missing.lines,
+    });
+  }
+  if (to !== 'READY_FOR_EXPORT' || rules.receipts.length === 0) return refused;
+  for (const state of states) {
+    if (refused.has(state.id)) continue;
+    const subject = {
+      type: state.type,
+      currency: state.currency,
+      amountMinor: state.amount_minor,
+      receipts: receiptCount(state.receipts_json),
+    };
+    const shortfall = receiptPolicy.shortfall(rules.receipts, subject);
+    if (!shortfall) continue;
+    refused.set(state.id, {
+      accounting_record_id: state.id,
+      error_code: 'RECEIPT_REQUIRED',
+      message: "The record needs a receipt before READY_FOR_EXPORT (the account's receipt policy).",
+      reason: receiptReason(shortfall),
+      ...shortfall,
     });
   }
   return refused;

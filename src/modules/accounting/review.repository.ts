@@ -5,14 +5,20 @@ import { preparedQuery } from '../../speed/prepared.js';
 import type { RecordType, SourceType } from './ledger.js';
 import type { ReviewStatus } from './lifecycle.js';
 
-/** What a review move needs of a record: its state, and its lines when coding must be checked. */
+/**
+ * What a review move needs of a record: its state, its amount, and its lines and receipts when coding and the
+ * receipt policy must be checked (a move to READY_FOR_EXPORT).
+ */
 export interface ReviewState {
   id: string;
   type: RecordType;
   source_type: SourceType;
   review_status: ReviewStatus;
   version: number;
+  currency: string;
+  amount_minor: number;
   line_items_json: string | null;
+  receipts_json: string | null;
 }
 
 export interface Move {
@@ -137,7 +143,7 @@ const updateLinesManyBy: ByDialect<
 export const reviewRepository = {
   /**
    * The review state of each given record the account has (a primary-key probe each: the ids joined as VALUES),
-   * with its line items when `withLines`.
+   * with its line items and receipts when `withLines`.
    */
   async states(ex: Executor, accountId: string, ids: readonly string[], withLines: boolean): Promise<ReviewState[]> {
     const out: ReviewState[] = [];
@@ -145,14 +151,18 @@ export const reviewRepository = {
       // The ids first, then a primary-key probe per id (a hint: with the planner free to order the join, SQLite
       // chose to walk the account's whole details table).
       const lines = withLines ? sql`d.line_items_json` : sql`null`;
+      const receipts = withLines ? sql`d.receipts_json` : sql`null`;
       const details = withLines ? sql`${hints.joinInWrittenOrder} accounting_record_details d` : sql``;
       const detailsMatch = withLines ? sql`and d.account_id = r.account_id and d.id = r.id` : sql``;
       const result = await sql<ReviewState>`
         with v(id) as (values ${sql.join(chunk.map((id) => sql`(${id})`))})
-        select r.id, r.type, r.source_type, r.review_status, r.version, ${lines} as line_items_json
+        select r.id, r.type, r.source_type, r.review_status, r.version, r.currency, r.amount_minor,
+          ${lines} as line_items_json, ${receipts} as receipts_json
         from v ${hints.joinInWrittenOrder} accounting_records r ${details}
         where r.account_id = ${accountId} and r.id = v.id ${detailsMatch}`.execute(ex);
-      out.push(...result.rows.map((row) => ({ ...row, version: Number(row.version) })));
+      out.push(
+        ...result.rows.map((row) => ({ ...row, version: Number(row.version), amount_minor: Number(row.amount_minor) })),
+      );
     }
     return out;
   },

@@ -119,7 +119,7 @@ export function reviewRoutes(db: Db): FastifyPluginAsyncTypebox {
           operationId: 'moveAccountingRecordsReviewStatus',
           summary: 'Move up to 1000 records to a review state',
           description:
-            "All or nothing by default. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED), message and reason in plain words; the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding. With partial: true (asked for explicitly), the records that may move do and the answer is 200: items are those moved, not_moved each other record with its error_code, message and reason, as a refusal would name it.",
+            "All or nothing by default. Each record may give the version it expects. A refusal lists every record that cannot move in details.errors, each with its own error_code (NOT_FOUND, VERSION_CONFLICT, INVALID_TRANSITION, CODING_REQUIRED, RECEIPT_REQUIRED), message and reason in plain words; the answer takes the status and code of the gravest (404, then 409, then 422). Moves to READY_FOR_EXPORT check the account's required coding, then its receipt policy (RECEIPT_REQUIRED, with record_type, currency, amount_minor and above_minor). With partial: true (asked for explicitly), the records that may move do and the answer is 200: items are those moved, not_moved each other record with its error_code, message and reason, as a refusal would name it.",
           tags,
           body: BulkMoveBody,
           response: { 200: BulkMoveResponse, ...errorResponses(404, 409, 422) },

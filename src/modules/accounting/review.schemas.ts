@@ -1,7 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { Cursor, Limit, Nullable, PageLinks, Timestamp } from '../../http/schemas.js';
 import { defineShape, members } from '../../lib/shape.js';
-import { OrNull, oneOf, ReviewStatusSchema, SourceTypeSchema, Text } from './accounting.schema-parts.js';
+import {
+  OrNull,
+  oneOf,
+  RecordTypeSchema,
+  ReviewStatusSchema,
+  SourceTypeSchema,
+  Text,
+} from './accounting.schema-parts.js';
 import { MoneyInput } from './accounting.schemas.js';
 import type { AccountingRecordEventsTable } from './accounting.tables.js';
 import type { AccountingRecordDto } from './record.shape.js';
@@ -125,7 +132,13 @@ export const MovedRecord = Type.Object(
 const NotMoved = Type.Object(
   {
     accounting_record_id: Type.String(),
-    error_code: oneOf(['NOT_FOUND', 'VERSION_CONFLICT', 'INVALID_TRANSITION', 'CODING_REQUIRED'] as const),
+    error_code: oneOf([
+      'NOT_FOUND',
+      'VERSION_CONFLICT',
+      'INVALID_TRANSITION',
+      'CODING_REQUIRED',
+      'RECEIPT_REQUIRED',
+    ] as const),
     message: Type.String(),
     reason: Type.String({ description: 'The same, in plain words for a person' }),
     from: Type.Optional(ReviewStatusSchema),
@@ -133,6 +146,14 @@ const NotMoved = Type.Object(
     expected_version: Type.Optional(Type.Integer()),
     current_version: Type.Optional(Type.Integer()),
     lines: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+    record_type: Type.Optional(RecordTypeSchema),
+    currency: Type.Optional(Type.String({ description: 'RECEIPT_REQUIRED: the currency of the record and the rule' })),
+    amount_minor: Type.Optional(
+      Type.Integer({ description: "RECEIPT_REQUIRED: the record's amount, in minor units of its currency" }),
+    ),
+    above_minor: Type.Optional(
+      Type.Integer({ description: "RECEIPT_REQUIRED: the policy's threshold, which the amount is above" }),
+    ),
   },
   { title: 'NotMovedAccountingRecord' },
 );

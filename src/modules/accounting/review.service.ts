@@ -5,9 +5,9 @@ import type { Caller } from '../auth/auth.service.js';
 import { accountingRepository, CountDeltas } from './accounting.repository.js';
 import { recordEvents } from './history.js';
 import type { ReviewStatus } from './lifecycle.js';
-import { moveRefusals, PLAIN_REASONS, type MoveProblem } from './move-rules.js';
+import { moveRefusals, NO_READY_RULES, PLAIN_REASONS, readyRules, type MoveProblem } from './move-rules.js';
+import { receiptPolicy } from './receipt-policy.js';
 import { recordClock } from './record-clock.repository.js';
-import { requiredCoding } from './required-coding.js';
 import { reviewRepository, type ReviewState } from './review.repository.js';
 import type { BulkMoveInput } from './review.schemas.js';
 
@@ -18,7 +18,7 @@ import type { BulkMoveInput } from './review.schemas.js';
  * then 409, then 422. Asked for `partial`, the records that may move do, and the answer lists the others.
  */
 
-const GRAVITY = ['NOT_FOUND', 'VERSION_CONFLICT', 'INVALID_TRANSITION', 'CODING_REQUIRED'] as const;
+const GRAVITY = ['NOT_FOUND', 'VERSION_CONFLICT', 'INVALID_TRANSITION', 'CODING_REQUIRED', 'RECEIPT_REQUIRED'] as const;
 
 /** Every reason each record cannot make the move (none: it can). */
 async function problemsOf(
@@ -51,8 +51,8 @@ async function problemsOf(
       movable.push(state);
     }
   }
-  const required = input.review_status === 'READY_FOR_EXPORT' ? await requiredCoding.fields(ex, caller) : [];
-  problems.push(...moveRefusals(required, movable, input.review_status).values());
+  const rules = input.review_status === 'READY_FOR_EXPORT' ? await readyRules(ex, caller) : NO_READY_RULES;
+  problems.push(...moveRefusals(rules, movable, input.review_status).values());
   // In the request's order, whatever the problem.
   const order = new Map(input.records.map((r, i) => [r.id, i]));
   return problems.sort((a, b) => order.get(a.accounting_record_id)! - order.get(b.accounting_record_id)!);
@@ -141,6 +141,15 @@ function problemError(problem: MoveProblem) {
       return errors.invalidTransition(String(problem.from), String(problem.to));
     case 'CODING_REQUIRED':
       return errors.codingRequired([{ accounting_record_id: id, lines: problem.lines }]);
+    case 'RECEIPT_REQUIRED': {
+      const shortfall = {
+        record_type: String(problem.record_type),
+        currency: String(problem.currency),
+        amount_minor: Number(problem.amount_minor),
+        above_minor: Number(problem.above_minor),
+      };
+      return errors.receiptRequired({ accounting_record_id: id, ...shortfall }, receiptPolicy.shown(shortfall));
+    }
   }
 }
 

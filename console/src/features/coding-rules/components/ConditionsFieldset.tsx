@@ -1,41 +1,12 @@
 import type { Field } from '@svc/client';
 import { useId } from 'react';
 import { humanize } from '../../../lib/format';
-import { SOURCE_TYPE_LABELS, SOURCE_TYPES, type SourceType } from '../../../lib/labels';
+import { RECORD_TYPES, SOURCE_TYPE_LABELS, SOURCE_TYPES, type SourceType } from '../../../lib/labels';
 import type { Refusal } from '../refusals';
-import type { RecordType, RuleDraft } from '../rule-draft';
+import type { RuleDraft } from '../rule-draft';
 import { InputError, invalidProps } from './InputError';
 import { LineValuesFieldset } from './LineValuesFieldset';
 import { MerchantCodesInput } from './MerchantCodesInput';
-
-/**
- * Every record type, in the spec's order: the service's list (ledger.ts) as the console's client types it, the
- * compiler holding it complete (a type the API adds and this list lacks fails the build).
- */
-const RECORD_TYPE_ORDER = {
-  CARD_EXPENSE_POST: true,
-  CARD_EXPENSE_REPAYMENT: true,
-  REIMBURSEMENT_EXPENSE_REPAYMENT: true,
-  REIMBURSEMENT_EXPENSE_APPROVAL: true,
-  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT: true,
-  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYIN: true,
-  REIMBURSEMENT_EXPENSE_POST: true,
-  CARD_PAYMENT: true,
-  REWARD_REDEMPTION: true,
-  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_REFUND: true,
-  CARD_EXPENSE_REFUND: true,
-  CARD_PAYMENT_REFUND: true,
-  REIMBURSEMENT_EXPENSE_MONEY_MOVEMENT_PAYOUT_REVERSAL: true,
-  INVOICE: true,
-  INVOICE_PAYMENT: true,
-  BILL_EXPENSE: true,
-  BILL_EXPENSE_PAYMENT: true,
-  BILL_EXPENSE_CARD_PAYMENT: true,
-  BILL_MONEY_MOVEMENT_PAYIN: true,
-} as const satisfies Record<RecordType, true>;
-const RECORD_TYPES: readonly RecordType[] = Object.keys(RECORD_TYPE_ORDER).filter((type): type is RecordType =>
-  Object.hasOwn(RECORD_TYPE_ORDER, type),
-);
 
 const OPERATORS = ['', 'EQUALS', 'CONTAINS'] as const;
 const RECEIPTS = ['', 'true', 'false'] as const;
