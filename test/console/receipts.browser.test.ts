@@ -1,0 +1,348 @@
+import type { BrowserContext, Locator, Page, Response } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import { advanceClock, freezeClock } from '../../src/lib/clock.js';
+import {
+  expectNoAxeViolations,
+  newContext,
+  screenshot,
+  screenshotFailuresThenClose,
+  sharedBrowser,
+  signIn,
+  textOf,
+} from '../support/browser.js';
+import { newUser } from '../support/console.js';
+import { eventually, shownRecordIds } from '../support/console-story.js';
+import { createTestContext, newAccountId, type TestContext } from '../support/context.js';
+import { eachDialectWith } from '../support/dialects.js';
+import { newJpeg, PDF, storedReceipts } from '../support/receipts.js';
+import sharp from 'sharp';
+
+// The server runs in this process (the built console, served by the app under test), on the clock the tests
+// freeze: a signed link's expiry is measured on it, so a test moves past it without waiting.
+freezeClock();
+const browser = sharedBrowser();
+
+const MAX_BYTES = 100_000;
+const PER_RECORD = 3;
+const TTL_SECONDS = 900;
+
+interface InProcessServer {
+  ctx: TestContext;
+  url: string;
+  close(): Promise<void>;
+}
+
+async function startInProcess(): Promise<InProcessServer> {
+  const ctx = await createTestContext('sqlite', {
+    RECEIPT_MAX_BYTES: String(MAX_BYTES),
+    RECEIPTS_PER_RECORD: String(PER_RECORD),
+    RECEIPT_LINK_TTL_SECONDS: String(TTL_SECONDS),
+  });
+  try {
+    const url = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    return { ctx, url, close: () => ctx.close() };
+  } catch (error) {
+    await ctx.close();
+    throw error;
+  }
+}
+
+const API = ['accounting.record.read', 'accounting.record.write', 'accounting.record.admin'] as const;
+
+/** Whether an image has loaded and has pixels (a broken image has none). */
+const drawn = (image: Locator) =>
+  image.evaluate((img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0);
+/** The image inside a thumbnail's button (an image's thumbnail), drawn; null when the tile has none (a PDF). */
+const thumbnailDrawn = (tile: Locator) =>
+  tile.evaluate((button) => {
+    const img = button.querySelector('img');
+    return img === null ? null : img.complete && img.naturalWidth > 0;
+  });
+
+eachDialectWith(
+  'record page: receipts seen, viewed, added and removed; the queue marks and filters them',
+  () => startInProcess(),
+  (server) => {
+    let opened: { context: BrowserContext; page: Page } | undefined;
+    let page: Page;
+    let accountId: string;
+    const ids: Record<string, string> = {};
+    let bookkeeper: Awaited<ReturnType<typeof newUser>>;
+    let reader: Awaited<ReturnType<typeof newUser>>;
+    const base = () => `${server().url}/console`;
+    const receiptsOf = async (name: string) => {
+      const api = await server().ctx.as(API, accountId);
+      const res = await api.get(`/v3/accounting/records/${ids[name]}`);
+      expect(res.status, res.text).toBe(200);
+      return (res.body.receipts ?? []).map((r: { id: string }) => r.id) as string[];
+    };
+    const tile = (name: RegExp | string) => page.getByRole('button', { name });
+    const viewer = () => page.getByRole('dialog');
+    const open = async (name: string) => {
+      await page.goto(`${base()}/records/${encodeURIComponent(ids[name]!)}`);
+      await page.getByRole('heading', { level: 2, name: 'Receipts' }).waitFor();
+    };
+    /** Each POST of a receipt the page sends, with its Idempotency-Key. */
+    const uploads: string[] = [];
+
+    beforeAll(async () => {
+      accountId = newAccountId();
+      const api = await server().ctx.as(API, accountId);
+      const record = (vendor: string, extra: Record<string, unknown> = {}) => ({
+        type: 'CARD_EXPENSE_POST',
+        amount: { amount: 42, currency: 'USD' },
+        posted_at: '2026-06-11T09:00:00Z',
+        review_status: 'REVIEW',
+        vendor: { id: `v_${vendor}`, name: vendor },
+        ...extra,
+      });
+      const [lunch, coffee, hotel] = await api.newRecords([
+        record('Lunch Place'),
+        record('Coffee Cart'),
+        record('Hotel Ten', {
+          receipts: [{ id: 'rc_hotel', download_uris: ['https://receipts.example.invalid/rc_hotel.pdf'] }],
+        }),
+      ]);
+      Object.assign(ids, { lunch: lunch.id, coffee: coffee.id, hotel: hotel.id });
+      bookkeeper = await newUser(server().ctx.db, 'BOOKKEEPER', accountId);
+      reader = await newUser(server().ctx.db, 'READ_ONLY', accountId);
+      const context = await newContext(browser());
+      page = await signIn(context, base(), bookkeeper);
+      page.on('request', (request) => {
+        if (request.method() === 'POST' && /\/receipts$/.test(new URL(request.url()).pathname)) {
+          uploads.push(request.headers()['idempotency-key'] ?? '');
+        }
+      });
+      opened = { context, page };
+    });
+
+    screenshotFailuresThenClose('receipts-failed', () => opened);
+
+    it('attaches receipts chosen with the file picker and dropped on the receipts; thumbnails, a PDF tile', async () => {
+      await open('lunch');
+      await page.getByText('No receipt yet.').waitFor();
+      const picker = page.getByLabel('Choose files');
+      expect(await picker.getAttribute('accept')).toContain('application/pdf');
+      expect(await page.getByLabel('Take a photo').getAttribute('capture')).toBe('environment');
+
+      const jpeg = await newJpeg(400);
+      const png = await sharp({ create: { width: 90, height: 140, channels: 3, background: '#3a6' } })
+        .png()
+        .toBuffer();
+      await picker.setInputFiles([
+        { name: 'lunch.jpg', mimeType: 'image/jpeg', buffer: jpeg },
+        { name: 'taxi.png', mimeType: 'image/png', buffer: png },
+      ]);
+      await page.getByText('lunch.jpg is attached.').waitFor();
+      await page.getByText('taxi.png is attached.').waitFor();
+
+      // Dropped: the drop event a browser sends for a file dragged from the desktop.
+      await page.getByRole('group', { name: 'Add receipts' }).evaluate(
+        (zone, bytes) => {
+          const data = new DataTransfer();
+          data.items.add(new File([new Uint8Array(bytes)], 'invoice.pdf', { type: 'application/pdf' }));
+          for (const type of ['dragenter', 'dragover', 'drop']) {
+            zone.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+          }
+        },
+        [...PDF],
+      );
+      await page.getByText('invoice.pdf is attached.').waitFor();
+
+      // Stored: three receipts of the record, each type recognised from its bytes; one key per upload.
+      expect(await receiptsOf('lunch')).toHaveLength(3);
+      const rows = await storedReceipts(server().ctx, accountId);
+      expect(rows.map((r) => r.content_type).sort()).toEqual(['application/pdf', 'image/jpeg', 'image/png']);
+      expect(uploads).toHaveLength(3);
+      expect(new Set(uploads).size).toBe(3);
+      for (const key of uploads) expect(key).toMatch(/^[0-9a-f-]{36}$/);
+
+      // The tiles, in the record's order: two thumbnails drawn, and a PDF tile.
+      await tile(/^View receipt 1 of 3: JPEG image, \d+ bytes$/).waitFor();
+      await eventually(() => thumbnailDrawn(tile(/^View receipt 1 of 3/))).toBe(true);
+      await eventually(() => thumbnailDrawn(tile(/^View receipt 2 of 3: PNG image/))).toBe(true);
+      const pdfTile = tile(/^View receipt 3 of 3: PDF, \d+ bytes$/);
+      expect(await thumbnailDrawn(pdfTile)).toBeNull();
+      expect(await textOf(pdfTile)).toBe('PDF');
+      await expectNoAxeViolations(page, 'record page with receipts');
+      await screenshot(page, 'receipts-record');
+    });
+
+    it('says in plain words why a file was refused (type, size, count), and stores nothing of it', async () => {
+      const picker = page.getByLabel('Choose files');
+      await picker.setInputFiles([{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') }]);
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'notes.txt is not a file type receipts can be: send a JPEG, PNG or WebP photo, or a PDF.' })
+        .waitFor();
+      const big = Buffer.concat([await newJpeg(), Buffer.alloc(MAX_BYTES)]);
+      await picker.setInputFiles([{ name: 'scan.jpg', mimeType: 'image/jpeg', buffer: big }]);
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'scan.jpg is too large: a receipt can be at most 98 KB.' })
+        .waitFor();
+      await picker.setInputFiles([{ name: 'extra.jpg', mimeType: 'image/jpeg', buffer: await newJpeg() }]);
+      await page
+        .getByRole('alert')
+        .filter({
+          hasText: 'extra.jpg was not attached: this record has 3 receipts, the most it may have. Remove one first.',
+        })
+        .waitFor();
+      expect(await receiptsOf('lunch')).toHaveLength(3);
+      expect(await storedReceipts(server().ctx, accountId)).toHaveLength(3);
+    });
+
+    it('shows each receipt in a viewer: next and previous, zoom, rotate, a PDF inline; Escape closes it', async () => {
+      await open('lunch');
+      const first = tile(/^View receipt 1 of 3/);
+      await first.click();
+      await viewer()
+        .getByRole('heading', { name: /^Receipt 1 of 3/ })
+        .waitFor();
+      // The focus is in the dialog, on its Close button.
+      await eventually(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Close');
+      const image = viewer().getByRole('img', { name: 'Receipt 1 of 3' });
+      await eventually(() => drawn(image)).toBe(true);
+
+      await page.keyboard.press('ArrowRight');
+      await viewer()
+        .getByRole('heading', { name: /^Receipt 2 of 3/ })
+        .waitFor();
+      await viewer().getByRole('button', { name: 'Next receipt' }).click();
+      await viewer()
+        .getByRole('heading', { name: /^Receipt 3 of 3/ })
+        .waitFor();
+      // The PDF in Chromium's own viewer, inside the frame (the download's sandboxing CSP does not stop it).
+      const frame = viewer().getByTitle('Receipt 3 of 3 (PDF)');
+      await frame.waitFor();
+      await eventually(() => page.frames().some((f) => f.url().startsWith('chrome-extension://'))).toBe(true);
+      expect(await viewer().getByRole('link', { name: 'Open PDF in a new tab' }).getAttribute('target')).toBe('_blank');
+      await viewer().getByRole('button', { name: 'Previous receipt' }).click();
+      await viewer()
+        .getByRole('heading', { name: /^Receipt 2 of 3/ })
+        .waitFor();
+      await page.keyboard.press('ArrowLeft');
+      await viewer()
+        .getByRole('heading', { name: /^Receipt 1 of 3/ })
+        .waitFor();
+
+      await viewer().getByRole('button', { name: 'Zoom in' }).click();
+      await viewer().getByText('Zoom 150%, turned 0 degrees.').waitFor();
+      await viewer().getByRole('button', { name: 'Rotate' }).click();
+      await viewer().getByText('Zoom 150%, turned 90 degrees.').waitFor();
+      await page.keyboard.press('r');
+      await page.keyboard.press('-');
+      await viewer().getByText('Zoom 100%, turned 180 degrees.').waitFor();
+      expect(await image.evaluate((img) => getComputedStyle(img).transform)).toMatch(/^matrix\(-1, /);
+      await expectNoAxeViolations(page, 'record page with the receipt viewer open');
+      await screenshot(page, 'receipts-viewer');
+
+      await page.keyboard.press('Escape');
+      await viewer().waitFor({ state: 'detached' });
+      await eventually(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(
+        /^View receipt 1 of 3/,
+      );
+    });
+
+    it('reads the record again when a link has expired, and shows the receipt instead of a broken image', async () => {
+      // Links of a second of their own: none of them is in the browser's cache (max-age=60) from the tests before.
+      advanceClock(2_000_000);
+      await open('lunch');
+      await eventually(() => thumbnailDrawn(tile(/^View receipt 1 of 3/))).toBe(true);
+      const answers: { path: string; status: number }[] = [];
+      const onResponse = (response: Response) => {
+        const url = new URL(response.url());
+        if (url.pathname.startsWith('/internal/v1/receipts/')) {
+          answers.push({ path: url.pathname.replace(/^.*\//, ''), status: response.status() });
+        }
+      };
+      page.on('response', onResponse);
+      try {
+        // The page's links are now past their time.
+        advanceClock((TTL_SECONDS + 1) * 1_000_000);
+        await tile(/^View receipt 1 of 3/).click();
+        const image = viewer().getByRole('img', { name: 'Receipt 1 of 3' });
+        await eventually(() => drawn(image)).toBe(true);
+        const content = answers.filter((a) => a.path === 'content').map((a) => a.status);
+        expect(content[0]).toBe(403);
+        expect(content.at(-1)).toBe(200);
+        expect(await viewer().getByRole('alert').count()).toBe(0);
+        // The PDF's link is asked before it is framed: fresh now, drawn.
+        await viewer().getByRole('button', { name: 'Previous receipt' }).click();
+        await viewer().getByTitle('Receipt 3 of 3 (PDF)').waitFor();
+        await page.keyboard.press('Escape');
+        await viewer().waitFor({ state: 'detached' });
+      } finally {
+        page.off('response', onResponse);
+      }
+    });
+
+    it('removes a receipt after asking in place; the record and its history keep the change', async () => {
+      await open('lunch');
+      const before = await receiptsOf('lunch');
+      await page.getByRole('button', { name: 'Remove receipt 2 of 3' }).click();
+      const question = page.getByRole('group', { name: 'Remove receipt 2 of 3?' });
+      await question.getByRole('button', { name: 'Keep it' }).click();
+      await question.waitFor({ state: 'detached' });
+      expect(await receiptsOf('lunch')).toEqual(before);
+
+      await page.getByRole('button', { name: 'Remove receipt 2 of 3' }).click();
+      await page.getByRole('button', { name: 'Yes, remove receipt 2 of 3' }).click();
+      await tile(/^View receipt 2 of 2: PDF/).waitFor();
+      expect(await receiptsOf('lunch')).toEqual([before[0], before[2]]);
+      await page.getByRole('list', { name: 'Stored receipts' }).getByRole('listitem').first().waitFor();
+      expect(await page.getByRole('list', { name: 'Stored receipts' }).getByRole('listitem').count()).toBe(2);
+    });
+
+    it('gives a read-only user the receipts to look at, and no way to add or remove one', async () => {
+      const context = await newContext(browser());
+      try {
+        const other = await signIn(context, base(), reader);
+        await other.goto(`${base()}/records/${encodeURIComponent(ids.lunch!)}`);
+        await other.getByRole('button', { name: /^View receipt 1 of 2/ }).waitFor();
+        expect(await other.getByRole('group', { name: 'Add receipts' }).count()).toBe(0);
+        expect(await other.getByLabel('Choose files').count()).toBe(0);
+        expect(await other.getByRole('button', { name: /^Remove receipt/ }).count()).toBe(0);
+        await other.getByRole('button', { name: /^View receipt 1 of 2/ }).click();
+        await other
+          .getByRole('dialog')
+          .getByRole('heading', { name: /^Receipt 1 of 2/ })
+          .waitFor();
+      } finally {
+        await context.close();
+      }
+    });
+
+    it('marks each queue row with its receipts and filters the queue by missing or present receipts', async () => {
+      await page.goto(`${base()}/queue`);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      const rowOf = (name: string) => page.getByRole('row').filter({ hasText: ids[name] });
+      await eventually(() => shownRecordIds(page).then((shown) => shown.sort())).toEqual(
+        [ids.lunch!, ids.coffee!, ids.hotel!].sort(),
+      );
+      expect(await rowOf('lunch').getByText('2 receipts').count()).toBe(1);
+      expect(await rowOf('hotel').getByText('1 receipt', { exact: true }).count()).toBe(1);
+      expect(await rowOf('coffee').getByText('No receipt').count()).toBe(1);
+
+      const filter = page.getByLabel('Receipts', { exact: true });
+      await filter.selectOption({ label: 'Missing receipt' });
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await eventually(() => shownRecordIds(page)).toEqual([ids.coffee]);
+      expect(new URL(page.url()).searchParams.get('receipt')).toBe('missing');
+
+      await page.getByLabel('Receipts', { exact: true }).selectOption({ label: 'Has receipt' });
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await eventually(() => shownRecordIds(page).then((shown) => shown.sort())).toEqual(
+        [ids.lunch!, ids.hotel!].sort(),
+      );
+      expect(new URL(page.url()).searchParams.get('receipt')).toBe('present');
+      // The URL carries the filter: opened again, the queue shows the same.
+      await page.reload();
+      expect(await page.getByLabel('Receipts', { exact: true }).inputValue()).toBe('present');
+      await eventually(() => shownRecordIds(page).then((shown) => shown.sort())).toEqual(
+        [ids.lunch!, ids.hotel!].sort(),
+      );
+    });
+  },
+  { only: 'sqlite' },
+);
