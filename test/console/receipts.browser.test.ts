@@ -2,8 +2,11 @@ import type { BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { advanceClock, freezeClock } from '../../src/lib/clock.js';
 import {
+  DESKTOP,
   expectNoAxeViolations,
+  expectNoHorizontalOverflow,
   newContext,
+  PHONE,
   screenshot,
   screenshotFailuresThenClose,
   sharedBrowser,
@@ -166,6 +169,15 @@ eachDialectWith(
       expect(await textOf(pdfTile)).toBe('PDF');
       await expectNoAxeViolations(page, 'record page with receipts');
       await screenshot(page, 'receipts-record');
+      // On a phone: the receipts and the upload fit the width.
+      await page.setViewportSize(PHONE);
+      try {
+        await expectNoHorizontalOverflow(page, 'record page with receipts at 390 px');
+        await expectNoAxeViolations(page, 'record page with receipts at 390 px');
+        await screenshot(page, 'receipts-record-phone');
+      } finally {
+        await page.setViewportSize(DESKTOP);
+      }
     });
 
     it('says in plain words why a file was refused (type, size, count), and stores nothing of it', async () => {
@@ -236,6 +248,13 @@ eachDialectWith(
       expect(await image.evaluate((img) => getComputedStyle(img).transform)).toMatch(/^matrix\(-1, /);
       await expectNoAxeViolations(page, 'record page with the receipt viewer open');
       await screenshot(page, 'receipts-viewer');
+      await page.setViewportSize(PHONE);
+      try {
+        await expectNoHorizontalOverflow(page, 'the receipt viewer at 390 px');
+        await screenshot(page, 'receipts-viewer-phone');
+      } finally {
+        await page.setViewportSize(DESKTOP);
+      }
 
       await page.keyboard.press('Escape');
       await viewer().waitFor({ state: 'detached' });

@@ -40,6 +40,8 @@ export function useStoredReceipts(record: AccountingRecord) {
     queryKey: [...queryKeys.record(record.id), 'receipts', ids] as const,
     queryFn: ({ signal }): Promise<Receipt[]> => Promise.all(ids.map((id) => client.receipts.get(id, { signal }))),
     enabled: ids.length > 0,
+    // A receipt added or removed: the tiles shown stay until the new list is read (no flash of "No receipt yet").
+    placeholderData: (previous) => (ids.length > 0 ? previous : undefined),
   });
 }
 
