@@ -4228,6 +4228,8 @@ export interface operations {
         has_export_failure?: boolean;
         /** @description true: at least one economic line carries no coding */
         uncoded?: boolean;
+        /** @description missing: records with no receipt (none ingested, none attached, or all removed); present: records with at least one */
+        receipt?: "missing" | "present";
         /** @description Order of the results (- for descending); ties by id. Default updated_at */
         sort?: "updated_at" | "-updated_at" | "posted_at" | "-posted_at" | "amount" | "-amount";
         /** @description true: only the economic-impact lines, without the balancing ones */

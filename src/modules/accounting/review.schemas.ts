@@ -248,6 +248,8 @@ export const HistoryPage = Type.Object(
 
 // ---- search -----------------------------------------------------------------------------------------------
 
+/** The search's receipt filter: records without any receipt, or with at least one. */
+export const RECEIPT_FILTERS = ['missing', 'present'] as const;
 export const SORTS = ['updated_at', '-updated_at', 'posted_at', '-posted_at', 'amount', '-amount'] as const;
 const Bound = (description: string) => Type.Optional(Type.String({ format: 'date-time', description }));
 const AmountBound = (description: string) => Type.Optional(Type.Number({ minimum: 0, description }));
@@ -270,6 +272,12 @@ export const RecordSearchQuery = Type.Object(
     ),
     has_export_failure: Type.Optional(Type.Boolean({ description: 'true: the last export report was a failure' })),
     uncoded: Type.Optional(Type.Boolean({ description: 'true: at least one economic line carries no coding' })),
+    receipt: Type.Optional(
+      oneOf(
+        RECEIPT_FILTERS,
+        'missing: records with no receipt (none ingested, none attached, or all removed); present: records with at least one',
+      ),
+    ),
     sort: Type.Optional(oneOf(SORTS, 'Order of the results (- for descending); ties by id. Default updated_at')),
     single_entry: Type.Optional(
       Type.Boolean({ default: false, description: 'true: only the economic-impact lines, without the balancing ones' }),

@@ -20,6 +20,8 @@ export interface SearchFilter {
   user?: string;
   hasExportFailure?: boolean;
   uncoded?: boolean;
+  /** true: at least one receipt; false: none. */
+  hasReceipt?: boolean;
   /** Free text: each word the prefix of one of a record's terms (search-terms.ts), or the amount (amount_sort). */
   text?: { words: string[]; amountSort: number | null };
 }
@@ -38,6 +40,8 @@ const contains = (column: 'r.vendor_name' | 'r.user_email', text: string) =>
 // last_export_json is written by JSON.stringify with `status` first (accounting.service.ts).
 export const LAST_EXPORT_FAILED = '{"status":"FAILURE"%';
 const FAILED = LAST_EXPORT_FAILED;
+/** A record's receipts_json when every receipt was removed. */
+const NONE = '[]';
 
 /**
  * The ids of the account's records the free text finds: those with a term beginning with every word (one range of
@@ -103,6 +107,11 @@ export const searchRepository = {
     }
     if (f.uncoded === true) q = q.where('r.uncoded_lines', '>', 0);
     if (f.uncoded === false) q = q.where('r.uncoded_lines', '=', 0);
+    // The stored list is written by one serializer (record.shape.ts storedForm): no receipt is null or exactly '[]'.
+    if (f.hasReceipt === true) q = q.where('d.receipts_json', 'is not', null).where('d.receipts_json', '<>', NONE);
+    if (f.hasReceipt === false) {
+      q = q.where((eb) => eb.or([eb('d.receipts_json', 'is', null), eb('d.receipts_json', '=', NONE)]));
+    }
     const column = `r.${order.column}` as const;
     if (after) {
       const beyond = order.descending ? '<' : '>';

@@ -60,6 +60,7 @@ export const searchService = {
       user: q.user,
       hasExportFailure: q.has_export_failure,
       uncoded: q.uncoded,
+      hasReceipt: q.receipt === undefined ? undefined : q.receipt === 'present',
       ...(q.q === undefined ? {} : { text: freeText(q.q) }),
     };
     const sort = q.sort ?? 'updated_at';

@@ -32,3 +32,11 @@ export function canManageFields(user: ConsoleUser): boolean {
 export function canManageClients(user: ConsoleUser): boolean {
   return user.role === 'ACCOUNT_ADMIN';
 }
+
+/**
+ * Whether the session's scopes let it attach and remove receipts (the upload route's: accounting.record.admin or
+ * accounting.record.review). The session answer carries the scopes; the server checks them again on every request.
+ */
+export function canAttachReceipts(scopes: readonly string[]): boolean {
+  return scopes.includes('accounting.record.admin') || scopes.includes('accounting.record.review');
+}

@@ -15,7 +15,14 @@ export interface QueueFilters {
   user: string;
   uncoded: boolean;
   has_export_failure: boolean;
+  /** missing: records without any receipt; present: with at least one. */
+  receipt: ReceiptFilter | null;
 }
+
+export const RECEIPT_FILTERS = ['missing', 'present'] as const;
+export type ReceiptFilter = (typeof RECEIPT_FILTERS)[number];
+export const isReceiptFilter = (value: string | null): value is ReceiptFilter =>
+  value !== null && (RECEIPT_FILTERS as readonly string[]).includes(value);
 
 export const SORTS = ['updated_at', '-updated_at', 'posted_at', '-posted_at', 'amount', '-amount'] as const;
 export type QueueSort = (typeof SORTS)[number];
@@ -42,6 +49,7 @@ export const NO_FILTERS: QueueFilters = {
   user: '',
   uncoded: false,
   has_export_failure: false,
+  receipt: null,
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -61,6 +69,7 @@ export function parseQueueView(search: string): QueueView {
   const status = params.get('review_status');
   const source = params.get('source_type');
   const sort = params.get('sort');
+  const receipt = params.get('receipt');
   const limit = Number(params.get('limit'));
   return {
     filters: {
@@ -75,6 +84,7 @@ export function parseQueueView(search: string): QueueView {
       user: text('user'),
       uncoded: params.get('uncoded') === 'true',
       has_export_failure: params.get('has_export_failure') === 'true',
+      receipt: isReceiptFilter(receipt) ? receipt : null,
     },
     sort: isSort(sort) ? sort : 'updated_at',
     limit: (PAGE_SIZES as readonly number[]).includes(limit) ? limit : DEFAULT_PAGE_SIZE,
@@ -93,6 +103,7 @@ export function queueSearchString(view: QueueView): string {
   }
   if (f.uncoded) params.set('uncoded', 'true');
   if (f.has_export_failure) params.set('has_export_failure', 'true');
+  if (f.receipt) params.set('receipt', f.receipt);
   if (view.sort !== 'updated_at') params.set('sort', view.sort);
   if (view.limit !== DEFAULT_PAGE_SIZE) params.set('limit', String(view.limit));
   return params.toString();
@@ -122,6 +133,7 @@ export function searchQuery(view: QueueView, cursor: string | undefined): Record
   if (f.user) query.user = f.user;
   if (f.uncoded) query.uncoded = true;
   if (f.has_export_failure) query.has_export_failure = true;
+  if (f.receipt) query.receipt = f.receipt;
   if (cursor) query.cursor = cursor;
   return query;
 }

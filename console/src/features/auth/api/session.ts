@@ -30,6 +30,11 @@ export function useSession() {
   });
 }
 
+/** The signed-in session's scopes (its user's role's), as the session answer says them; empty when signed out. */
+export function useSessionScopes(): readonly string[] {
+  return useSession().data?.scopes ?? [];
+}
+
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({

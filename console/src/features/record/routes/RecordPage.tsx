@@ -9,6 +9,7 @@ import { CodingCard } from '../components/CodingCard';
 import { LastExportResult } from '../components/LastExportResult';
 import { LineItemsTable } from '../components/LineItemsTable';
 import { RecordHeader } from '../components/RecordHeader';
+import { ReceiptsSection } from '../components/ReceiptsSection';
 import { RecordHistory } from '../components/RecordHistory';
 import { ReviewSection } from '../components/ReviewSection';
 import { SplitMergeSection } from '../components/SplitMergeSection';
@@ -24,7 +25,7 @@ interface RecordPageProps {
   onDirtyChange: (dirty: boolean) => void;
 }
 
-/** One record: its review moves, coding, lines, last export and history. */
+/** One record: its review moves, coding, receipts, lines, last export and history. */
 export function RecordPage({ id, views, onReload, dirty, onDirtyChange }: RecordPageProps) {
   const { record, singleEntry } = views;
   const user = useCurrentUser();
@@ -53,6 +54,8 @@ export function RecordPage({ id, views, onReload, dirty, onDirtyChange }: Record
       )}
 
       <ReviewSection views={views} changes={changes} dirty={dirty} />
+
+      <ReceiptsSection record={record} />
 
       <section aria-labelledby="record-export" className="card">
         <h2 id="record-export">Last export</h2>

@@ -7,7 +7,7 @@ import {
   isReviewStatus,
   isSourceType,
 } from '../../../lib/labels';
-import { NO_FILTERS, PAGE_SIZES, type QueueFilters as Filters, type QueueView } from '../queue-params';
+import { isReceiptFilter, NO_FILTERS, PAGE_SIZES, type QueueFilters as Filters, type QueueView } from '../queue-params';
 
 function Field({ label, children, id }: { label: string; id: string; children: ReactNode }) {
   return (
@@ -125,6 +125,17 @@ export function QueueFilters({ view, onApply }: { view: QueueView; onApply: (vie
         </Field>
         <Field label="User email" id={`${id}-user`}>
           <input id={`${id}-user`} type="search" value={filters.user} onChange={(e) => set('user', e.target.value)} />
+        </Field>
+        <Field label="Receipts" id={`${id}-receipt`}>
+          <select
+            id={`${id}-receipt`}
+            value={filters.receipt ?? ''}
+            onChange={(e) => set('receipt', isReceiptFilter(e.target.value) ? e.target.value : null)}
+          >
+            <option value="">With or without</option>
+            <option value="missing">Missing receipt</option>
+            <option value="present">Has receipt</option>
+          </select>
         </Field>
         <Field label="Rows per page" id={`${id}-limit`}>
           <select id={`${id}-limit`} value={limit} onChange={(e) => setLimit(Number(e.target.value))}>

@@ -4,13 +4,14 @@ import { Link } from 'wouter';
 import { ReviewStatusBadge } from '../../../components/ReviewStatusBadge';
 import { ScrollRegion } from '../../../components/ScrollRegion';
 import type { RecordProblem } from '../../../lib/errors';
-import { formatDate, formatDateTime, formatMoney, humanize } from '../../../lib/format';
+import { formatDate, formatDateTime, formatMoney, humanize, plural } from '../../../lib/format';
 import { SOURCE_TYPE_LABELS, recordTitle } from '../../../lib/labels';
 import { queueState, type QueueContext } from '../../../lib/queue-context';
 import type { QueueSort, SortColumn } from '../queue-params';
 import { CodingSummaryCell } from './CodingSummaryCell';
 import { RecordProblemText } from './RecordProblemText';
 import { SortableHeader } from './SortableHeader';
+import '../review-queue.css';
 
 interface ReviewQueueTableProps {
   records: AccountingRecord[];
@@ -53,6 +54,15 @@ function LastExport({ result }: { result: AccountingRecord['last_export_result']
   return (
     <span className="export-failed">
       <span className="badge badge-failed">Failed</span> {result.error_message}
+    </span>
+  );
+}
+
+/** How many receipts the record has: "2 receipts", or "No receipt" set apart. */
+function ReceiptMarker({ count }: { count: number }) {
+  return (
+    <span className={count === 0 ? 'cell-sub receipt-marker receipt-marker-none' : 'cell-sub receipt-marker'}>
+      {count === 0 ? 'No receipt' : plural(count, 'receipt')}
     </span>
   );
 }
@@ -106,6 +116,7 @@ export function ReviewQueueTable(props: ReviewQueueTableProps) {
                   <span className="cell-sub">
                     {humanize(record.type)} · <span className="record-id">{record.id}</span>
                   </span>
+                  <ReceiptMarker count={record.receipts?.length ?? 0} />
                   {problem && <RecordProblemText id={problemId} problem={problem} />}
                 </td>
                 <td className="nowrap">{formatDate(record.posted_at)}</td>
