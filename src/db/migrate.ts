@@ -26,6 +26,7 @@ import * as m0023 from './migrations/0023_record_drafts.js';
 import * as m0024 from './migrations/0024_merchant_category_code.js';
 import * as m0025 from './migrations/0025_receipts.js';
 import * as m0027 from './migrations/0027_record_search_terms.js';
+import * as m0029 from './migrations/0029_api_client_names.js';
 
 /**
  * The numbered migrations, in order. Imported statically so that the same list serves the compiled
@@ -58,6 +59,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0024_merchant_category_code': m0024,
   '0025_receipts': m0025,
   '0027_record_search_terms': m0027,
+  '0029_api_client_names': m0029,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
