@@ -6,7 +6,7 @@ import { connected, disconnectUrl, INTEGRATIONS, newVendor, storedIntegrations }
 describeEachDialect("integrations: the account's list (GET /internal/v1/integrations, svc's own)", (t) => {
   it('lists current and past integrations in creation order, with when their status changed, page by page', async () => {
     const api = await t.ctx.as(['accounting.integration.write']);
-    const [a, b] = [await newVendor(t.ctx.db), await newVendor(t.ctx.db)];
+    const [a, b] = [await newVendor(t.ctx.db, 'Acme ERP'), await newVendor(t.ctx.db, 'Borealis Books')];
     const ids: string[] = [];
     for (const [vendor, acct] of [
       [a, 'one'],
@@ -26,6 +26,8 @@ describeEachDialect("integrations: the account's list (GET /internal/v1/integrat
         id: ids[i],
         vendor: row.vendor,
         vendor_account_id: row.vendor_account_id,
+        // The vendor's name as the operator gave it, beside its id.
+        vendor_name: row.vendor === a ? 'Acme ERP' : 'Borealis Books',
         status: i < 2 ? 'DISABLED' : 'ACTIVE',
         created_at: expect.stringMatching(ISO_MICROS),
         updated_at: expect.stringMatching(ISO_MICROS),

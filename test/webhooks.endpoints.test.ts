@@ -189,6 +189,35 @@ describeEachDialect('webhook endpoints (default configuration: public https targ
     expect((await api.get(WEBHOOKS)).body.items).toEqual([]);
   });
 
+  it("says why a URL is refused in details.url_refused, for a client's own words; on create and on change", async () => {
+    const api = await t.ctx.as(WRITE);
+    const why = async (url: string) => {
+      const res = await api.post(WEBHOOKS, { url, event_types: TYPES });
+      expect([res.status, res.body.error_code], url).toEqual([400, 'INVALID_REQUEST']);
+      return res.body.details.url_refused;
+    };
+    expect(await why('erp.example.com/hook')).toEqual({ reason: 'not_absolute_url' });
+    expect(await why('http://erp.example.com/hook')).toEqual({ reason: 'scheme_not_allowed' });
+    expect(await why('https://u:p@erp.example.com/')).toEqual({ reason: 'credentials_in_url' });
+    expect(await why('https://10.1.2.3/')).toEqual({
+      reason: 'address_not_public',
+      address: '10.1.2.3',
+      address_class: 'private',
+    });
+    expect(await why('https://[::1]:8443/')).toEqual({
+      reason: 'address_not_public',
+      address: '::1',
+      address_class: 'loopback',
+    });
+    const made = await api.create(WEBHOOKS, { url: 'https://erp.example.com/hook', event_types: TYPES });
+    const changed = await api.put(webhookUrl(made.body.id), { url: 'https://192.168.1.1/' });
+    expect([changed.status, changed.body.details.url_refused]).toEqual([
+      400,
+      { reason: 'address_not_public', address: '192.168.1.1', address_class: 'private' },
+    ]);
+    expect((await api.get(webhookUrl(made.body.id))).body.url).toBe('https://erp.example.com/hook');
+  });
+
   it('rotates the secret: the previous one stays valid beside the new one until it expires', async () => {
     const api = await t.ctx.as(WRITE);
     const made = await api.create(WEBHOOKS, { url: 'https://erp.example.com/hook', event_types: TYPES });

@@ -412,8 +412,8 @@ export interface paths {
      */
     delete: operations["revokeApiClient"];
     /**
-     * Change an API client's scopes
-     * @description Replaces the client's scopes. A scope taken away is taken from its live access tokens at once (a token left with none stops working: 401); a scope added reaches only tokens issued from now on. A caller adds only scopes it holds itself (403 FORBIDDEN, details.scopes_not_held); scopes the client has already may stay. Another account's client, an unknown one or one revoked → 404.
+     * Rename an API client or change its scopes
+     * @description Renames the client (audited as api_client.renamed) and/or replaces its scopes (audited as api_client.scopes_changed), in one transaction. A scope taken away is taken from its live access tokens at once (a token left with none stops working: 401); a scope added reaches only tokens issued from now on. A caller adds only scopes it holds itself (403 FORBIDDEN, details.scopes_not_held); scopes the client has already may stay. Another account's client, an unknown one or one revoked → 404.
      */
     patch: operations["updateApiClient"];
   };
@@ -6662,7 +6662,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Any of these actions */
-        "action[]"?: ("api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "coding_rule.created" | "coding_rule.updated" | "coding_rule.deleted" | "coding_rule.applied" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked" | "account.deleted")[];
+        "action[]"?: ("api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "api_client.renamed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "coding_rule.created" | "coding_rule.updated" | "coding_rule.deleted" | "coding_rule.applied" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked" | "account.deleted")[];
         /** @description Actions of this user or client */
         actor_id?: string;
         /** @description Actions on this kind of object */
@@ -6692,7 +6692,7 @@ export interface operations {
                  * @description What was done
                  * @enum {string}
                  */
-                action: "api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "coding_rule.created" | "coding_rule.updated" | "coding_rule.deleted" | "coding_rule.applied" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked" | "account.deleted";
+                action: "api_client.created" | "api_client.revoked" | "api_client.secret_rotated" | "api_client.scopes_changed" | "api_client.renamed" | "user.created" | "user.disabled" | "user.password_reset" | "user.mfa_reset" | "user.passkey_added" | "user.passkey_removed" | "account.settings_changed" | "account.required_coding_changed" | "coding_rule.created" | "coding_rule.updated" | "coding_rule.deleted" | "coding_rule.applied" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_endpoint.secret_rotated" | "integration.created" | "integration.disconnected" | "integration.reactivated" | "connected_app.authorized" | "connected_app.revoked" | "account.deleted";
                 /** @description Who did it */
                 actor: {
                   /** @description The user id (usr_…), the client id (cli_…), or svc-cli */
@@ -6776,6 +6776,9 @@ export interface operations {
                 client_id: string;
                 /** Format: date-time */
                 created_at: string;
+                last_used_at: string | null;
+                /** @description What the admin calls the client; "" when unnamed */
+                name: string;
                 revoked_at: string | null;
                 scopes: string[];
               })[];
@@ -6828,6 +6831,8 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description What the admin calls the client ("ERP nightly sync"); surrounding spaces are dropped, "" for none */
+          name?: string;
           /** @description What the client may do; any one listed scope of an operation suffices */
           scopes: ("fields.read" | "fields.write" | "field_values.read" | "field_values.write" | "accounting.record.read" | "accounting.record.write" | "accounting.integration.read" | "accounting.integration.write" | "accounting.record.review" | "accounting.record.admin" | "account.admin" | "webhooks.read" | "webhooks.write" | "events.read" | "audit.read")[];
         };
@@ -6842,6 +6847,7 @@ export interface operations {
             client_id: string;
             /** @description Shown in this answer only: svc keeps its hash alone */
             client_secret: string;
+            name: string;
             scopes: string[];
           };
         };
@@ -6963,8 +6969,8 @@ export interface operations {
     };
   };
   /**
-   * Change an API client's scopes
-   * @description Replaces the client's scopes. A scope taken away is taken from its live access tokens at once (a token left with none stops working: 401); a scope added reaches only tokens issued from now on. A caller adds only scopes it holds itself (403 FORBIDDEN, details.scopes_not_held); scopes the client has already may stay. Another account's client, an unknown one or one revoked → 404.
+   * Rename an API client or change its scopes
+   * @description Renames the client (audited as api_client.renamed) and/or replaces its scopes (audited as api_client.scopes_changed), in one transaction. A scope taken away is taken from its live access tokens at once (a token left with none stops working: 401); a scope added reaches only tokens issued from now on. A caller adds only scopes it holds itself (403 FORBIDDEN, details.scopes_not_held); scopes the client has already may stay. Another account's client, an unknown one or one revoked → 404.
    */
   updateApiClient: {
     parameters: {
@@ -6980,8 +6986,10 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description What the admin calls the client ("ERP nightly sync"); surrounding spaces are dropped, "" for none */
+          name?: string;
           /** @description Every scope the client has from now on */
-          scopes: ("fields.read" | "fields.write" | "field_values.read" | "field_values.write" | "accounting.record.read" | "accounting.record.write" | "accounting.integration.read" | "accounting.integration.write" | "accounting.record.review" | "accounting.record.admin" | "account.admin" | "webhooks.read" | "webhooks.write" | "events.read" | "audit.read")[];
+          scopes?: ("fields.read" | "fields.write" | "field_values.read" | "field_values.write" | "accounting.record.read" | "accounting.record.write" | "accounting.integration.read" | "accounting.integration.write" | "accounting.record.review" | "accounting.record.admin" | "account.admin" | "webhooks.read" | "webhooks.write" | "events.read" | "audit.read")[];
         };
       };
     };
@@ -6994,6 +7002,9 @@ export interface operations {
             client_id: string;
             /** Format: date-time */
             created_at: string;
+            last_used_at: string | null;
+            /** @description What the admin calls the client; "" when unnamed */
+            name: string;
             revoked_at: string | null;
             scopes: string[];
           };
@@ -7384,6 +7395,7 @@ export interface operations {
                 vendor: string;
                 /** @description The vendor account ID this integration is tied to */
                 vendor_account_id: string;
+                vendor_name: string | null;
               })[];
             next_cursor: string | null;
           };

@@ -6,9 +6,10 @@ import { ROLES } from '../modules/users/roles.js';
  * a usage error names the one problem and points at it.
  */
 const HELP: Record<string, string> = {
-  'clients create': `svc clients create --account <account_id> --scopes "<scope> <scope> ..."
+  'clients create': `svc clients create --account <account_id> --scopes "<scope> <scope> ..." [--name <name>]
     Creates an API client (and the account if new); prints its credentials as JSON. The secret is shown once.
     --account   the account, 1 to 64 letters, digits, "_", "-", "." (required)
+    --name      what the client is called ("ERP nightly sync"), at most 100 characters
     --scopes    space- or comma-separated, at least one of: ${ALL_SCOPES.join(', ')} (required)`,
   'clients list': `svc clients list [--account <account_id>]
     The clients (of one account, or of all) as JSON lines; never their secrets.`,
@@ -22,6 +23,8 @@ const HELP: Record<string, string> = {
     Replaces the client's scopes; prints the client as JSON. A scope taken away is taken from its live tokens at
     once; a scope added reaches only tokens issued from now on.
     --scopes    space- or comma-separated, at least one of the scopes listed under "clients create" (required)`,
+  'clients rename': `svc clients rename <client_id> --name <name>
+    Gives the client a name (at most 100 characters; "" for none); prints the client as JSON.`,
   'users create': `svc users create --account <account_id> --email <email> --role <${ROLES.join('|')}>
     Creates a console user (and the account if new) and prints a one-time link (72 hours) where they set their
     first password. No password is ever given on the command line. Links are made with PUBLIC_URL

@@ -8,7 +8,7 @@ import { isAppError } from '../errors.js';
 import { authService, DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS } from '../modules/auth/auth.service.js';
 import { clientScopesService } from '../modules/auth/client-scopes.service.js';
 import { seed } from './seed.js';
-import { CliUsageError, parseAccount, parseScopeList } from './usage.js';
+import { CliUsageError, parseAccount, parseClientName, parseScopeList } from './usage.js';
 import { helpFor, helpPointer, unknownCommand, USAGE } from './help.js';
 import { users } from './users.js';
 import { vendors } from './vendors.js';
@@ -59,13 +59,14 @@ async function clients(args: string[], out: Out): Promise<void> {
   if (sub === 'create') {
     const { values } = parseArgs({
       args: rest,
-      options: { account: { type: 'string' }, scopes: { type: 'string' } },
+      options: { account: { type: 'string' }, scopes: { type: 'string' }, name: { type: 'string' } },
       strict: true,
     });
     const account = parseAccount(values.account);
     if (values.scopes === undefined) throw new CliUsageError('--scopes is required');
     const scopes = parseScopeList(values.scopes);
-    const creds = await withDb((db) => authService.createClient(db, account, scopes));
+    const name = parseClientName(values.name);
+    const creds = await withDb((db) => authService.createClient(db, account, scopes, undefined, name));
     out(JSON.stringify(creds));
     return;
   }
@@ -123,6 +124,26 @@ async function clients(args: string[], out: Out): Promise<void> {
     const scopes = parseScopeList(values.scopes);
     try {
       const changed = await withDb((db) => db.write((ex) => clientScopesService.change(ex, clientId, scopes)));
+      out(JSON.stringify(changed));
+    } catch (error) {
+      if (isAppError(error) && error.code === 'NOT_FOUND') throw new CliUsageError(`no active client ${clientId}`);
+      throw error;
+    }
+    return;
+  }
+  if (sub === 'rename') {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { name: { type: 'string' } },
+      strict: true,
+    });
+    if (positionals.length !== 1) throw new CliUsageError('give exactly one client_id');
+    if (values.name === undefined) throw new CliUsageError('--name is required');
+    const clientId = positionals[0]!;
+    const name = parseClientName(values.name);
+    try {
+      const changed = await withDb((db) => db.write((ex) => clientScopesService.update(ex, clientId, { name })));
       out(JSON.stringify(changed));
     } catch (error) {
       if (isAppError(error) && error.code === 'NOT_FOUND') throw new CliUsageError(`no active client ${clientId}`);

@@ -26,6 +26,13 @@ export function parseAccount(text: string | undefined): string {
   return text;
 }
 
+/** An API client's `--name`: at most 100 characters once trimmed ('' when not given). */
+export function parseClientName(text: string | undefined): string {
+  const name = (text ?? '').trim();
+  if (name.length > 100) throw new CliUsageError('--name: at most 100 characters');
+  return name;
+}
+
 /** `--name N`: a whole number, or the default. */
 export function parseCount(text: string | undefined, name: string, fallback: number): number {
   if (text === undefined) return fallback;

@@ -28,6 +28,7 @@ import * as m0024 from './migrations/0024_merchant_category_code.js';
 import * as m0025 from './migrations/0025_receipts.js';
 import * as m0027 from './migrations/0027_record_search_terms.js';
 import * as m0028 from './migrations/0028_receipt_policy.js';
+import * as m0029 from './migrations/0029_api_client_names.js';
 
 /**
  * The numbered migrations, in order. Imported statically so that the same list serves the compiled
@@ -62,6 +63,7 @@ export const MIGRATIONS: Record<string, Migration & { plan: MigrationPlan }> = {
   '0025_receipts': m0025,
   '0027_record_search_terms': m0027,
   '0028_receipt_policy': m0028,
+  '0029_api_client_names': m0029,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -166,6 +166,17 @@ export const domainErrors = {
         ],
       },
     ),
+  /**
+   * A webhook endpoint's URL it may not have (INVALID_REQUEST at /url); details.url_refused says why in a form a
+   * client can put in its own words: { reason, address?, address_class? } (webhooks.targets.ts targetRefusal).
+   */
+  webhookUrlRefused: (refusal: { reason: string; message: string; address?: string; address_class?: string }) => {
+    const { message, ...why } = refusal;
+    return new AppError('INVALID_REQUEST', 400, `The request is invalid: /url ${message}.`, {
+      errors: [{ path: '/url', message }],
+      url_refused: why,
+    });
+  },
   /** The account has as many webhook endpoints as an account may have: nothing was created. */
   webhookEndpointLimitReached: (limit: number) =>
     new AppError(

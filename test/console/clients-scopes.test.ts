@@ -50,9 +50,11 @@ describeEachDialect("changing an API client's scopes (account.admin)", (t) => {
     expect(changed.body).toEqual({
       client_id: client.client_id,
       account_id: browser.accountId,
+      name: '',
       scopes: ['field_values.read', 'webhooks.read'],
       created_at: expect.stringMatching(ISO_MICROS),
       revoked_at: null,
+      last_used_at: expect.stringMatching(ISO_MICROS),
     });
     expect((await storedClient(t.ctx, client.client_id)).scopes).toBe('field_values.read webhooks.read');
     expect((await browser.get(CLIENTS)).body.items[0].scopes).toEqual(['field_values.read', 'webhooks.read']);

@@ -29,6 +29,7 @@ describeEachDialect('API clients of an account (account.admin)', (t) => {
       client_id: expect.stringMatching(/^cli_[0-9a-z]{26}$/),
       client_secret: expect.stringMatching(/^svc_cs_[A-Za-z0-9_-]{43}$/),
       account_id: browser.accountId,
+      name: '',
       scopes: ['accounting.record.read', 'accounting.record.write'],
     });
     const { client_id, client_secret } = created.body;
@@ -44,9 +45,12 @@ describeEachDialect('API clients of an account (account.admin)', (t) => {
         {
           client_id,
           account_id: browser.accountId,
+          name: '',
           scopes: ['accounting.record.read', 'accounting.record.write'],
           created_at: expect.stringMatching(ISO_MICROS),
           revoked_at: null,
+          // A token was issued above.
+          last_used_at: expect.stringMatching(ISO_MICROS),
         },
       ],
     });

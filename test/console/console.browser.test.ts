@@ -83,6 +83,14 @@ eachDialectWith(
       await page.getByRole('button', { name: 'Show as table' }).click();
       await checkScreen(page, 'overview', dialect);
 
+      // Each number opens the review queue filtered to the records it counts: as many rows as it says.
+      await table.getByRole('link', { name: '17 Review, Card: open in the review queue' }).click();
+      await page.waitForURL(/\/queue\?review_status=REVIEW&source_type=CARD/);
+      const queue = page.getByRole('table', { name: 'Records matching the filters' });
+      await eventually(() => queue.getByRole('row').count()).toBe(17 + 1);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
+      await table.waitFor();
+
       // An error of the API is shown in words, with its request id.
       // The page reads the record (with its allowed moves) from the console's API: the alert shows the request id
       // of that answer, in words.

@@ -8,6 +8,18 @@ import { errorBody } from '../support/expect.js';
 
 const browser = sharedBrowser();
 
+/** The cells of the body rows of the table with caption `name`. */
+const rowsOf = (page: Page, name: string) =>
+  page
+    .getByRole('table', { name })
+    .getByRole('row')
+    .evaluateAll((trs) =>
+      trs.flatMap((tr) => {
+        const cells = [...tr.querySelectorAll('td')].map((td) => (td as HTMLElement).innerText.trim());
+        return cells.length > 0 ? [cells] : [];
+      }),
+    );
+
 /** A CSV file for the import's file input. */
 const csvFile = (name: string, lines: string[]) => ({
   name,
@@ -113,17 +125,17 @@ eachDialectWith(
           .getByLabel('CSV file')
           .setInputFiles(csvFile('centers.csv', ['value,remote_id,value_id,is_disabled', ...rows]));
         await page
-          .getByRole('status')
-          .filter({ hasText: 'centers.csv: 2,500 values for Cost center, in 3 batches.' })
+          .getByRole('status', { name: 'Import preview' })
+          .filter({ hasText: 'Preview: 2,500 rows to create, 0 rows to update by remote_id, 0 unchanged' })
           .waitFor();
-        await page.getByRole('button', { name: 'Import 2,500 values' }).click();
+        await page.getByRole('button', { name: 'Import 2,500 rows' }).click();
         const bar = page.getByRole('progressbar', { name: 'Import progress' });
         await bar.waitFor();
         await eventually(() => bar.getAttribute('aria-valuenow')).toBe('100');
         await expect(bar.getAttribute('aria-valuetext')).resolves.toBe('2,500 of 2,500 rows sent (100%)');
         await page
           .getByRole('status')
-          .filter({ hasText: 'Import finished: 2,500 values created of 2,500 rows.' })
+          .filter({ hasText: 'Import finished: 2,500 values created, 0 updated' })
           .waitFor();
       } finally {
         page.off('request', onRequest);
@@ -164,7 +176,7 @@ eachDialectWith(
       await eventually(() => shownValues(page, 'Cost center')).toEqual(stored.slice(50, 100).map((v) => v.value));
     });
 
-    it("reports a CSV's refused rows with their row numbers and the service's reasons; a refused batch stores nothing, the others are stored", async () => {
+    it('previews a CSV and reports each row: a row the service refuses is named with its reason and holds back no other', async () => {
       const other = await api.fields.create({ name: 'Project', group: 'ERP' });
       await api.fieldValues.create(other.svc_id, [{ value: 'Existing', remote_id: 'P-TAKEN' }]);
       await page.goto(`${base()}/fields/${other.svc_id}`);
@@ -179,8 +191,8 @@ eachDialectWith(
           'Fix the file and choose it again.',
       );
 
-      // 2,100 rows: batch 1 (rows 2–1001) is fine; batch 2 (rows 1002–2001) has an empty value on row 1501;
-      // batch 3 (rows 2002–2101) takes a remote_id already stored, on row 2052, and repeats one of its own.
+      // 2,100 rows: an empty value on row 1501 (the service refuses it); row 2052 names a stored remote_id (skipped,
+      // the default); row 2062 repeats row 2061's remote_id (invalid). Every other row is stored.
       const rows = Array.from({ length: 2100 }, (_, i) => [`Project ${i + 1}`, `P-${i + 1}`]);
       rows[1499]![0] = '';
       rows[2050]![1] = 'P-TAKEN';
@@ -198,11 +210,12 @@ eachDialectWith(
           .setInputFiles(
             csvFile('projects.csv', ['remote_id;value', ...rows.map(([value, remote]) => `${remote};${value}`)]),
           );
-        await page.getByRole('button', { name: 'Import 2,100 values' }).click();
         await page
-          .getByRole('status')
-          .filter({ hasText: 'Import finished: 1,000 values created of 2,100 rows.' })
+          .getByRole('status', { name: 'Import preview' })
+          .filter({ hasText: '2,098 rows to create, 0 rows to update by remote_id, 0 unchanged, 1 skipped' })
           .waitFor();
+        await page.getByRole('button', { name: 'Import 2,098 rows' }).click();
+        await page.getByRole('status').filter({ hasText: 'Import finished' }).waitFor();
       } finally {
         page.off('response', collect);
       }
@@ -210,41 +223,28 @@ eachDialectWith(
         page.getByRole('progressbar', { name: 'Import progress' }).getAttribute('aria-valuenow'),
       ).resolves.toBe('100');
       await expect(textOf(page.getByRole('status').filter({ hasText: 'Import finished' }))).resolves.toBe(
-        'Import finished: 1,000 values created of 2,100 rows. 2 batches were refused and stored nothing (below, row by row).',
+        'Import finished: 2,097 values created, 0 updated, 0 unchanged, 1 skipped, 1 invalid, 1 refused.',
       );
-      expect(answers).toHaveLength(3);
-      const [, invalid, conflict] = answers;
+      // The second request was refused for row 1501 alone and sent again without it.
+      expect(answers).toHaveLength(4);
+      const invalid = answers[1];
       expect(invalid).toEqual(
         errorBody('INVALID_REQUEST', {
           details: { errors: [{ path: '/items/499/value', message: expect.any(String) }] },
         }),
       );
-      expect(conflict.error_code).toBe('CONFLICT');
-
-      const batch2 = page.getByRole('region', { name: 'Batch 2, rows 1,002–2,001' });
-      await expect(textOf(batch2)).resolves.toBe(
-        'Batch 2 (rows 1,002–2,001, 1,000 rows): refused, nothing of it was stored\n' +
-          `${invalid.message}\nRequest id: ${invalid.request_id}\n` +
-          'Rows of batch 2 the service refused, and why\n' +
-          'Row\tWhy\n' +
-          `1,501\tvalue ${invalid.details.errors[0].message}`,
-      );
-      const batch3 = page.getByRole('region', { name: 'Batch 3, rows 2,002–2,101' });
-      const taken = (await api.fieldValues.list(other.svc_id, { 'remote_id[]': ['P-TAKEN'] })).items[0]!;
-      await expect(textOf(batch3)).resolves.toBe(
-        'Batch 3 (rows 2,002–2,101, 100 rows): refused, nothing of it was stored\n' +
-          `${conflict.message}\nRequest id: ${conflict.request_id}\n` +
-          'Rows of batch 3 the service refused, and why\n' +
-          'Row\tWhy\n' +
-          `2,052\tremote_id “P-TAKEN” is already used by a value of this field (${taken.svc_id}).\n` +
-          '2,062\tremote_id “P-2060” is also on row 2,061: it must be unique within the field.',
-      );
-      await page.getByRole('link', { name: 'Download the 1,100 rows of the refused batches' }).waitFor();
+      expect(answers.map((a) => a.items?.length ?? a.error_code)).toEqual([1000, 'INVALID_REQUEST', 999, 98]);
+      expect(await rowsOf(page, 'Rows not created or updated, and why')).toEqual([
+        ['1,501', 'Refused', `value ${invalid.details.errors[0].message}`],
+        ['2,052', 'Skipped (exists)', 'remote_id “P-TAKEN” is already the value “Existing”: skipped.'],
+        ['2,062', 'Invalid', 'remote_id “P-2060” is also on row 2,061: it must be unique within the field.'],
+      ]);
+      await page.getByRole('link', { name: 'Download the 2 rows not imported' }).waitFor();
       await checkScreen(page, 'field-import-refused', dialect);
 
-      // Batch 1 stored whole; nothing of batches 2 and 3.
       const stored = await allValues(api, other.svc_id);
-      expect(stored.map((v) => v.remote_id)).toEqual(['P-TAKEN', ...rows.slice(0, 1000).map(([, remote]) => remote)]);
+      const expected = rows.filter((_, i) => ![1499, 2050, 2060].includes(i)).map(([, remote]) => remote);
+      expect(stored.map((v) => v.remote_id)).toEqual(['P-TAKEN', ...expected]);
     });
   },
   { only: 'sqlite' },

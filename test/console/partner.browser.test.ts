@@ -133,14 +133,17 @@ eachDialectWith(
         await page.goto(`${url}/console/integrations`);
         const integrationRow = page.getByRole('row', { name: new RegExp(vendor) });
         await integrationRow.waitFor();
-        expect((await integrationRow.innerText()).replace(/\s+/g, ' ')).toContain(`${vendor} acme-in-erp Active`);
+        // The vendor by the name the operator gave it, its id beside.
+        expect((await integrationRow.innerText()).replace(/\s+/g, ' ')).toContain(
+          `Acme ERP (${vendor}) acme-in-erp Active`,
+        );
         await checkScreen(page, 'integrations', dialect);
-        await page.getByRole('button', { name: `Disconnect ${vendor}` }).click();
-        await page.getByRole('button', { name: `Yes, disconnect ${vendor}` }).click();
-        await page.getByRole('button', { name: `Reactivate ${vendor}` }).waitFor();
+        await page.getByRole('button', { name: 'Disconnect Acme ERP' }).click();
+        await page.getByRole('button', { name: 'Yes, disconnect Acme ERP' }).click();
+        await page.getByRole('button', { name: 'Reactivate Acme ERP' }).waitFor();
         expect((await partner.integrations.list()).items.map((i) => i.status)).toEqual(['DISABLED']);
-        await page.getByRole('button', { name: `Reactivate ${vendor}` }).click();
-        await page.getByRole('button', { name: `Disconnect ${vendor}` }).waitFor();
+        await page.getByRole('button', { name: 'Reactivate Acme ERP' }).click();
+        await page.getByRole('button', { name: 'Disconnect Acme ERP' }).waitFor();
         expect((await partner.integrations.list()).items.map((i) => i.status)).toEqual(['ACTIVE']);
 
         // The admin sees the app under Connected apps, and revokes it: the partner's next request fails.

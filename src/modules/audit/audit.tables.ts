@@ -3,6 +3,7 @@ export const AUDIT_ACTIONS = [
   'api_client.revoked',
   'api_client.secret_rotated',
   'api_client.scopes_changed',
+  'api_client.renamed',
   'user.created',
   'user.disabled',
   'user.password_reset',

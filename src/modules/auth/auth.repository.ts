@@ -93,6 +93,26 @@ export const authRepository = {
       .execute();
   },
 
+  /** Sets the client's last use to `now` unless another request set it after `staleBefore` (one row, by key). */
+  async markUsed(ex: Executor, accountId: string, clientId: string, now: number, staleBefore: number): Promise<void> {
+    await ex
+      .updateTable('oauth_clients')
+      .set({ last_used_at: now })
+      .where('account_id', '=', accountId)
+      .where('client_id', '=', clientId)
+      .where((w) => w.or([w('last_used_at', 'is', null), w('last_used_at', '<=', staleBefore)]))
+      .execute();
+  },
+
+  async setName(ex: Executor, accountId: string, clientId: string, name: string): Promise<void> {
+    await ex
+      .updateTable('oauth_clients')
+      .set({ name })
+      .where('account_id', '=', accountId)
+      .where('client_id', '=', clientId)
+      .execute();
+  },
+
   /** Sets a client's scopes (space-separated, as stored): an API client's, or a partner app's connection's. */
   async setScopes(ex: Executor, accountId: string, clientId: string, scopes: string): Promise<void> {
     await ex

@@ -6,6 +6,7 @@ import { microsToIso, nowMicros } from '../../lib/clock.js';
 import { auditService, operatorSource, type AuditSource } from '../audit/audit.service.js';
 import { authRepository } from './auth.repository.js';
 import { activeApiClient } from './client-scopes.service.js';
+import { clientRowToListing, type ClientListing, LAST_USE_PRECISION_MICROS } from './client-listing.js';
 import { grantsRepository } from './grants.repository.js';
 import type { AccessTokensTable, OauthClientsTable } from './auth.tables.js';
 import { splitScopes, type Scope } from './scopes.js';
@@ -48,6 +49,7 @@ export interface ClientCredentials {
   client_id: string;
   client_secret: string;
   account_id: string;
+  name: string;
   scopes: Scope[];
 }
 
@@ -58,14 +60,7 @@ export const MAX_OVERLAP_SECONDS = 7 * 24 * 3600;
 export const ACCOUNT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const ACCOUNT_ID_RULE = 'must be 1 to 64 characters: letters, digits, "_", "-", "." (not first)';
 
-/** A client as listed (never its secret). */
-export interface ClientListing {
-  client_id: string;
-  account_id: string;
-  scopes: string[];
-  created_at: string;
-  revoked_at: string | null;
-}
+export { clientRowToListing, type ClientListing, LAST_USE_PRECISION_MICROS } from './client-listing.js';
 
 /**
  * Secrets and tokens are 256-bit random strings, so a single SHA-256 is enough to store them safely: there
@@ -86,6 +81,7 @@ export const authService = {
     accountId: string,
     scopes: readonly Scope[],
     source: AuditSource = operatorSource(accountId),
+    name = '',
   ): Promise<ClientCredentials> {
     if (!ACCOUNT_ID_PATTERN.test(accountId)) throw errors.invalidField('/account_id', ACCOUNT_ID_RULE);
     if (scopes.length === 0) throw errors.invalidField('/scopes', 'must name at least one scope');
@@ -105,10 +101,13 @@ export const authService = {
         granted_by: null,
         previous_secret_hash: null,
         previous_secret_expires_at: null,
+        name,
+        last_used_at: null,
       });
-      await auditService.record(ex, source, 'api_client.created', { type: 'api_client', id: clientId }, { scopes });
+      const details = name === '' ? { scopes } : { scopes, name };
+      await auditService.record(ex, source, 'api_client.created', { type: 'api_client', id: clientId }, details);
     });
-    return { client_id: clientId, client_secret: clientSecret, account_id: accountId, scopes: [...scopes] };
+    return { client_id: clientId, client_secret: clientSecret, account_id: accountId, name, scopes: [...scopes] };
   },
 
   /** Creates the account (with its cursor key) unless it exists. */
@@ -131,14 +130,7 @@ export const authService = {
 
   /** The API clients of one account, or of all (not partner apps' connections). */
   async listClients(db: Db, accountId: string | null): Promise<ClientListing[]> {
-    const rows = await authRepository.listClients(db.direct, accountId);
-    return rows.map((row) => ({
-      client_id: row.client_id,
-      account_id: row.account_id,
-      scopes: splitScopes(row.scopes),
-      created_at: microsToIso(row.created_at),
-      revoked_at: row.revoked_at === null ? null : microsToIso(row.revoked_at),
-    }));
+    return (await authRepository.listClients(db.direct, accountId)).map(clientRowToListing);
   },
 
   /** Revokes the client and deletes its tokens (they stop working at once); NOT_FOUND unless it is active. */
@@ -243,6 +235,10 @@ export const authService = {
     }
     const token = `svc_at_${randomToken(32)}`;
     const now = nowMicros();
+    // The client's last use, to the minute: one short write a minute at most per client, never one per request.
+    if (client.last_used_at === null || now - client.last_used_at >= LAST_USE_PRECISION_MICROS) {
+      await authRepository.markUsed(ex, client.account_id, client.client_id, now, now - LAST_USE_PRECISION_MICROS);
+    }
     // Committed with the tokens asked for at the same time (group commit), before it is handed out.
     await tokens.insert({
       account_id: client.account_id,

@@ -21,6 +21,10 @@ export interface OauthClientsTable {
   /** sha256 of the secret before the last rotation, still accepted until previous_secret_expires_at */
   previous_secret_hash: string | null;
   previous_secret_expires_at: number | null;
+  /** What the admin calls an API client ('' when unnamed; a partner app's connection: ''). */
+  name: string;
+  /** When the client last obtained an access token, written at most once a minute; null: not since 0029. */
+  last_used_at: number | null;
 }
 
 /** A partner app the operator registered (`svc apps create`): the OAuth client of the authorization code flow. */

@@ -1,8 +1,8 @@
 import type { Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
-import { microsToIso } from '../../lib/clock.js';
 import { auditService, operatorSource, type AuditSource } from '../audit/audit.service.js';
 import { authRepository } from './auth.repository.js';
+import { clientRowToListing, type ClientListing } from './client-listing.js';
 import type { OauthClientsTable } from './auth.tables.js';
 import { splitScopes, type Scope } from './scopes.js';
 
@@ -21,12 +21,11 @@ export async function activeApiClient(ex: Executor, clientId: string, accountId?
   return client;
 }
 
-export interface ChangedClient {
-  client_id: string;
-  account_id: string;
-  scopes: string[];
-  created_at: string;
-  revoked_at: string | null;
+/** Who changes a client: its account (undefined for an operator), the scopes it may add, where it acts from. */
+export interface ChangeOptions {
+  accountId?: string;
+  grantable?: ReadonlySet<string>;
+  source?: AuditSource;
 }
 
 export const clientScopesService = {
@@ -40,8 +39,8 @@ export const clientScopesService = {
     ex: Executor,
     clientId: string,
     scopes: readonly Scope[],
-    options: { accountId?: string; grantable?: ReadonlySet<string>; source?: AuditSource } = {},
-  ): Promise<ChangedClient> {
+    options: ChangeOptions = {},
+  ): Promise<ClientListing> {
     const client = await activeApiClient(ex, clientId, options.accountId);
     if (scopes.length === 0) throw errors.invalidField('/scopes', 'must name at least one scope');
     const before = splitScopes(client.scopes);
@@ -65,12 +64,33 @@ export const clientScopesService = {
       { type: 'api_client', id: clientId },
       { scopes_before: before, scopes_after: [...scopes] },
     );
-    return {
-      client_id: clientId,
-      account_id: client.account_id,
-      scopes: [...scopes],
-      created_at: microsToIso(client.created_at),
-      revoked_at: null,
-    };
+    return clientRowToListing({ ...client, scopes: scopes.join(' ') });
+  },
+
+  /**
+   * Changes what is given of an API client (its name, its scopes: `change`'s rules) in the caller's transaction;
+   * a new name is audited as api_client.renamed with the name before and after; the same name changes nothing.
+   */
+  async update(
+    ex: Executor,
+    clientId: string,
+    input: { name?: string; scopes?: readonly Scope[] },
+    options: ChangeOptions = {},
+  ): Promise<ClientListing> {
+    const client = await activeApiClient(ex, clientId, options.accountId);
+    const name = input.name?.trim();
+    if (name !== undefined && name !== client.name) {
+      await authRepository.setName(ex, client.account_id, clientId, name);
+      await auditService.record(
+        ex,
+        options.source ?? operatorSource(client.account_id),
+        'api_client.renamed',
+        { type: 'api_client', id: clientId },
+        { name_before: client.name, name_after: name },
+      );
+    }
+    const named = { ...client, name: name ?? client.name };
+    if (input.scopes === undefined) return clientRowToListing(named);
+    return { ...(await clientScopesService.change(ex, clientId, input.scopes, options)), name: named.name };
   },
 };

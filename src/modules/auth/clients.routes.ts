@@ -12,19 +12,33 @@ import { ALL_SCOPES } from './scopes.js';
 const tags = ['Internal: API clients'];
 const ScopeSchema = oneOf(ALL_SCOPES, 'An OAuth scope');
 
+const ClientName = Type.String({
+  maxLength: 100,
+  description: 'What the admin calls the client ("ERP nightly sync"); surrounding spaces are dropped, "" for none',
+});
+
 const ApiClient = Type.Object(
   {
     client_id: Type.String(),
     account_id: Type.String(),
+    name: Type.String({ description: 'What the admin calls the client; "" when unnamed' }),
     scopes: Type.Array(Type.String()),
     created_at: Timestamp,
     revoked_at: Nullable(Timestamp),
+    last_used_at: Nullable(
+      Type.String({
+        format: 'date-time',
+        description:
+          'When the client last obtained an access token, to the minute (written at most once a minute); null: never',
+      }),
+    ),
   },
   { title: 'ApiClient' },
 );
 
 const NewClientBody = Type.Object(
   {
+    name: Type.Optional(ClientName),
     scopes: Type.Array(ScopeSchema, {
       minItems: 1,
       maxItems: ALL_SCOPES.length,
@@ -40,6 +54,7 @@ const NewClientResponse = Type.Object(
     client_id: Type.String(),
     client_secret: Type.String({ description: 'Shown in this answer only: svc keeps its hash alone' }),
     account_id: Type.String(),
+    name: Type.String(),
     scopes: Type.Array(Type.String()),
   },
   { title: 'ApiClientCredentials' },
@@ -89,7 +104,7 @@ export function clientsRoutes(db: Db): FastifyPluginAsyncTypebox {
         // No escalation: a caller grants only scopes it holds itself.
         const beyond = scopes.filter((scope) => !caller.scopes.has(scope));
         if (beyond.length > 0) throw errors.scopesNotHeld(beyond);
-        return authService.createClient(db, caller.accountId, scopes, auditOf(request));
+        return authService.createClient(db, caller.accountId, scopes, auditOf(request), request.body.name?.trim());
       },
     );
 
@@ -151,21 +166,24 @@ export function clientsRoutes(db: Db): FastifyPluginAsyncTypebox {
         config: { scopes: ['account.admin'] },
         schema: {
           operationId: 'updateApiClient',
-          summary: "Change an API client's scopes",
+          summary: 'Rename an API client or change its scopes',
           description:
-            "Replaces the client's scopes. A scope taken away is taken from its live access tokens at once (a token left with none stops working: 401); a scope added reaches only tokens issued from now on. A caller adds only scopes it holds itself (403 FORBIDDEN, details.scopes_not_held); scopes the client has already may stay. Another account's client, an unknown one or one revoked → 404.",
+            "Renames the client (audited as api_client.renamed) and/or replaces its scopes (audited as api_client.scopes_changed), in one transaction. A scope taken away is taken from its live access tokens at once (a token left with none stops working: 401); a scope added reaches only tokens issued from now on. A caller adds only scopes it holds itself (403 FORBIDDEN, details.scopes_not_held); scopes the client has already may stay. Another account's client, an unknown one or one revoked → 404.",
           tags,
           params: ClientParams,
           body: Type.Object(
             {
-              scopes: Type.Array(ScopeSchema, {
-                minItems: 1,
-                maxItems: ALL_SCOPES.length,
-                uniqueItems: true,
-                description: 'Every scope the client has from now on',
-              }),
+              name: Type.Optional(ClientName),
+              scopes: Type.Optional(
+                Type.Array(ScopeSchema, {
+                  minItems: 1,
+                  maxItems: ALL_SCOPES.length,
+                  uniqueItems: true,
+                  description: 'Every scope the client has from now on',
+                }),
+              ),
             },
-            { additionalProperties: false, title: 'ApiClientUpdateRequest' },
+            { additionalProperties: false, minProperties: 1, title: 'ApiClientUpdateRequest' },
           ),
           response: { 200: ApiClient, ...errorResponses(404) },
         },
@@ -173,7 +191,7 @@ export function clientsRoutes(db: Db): FastifyPluginAsyncTypebox {
       async (request, reply) => {
         const caller = authOf(request);
         return writeTransaction(db, request, reply, (ex) =>
-          clientScopesService.change(ex, request.params.client_id, request.body.scopes, {
+          clientScopesService.update(ex, request.params.client_id, request.body, {
             accountId: caller.accountId,
             grantable: caller.scopes,
             source: auditOf(request),

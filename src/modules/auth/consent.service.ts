@@ -148,6 +148,8 @@ export const consentService = {
         granted_by: caller.actor.id,
         previous_secret_hash: null,
         previous_secret_expires_at: null,
+        name: '',
+        last_used_at: null,
       };
       await grantsRepository.insertConnectionUnlessActive(ex, candidate);
       const connection = (await grantsRepository.activeConnection(ex, caller.accountId, app.app_id))!;

@@ -96,12 +96,21 @@ export const integrationsRepository = {
     );
   },
 
-  /** The account's integrations in creation order (ids sort by creation), after `afterId`. */
-  async list(ex: Executor, accountId: string, page: { afterId?: string; limit: number }): Promise<IntegrationsTable[]> {
-    let query = ex.selectFrom('integrations').selectAll().where('account_id', '=', accountId);
-    if (page.afterId !== undefined) query = query.where('integration_id', '>', page.afterId);
+  /** The account's integrations in creation order (ids sort by creation), after `afterId`, with their vendor's name. */
+  async list(
+    ex: Executor,
+    accountId: string,
+    page: { afterId?: string; limit: number },
+  ): Promise<(IntegrationsTable & { vendor_name: string | null })[]> {
+    let query = ex
+      .selectFrom('integrations as i')
+      .leftJoin('vendors as v', 'v.vendor_id', 'i.vendor')
+      .selectAll('i')
+      .select('v.name as vendor_name')
+      .where('i.account_id', '=', accountId);
+    if (page.afterId !== undefined) query = query.where('i.integration_id', '>', page.afterId);
     return query
-      .orderBy('integration_id')
+      .orderBy('i.integration_id')
       .limit(page.limit + 1)
       .execute();
   },

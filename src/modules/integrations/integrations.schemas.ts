@@ -35,6 +35,9 @@ export type IntegrationDto = Static<typeof Integration>;
 export const IntegrationListing = Type.Object(
   {
     ...members,
+    vendor_name: Nullable(
+      Type.String({ description: "The vendor's name as the operator gave it (svc vendors); null: no such vendor" }),
+    ),
     updated_at: Time('When the integration was created or its status last changed'),
     disconnected_at: Nullable(Time('When it was last disconnected; null while ACTIVE')),
   },

@@ -35,9 +35,10 @@ export function integrationRowToIntegration(row: IntegrationsTable): Integration
   };
 }
 
-function integrationRowToListing(row: IntegrationsTable): IntegrationListingDto {
+function integrationRowToListing(row: IntegrationsTable & { vendor_name: string | null }): IntegrationListingDto {
   return {
     ...integrationRowToIntegration(row),
+    vendor_name: row.vendor_name,
     updated_at: microsToIso(row.updated_at),
     disconnected_at: row.disconnected_at === null ? null : microsToIso(row.disconnected_at),
   };

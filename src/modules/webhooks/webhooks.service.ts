@@ -13,7 +13,7 @@ import { webhooksRepository as repo } from './webhooks.repository.js';
 import type { WebhookEndpointCreate, WebhookEndpointDto, WebhookEndpointUpdate } from './webhooks.schemas.js';
 import { newSecret } from './webhooks.signing.js';
 import type { WebhookEndpointsTable } from './webhooks.tables.js';
-import { targetProblem, type TargetRules } from './webhooks.targets.js';
+import { targetRefusal, type TargetRules } from './webhooks.targets.js';
 
 export type { TargetRules } from './webhooks.targets.js';
 
@@ -48,8 +48,8 @@ function endpointDto(row: WebhookEndpointsTable): WebhookEndpointDto {
 }
 
 function checkUrl(url: string, rules: TargetRules): void {
-  const problem = targetProblem(url, rules);
-  if (problem) throw errors.invalidField('/url', problem);
+  const refusal = targetRefusal(url, rules);
+  if (refusal) throw errors.webhookUrlRefused(refusal);
 }
 
 /** The secrets deliveries are signed with now: the current one, and the previous one until it expires. */

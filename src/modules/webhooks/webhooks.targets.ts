@@ -104,23 +104,44 @@ function loopbackHost(url: URL): boolean {
  * URL; a refusal names the setting that would allow it.
  */
 export function targetProblem(text: string, rules: TargetRules): string | null {
+  return targetRefusal(text, rules)?.message ?? null;
+}
+
+/** Why a URL is refused, for a client to put in its own words: not a URL, not https, credentials, a non-public address. */
+export type TargetRefusalReason =
+  'not_absolute_url' | 'scheme_not_allowed' | 'credentials_in_url' | 'address_not_public';
+
+/** targetProblem's refusal with its reason (and, for an address, the address and its class), or null. */
+export function targetRefusal(
+  text: string,
+  rules: TargetRules,
+): { reason: TargetRefusalReason; message: string; address?: string; address_class?: string } | null {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return 'must be an absolute URL';
+    return { reason: 'not_absolute_url', message: 'must be an absolute URL' };
   }
   const plainHttpAllowed = rules.allowPrivate || (rules.allowLoopback === true && loopbackHost(url));
   if (url.protocol !== 'https:' && !(plainHttpAllowed && url.protocol === 'http:')) {
-    if (rules.allowPrivate) return 'must be an http or https URL';
+    const reason = 'scheme_not_allowed';
+    if (rules.allowPrivate) return { reason, message: 'must be an http or https URL' };
     return rules.allowLoopback === true
-      ? `must be an https URL (or http to a loopback host in sandbox mode; ${SETTING})`
-      : `must be an https URL (${SETTING})`;
+      ? { reason, message: `must be an https URL (or http to a loopback host in sandbox mode; ${SETTING})` }
+      : { reason, message: `must be an https URL (${SETTING})` };
   }
-  if (url.username !== '' || url.password !== '') return 'must not carry credentials';
+  if (url.username !== '' || url.password !== '') {
+    return { reason: 'credentials_in_url', message: 'must not carry credentials' };
+  }
   const address = literalAddress(url);
   const refused = address === null ? null : refusedClass(address);
-  return allowedClass(refused, rules) ? null : `must not name a ${refused} address (${address}); ${SETTING}`;
+  if (allowedClass(refused, rules) || address === null || refused === null) return null;
+  return {
+    reason: 'address_not_public',
+    message: `must not name a ${refused} address (${address}); ${SETTING}`,
+    address,
+    address_class: refused,
+  };
 }
 
 export interface ResolvedAddress {

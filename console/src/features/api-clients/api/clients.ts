@@ -49,3 +49,12 @@ export function useUpdateApiClientScopes() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiClients }),
   });
 }
+
+/** Renames a client ("" for no name). */
+export function useRenameApiClient() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ clientId, name }: { clientId: string; name: string }) => client.clients.update(clientId, { name }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiClients }),
+  });
+}

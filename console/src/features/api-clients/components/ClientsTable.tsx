@@ -7,6 +7,9 @@ import { formatDateTime } from '../../../lib/format';
 import { useRevokeApiClient, useRotateApiClientSecret } from '../api/clients';
 import { EditScopesForm } from './EditScopesForm';
 import type { ShownSecret } from './NewClientSecret';
+import { RenameClientForm } from './RenameClientForm';
+
+const COLUMNS = 7;
 
 function ClientRow({
   apiClient,
@@ -19,13 +22,14 @@ function ClientRow({
   onRotated: (secret: ShownSecret) => void;
   onScopesSaved: (clientId: string) => void;
 }) {
-  const [confirming, setConfirming] = useState<'revoke' | 'rotate' | 'scopes' | null>(null);
+  const [confirming, setConfirming] = useState<'revoke' | 'rotate' | 'scopes' | 'rename' | null>(null);
   const revoke = useRevokeApiClient();
   const rotate = useRotateApiClientSecret();
   const id = apiClient.client_id;
   return (
     <>
       <tr className={apiClient.revoked_at ? 'row-disabled' : undefined}>
+        <th scope="row">{apiClient.name || <span className="muted">Unnamed</span>}</th>
         <td>
           <code>{id}</code>
         </td>
@@ -39,6 +43,7 @@ function ClientRow({
           </ul>
         </td>
         <td className="nowrap">{formatDateTime(apiClient.created_at)}</td>
+        <td className="nowrap">{apiClient.last_used_at ? formatDateTime(apiClient.last_used_at) : 'Never'}</td>
         <td>
           {apiClient.revoked_at ? (
             <span>
@@ -51,6 +56,9 @@ function ClientRow({
         <td className="actions-cell">
           {!apiClient.revoked_at && confirming === null && (
             <div className="row-actions">
+              <button type="button" aria-label={`Rename ${id}`} onClick={() => setConfirming('rename')}>
+                Rename
+              </button>
               <button type="button" aria-label={`Change scopes of ${id}`} onClick={() => setConfirming('scopes')}>
                 Change scopes
               </button>
@@ -96,9 +104,20 @@ function ClientRow({
           )}
         </td>
       </tr>
+      {!apiClient.revoked_at && confirming === 'rename' && (
+        <tr className="row-form">
+          <td colSpan={COLUMNS}>
+            <RenameClientForm
+              apiClient={apiClient}
+              onSaved={() => setConfirming(null)}
+              onCancel={() => setConfirming(null)}
+            />
+          </td>
+        </tr>
+      )}
       {!apiClient.revoked_at && confirming === 'scopes' && (
         <tr className="row-form">
-          <td colSpan={5}>
+          <td colSpan={COLUMNS}>
             <EditScopesForm
               apiClient={apiClient}
               onSaved={() => {
@@ -112,14 +131,14 @@ function ClientRow({
       )}
       {rotate.isError && (
         <tr className="row-error">
-          <td colSpan={5}>
+          <td colSpan={COLUMNS}>
             <ErrorMessage title={`The secret of ${id} was not rotated.`} error={rotate.error} />
           </td>
         </tr>
       )}
       {revoke.isError && (
         <tr className="row-error">
-          <td colSpan={5}>
+          <td colSpan={COLUMNS}>
             <ErrorMessage title={`${id} was not revoked.`} error={revoke.error} />
           </td>
         </tr>
@@ -128,7 +147,10 @@ function ClientRow({
   );
 }
 
-/** The account's API clients: id, scopes, created, active or revoked; an active one's scopes change, its secret rotates, it can be revoked. */
+/**
+ * The account's API clients: name, id, scopes, created, last used (when it last got a token, to the minute), active
+ * or revoked; an active one is renamed, its scopes change, its secret rotates, it can be revoked.
+ */
 export function ClientsTable({
   clients,
   onRevoked,
@@ -146,9 +168,11 @@ export function ClientsTable({
         <caption className="visually-hidden">API clients of the account</caption>
         <thead>
           <tr>
+            <th scope="col">Name</th>
             <th scope="col">Client id</th>
             <th scope="col">Scopes</th>
             <th scope="col">Created</th>
+            <th scope="col">Last used</th>
             <th scope="col">State</th>
             <th scope="col">
               <span className="visually-hidden">Actions</span>

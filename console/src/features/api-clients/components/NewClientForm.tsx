@@ -8,6 +8,7 @@ import { orderedScopes, ScopeChecklist } from './ScopeChecklist';
 /** Creates an API client with the scopes ticked; the answer (with the secret) goes to `onCreated`, once. */
 export function NewClientForm({ onCreated }: { onCreated: (credentials: ApiClientCredentials) => void }) {
   const id = useId();
+  const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ReadonlySet<Scope>>(new Set());
   const [missing, setMissing] = useState(false);
   const create = useCreateApiClient();
@@ -18,9 +19,10 @@ export function NewClientForm({ onCreated }: { onCreated: (credentials: ApiClien
     setMissing(false);
     // In the API's order of scopes, whatever the order they were ticked in.
     create.mutate(
-      { scopes: orderedScopes(scopes) },
+      { scopes: orderedScopes(scopes), ...(name.trim() ? { name: name.trim() } : {}) },
       {
         onSuccess: (credentials) => {
+          setName('');
           setScopes(new Set());
           onCreated(credentials);
         },
@@ -32,6 +34,16 @@ export function NewClientForm({ onCreated }: { onCreated: (credentials: ApiClien
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>New API client</h2>
       <form onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor={`${id}-name`}>Name (optional)</label>
+          <input
+            id={`${id}-name`}
+            value={name}
+            maxLength={100}
+            placeholder="ERP nightly sync"
+            onChange={(e) => setName(e.target.value)}
+          />
+        </div>
         <ScopeChecklist ticked={scopes} onChange={setScopes} legend="Scopes: what the client may do" />
         {missing && (
           <p className="field-error" role="alert">

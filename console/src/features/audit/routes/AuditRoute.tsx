@@ -29,6 +29,7 @@ const ACTIONS = [
   'api_client.revoked',
   'api_client.secret_rotated',
   'api_client.scopes_changed',
+  'api_client.renamed',
   'webhook_endpoint.created',
   'webhook_endpoint.updated',
   'webhook_endpoint.deleted',

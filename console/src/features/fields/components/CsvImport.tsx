@@ -1,7 +1,11 @@
-import { useId, useState, type ChangeEvent } from 'react';
+import type { FieldValue } from '@svc/client';
+import { useId, useMemo, useState, type ChangeEvent } from 'react';
+import { ErrorMessage } from '../../../components/ErrorMessage';
 import { countOf } from '../../../lib/format';
 import { readValuesCsv, type ReadFile } from '../import/import-file';
+import { existingByRemoteId, planImport, type ExistingRows } from '../import/plan';
 import { useValueImport } from '../import/use-value-import';
+import { ImportPreview } from './ImportPreview';
 import { ImportProgressBar } from './ImportProgressBar';
 import { ImportReport } from './ImportReport';
 
@@ -29,23 +33,36 @@ function FileProblems({ file }: { file: ChosenFile & { read: { ok: false } } }) 
 }
 
 /**
- * Import values from a CSV file: read and checked in the browser, then sent in batches of at most 1000 through
- * the API's batch create (each all or nothing), with a progress bar and a report of the refused rows and why.
+ * Import values from a CSV file: read and checked in the browser, previewed row by row against the field's values
+ * (create, update by remote_id or skip what exists, unchanged, invalid with why) before anything is written, then
+ * sent through the API's batch create and update with a progress bar and a result for every row.
  */
 export function CsvImport({ fieldId, fieldName }: { fieldId: string; fieldName: string }) {
   const id = useId();
   const [file, setFile] = useState<ChosenFile | null>(null);
   const [reading, setReading] = useState(false);
+  const [mode, setMode] = useState<ExistingRows>('skip');
+  const [existing, setExisting] = useState<{ values: Map<string, FieldValue> } | { error: unknown } | null>(null);
   const { progress, running, start, stop, reset } = useValueImport(fieldId);
 
   const choose = async (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
     reset();
     setFile(null);
+    setExisting(null);
     if (!chosen) return;
     setReading(true);
     try {
-      setFile({ name: chosen.name, read: readValuesCsv(await chosen.text()) });
+      const read = readValuesCsv(await chosen.text());
+      setFile({ name: chosen.name, read });
+      // The field's values the rows' remote_ids name: read once per file, for the preview.
+      if (read.ok) {
+        try {
+          setExisting({ values: await existingByRemoteId(fieldId, read.rows) });
+        } catch (error) {
+          setExisting({ error });
+        }
+      }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       setFile({
@@ -58,14 +75,20 @@ export function CsvImport({ fieldId, fieldName }: { fieldId: string; fieldName: 
   };
 
   const read = file?.read;
+  const planned = useMemo(
+    () =>
+      read?.ok && existing && 'values' in existing ? planImport(read.rows, read.invalid, existing.values, mode) : null,
+    [read, existing, mode],
+  );
+  const toSend = planned ? planned.filter((p) => p.outcome === 'create' || p.outcome === 'update').length : 0;
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Import values from CSV</h2>
       <p className="hint" id={`${id}-hint`}>
         The first row names the columns: <code>value</code> (required), and any of <code>remote_id</code>,{' '}
         <code>value_id</code>, <code>is_disabled</code> (true or false). One value per row; comma- or
-        semicolon-separated, UTF-8. Rows are sent 1,000 at a time: a batch with a refused row stores nothing, the others
-        are stored.
+        semicolon-separated, UTF-8. You see what each row would do before anything is written; a row the service refuses
+        is listed with why, and the others are stored.
       </p>
       <div className="field">
         <label htmlFor={`${id}-file`}>CSV file</label>
@@ -78,18 +101,39 @@ export function CsvImport({ fieldId, fieldName }: { fieldId: string; fieldName: 
           onChange={(event) => void choose(event)}
         />
       </div>
+      <fieldset className="scope-groups" disabled={running || Boolean(progress)}>
+        <legend>Rows whose remote_id the field has already</legend>
+        <label className="check">
+          <input type="radio" name={`${id}-mode`} checked={mode === 'skip'} onChange={() => setMode('skip')} /> Skip
+          existing values
+        </label>
+        <label className="check">
+          <input type="radio" name={`${id}-mode`} checked={mode === 'update'} onChange={() => setMode('update')} />{' '}
+          Update existing values by remote_id
+        </label>
+      </fieldset>
       {reading && <p role="status">Reading the file…</p>}
       {file && read && !read.ok && <FileProblems file={{ ...file, read }} />}
-      {file && read?.ok && !progress && (
-        <div className="button-row">
-          <p className="import-ready" role="status">
-            {file.name}: {countOf(read.rows.length, 'value')} for {fieldName}, in{' '}
-            {countOf(read.batches.length, 'batch', 'batches')}.
-          </p>
-          <button type="button" className="button-primary" onClick={() => void start(read.batches)}>
-            Import {countOf(read.rows.length, 'value')}
-          </button>
-        </div>
+      {existing && 'error' in existing && (
+        <ErrorMessage title="The field's values could not be read for the preview." error={existing.error} />
+      )}
+      {file && planned && !progress && (
+        <>
+          <ImportPreview planned={planned} />
+          <div className="button-row">
+            <p className="import-ready">
+              {file.name}: {countOf(planned.length, 'row')} for {fieldName}.
+            </p>
+            <button
+              type="button"
+              className="button-primary"
+              disabled={toSend === 0}
+              onClick={() => void start(planned)}
+            >
+              Import {countOf(toSend, 'row')}
+            </button>
+          </div>
+        </>
       )}
       {progress && (
         <>
@@ -103,7 +147,7 @@ export function CsvImport({ fieldId, fieldName }: { fieldId: string; fieldName: 
           )}
         </>
       )}
-      {progress && !running && read?.ok && <ImportReport progress={progress} batches={read.batches} />}
+      {progress && !running && <ImportReport progress={progress} />}
     </section>
   );
 }

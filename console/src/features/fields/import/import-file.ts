@@ -1,4 +1,4 @@
-import { BATCH_LIMIT, type FieldValueCreate } from '@svc/client';
+import type { FieldValueCreate } from '@svc/client';
 import { plural } from '../../../lib/format';
 import { isBlank, parseCsv } from './csv';
 
@@ -12,10 +12,10 @@ export interface ImportRow {
   item: FieldValueCreate;
 }
 
-/** A batch as sent: at most BATCH_LIMIT rows, all created or none. */
-export interface ImportBatch {
-  index: number;
-  rows: ImportRow[];
+/** A row the file itself gets wrong (a cell too many, an is_disabled that is not true or false): never sent. */
+export interface InvalidRow {
+  row: number;
+  reason: string;
 }
 
 /** A problem that stops the file from being imported at all (nothing is sent). */
@@ -25,8 +25,7 @@ export interface FileProblem {
 }
 
 export type ReadFile =
-  | { ok: true; rows: ImportRow[]; batches: ImportBatch[]; delimiter: ',' | ';' }
-  | { ok: false; problems: FileProblem[] };
+  { ok: true; rows: ImportRow[]; invalid: InvalidRow[]; delimiter: ',' | ';' } | { ok: false; problems: FileProblem[] };
 
 const TRUE = new Set(['true', 'yes', '1']);
 const FALSE = new Set(['false', 'no', '0']);
@@ -38,8 +37,9 @@ function isColumn(name: string): name is Column {
 /**
  * Reads a values CSV: a header row naming its columns (`value` required; `remote_id`, `value_id`, `is_disabled`
  * optional; in any order, any case), then one value a row. Empty optional cells are left out of the value; blank
- * rows are skipped. What the file's shape gets wrong is reported here, before anything is sent; what the values
- * get wrong (too long, a remote_id taken) the service decides, batch by batch.
+ * rows are skipped. A header the import cannot read stops the file; a row it cannot read is an invalid row, with
+ * its reason, and the others go on; what the values get wrong (too long, a remote_id taken) the service decides,
+ * row by row.
  */
 export function readValuesCsv(text: string): ReadFile {
   const table = parseCsv(text);
@@ -64,12 +64,13 @@ export function readValuesCsv(text: string): ReadFile {
   if (problems.length > 0) return { ok: false, problems };
 
   const rows: ImportRow[] = [];
+  const invalid: InvalidRow[] = [];
   for (const record of records) {
     if (isBlank(record)) continue;
     if (record.cells.length > names.length) {
-      problems.push({
+      invalid.push({
         row: record.row,
-        message: `It has ${record.cells.length} cells; the header names ${plural(names.length, 'column')}.`,
+        reason: `It has ${record.cells.length} cells; the header names ${plural(names.length, 'column')}.`,
       });
       continue;
     }
@@ -87,21 +88,16 @@ export function readValuesCsv(text: string): ReadFile {
     if (TRUE.has(disabled)) item.is_disabled = true;
     else if (FALSE.has(disabled)) item.is_disabled = false;
     else if (disabled !== '') {
-      problems.push({
+      invalid.push({
         row: record.row,
-        message: `is_disabled is “${cell('is_disabled').trim()}”: write true or false (or leave it empty: false).`,
+        reason: `is_disabled is “${cell('is_disabled').trim()}”: write true or false (or leave it empty: false).`,
       });
       continue;
     }
     rows.push({ row: record.row, item });
   }
-  if (problems.length > 0) return { ok: false, problems };
-  if (rows.length === 0) {
+  if (rows.length === 0 && invalid.length === 0) {
     return { ok: false, problems: [{ row: null, message: 'The file has a header but no value rows.' }] };
   }
-  const batches: ImportBatch[] = [];
-  for (let first = 0; first < rows.length; first += BATCH_LIMIT) {
-    batches.push({ index: batches.length, rows: rows.slice(first, first + BATCH_LIMIT) });
-  }
-  return { ok: true, rows, batches, delimiter: table.delimiter };
+  return { ok: true, rows, invalid, delimiter: table.delimiter };
 }

@@ -1,31 +1,54 @@
+import { BATCH_LIMIT, type FieldValueUpdate } from '@svc/client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { client } from '../../../lib/client';
 import { useRefreshValues } from '../api/values';
-import type { ImportBatch } from './import-file';
-import { describeRefusal, type RefusedBatch } from './refusals';
+import type { PlannedRow } from './plan';
+import { describeRefusal } from './refusals';
 
-export interface ImportProgress {
-  /** Rows answered so far (created or refused), of `total`. */
-  done: number;
-  total: number;
-  created: number;
-  refused: RefusedBatch[];
-  /** Rows never sent: the import was stopped. */
-  notSent: number;
-  state: 'running' | 'finished' | 'stopped';
+/** What became of a row: as planned, refused by the service (with why), not sent (stopped), or unknown (no answer). */
+export type RowResultKind =
+  'created' | 'updated' | 'unchanged' | 'skipped' | 'invalid' | 'refused' | 'not_sent' | 'unknown';
+
+export interface RowResult {
+  row: number;
+  result: RowResultKind;
+  reason?: string;
+  /** What the row holds, to write a refused row back to a file. */
+  item: PlannedRow['item'];
 }
 
-/** An import's own prefix for its batches' Idempotency-Keys: `import-<random>.<batch>`. */
+export interface ImportProgress {
+  /** Rows to send answered so far, of `total`. */
+  done: number;
+  total: number;
+  results: RowResult[];
+  state: 'running' | 'finished' | 'stopped';
+  /** The request id of the last refusal, to quote to support. */
+  requestId: string | null;
+}
+
+/** An import's own prefix for its requests' Idempotency-Keys: `import-<random>.<request>.<attempt>`. */
 function importKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   return `import-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
+/** A row to update, as the API's batch update addresses it: by its remote_id; is_disabled only when the file says. */
+function updateOf(row: PlannedRow): FieldValueUpdate {
+  const item = row.item!;
+  const data = item.is_disabled == null ? { value: item.value } : { value: item.value, is_disabled: item.is_disabled };
+  return { remote_id: row.existing!.remote_id!, data };
+}
+
+const chunks = <T>(list: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+
 /**
- * Sends a file's batches one after another through the SDK's batch create, each with its own Idempotency-Key
- * (the SDK retries a batch whose answer was lost with the same key, so it is never stored twice). A refused
- * batch changes nothing on the service: the import notes why and goes on with the next one. Stop ends it after
- * the batch in flight; leaving the page stops it too.
+ * Carries out a previewed import through the API's batch create and update (up to 1000 rows a request, each with
+ * its own Idempotency-Key, so a request whose answer was lost is never stored twice). A request is all or nothing
+ * on the service; when it is refused for some rows, those rows are noted with the service's reason and the others
+ * are sent again without them, so that one bad row never holds back the rest. Stop ends it after the request in
+ * flight; leaving the page stops it too.
  */
 export function useValueImport(fieldId: string) {
   const [progress, setProgress] = useState<ImportProgress | null>(null);
@@ -39,7 +62,7 @@ export function useValueImport(fieldId: string) {
     },
     [],
   );
-  // Closing the tab mid-import asks first (the batches already answered stay stored).
+  // Closing the tab mid-import asks first (the requests already answered stay stored).
   useEffect(() => {
     if (!running) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
@@ -48,36 +71,97 @@ export function useValueImport(fieldId: string) {
   }, [running]);
 
   const start = useCallback(
-    async (batches: ImportBatch[]) => {
+    async (planned: PlannedRow[]) => {
       stopRef.current = false;
       const key = importKey();
-      const total = batches.reduce((n, b) => n + b.rows.length, 0);
-      let current: ImportProgress = { done: 0, total, created: 0, refused: [], notSent: 0, state: 'running' };
-      setProgress(current);
-      for (const batch of batches) {
-        if (stopRef.current) break;
-        try {
-          const answer = await client.fieldValues.create(
-            fieldId,
-            batch.rows.map((r) => r.item),
-            { idempotencyKey: `${key}.${batch.index}` },
-          );
-          current = {
-            ...current,
-            done: current.done + batch.rows.length,
-            created: current.created + answer.items.length,
-          };
-        } catch (error) {
-          const refusal = describeRefusal(batch, error);
-          current = { ...current, done: current.done + batch.rows.length, refused: [...current.refused, refusal] };
-          if (refusal.fatal) stopRef.current = true;
-        }
-        setProgress(current);
+      const results: RowResult[] = [];
+      const kept: Partial<Record<PlannedRow['outcome'], RowResultKind>> = {
+        unchanged: 'unchanged',
+        skip: 'skipped',
+        invalid: 'invalid',
+      };
+      for (const p of planned) {
+        const result = kept[p.outcome];
+        if (result) results.push({ row: p.row, result, reason: p.reason, item: p.item });
       }
-      current =
-        current.done < total
-          ? { ...current, notSent: total - current.done, state: 'stopped' }
-          : { ...current, state: 'finished' };
+      const creates = planned.filter((p) => p.outcome === 'create');
+      const updates = planned.filter((p) => p.outcome === 'update');
+      const total = creates.length + updates.length;
+      let current: ImportProgress = { done: 0, total, results: [...results], state: 'running', requestId: null };
+      setProgress(current);
+      const note = (rows: RowResult[], answered: number, requestId?: string | null) => {
+        current = {
+          ...current,
+          done: current.done + answered,
+          results: [...current.results, ...rows],
+          requestId: requestId ?? current.requestId,
+        };
+        setProgress(current);
+      };
+
+      const requests = [
+        ...chunks(creates, BATCH_LIMIT).map((rows) => ({ kind: 'created' as const, rows })),
+        ...chunks(updates, BATCH_LIMIT).map((rows) => ({ kind: 'updated' as const, rows })),
+      ];
+      for (const [n, request] of requests.entries()) {
+        let pending = request.rows;
+        for (let attempt = 0; pending.length > 0 && !stopRef.current; attempt += 1) {
+          const idempotencyKey = `${key}.${n}.${attempt}`;
+          try {
+            if (request.kind === 'created') {
+              await client.fieldValues.create(
+                fieldId,
+                pending.map((p) => p.item!),
+                { idempotencyKey },
+              );
+            } else {
+              await client.fieldValues.update(fieldId, pending.map(updateOf), { idempotencyKey });
+            }
+            note(
+              pending.map((p) => ({ row: p.row, result: request.kind, item: p.item })),
+              pending.length,
+            );
+            pending = [];
+          } catch (error) {
+            const sent = pending;
+            const refusal = describeRefusal(error, (i) => sent[i]?.row ?? 0);
+            if (refusal.fatal || refusal.items.size === 0) {
+              const result = refusal.unanswered ? 'unknown' : 'refused';
+              note(
+                sent.map((p) => ({ row: p.row, result, reason: refusal.message, item: p.item })),
+                sent.length,
+                refusal.requestId,
+              );
+              if (refusal.fatal) stopRef.current = true;
+              pending = [];
+            } else {
+              // The rows the refusal names are refused; the others go again, without them.
+              note(
+                sent.flatMap((p, i) =>
+                  refusal.items.has(i)
+                    ? [{ row: p.row, result: 'refused' as const, reason: refusal.items.get(i), item: p.item }]
+                    : [],
+                ),
+                refusal.items.size,
+                refusal.requestId,
+              );
+              pending = sent.filter((_, i) => !refusal.items.has(i));
+            }
+          }
+        }
+        if (pending.length > 0) {
+          note(
+            pending.map((p) => ({ row: p.row, result: 'not_sent' as const, item: p.item })),
+            0,
+          );
+        }
+      }
+      const answered = current.results.filter((r) => r.result !== 'not_sent');
+      current = {
+        ...current,
+        results: [...current.results].sort((a, b) => a.row - b.row),
+        state: answered.length === current.results.length && current.done === total ? 'finished' : 'stopped',
+      };
       setProgress(current);
       await refresh();
     },

@@ -11,11 +11,17 @@ function IntegrationRow({ integration, mayChange }: { integration: IntegrationLi
   const move = useIntegrationMove();
   const id = integration.integration_id;
   const active = integration.status === 'ACTIVE';
+  const vendor = integration.vendor_name ?? integration.vendor;
   return (
     <>
       <tr className={active ? undefined : 'row-disabled'}>
         <th scope="row">
-          <code>{integration.vendor}</code>
+          {integration.vendor_name ?? integration.vendor}{' '}
+          {integration.vendor_name !== null && integration.vendor_name !== integration.vendor && (
+            <span className="muted">
+              (<code>{integration.vendor}</code>)
+            </span>
+          )}
         </th>
         <td>{integration.vendor_account_id}</td>
         <td>
@@ -31,16 +37,16 @@ function IntegrationRow({ integration, mayChange }: { integration: IntegrationLi
         <td className="nowrap">{formatDateTime(integration.created_at)}</td>
         <td className="actions-cell">
           {mayChange && active && !confirming && (
-            <button type="button" aria-label={`Disconnect ${integration.vendor}`} onClick={() => setConfirming(true)}>
+            <button type="button" aria-label={`Disconnect ${vendor}`} onClick={() => setConfirming(true)}>
               Disconnect
             </button>
           )}
           {mayChange && active && confirming && (
             <ConfirmInline
-              question={`Disconnect ${integration.vendor}?`}
+              question={`Disconnect ${vendor}?`}
               warning="The ERP partner sees the integration DISABLED; it can be reactivated."
               confirm="Yes, disconnect"
-              confirmAccessibleName={`Yes, disconnect ${integration.vendor}`}
+              confirmAccessibleName={`Yes, disconnect ${vendor}`}
               busyLabel="Disconnecting…"
               busy={move.isPending}
               danger
@@ -51,7 +57,7 @@ function IntegrationRow({ integration, mayChange }: { integration: IntegrationLi
           {mayChange && !active && (
             <button
               type="button"
-              aria-label={`Reactivate ${integration.vendor}`}
+              aria-label={`Reactivate ${vendor}`}
               disabled={move.isPending}
               onClick={() => move.mutate({ id, to: 'ACTIVE' })}
             >
@@ -63,7 +69,7 @@ function IntegrationRow({ integration, mayChange }: { integration: IntegrationLi
       {move.isError && (
         <tr className="row-error">
           <td colSpan={5}>
-            <ErrorMessage title={`The integration with ${integration.vendor} was not changed.`} error={move.error} />
+            <ErrorMessage title={`The integration with ${vendor} was not changed.`} error={move.error} />
           </td>
         </tr>
       )}
@@ -71,7 +77,7 @@ function IntegrationRow({ integration, mayChange }: { integration: IntegrationLi
   );
 }
 
-/** The account's integrations: vendor, the account at the vendor, state, since when. */
+/** The account's integrations: vendor (its name, and its id where they differ), the account at the vendor, state, since when. */
 export function IntegrationsTable({ items, mayChange }: { items: IntegrationListing[]; mayChange: boolean }) {
   return (
     <ScrollRegion label="Integrations">

@@ -10,13 +10,33 @@ import {
   type SourceType,
 } from '../../../lib/labels';
 
-/** Records by review state (rows) and source type (columns), with totals; each state links to its queue. */
+/**
+ * Records by review state (rows) and source type (columns), with totals; each state and each number opens the review
+ * queue filtered to the records it counts.
+ */
 export function ReviewCountsTable({ counts }: { counts: AccountingOverview['counts'] }) {
   const count = (status: ReviewStatus | null, source: SourceType | null) =>
     counts
       .filter((c) => (status === null || c.review_status === status) && (source === null || c.source_type === source))
       .reduce((sum, c) => sum + c.count, 0);
   const number = (n: number) => n.toLocaleString('en-US');
+  /** A count that opens the review queue filtered to the records it counts (the queue's search, the same filters). */
+  const cell = (status: ReviewStatus | null, source: SourceType | null) => {
+    const n = count(status, source);
+    if (n === 0) return number(n);
+    const query = new URLSearchParams();
+    if (status) query.set('review_status', status);
+    if (source) query.set('source_type', source);
+    const what = [status && REVIEW_STATUS_LABELS[status], source && SOURCE_TYPE_LABELS[source]].filter(Boolean);
+    return (
+      <Link
+        href={query.size > 0 ? `/queue?${query.toString()}` : '/queue'}
+        aria-label={`${number(n)} ${what.length > 0 ? what.join(', ') : 'records in all'}: open in the review queue`}
+      >
+        {number(n)}
+      </Link>
+    );
+  };
 
   return (
     <ScrollRegion label="Records by review state and source type">
@@ -43,10 +63,10 @@ export function ReviewCountsTable({ counts }: { counts: AccountingOverview['coun
               </th>
               {SOURCE_TYPES.map((source) => (
                 <td key={source} className="numeric">
-                  {number(count(status, source))}
+                  {cell(status, source)}
                 </td>
               ))}
-              <td className="numeric">{number(count(status, null))}</td>
+              <td className="numeric">{cell(status, null)}</td>
             </tr>
           ))}
         </tbody>
@@ -55,10 +75,10 @@ export function ReviewCountsTable({ counts }: { counts: AccountingOverview['coun
             <th scope="row">Total</th>
             {SOURCE_TYPES.map((source) => (
               <td key={source} className="numeric">
-                {number(count(null, source))}
+                {cell(null, source)}
               </td>
             ))}
-            <td className="numeric">{number(count(null, null))}</td>
+            <td className="numeric">{cell(null, null)}</td>
           </tr>
         </tfoot>
       </table>

@@ -1,6 +1,7 @@
 import type { EventType } from '@svc/client';
 import { useId, useState, type FormEvent } from 'react';
 import { EVENT_TYPE_WORDS, EVENT_TYPES } from '../event-types';
+import { urlRefusalWords } from '../url-refusal';
 
 export interface EndpointValues {
   url: string;
@@ -16,14 +17,25 @@ interface EndpointFormProps {
   onSubmit: (values: EndpointValues) => void;
   /** Where a secondary action goes (Cancel on an edit). */
   onCancel?: () => void;
+  /** The last save's error: a refused URL is said in plain words next to the URL input. */
+  error?: unknown;
 }
 
 /**
  * An endpoint's URL, description and event types, for create and edit. The service checks the URL (https to a
  * public address); the form only asks for at least one event type, which the service requires too.
  */
-export function EndpointForm({ initial, submitLabel, pendingLabel, pending, onSubmit, onCancel }: EndpointFormProps) {
+export function EndpointForm({
+  initial,
+  submitLabel,
+  pendingLabel,
+  pending,
+  onSubmit,
+  onCancel,
+  error,
+}: EndpointFormProps) {
   const id = useId();
+  const urlRefused = urlRefusalWords(error);
   const [url, setUrl] = useState(initial.url);
   const [description, setDescription] = useState(initial.description);
   const [types, setTypes] = useState<ReadonlySet<EventType>>(new Set(initial.eventTypes));
@@ -57,9 +69,15 @@ export function EndpointForm({ initial, submitLabel, pendingLabel, pending, onSu
             required
             maxLength={2048}
             placeholder="https://erp.example.com/svc-webhooks"
-            aria-describedby={`${id}-url-hint`}
+            aria-invalid={urlRefused ? true : undefined}
+            aria-describedby={urlRefused ? `${id}-url-error ${id}-url-hint` : `${id}-url-hint`}
             onChange={(e) => setUrl(e.target.value)}
           />
+          {urlRefused && (
+            <p className="field-error" id={`${id}-url-error`}>
+              {urlRefused}
+            </p>
+          )}
         </div>
         <div className="field">
           <label htmlFor={`${id}-description`}>Description (optional)</label>

@@ -11,6 +11,7 @@ import { useUpdateWebhook, useWebhook } from '../api/webhooks';
 import { DeliveryLog } from '../components/DeliveryLog';
 import { EndpointActions } from '../components/EndpointActions';
 import { EndpointForm } from '../components/EndpointForm';
+import { urlRefusalWords } from '../url-refusal';
 import { EndpointStatus } from '../components/EndpointStatus';
 import { RedeliverSince } from '../components/RedeliverSince';
 import { SendTestEvent } from '../components/SendTestEvent';
@@ -31,6 +32,7 @@ function EditEndpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
           submitLabel="Save changes"
           pendingLabel="Saving…"
           pending={update.isPending}
+          error={update.error}
           onCancel={() => {
             update.reset();
             setEditing(false);
@@ -97,7 +99,14 @@ function EditEndpoint({ endpoint }: { endpoint: WebhookEndpoint }) {
           )}
         </>
       )}
-      {update.isError && <ErrorMessage title="The endpoint was not saved." error={update.error} />}
+      {update.isError && (
+        <ErrorMessage
+          title="The endpoint was not saved."
+          error={update.error}
+          // A refused URL is said next to its input.
+          showMessage={urlRefusalWords(update.error) === null}
+        />
+      )}
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { PageHeading } from '../../../components/PageHeading';
 import { useCurrentUser } from '../../auth/session-context';
 import { useCreateWebhook, useWebhooks } from '../api/webhooks';
 import { EndpointForm } from '../components/EndpointForm';
+import { urlRefusalWords } from '../url-refusal';
 import { EndpointsTable } from '../components/EndpointsTable';
 import { SecretOnce } from '../components/SecretOnce';
 import { canManageWebhooks } from '../event-types';
@@ -27,6 +28,7 @@ function NewEndpoint({ onCreated }: { onCreated: (endpoint: WebhookEndpointCreat
         submitLabel="Create endpoint"
         pendingLabel="Creating…"
         pending={create.isPending}
+        error={create.error}
         onSubmit={(values) =>
           create.mutate(
             {
@@ -43,7 +45,14 @@ function NewEndpoint({ onCreated }: { onCreated: (endpoint: WebhookEndpointCreat
           )
         }
       />
-      {create.isError && <ErrorMessage title="The endpoint was not created." error={create.error} />}
+      {create.isError && (
+        <ErrorMessage
+          title="The endpoint was not created."
+          error={create.error}
+          // A refused URL is said next to its input.
+          showMessage={urlRefusalWords(create.error) === null}
+        />
+      )}
     </section>
   );
 }
