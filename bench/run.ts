@@ -5,6 +5,9 @@
  * `npm run bench -- --webhooks-tarpit [--db postgres] [--quick]`: one account's webhook deliveries beside another's
  * tarpit endpoints (bench/scenarios/webhooks-tarpit.ts; issue 28). It writes
  * bench/results/<date>-<db>-webhooks-tarpit.json and .md only.
+ * `npm run bench -- --backup [--db postgres] [--quick] [--no-docs]`: svc backup and restore beside a raw copy (SQLite)
+ * or bare pg_dump/pg_restore (PostgreSQL), and reads while a backup runs (bench/scenarios/backup.ts; issue 35). It
+ * writes bench/results/<date>-<db>-backup.json and .md and the <db>-backup block of docs/performance.md.
  *
  * Measures svc as an operator would: the real server in one child process, load from autocannon over
  * loopback on the same machine, 1,000,000 field values in one field and 1,000,000 accounting records. Every
@@ -21,6 +24,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { database, log, recorder, startBench, type Settings } from './lib/context.js';
 import { writeReport } from './lib/report.js';
+import { backupBench } from './scenarios/backup.js';
 import { codingScenarios, GROUPS, type Group } from './scenarios/coding.js';
 import { httpFloor } from './scenarios/http-floor.js';
 import { recordScenarios } from './scenarios/records.js';
@@ -43,6 +47,7 @@ const { values: args } = parseArgs({
     'no-docs': { type: 'boolean', default: false },
     scaling: { type: 'boolean', default: false },
     'webhooks-tarpit': { type: 'boolean', default: false },
+    backup: { type: 'boolean', default: false },
     only: { type: 'string' },
     'pg-url': {
       type: 'string',
@@ -68,6 +73,7 @@ async function main(): Promise<void> {
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: settings.root, stdio: 'inherit' });
   if (args.scaling) return scaling(settings);
   if (args['webhooks-tarpit']) return webhooksTarpit(settings);
+  if (args.backup) return backupBench(settings, !args['no-docs']);
   if (args.only !== undefined) return only(args.only);
   const rec = recorder();
   const floorLoad = await httpFloor(settings, rec);

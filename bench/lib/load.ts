@@ -18,6 +18,8 @@ export interface LoadOptions {
   durationSeconds?: number;
   /** Stop after this many requests instead of after a duration. */
   amount?: number;
+  /** Stop when this settles (the end of a backup that the load runs beside) instead of after a duration. */
+  until?: Promise<unknown>;
   /** Requests each connection cycles through (paths of a sample, say). */
   requests?: { path: string }[];
   /** Changes each request (a new Idempotency-Key, the next batch...): keep it cheap, it runs in the load generator. */
@@ -26,19 +28,31 @@ export interface LoadOptions {
 
 /** Drives load with autocannon over loopback and returns throughput and latency percentiles (ms). */
 export async function load(options: LoadOptions): Promise<LoadResult> {
-  const result = await autocannon({
-    url: options.url,
-    method: options.method ?? 'GET',
-    headers: options.headers,
-    body: options.body,
-    connections: options.connections ?? 50,
-    pipelining: 1,
-    // A run of a fixed amount ends when autocannon next samples, once a second by default: its duration
-    // was rounded up to whole seconds (100 export requests done in 6.1 s counted as 7 s, a seventh lost).
-    // Sampling every 10 ms ends it within 10 ms of the last answer.
-    ...(options.amount ? { amount: options.amount, sampleInt: 10 } : { duration: options.durationSeconds ?? 10 }),
-    ...(options.requests ? { requests: options.requests } : {}),
-    ...(options.setupRequest ? { requests: [{ setupRequest: options.setupRequest }] } : {}),
+  let instance: autocannon.Instance | undefined;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon(
+      {
+        url: options.url,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        body: options.body,
+        connections: options.connections ?? 50,
+        pipelining: 1,
+        // A run of a fixed amount ends when autocannon next samples, once a second by default: its duration
+        // was rounded up to whole seconds (100 export requests done in 6.1 s counted as 7 s, a seventh lost).
+        // Sampling every 10 ms ends it within 10 ms of the last answer.
+        ...(options.amount
+          ? { amount: options.amount, sampleInt: 10 }
+          : options.until
+            ? { duration: 24 * 3600, sampleInt: 10 }
+            : { duration: options.durationSeconds ?? 10 }),
+        ...(options.requests ? { requests: options.requests } : {}),
+        ...(options.setupRequest ? { requests: [{ setupRequest: options.setupRequest }] } : {}),
+      },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    const stop = () => instance?.stop();
+    options.until?.then(stop, stop);
   });
   return {
     requests: result.requests.total,

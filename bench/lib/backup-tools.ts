@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import type { Settings } from './context.js';
+
+/** What the backup bench (bench/scenarios/backup.ts) times its commands and floors with. */
+
+export const run = promisify(execFile);
+
+export const load1 = () => os.loadavg()[0]!.toFixed(1);
+
+/** Seconds that `work` takes, and the machine's load average (1 minute) at its start and end. */
+export async function timed<T>(work: () => Promise<T>): Promise<{ seconds: number; load: string; value: T }> {
+  const before = load1();
+  const started = performance.now();
+  const value = await work();
+  return { seconds: (performance.now() - started) / 1000, load: `load ${before}→${load1()}`, value };
+}
+
+/** The fastest of the rounds (the machine's noise only ever slows a run down). */
+export const fastest = <T extends { seconds: number }>(xs: T[]): T =>
+  xs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+
+/** `svc …` in a child process, awaited without blocking the bench (its load generator runs meanwhile). */
+export async function svcAsync(root: string, argv: string[], env: Record<string, string>): Promise<string> {
+  const { stdout } = await run(process.execPath, [path.join(root, 'bin/svc.js'), ...argv], {
+    env: { ...process.env, ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return stdout;
+}
+
+/** libpq's variables for a database URL: the bare tools take the connection as svc's do, never on the command line. */
+export function libpq(url: string): NodeJS.ProcessEnv {
+  const u = new URL(url);
+  return {
+    ...process.env,
+    PGHOST: u.hostname,
+    PGPORT: u.port || '5432',
+    PGDATABASE: decodeURIComponent(u.pathname.slice(1)),
+    ...(u.username ? { PGUSER: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { PGPASSWORD: decodeURIComponent(u.password) } : {}),
+  };
+}
+
+export const sqlitePath = (url: string) => url.slice('sqlite:'.length);
+
+/** A copy of `from` at `to`, flushed: what a file copy of a quiet database costs (a backup is flushed too). */
+export async function rawCopy(from: string, to: string): Promise<void> {
+  await fs.promises.copyFile(from, to);
+  const handle = await fs.promises.open(to, 'r+');
+  await handle.sync();
+  await handle.close();
+}
+
+/** Everything in the WAL written into the database file, the WAL emptied: the file alone is then the database. */
+export function checkpoint(file: string): void {
+  const db = new SqliteDatabase(file, { fileMustExist: true, timeout: 60_000 });
+  try {
+    const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    if (result?.busy) throw new Error('backup bench: the checkpoint was blocked (the server is not quiet)');
+  } finally {
+    db.close();
+  }
+}
+
+export async function withPg<T>(url: string, work: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
+}
+
+/** A new empty PostgreSQL database beside the bench's (the same server), dropped by `drop`. */
+export async function emptyPg(settings: Settings): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `svc_bench_restore_${randomUUID().slice(0, 8)}`;
+  await withPg(settings.pgUrl, (c) => c.query(`create database ${name}`));
+  const url = new URL(settings.pgUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => withPg(settings.pgUrl, (c) => c.query(`drop database if exists ${name} with (force)`)).then(() => {}),
+  };
+}
