@@ -77,6 +77,25 @@ export function receiptsRoutes(db: Db, service: ReceiptsService, maxBytes: numbe
           );
         },
       );
+      uploads.post(
+        '/internal/v1/receipts',
+        {
+          config: { scopes: WRITE, uploadBytes: maxBytes + 64 * 1024 },
+          schema: {
+            operationId: 'uploadReceipt',
+            summary: 'Upload a receipt tied to no record yet',
+            description: `As uploading to a record (the same bodies, types, size limit and refusals; Idempotency-Key honoured), the receipt attached to nothing: ingestion (POST /internal/v1/accounting/records) names it in an item's receipt_ids, which attaches it to that record. The same bytes uploaded again are the same receipt (stored once per account). An unattached receipt stays stored; it is never swept.`,
+            tags,
+            response: { 200: Receipt, ...errorResponses(413, 415) },
+          },
+        },
+        async (request, reply) => {
+          const caller = authOf(request);
+          const upload = uploadOf(request);
+          const type = await service.stageUnattached(caller, upload);
+          return writeTransaction(db, request, reply, (ex) => service.keepUnattached(ex, caller, upload, type));
+        },
+      );
     });
 
     app.delete(
