@@ -161,7 +161,8 @@ export function receiptsRoutes(db: Db, service: ReceiptsService, maxBytes: numbe
         const range = parseRange(request.headers.range, size);
         reply.header('accept-ranges', 'bytes').header('etag', `"${receipt.sha256}"`);
         if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).send(null);
-        const body = await db.read((ex) => service.bytes(ex, receipt, range ?? undefined));
+        // Outside a transaction: the bytes are read as the client takes them (PostgreSQL: chunk by chunk).
+        const body = await service.bytes(db.direct, receipt, range ?? undefined);
         served(reply, receipt, receipt.content_type, EXTENSIONS[receipt.content_type] ?? 'bin');
         if (range) {
           reply
