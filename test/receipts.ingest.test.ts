@@ -160,6 +160,27 @@ describeEachDialect('receipts: uploaded alone, named at ingestion', (t) => {
     expect(again.body.details.errors[0].path).toBe('/items/0/receipt_ids/0');
   });
 
+  it('refuses more receipts than RECEIPTS_PER_RECORD (10), those sent with their own links counted too', async () => {
+    const api = await t.ctx.as(RECEIPT_WRITER);
+    const receipt = await uploaded(api);
+    const sent = Array.from({ length: 10 }, (_, i) => ({
+      id: `src_${i}`,
+      download_uris: [`https://src.example/${i}`],
+    }));
+    const res = await api.create(INGEST, { items: [item({ receipts: sent, receipt_ids: [receipt.id] })] });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.details.errors).toEqual([
+      {
+        path: '/items/0/receipt_ids',
+        message: 'gives the record 11 receipts with its receipts: at most 10 a record (RECEIPTS_PER_RECORD)',
+      },
+    ]);
+    expect(await everything(t.ctx, api)).toEqual({ records: [], events: 0 });
+    const fits = await api.create(INGEST, { items: [item({ receipts: sent.slice(1), receipt_ids: [receipt.id] })] });
+    expect(fits.status, fits.text).toBe(200);
+    expect(fits.body.items[0].receipts.map((r: any) => r.id).at(-1)).toBe(receipt.id);
+  });
+
   it('replays an ingestion under its Idempotency-Key without attaching twice', async () => {
     const api = await t.ctx.as(RECEIPT_WRITER);
     const receipt = await uploaded(api);
