@@ -167,7 +167,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(authorizationRoutes(db, config.publicUrl));
   await app.register(fieldsRoutes(db));
   await app.register(fieldValuesRoutes(db));
-  await app.register(accountingRoutes(db));
+  await app.register(accountingRoutes(db, config.receipts.perRecord));
   await app.register(integrationsRoutes(db));
   await app.register(
     webhooksRoutes(db, {

@@ -464,6 +464,13 @@ export interface paths {
      */
     post: operations["decideConsent"];
   };
+  "/internal/v1/receipts": {
+    /**
+     * Upload a receipt tied to no record yet
+     * @description As uploading to a record (the same bodies, types, size limit and refusals; Idempotency-Key honoured), the receipt attached to nothing: ingestion (POST /internal/v1/accounting/records) names it in an item's receipt_ids, which attaches it to that record. The same bytes uploaded again are the same receipt (stored once per account). An unattached receipt stays stored; it is never swept.
+     */
+    post: operations["uploadReceipt"];
+  };
   "/internal/v1/receipts/{receipt_id}": {
     /**
      * A receipt, with fresh signed links
@@ -4345,6 +4352,8 @@ export interface operations {
               } | null;
               /** Format: date-time */
               posted_at: string;
+              /** @description Receipts uploaded to svc (POST /internal/v1/receipts) to attach to this record, each a receipt of the account that no record lists yet (a receipt named here belongs to this record), named once in the batch: 400 at the id's pointer otherwise. Attached after the record is written, in its transaction (RECEIPT_ATTACHED each); they count toward the receipt policy. */
+              receipt_ids?: string[];
               receipts?: (({
                   download_uris?: string[] | null;
                   id: string;
@@ -7570,6 +7579,98 @@ export interface operations {
       };
       /** @description FORBIDDEN: the token lacks every scope listed for the operation */
       403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Upload a receipt tied to no record yet
+   * @description As uploading to a record (the same bodies, types, size limit and refusals; Idempotency-Key honoured), the receipt attached to nothing: ingestion (POST /internal/v1/accounting/records) names it in an item's receipt_ids, which attaches it to that record. The same bytes uploaded again are the same receipt (stored once per account). An unattached receipt stays stored; it is never swept.
+   */
+  uploadReceipt: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description As recognised from the bytes: image/jpeg, image/png, image/webp, application/pdf, image/heic */
+            content_type: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description A signed link to the bytes, valid for RECEIPT_LINK_TTL_SECONDS */
+            download_uri: string;
+            id: string;
+            /** @description Hex SHA-256 of the bytes: the same file uploaded again is the same receipt */
+            sha256: string;
+            size_bytes: number;
+            thumbnail_uri: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };

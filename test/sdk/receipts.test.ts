@@ -42,6 +42,23 @@ describeLive('SDK and CLI: receipts', (s) => {
     expect((refused as SvcApiError).error_code).toBe('UNSUPPORTED_RECEIPT_TYPE');
   });
 
+  it('uploads a receipt tied to no record with the SDK, which ingestion then names', async () => {
+    const creds = await s.live.credentials(['accounting.record.admin', 'accounting.record.read']);
+    const client = new SvcClient({
+      baseUrl: s.live.url,
+      clientId: creds.clientId,
+      clientSecret: creds.clientSecret,
+      maxRetries: 0,
+    });
+    const bytes = await newJpeg();
+    const receipt = await client.receipts.upload(new Uint8Array(bytes));
+    expect(receipt).toMatchObject({ content_type: 'image/jpeg', size_bytes: bytes.length });
+    expect((await client.receipts.get(receipt.id)).sha256).toBe(receipt.sha256);
+    const admin = await s.live.ctx.as(['accounting.record.admin', 'accounting.record.read'], creds.accountId);
+    const record = await admin.newRecord({ receipt_ids: [receipt.id] });
+    expect(record.receipts.map((r: any) => r.id)).toEqual([receipt.id]);
+  });
+
   it('svc receipts add RECORD FILE uploads the file and prints the receipt; usage errors exit 2', async () => {
     const creds = await s.live.credentials(['accounting.record.admin', 'accounting.record.read']);
     const admin = await s.live.ctx.as(['accounting.record.admin', 'accounting.record.read'], creds.accountId);

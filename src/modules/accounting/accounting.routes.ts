@@ -23,7 +23,8 @@ import { sendPrewritten } from '../../http/serialization.js';
 
 const tags = ['Accounting Records'];
 
-export function accountingRoutes(db: Db): FastifyPluginAsyncTypebox {
+/** `receiptsPerRecord`: RECEIPTS_PER_RECORD, which ingestion naming uploaded receipts honours. */
+export function accountingRoutes(db: Db, receiptsPerRecord: number): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/v3/accounting/records/:record_id',
@@ -91,7 +92,7 @@ export function accountingRoutes(db: Db): FastifyPluginAsyncTypebox {
         ),
     );
 
-    await app.register(internalAccountingRoutes(db));
+    await app.register(internalAccountingRoutes(db, receiptsPerRecord));
     await app.register(reviewRoutes(db));
     await app.register(receiptPolicyRoutes(db));
     await app.register(bulkCodingRoutes(db));

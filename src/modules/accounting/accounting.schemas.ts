@@ -200,6 +200,13 @@ export const IngestItem = Type.Object(
         ),
       ),
     ),
+    receipt_ids: Type.Optional(
+      Type.Array(Text(), {
+        maxItems: 50,
+        description:
+          "Receipts uploaded to svc (POST /internal/v1/receipts) to attach to this record, each a receipt of the account that no record lists yet (a receipt named here belongs to this record), named once in the batch: 400 at the id's pointer otherwise. Attached after the record is written, in its transaction (RECEIPT_ATTACHED each); they count toward the receipt policy.",
+      }),
+    ),
     merchant_category_code: Type.Optional(
       Nullable(
         Type.String({

@@ -18,6 +18,7 @@ import type { ReviewStatus } from './lifecycle.js';
 import { recordEvents, type RecordEvent, type RuleCoding } from './history.js';
 import { sortableAmount } from './money.js';
 import { checkItem } from './ingest-checks.js';
+import { attachNamedReceipts, checkNamedReceipts } from './ingest-receipts.js';
 import { receiptPolicy } from './receipt-policy.js';
 import { reviewSettings } from './review-settings.js';
 import { requiredCoding } from './required-coding.js';
@@ -166,10 +167,12 @@ export const ingestService = {
     ex: Executor,
     caller: Caller,
     items: readonly IngestItemInput[],
+    receiptsPerRecord: number,
   ): Promise<{ items: AccountingRecordDto[] }> {
     const problems: ValidationProblem[] = [];
     const checked = items.map((item, i) => checkItem(item, `/items/${i}`, problems));
     if (problems.length > 0) throw errors.invalidRequest(problems);
+    await checkNamedReceipts(ex, caller, items, receiptsPerRecord);
 
     const wanted = checked.flatMap((c) => c.lines.flatMap((l) => l.refs));
     const codings = await fieldValuesService.resolveCodings(ex, caller, wanted);
@@ -234,7 +237,8 @@ export const ingestService = {
                   type: d.type,
                   currency: d.currency,
                   amountMinor: d.amountMinor,
-                  receipts: d.receipts?.length ?? 0,
+                  // Those sent with their own links and those uploaded to svc that it names alike.
+                  receipts: (d.receipts?.length ?? 0) + (items[i]!.receipt_ids?.length ?? 0),
                 },
               },
             ]
@@ -242,9 +246,17 @@ export const ingestService = {
       ),
     );
     const rows = await insertDrafts(ex, caller, drafts, 'INGESTED');
+    const attached = await attachNamedReceipts(
+      ex,
+      caller,
+      items,
+      rows.map((row) => row.id),
+      receiptsPerRecord,
+    );
     return {
-      items: rows.map((row) =>
-        AccountingRecordShape.toObject(row, { singleEntry: false, accountId: caller.accountId }),
+      items: rows.map(
+        (row, i) =>
+          attached.get(i) ?? AccountingRecordShape.toObject(row, { singleEntry: false, accountId: caller.accountId }),
       ),
     };
   },

@@ -10,7 +10,7 @@ import { ingestService } from './ingest.service.js';
 const tags = ['Internal: accounting records'];
 
 /** For the card, reimbursement and bill systems: records come to exist and move through review here. */
-export function internalAccountingRoutes(db: Db): FastifyPluginAsyncTypebox {
+export function internalAccountingRoutes(db: Db, receiptsPerRecord: number): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.post(
       '/internal/v1/accounting/records',
@@ -27,7 +27,9 @@ export function internalAccountingRoutes(db: Db): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) =>
-        writeTransaction(db, request, reply, (trx) => ingestService.create(trx, authOf(request), request.body.items)),
+        writeTransaction(db, request, reply, (trx) =>
+          ingestService.create(trx, authOf(request), request.body.items, receiptsPerRecord),
+        ),
     );
 
     app.post(

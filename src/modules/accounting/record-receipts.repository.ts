@@ -25,4 +25,23 @@ export const recordReceiptsRepository = {
       .execute();
     return true;
   },
+
+  /**
+   * The records of the account whose stored receipts mention any of `ids` (by the quoted id in their JSON), with
+   * that JSON: the caller parses it to be sure. Receipt ids are svc's own (`rcpt_` and base32), nothing a LIKE
+   * pattern would read as more than itself but `_`, which matches itself too.
+   */
+  async mentioning(
+    ex: Executor,
+    accountId: string,
+    ids: readonly string[],
+  ): Promise<{ id: string; receipts_json: string | null }[]> {
+    if (ids.length === 0) return [];
+    return ex
+      .selectFrom('accounting_record_details')
+      .select(['id', 'receipts_json'])
+      .where('account_id', '=', accountId)
+      .where((eb) => eb.or(ids.map((id) => eb('receipts_json', 'like', `%"${id}"%`))))
+      .execute();
+  },
 };

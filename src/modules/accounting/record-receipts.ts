@@ -84,6 +84,20 @@ export const recordReceipts = {
     );
   },
 
+  /** Of `ids`, those a record of the account lists already, each with that record's id. */
+  async listedBy(ex: Executor, caller: Caller, ids: readonly string[]): Promise<Map<string, string>> {
+    const wanted = new Set(ids);
+    const listed = new Map<string, string>();
+    for (let i = 0; i < ids.length; i += 100) {
+      const rows = await recordReceiptsRepository.mentioning(ex, caller.accountId, ids.slice(i, i + 100));
+      for (const row of rows) {
+        const receipts: StoredReceipt[] = row.receipts_json === null ? [] : JSON.parse(row.receipts_json);
+        for (const r of receipts) if (wanted.has(r.id) && !listed.has(r.id)) listed.set(r.id, row.id);
+      }
+    }
+    return listed;
+  },
+
   /** Removes a receipt from the record's list (404 when the record does not list it); the receipt stays stored. */
   async remove(ex: Executor, caller: Caller, recordId: string, receiptId: string) {
     return change(

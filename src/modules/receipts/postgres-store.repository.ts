@@ -2,6 +2,9 @@ import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { ReceiptStore } from './receipts.store.js';
 
+/** How much of a receipt one statement of a download reads. */
+const CHUNK_BYTES = 1024 * 1024;
+
 /**
  * Receipts in PostgreSQL (bytea in receipt_contents), written in the transaction of the receipt's row: every node
  * of a cluster serves every receipt, and an upload that never commits leaves nothing behind (no sweep needed).
@@ -23,17 +26,33 @@ export function postgresStore(): ReceiptStore {
     },
 
     async read(ex, accountId, sha256, range) {
-      // A range is cut by PostgreSQL: only its bytes leave the database.
-      const content = range
-        ? sql<Buffer>`substring(content from ${range.start + 1} for ${range.end - range.start + 1})`
-        : sql<Buffer>`content`;
-      const row = await ex
+      const found = await ex
         .selectFrom('receipt_contents')
-        .select(content.as('content'))
+        .select(sql<number | string>`octet_length(content)`.as('size'))
         .where('account_id', '=', accountId)
         .where('sha256', '=', sha256)
         .executeTakeFirst();
-      return row ? Readable.from([row.content]) : null;
+      if (!found) return null;
+      const size = Number(found.size);
+      const start = range?.start ?? 0;
+      const end = Math.min(range?.end ?? size - 1, size - 1);
+      // Streamed: a chunk is read (cut by PostgreSQL, only its bytes leave the database) when the client has taken
+      // the one before, so a download holds one chunk in memory whatever the receipt's size.
+      async function* chunks() {
+        for (let at = start; at <= end; at += CHUNK_BYTES) {
+          const length = Math.min(CHUNK_BYTES, end - at + 1);
+          const row = await ex
+            .selectFrom('receipt_contents')
+            .select(sql<Buffer>`substring(content from ${at + 1} for ${length})`.as('part'))
+            .where('account_id', '=', accountId)
+            .where('sha256', '=', sha256)
+            .executeTakeFirst();
+          // Content-addressed bytes never change; gone mid-download, the download fails rather than end short.
+          if (!row) throw new Error(`receipt content ${sha256} vanished while being read`);
+          yield row.part;
+        }
+      }
+      return Readable.from(chunks(), { objectMode: false });
     },
 
     async sweep() {

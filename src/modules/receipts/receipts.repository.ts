@@ -21,6 +21,18 @@ export const receiptsRepository = {
       .executeTakeFirst();
   },
 
+  /** Which of `ids` the account stores. */
+  async existing(ex: Executor, accountId: string, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await ex
+      .selectFrom('receipts')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .execute();
+    return rows.map((r) => r.id);
+  },
+
   /** Inserts the receipt unless the account has its bytes already (a concurrent upload of the same file). */
   async insert(ex: Executor, row: ReceiptsTable): Promise<void> {
     await ex

@@ -77,6 +77,25 @@ export function receiptsRoutes(db: Db, service: ReceiptsService, maxBytes: numbe
           );
         },
       );
+      uploads.post(
+        '/internal/v1/receipts',
+        {
+          config: { scopes: WRITE, uploadBytes: maxBytes + 64 * 1024 },
+          schema: {
+            operationId: 'uploadReceipt',
+            summary: 'Upload a receipt tied to no record yet',
+            description: `As uploading to a record (the same bodies, types, size limit and refusals; Idempotency-Key honoured), the receipt attached to nothing: ingestion (POST /internal/v1/accounting/records) names it in an item's receipt_ids, which attaches it to that record. The same bytes uploaded again are the same receipt (stored once per account). An unattached receipt stays stored; it is never swept.`,
+            tags,
+            response: { 200: Receipt, ...errorResponses(413, 415) },
+          },
+        },
+        async (request, reply) => {
+          const caller = authOf(request);
+          const upload = uploadOf(request);
+          const type = await service.stageUnattached(caller, upload);
+          return writeTransaction(db, request, reply, (ex) => service.keepUnattached(ex, caller, upload, type));
+        },
+      );
     });
 
     app.delete(
@@ -142,7 +161,8 @@ export function receiptsRoutes(db: Db, service: ReceiptsService, maxBytes: numbe
         const range = parseRange(request.headers.range, size);
         reply.header('accept-ranges', 'bytes').header('etag', `"${receipt.sha256}"`);
         if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).send(null);
-        const body = await db.read((ex) => service.bytes(ex, receipt, range ?? undefined));
+        // Outside a transaction: the bytes are read as the client takes them (PostgreSQL: chunk by chunk).
+        const body = await service.bytes(db.direct, receipt, range ?? undefined);
         served(reply, receipt, receipt.content_type, EXTENSIONS[receipt.content_type] ?? 'bin');
         if (range) {
           reply

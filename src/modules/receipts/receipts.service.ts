@@ -85,6 +85,11 @@ export function receiptsService(settings: ReceiptsSettings) {
      */
     async stage(db: Db, caller: Caller, recordId: string, upload: Upload): Promise<ReceiptType> {
       await db.read((ex) => accountingService.receipts.mustExist(ex, caller, recordId));
+      return this.stageUnattached(caller, upload);
+    },
+
+    /** As `stage`, for an upload tied to no record (named by ingestion later): the bytes checked and written. */
+    async stageUnattached(caller: Caller, upload: Upload): Promise<ReceiptType> {
       if (upload.bytes.length === 0) throw errors.receiptMissing();
       if (upload.bytes.length > settings.maxBytes) throw errors.receiptTooLarge(settings.maxBytes);
       const found = await recognise(upload.bytes);
@@ -93,8 +98,8 @@ export function receiptsService(settings: ReceiptsSettings) {
       return found.type;
     },
 
-    /** In the transaction: the receipt stored (once per account and content) and attached to the record. */
-    async attachUpload(ex: Executor, caller: Caller, recordId: string, upload: Upload, type: ReceiptType) {
+    /** In the transaction: the receipt's row (once per account and content), its bytes with it on PostgreSQL. */
+    async keep(ex: Executor, caller: Caller, upload: Upload, type: ReceiptType): Promise<ReceiptsTable> {
       const sha256 = sha256Of(upload.bytes);
       let row = await repo.findBySha(ex, caller.accountId, sha256);
       if (!row) {
@@ -110,8 +115,19 @@ export function receiptsService(settings: ReceiptsSettings) {
         row = await repo.findBySha(ex, caller.accountId, sha256);
         if (!row) throw errors.internal();
       }
+      return row;
+    },
+
+    /** In the transaction: the receipt stored (once per account and content) and attached to the record. */
+    async attachUpload(ex: Executor, caller: Caller, recordId: string, upload: Upload, type: ReceiptType) {
+      const row = await this.keep(ex, caller, upload, type);
       const { record } = await accountingService.receipts.attach(ex, caller, recordId, row.id, settings.perRecord);
       return { receipt: toDto(row, caller.accountId), record };
+    },
+
+    /** In the transaction: the receipt stored, attached to nothing yet (ingestion names it by its id). */
+    async keepUnattached(ex: Executor, caller: Caller, upload: Upload, type: ReceiptType): Promise<ReceiptDto> {
+      return toDto(await this.keep(ex, caller, upload, type), caller.accountId);
     },
 
     /** Removes a receipt from a record; the receipt stays stored (the record's history names it). */
