@@ -26,6 +26,8 @@ const ADDED: Record<string, string[]> = {
 const ADDED_CLI: Record<string, string[]> = {
   // Since two-step sign-in (0013): whether the user has set up a second factor.
   'users list': ['$[].mfa_enrolled'],
+  // Since 0029: an API client's name ('' for clients made before) and when it last obtained a token.
+  'clients list': ['$[].last_used_at', '$[].name'],
 };
 
 /** The bill the release left in REVIEW with one of its two lines coded, as the release answered it. */

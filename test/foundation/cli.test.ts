@@ -28,6 +28,7 @@ describeEachDialect(
         client_id: expect.stringMatching(/^cli_[0-9a-z]{26}$/),
         client_secret: expect.stringMatching(/^svc_cs_[A-Za-z0-9_-]{43}$/),
         account_id: account,
+        name: '',
         scopes: ['fields.read', 'fields.write'],
       });
       expect(created.stdout.trim().split('\n')).toHaveLength(1);
@@ -67,8 +68,11 @@ describeEachDialect(
       expect(lines.find((l) => l.client_id === creds.client_id)).toEqual({
         client_id: creds.client_id,
         account_id: account,
+        name: '',
         scopes: ['fields.read', 'fields.write'],
         created_at: expect.stringMatching(/Z$/),
+        // The token asked for above is its last use.
+        last_used_at: expect.stringMatching(/Z$/),
         revoked_at: null,
       });
       expect(listed.stdout).not.toContain('svc_cs_');
