@@ -52,7 +52,11 @@ export function requestsOf(
   const spare = { field_id: e.fieldId, svc_id: e.spareValueId };
   switch (routeName(route)) {
     case 'POST /internal/v1/accounting/records/{record_id}/receipts':
+    case 'POST /internal/v1/receipts':
       return [{ body: e.receiptJpeg }];
+    case 'PUT /internal/v1/accounting/receipt-policy':
+      // Above any amount the estate's records carry: a write all the same, and no record of the estate needs one.
+      return [{ body: { rules: [{ currency: 'USD', above_minor: 100_000_000, record_types: ['BILL_EXPENSE'] }] } }];
     case 'GET /v1/fields':
       return [{ query: { cursor: e.cursors.fields } }, { query: { 'field_id[]': e.fieldId } }];
     case 'POST /v1/fields':
@@ -201,6 +205,10 @@ export const NAMES_NOTHING = new Set([
   'GET /internal/v1/accounting/required-coding',
   'GET /internal/v1/accounting/review-settings',
   'PUT /internal/v1/accounting/review-settings',
+  'GET /internal/v1/accounting/receipt-policy',
+  'PUT /internal/v1/accounting/receipt-policy',
+  // An upload on its own: a new receipt of the caller's account, naming nothing.
+  'POST /internal/v1/receipts',
   'GET /internal/v1/accounting/overview',
   'POST /internal/v1/clients',
   'POST /v3/accounting/integration',
