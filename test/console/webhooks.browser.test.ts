@@ -141,7 +141,7 @@ eachDialectWith(
         ]);
         await checkScreen(page, 'webhook', dialect);
 
-        // Edit: also "exported". A bad URL is refused in the service's words, with the request id.
+        // Edit: also "exported". A bad URL is refused: why, in words next to the URL; the request id in the notice.
         await page.getByRole('button', { name: 'Edit settings' }).click();
         await page.getByLabel('Endpoint URL').fill('ftp://erp.example.com/hooks');
         const refusedAnswer = page.waitForResponse(
@@ -150,8 +150,15 @@ eachDialectWith(
         await page.getByRole('button', { name: 'Save changes' }).click();
         const refused = await (await refusedAnswer).json();
         expect(refused.error_code).toBe('INVALID_REQUEST');
+        expect(refused.details.url_refused).toMatchObject({ reason: 'scheme_not_allowed' });
         await eventually(() => textOf(page.getByRole('alert'))).toBe(
-          `The endpoint was not saved.\n${refused.message}\nRequest id: ${refused.request_id}`,
+          `The endpoint was not saved.\nRequest id: ${refused.request_id}`,
+        );
+        const urlInput = page.getByLabel('Endpoint URL');
+        expect(await urlInput.getAttribute('aria-invalid')).toBe('true');
+        const errorId = (await urlInput.getAttribute('aria-describedby'))!.split(' ')[0]!;
+        expect(await textOf(page.locator(`[id="${errorId}"]`))).toBe(
+          'The address must start with https://: events are only sent over an encrypted connection.',
         );
         await page.getByLabel('Endpoint URL').fill(receiver.url);
         await page.getByRole('checkbox', { name: new RegExp(`^${EXPORTED}`) }).check();
