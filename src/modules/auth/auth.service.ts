@@ -235,10 +235,6 @@ export const authService = {
     }
     const token = `svc_at_${randomToken(32)}`;
     const now = nowMicros();
-    // The client's last use, to the minute: one short write a minute at most per client, never one per request.
-    if (client.last_used_at === null || now - client.last_used_at >= LAST_USE_PRECISION_MICROS) {
-      await authRepository.markUsed(ex, client.account_id, client.client_id, now, now - LAST_USE_PRECISION_MICROS);
-    }
     // Committed with the tokens asked for at the same time (group commit), before it is handed out.
     await tokens.insert({
       account_id: client.account_id,
@@ -249,6 +245,14 @@ export const authService = {
       expires_at: now + ttlSeconds * 1_000_000,
       family_id: null,
     });
+    // The client's last use, to the minute: one short write a minute at most per client, never one per request.
+    // After the token is stored, and advisory: a database that cannot take it now (locked, going away) never fails
+    // a token already committed, nor holds the group commit up.
+    if (client.last_used_at === null || now - client.last_used_at >= LAST_USE_PRECISION_MICROS) {
+      await authRepository
+        .markUsed(ex, client.account_id, client.client_id, now, now - LAST_USE_PRECISION_MICROS)
+        .catch(() => undefined);
+    }
     return { access_token: token, token_type: 'Bearer', expires_in: ttlSeconds, scope: scopes.join(' ') };
   },
 
