@@ -61,7 +61,10 @@ async function upgraded(
   const copied = await svc(['copy', '--from', `sqlite:${copy}`, '--to', target.url], {});
   expect([copied.code, copied.stderr]).toEqual([0, expect.any(String)]);
   const report = JSON.parse(copied.stdout);
-  expect([report.schema_version, report.migrations_run]).toEqual([fixture.manifest.migrations.at(-1), later]);
+  // The copy migrates the empty target up to the release's last migration, so one the release lacked below it
+  // (1bf87fd had 0027 and not 0025) is run then, not among the later ones.
+  const last = fixture.manifest.migrations.at(-1)!;
+  expect([report.schema_version, report.migrations_run]).toEqual([last, later.filter((name) => name > last)]);
   return target.url;
 }
 

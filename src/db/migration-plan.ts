@@ -18,8 +18,8 @@ export interface MigrationPlanReport {
   /** Whether any pending migration needs the service stopped. */
   stop_service: boolean;
   /**
-   * Pending migrations that sort before one already applied: the migrator refuses to run them (a database made
-   * between two merges that landed their migrations out of order). Empty when the upgrade can run.
+   * Pending migrations that sort before one already applied (a database made between two merges that landed their
+   * migrations out of order): `svc migrate` runs them too, in name order, after the applied ones.
    */
   out_of_order: string[];
   /** Applied migrations this svc does not know: the database was written by a newer svc. */
