@@ -64,7 +64,11 @@ export function newManifest(
 }
 
 /** The manifest of the backup in `dir`, checked member by member, and its data file checked against it. */
-export async function verifiedBackup(dir: string): Promise<{ manifest: BackupManifest; dataFile: string }> {
+export async function verifiedBackup(
+  dir: string,
+  /** The data file's SHA-256 when the caller has just taken it (a backup being written): not read again. */
+  knownSha256?: string,
+): Promise<{ manifest: BackupManifest; dataFile: string }> {
   const file = path.join(dir, MANIFEST_FILE);
   if (!fs.existsSync(file)) {
     throw new BackupError(
@@ -91,7 +95,7 @@ export async function verifiedBackup(dir: string): Promise<{ manifest: BackupMan
   const bytes = fs.statSync(dataFile).size;
   if (bytes !== manifest.bytes)
     throw new BackupError(`${dataFile} has ${bytes} bytes, the manifest says ${manifest.bytes}: the backup is damaged`);
-  const sha = await sha256Of(dataFile);
+  const sha = knownSha256 ?? (await sha256Of(dataFile));
   if (sha !== manifest.sha256)
     throw new BackupError(
       `${dataFile}'s SHA-256 is ${sha}, the manifest says ${manifest.sha256}: the backup is damaged`,

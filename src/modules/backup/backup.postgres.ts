@@ -84,10 +84,14 @@ export async function backupPostgres(
     try {
       const { rows } = await client.query<{ snapshot: string }>('select pg_export_snapshot() as snapshot');
       const counted = await contents(client);
-      await run('pg_dump', ['--format=custom', `--snapshot=${rows[0]!.snapshot}`, '--no-owner', '--file', target], {
-        env: libpqEnv(url, env),
-        maxBuffer: MAX_OUTPUT,
-      }).catch((error: { stderr?: string }) => {
+      await run(
+        'pg_dump',
+        ['--format=custom', '--compress=1', `--snapshot=${rows[0]!.snapshot}`, '--no-owner', '--file', target],
+        {
+          env: libpqEnv(url, env),
+          maxBuffer: MAX_OUTPUT,
+        },
+      ).catch((error: { stderr?: string }) => {
         throw new BackupError(`pg_dump failed: ${String(error.stderr ?? error).trim()}`);
       });
       return counted;

@@ -80,6 +80,7 @@ export async function takeBackup(
         }
       }
     }
+    const sha256 = await sha256Of(data);
     const manifest = newManifest({
       receipts,
       svc_version: meta.svcVersion,
@@ -87,7 +88,7 @@ export async function takeBackup(
       migrations: read.migrations,
       created_at: meta.now.toISOString(),
       bytes: fs.statSync(data).size,
-      sha256: await sha256Of(data),
+      sha256,
       tables: read.tables,
     });
     const manifestFile = path.join(work, MANIFEST_FILE);
@@ -97,7 +98,8 @@ export async function takeBackup(
       fs.fsyncSync(fd);
       fs.closeSync(fd);
     }
-    await verifiedBackup(work);
+    // The manifest read back as a restore reads it; the data file's checksum was just taken, not read twice.
+    await verifiedBackup(work, sha256);
     fs.renameSync(work, destination);
     return manifest;
   } catch (error) {

@@ -33,7 +33,9 @@ function contents(db: SqliteDatabase.Database): { tables: Record<string, number>
 /**
  * Copies the live database at `source` to `target` through SQLite's online backup API, in one step: the copy is
  * one read transaction's snapshot (in WAL mode the service's writers go on meanwhile), never a file copy of a live
- * database. The copy is then checked (integrity) and counted.
+ * database. The copy is then checked and counted. The check is SQLite's `quick_check` (every page, record and
+ * structure of the file; not whether each index holds exactly its table's rows, which `integrity_check` also proves
+ * at 6× the time): the copy is page for page the source's snapshot, so what it could break is the file's structure.
  */
 export async function backupSqlite(
   source: string,
@@ -49,8 +51,8 @@ export async function backupSqlite(
   const copy = new SqliteDatabase(target, { fileMustExist: true });
   try {
     copy.pragma('journal_mode = DELETE');
-    const check = copy.pragma('integrity_check', { simple: true });
-    if (check !== 'ok') throw new BackupError(`the copy failed SQLite's integrity check: ${String(check)}`);
+    const check = copy.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new BackupError(`the copy failed SQLite's quick check: ${String(check)}`);
     return contents(copy);
   } finally {
     copy.close();
