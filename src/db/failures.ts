@@ -17,6 +17,16 @@ function errorMessage(error: unknown): string {
   return typeof error.message === 'string' ? error.message : '';
 }
 
+/**
+ * True when PostgreSQL undid the transaction because it met a concurrent one: a serialization failure (40001) or a
+ * deadlock (40P01, the victim PostgreSQL chose). Nothing of it was committed; the same request may simply be sent
+ * again (→ 503 with Retry-After, not 500: the request was not wrong and nothing is broken).
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === '40001' || code === '40P01';
+}
+
 /** True when `error` is a unique or primary-key violation. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = errorCode(error);

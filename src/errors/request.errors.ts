@@ -89,6 +89,15 @@ export const requestErrors = {
     new AppError('SERVICE_UNAVAILABLE', 503, 'The database is unavailable. Retry later.', null, {
       'retry-after': '1',
     }),
+  /** PostgreSQL undid the request's transaction for a concurrent one (a deadlock's victim, a serialization failure). */
+  concurrentConflict: () =>
+    new AppError(
+      'SERVICE_UNAVAILABLE',
+      503,
+      'The request met a concurrent one and was undone: nothing of it was saved. Send it again.',
+      null,
+      { 'retry-after': '1' },
+    ),
   internal: () => new AppError('INTERNAL_ERROR', 500, 'An unexpected error occurred. Please try again later.'),
   /** A sandbox fault set on the client (docs/sandbox.md): the answer a failing service would give. */
   sandboxFault: (status: 500 | 503, retryAfterSeconds: number) =>

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AppError, DRAIN_LIMIT, errors, isAppError, problemsMessage } from '../errors.js';
-import { isDatabaseUnavailable } from '../db/failures.js';
+import { isDatabaseUnavailable, isTransactionConflict } from '../db/failures.js';
 import { isRecord } from '../lib/guards.js';
 import { allProblems } from './validation.js';
 
@@ -19,6 +19,7 @@ export function errorBody(error: AppError, requestId: string): ErrorBody {
 export function toAppError(error: unknown, request: FastifyRequest): AppError {
   if (isAppError(error)) return error;
   if (isDatabaseUnavailable(error)) return errors.serviceUnavailable();
+  if (isTransactionConflict(error)) return errors.concurrentConflict();
   if (!isRecord(error)) return errors.internal();
   const { validation, validationContext, code, statusCode, message } = error;
   if (Array.isArray(validation)) {
