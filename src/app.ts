@@ -36,6 +36,8 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { codingRulesRoutes } from './modules/coding-rules/coding-rules.routes.js';
 import { suggestionsRoutes } from './modules/suggestions/suggestions.routes.js';
+import { Suggestion } from './modules/suggestions/suggestions.schemas.js';
+import { suggestionsService } from './modules/suggestions/suggestions.service.js';
 import { draftsRoutes } from './modules/drafts/drafts.routes.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { configureReceiptLinks } from './modules/receipts/receipt-links.service.js';
@@ -115,6 +117,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     RecordEventShape.schema,
     CompatReadyForExport,
     AccountEvent,
+    Suggestion,
   ])
     app.addSchema(schema);
   registerErrorHandling(app);
@@ -167,7 +170,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(authorizationRoutes(db, config.publicUrl));
   await app.register(fieldsRoutes(db));
   await app.register(fieldValuesRoutes(db));
-  await app.register(accountingRoutes(db, config.receipts.perRecord));
+  await app.register(
+    accountingRoutes(db, config.receipts.perRecord, {
+      // The console's record answer carries the record's suggestions (of the same read); accounting cannot import
+      // the suggestions module, which builds on it.
+      suggestionsOf: async (ex, tenant, id) => (await suggestionsService.forRecords(ex, tenant, [id]))[0]!.suggestions,
+    }),
+  );
   await app.register(integrationsRoutes(db));
   await app.register(
     webhooksRoutes(db, {

@@ -6,7 +6,7 @@ import { MIGRATIONS } from '../src/db/migrate.js';
 import { ADMIN } from './support/accounting.js';
 import { describeEachDialect } from './support/context.js';
 import { createTestDatabase } from './support/databases.js';
-import { CODING_RULES, laterFrom, RECEIPTS, RECORD_TERMS, undoCodingRules } from './support/migrations.js';
+import { CODING_RULES, laterFrom, RECEIPTS, undoCodingRules } from './support/migrations.js';
 import { ROOT, svc } from './support/processes.js';
 
 const NAMES = Object.keys(MIGRATIONS);

@@ -64,6 +64,17 @@ describeEachDialect('coding suggestions: reading', (t) => {
     });
     // Reading writes nothing.
     expect((await api.get(`/internal/v1/accounting/records/${target.id}/history`)).body.items).toHaveLength(1);
+    // The console's record answer carries the same suggestions, of the same version; a caller who may not code
+    // (no review or admin scope) is given none.
+    const forReview = await api.get(`/internal/v1/accounting/records/${target.id}`);
+    expect([forReview.status, forReview.body.record.version, forReview.body.suggestions]).toEqual([
+      200,
+      1,
+      body.suggestions,
+    ]);
+    const reader = await t.ctx.as(['accounting.record.read'], api.accountId);
+    const read = await reader.get(`/internal/v1/accounting/records/${target.id}`);
+    expect([read.status, read.body.suggestions, read.body.record.id]).toEqual([200, null, target.id]);
   });
 
   it('breaks ties by the newest record (posted, then created), then the smaller svc_id; the same answer every time', async () => {

@@ -76,7 +76,7 @@ export async function pgCopyOut(url: string, to: string): Promise<void> {
     await new Promise<void>((resolve, reject) => {
       const child = spawn('psql', args, { env: libpq(url), stdio: ['ignore', out.fd, 'pipe'] });
       let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.on('error', reject);
       child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`psql COPY out: ${code} ${stderr}`))));
     });

@@ -250,7 +250,7 @@ export interface paths {
   "/internal/v1/accounting/records/{record_id}": {
     /**
      * A record to review, with the moves it allows
-     * @description The record in double-entry and single-entry form, of one read (one version), and its allowed moves. allowed_moves lists every other review state: allowed, or not with the reason_code the move would be refused with and the reason in plain words, as the move (POST /internal/v1/accounting/records/review-status) would decide it now for this caller: its scopes, the lifecycle and the required coding.
+     * @description The record in double-entry and single-entry form, its allowed moves and its coding suggestions, all of one read (one version). allowed_moves lists every other review state: allowed, or not with the reason_code the move would be refused with and the reason in plain words, as the move (POST /internal/v1/accounting/records/review-status) would decide it now for this caller: its scopes, the lifecycle and the required coding. suggestions are those GET /internal/v1/accounting/records/{record_id}/suggestions answers, for a caller who may code (accounting.record.review or accounting.record.admin); null for any other.
      */
     get: operations["getAccountingRecordForReview"];
   };
@@ -1250,6 +1250,29 @@ export interface components {
       company_id: string;
       /** @enum {string} */
       event_type: "ACCOUNTING_RECORD_READY_FOR_EXPORT";
+    };
+    /** CodingSuggestion */
+    CodingSuggestion: {
+      /** @description Records of the signal's history coded in the field */
+      coded_records: number;
+      /** @description The share of the signal's records coded with the value, times the signal's weight (docs) */
+      confidence: number;
+      field_id: string;
+      field_name: string;
+      /** @description An economic line with no value in the field */
+      line_id: string;
+      /** @description Records of the signal's history coded with the value */
+      matching_records: number;
+      reason: string;
+      /**
+       * @description What it was learned from: records of the same VENDOR, USER, of the same type with memo words in common (MEMO), in the same AMOUNT band, or of the same RECORD_TYPE
+       * @enum {string}
+       */
+      signal: "VENDOR" | "USER" | "MEMO" | "AMOUNT" | "RECORD_TYPE";
+      /** @description The value suggested: active, of an active field */
+      svc_id: string;
+      /** @description The value's name */
+      value: string;
     };
     /** Error */
     ErrorResponse: {
@@ -4480,7 +4503,7 @@ export interface operations {
   };
   /**
    * A record to review, with the moves it allows
-   * @description The record in double-entry and single-entry form, of one read (one version), and its allowed moves. allowed_moves lists every other review state: allowed, or not with the reason_code the move would be refused with and the reason in plain words, as the move (POST /internal/v1/accounting/records/review-status) would decide it now for this caller: its scopes, the lifecycle and the required coding.
+   * @description The record in double-entry and single-entry form, its allowed moves and its coding suggestions, all of one read (one version). allowed_moves lists every other review state: allowed, or not with the reason_code the move would be refused with and the reason in plain words, as the move (POST /internal/v1/accounting/records/review-status) would decide it now for this caller: its scopes, the lifecycle and the required coding. suggestions are those GET /internal/v1/accounting/records/{record_id}/suggestions answers, for a caller who may code (accounting.record.review or accounting.record.admin); null for any other.
    */
   getAccountingRecordForReview: {
     parameters: {
@@ -4533,6 +4556,8 @@ export interface operations {
               }))[];
             record: components["schemas"]["AccountingRecord"];
             single_entry: components["schemas"]["AccountingRecord"];
+            /** @description The record's coding suggestions at this version (as GET …/records/{record_id}/suggestions answers them), for a caller who may code (accounting.record.review or accounting.record.admin); null for any other */
+            suggestions: components["schemas"]["CodingSuggestion"][] | null;
           };
         };
       };
@@ -5731,28 +5756,7 @@ export interface operations {
           "application/json": {
             accounting_record_id: string;
             /** @description By line, then field (in creation order); empty when the history says nothing */
-            suggestions: ({
-                /** @description Records of the signal's history coded in the field */
-                coded_records: number;
-                /** @description The share of the signal's records coded with the value, times the signal's weight (docs) */
-                confidence: number;
-                field_id: string;
-                field_name: string;
-                /** @description An economic line with no value in the field */
-                line_id: string;
-                /** @description Records of the signal's history coded with the value */
-                matching_records: number;
-                reason: string;
-                /**
-                 * @description What it was learned from: records of the same VENDOR, USER, of the same type with memo words in common (MEMO), in the same AMOUNT band, or of the same RECORD_TYPE
-                 * @enum {string}
-                 */
-                signal: "VENDOR" | "USER" | "MEMO" | "AMOUNT" | "RECORD_TYPE";
-                /** @description The value suggested: active, of an active field */
-                svc_id: string;
-                /** @description The value's name */
-                value: string;
-              })[];
+            suggestions: components["schemas"]["CodingSuggestion"][];
             /** @description The record's version the suggestions are for */
             version: number;
           };
@@ -6576,34 +6580,13 @@ export interface operations {
         content: {
           "application/json": {
             /** @description In the order asked */
-            items: ({
+            items: {
                 accounting_record_id: string;
                 /** @description By line, then field (in creation order); empty when the history says nothing */
-                suggestions: ({
-                    /** @description Records of the signal's history coded in the field */
-                    coded_records: number;
-                    /** @description The share of the signal's records coded with the value, times the signal's weight (docs) */
-                    confidence: number;
-                    field_id: string;
-                    field_name: string;
-                    /** @description An economic line with no value in the field */
-                    line_id: string;
-                    /** @description Records of the signal's history coded with the value */
-                    matching_records: number;
-                    reason: string;
-                    /**
-                     * @description What it was learned from: records of the same VENDOR, USER, of the same type with memo words in common (MEMO), in the same AMOUNT band, or of the same RECORD_TYPE
-                     * @enum {string}
-                     */
-                    signal: "VENDOR" | "USER" | "MEMO" | "AMOUNT" | "RECORD_TYPE";
-                    /** @description The value suggested: active, of an active field */
-                    svc_id: string;
-                    /** @description The value's name */
-                    value: string;
-                  })[];
+                suggestions: components["schemas"]["CodingSuggestion"][];
                 /** @description The record's version the suggestions are for */
                 version: number;
-              })[];
+              }[];
           };
         };
       };

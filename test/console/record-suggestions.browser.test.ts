@@ -108,9 +108,17 @@ eachDialectWith(
         ['GL Account', '6010 Travel', 0.75, '3 of the last 4 records of vendor Uber were coded 6010 Travel'],
         ['Department', 'Sales', 1, '4 of the last 4 records of vendor Uber were coded Sales'],
       ]);
+      // The record's answer carries its suggestions: opening the page asks for them no more.
+      const asked: string[] = [];
+      const onRequest = (request: { url(): string }) => {
+        if (request.url().includes('/suggestions')) asked.push(request.url());
+      };
+      page.on('request', onRequest);
       await page.goto(`${base}/records/${ids.uber}`);
       const gl = page.getByRole('button', { name: 'Suggested: 6010 Travel for GL Account on line 1 (75%)' });
       await gl.waitFor();
+      page.off('request', onRequest);
+      expect(asked).toEqual([]);
       const why = '75% confident: 3 of the last 4 records of vendor Uber were coded 6010 Travel';
       await expect(gl.getAttribute('title')).resolves.toBe(why);
       const describedBy = await gl.getAttribute('aria-describedby');

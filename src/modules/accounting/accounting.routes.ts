@@ -13,6 +13,7 @@ import {
   RecordQuery,
   SingleEntryQuery,
 } from './accounting.schemas.js';
+import type { SuggestionsPort } from './allowed-moves.js';
 import { allowedMovesRoutes } from './allowed-moves.routes.js';
 import { internalAccountingRoutes } from './internal.routes.js';
 import { overviewRoutes } from './overview.routes.js';
@@ -24,7 +25,11 @@ import { sendPrewritten } from '../../http/serialization.js';
 const tags = ['Accounting Records'];
 
 /** `receiptsPerRecord`: RECEIPTS_PER_RECORD, which ingestion naming uploaded receipts honours. */
-export function accountingRoutes(db: Db, receiptsPerRecord: number): FastifyPluginAsyncTypebox {
+export function accountingRoutes(
+  db: Db,
+  receiptsPerRecord: number,
+  suggestions: SuggestionsPort,
+): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/v3/accounting/records/:record_id',
@@ -96,7 +101,7 @@ export function accountingRoutes(db: Db, receiptsPerRecord: number): FastifyPlug
     await app.register(reviewRoutes(db));
     await app.register(receiptPolicyRoutes(db));
     await app.register(bulkCodingRoutes(db));
-    await app.register(allowedMovesRoutes(db));
+    await app.register(allowedMovesRoutes(db, suggestions));
     await app.register(overviewRoutes(db));
   };
 }

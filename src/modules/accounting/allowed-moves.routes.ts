@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import { authOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { RecordIdParams } from './accounting.schemas.js';
-import { allowedMovesService } from './allowed-moves.js';
+import { allowedMovesService, type SuggestionsPort } from './allowed-moves.js';
 import { AllowedMovesPage, AllowedMovesQuery, RecordWithAllowedMovesSchema } from './allowed-moves.schemas.js';
 
 const tags = ['Internal: review workflow'];
@@ -17,7 +17,7 @@ const MOVES_NOTE =
   'allowed_moves lists every other review state: allowed, or not with the reason_code the move would be refused with and the reason in plain words, as the move (POST /internal/v1/accounting/records/review-status) would decide it now for this caller: its scopes, the lifecycle and the required coding.';
 
 /** What a caller may do to records, as the server decides it: the console offers only these moves. */
-export function allowedMovesRoutes(db: Db): FastifyPluginAsyncTypebox {
+export function allowedMovesRoutes(db: Db, suggestions: SuggestionsPort): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/internal/v1/accounting/records/allowed-moves',
@@ -42,13 +42,14 @@ export function allowedMovesRoutes(db: Db): FastifyPluginAsyncTypebox {
         schema: {
           operationId: 'getAccountingRecordForReview',
           summary: 'A record to review, with the moves it allows',
-          description: `The record in double-entry and single-entry form, of one read (one version), and its allowed moves. ${MOVES_NOTE}`,
+          description: `The record in double-entry and single-entry form, its allowed moves and its coding suggestions, all of one read (one version). ${MOVES_NOTE} suggestions are those GET /internal/v1/accounting/records/{record_id}/suggestions answers, for a caller who may code (accounting.record.review or accounting.record.admin); null for any other.`,
           tags,
           params: RecordIdParams,
           response: { 200: RecordWithAllowedMovesSchema, ...errorResponses(404) },
         },
       },
-      async (request) => allowedMovesService.record(db.direct, authOf(request), request.params.record_id),
+      async (request) =>
+        db.read((ex) => allowedMovesService.record(ex, authOf(request), request.params.record_id, suggestions)),
     );
   };
 }

@@ -44,6 +44,10 @@ export const RecordWithAllowedMovesSchema = Type.Object(
     record: Type.Ref('AccountingRecord'),
     single_entry: Type.Ref('AccountingRecord', { description: 'The same record as single_entry=true shows it' }),
     allowed_moves: AllowedMoves,
+    suggestions: Type.Union([Type.Array(Type.Ref('CodingSuggestion')), Type.Null()], {
+      description:
+        "The record's coding suggestions at this version (as GET …/records/{record_id}/suggestions answers them), for a caller who may code (accounting.record.review or accounting.record.admin); null for any other",
+    }),
   },
   { title: 'AccountingRecordForReview' },
 );
@@ -51,6 +55,7 @@ export interface RecordWithAllowedMoves {
   record: AccountingRecordDto;
   single_entry: AccountingRecordDto;
   allowed_moves: AllowedMove[];
+  suggestions: object[] | null;
 }
 
 export const AllowedMovesQuery = Type.Object(

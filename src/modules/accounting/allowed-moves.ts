@@ -69,9 +69,25 @@ async function allowedMovesOf(
   return new Map(states.map((s) => [s.id, movesOf(rules, mayMove, s, refusals)]));
 }
 
+/** Where the console's record answer gets its coding suggestions (the suggestions module, which builds on this one). */
+export interface SuggestionsPort {
+  suggestionsOf(ex: Executor, tenant: AuthContext, id: string): Promise<object[]>;
+}
+
+/** Scopes that may code a record, and so are shown its suggestions (as GET …/suggestions requires). */
+const CODING_SCOPES = ['accounting.record.review', 'accounting.record.admin'] as const;
+
 export const allowedMovesService = {
-  /** A record (double entry and single entry, of one read) with its allowed moves; 404 when not the caller's. */
-  async record(ex: Executor, auth: AuthContext, id: string): Promise<RecordWithAllowedMoves> {
+  /**
+   * A record (double entry and single entry) with its allowed moves and, for a caller who may code, its coding
+   * suggestions, all in the caller's read `ex`; 404 when not the caller's.
+   */
+  async record(
+    ex: Executor,
+    auth: AuthContext,
+    id: string,
+    suggestions: SuggestionsPort,
+  ): Promise<RecordWithAllowedMoves> {
     const row = await accountingRepository.find(ex, auth.accountId, id);
     if (!row) throw errors.notFound(`Accounting record ${id}`, { accounting_record_id: id });
     const { type, source_type, review_status, currency, line_items_json, receipts_json } = row;
@@ -91,6 +107,9 @@ export const allowedMovesService = {
       record: AccountingRecordShape.toObject(row, { singleEntry: false, accountId: auth.accountId }),
       single_entry: AccountingRecordShape.toObject(row, { singleEntry: true, accountId: auth.accountId }),
       allowed_moves: moves.get(id)!,
+      suggestions: CODING_SCOPES.some((scope) => auth.scopes.has(scope))
+        ? await suggestions.suggestionsOf(ex, auth, id)
+        : null,
     };
   },
 

@@ -31,14 +31,16 @@ export const Suggestion = Type.Object(
     matching_records: Type.Integer({ description: "Records of the signal's history coded with the value" }),
     coded_records: Type.Integer({ description: "Records of the signal's history coded in the field" }),
   },
-  { title: 'CodingSuggestion', additionalProperties: false },
+  // Shared (registered at the root, src/app.ts): the console's record answer carries suggestions too.
+  { $id: 'CodingSuggestion', title: 'CodingSuggestion', additionalProperties: false },
 );
+const SuggestionRef = Type.Ref('CodingSuggestion');
 
 export const RecordSuggestions = Type.Object(
   {
     accounting_record_id: Type.String(),
     version: Type.Integer({ description: "The record's version the suggestions are for" }),
-    suggestions: Type.Array(Suggestion, {
+    suggestions: Type.Array(SuggestionRef, {
       description: 'By line, then field (in creation order); empty when the history says nothing',
     }),
   },

@@ -22,10 +22,21 @@ export interface RecordViews {
 }
 
 export function useRecord(id: string) {
+  const queryClient = useQueryClient();
   return useQuery({
     queryKey: queryKeys.record(id),
     queryFn: async ({ signal }): Promise<RecordViews> => {
       const answer = await client.review.getForReview(id, { signal });
+      // The answer carries the suggestions of the same version (for a user who may code): the record page asks
+      // for them no more.
+      if (answer.suggestions !== null) {
+        const { version } = answer.record;
+        queryClient.setQueryData(queryKeys.suggestions(id, version), {
+          accounting_record_id: id,
+          version,
+          suggestions: answer.suggestions,
+        });
+      }
       return { record: answer.record, singleEntry: answer.single_entry, allowedMoves: answer.allowed_moves };
     },
   });
