@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import type { DialectName } from '../../db/database.js';
@@ -33,21 +33,40 @@ export class BackupError extends Error {
   override readonly name = 'BackupError';
 }
 
-export async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  const handle = await fs.promises.open(file, 'r');
-  const buffer = Buffer.alloc(1 << 20);
-  try {
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      hash.update(buffer.subarray(0, bytesRead));
-    }
-  } finally {
-    await handle.close();
-  }
-  return hash.digest('hex');
+/**
+ * A SHA-256 of the file, read and hashed 1 MiB at a time in a worker thread: the caller's thread goes on meanwhile
+ * (a SQLite backup checks its copy while the copy is hashed). The worker is plain CommonJS given as text, so that
+ * the bundled CLI carries it.
+ */
+export function sha256Of(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(HASH_WORKER, { eval: true, workerData: file });
+    worker.once('message', (digest: string) => resolve(digest));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`the checksum of ${file} stopped (exit ${code})`));
+    });
+  });
 }
+
+const HASH_WORKER = `
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const { parentPort, workerData } = require('node:worker_threads');
+const hash = createHash('sha256');
+const fd = fs.openSync(workerData, 'r');
+const buffer = Buffer.alloc(1 << 20);
+try {
+  for (;;) {
+    const read = fs.readSync(fd, buffer, 0, buffer.length, null);
+    if (read === 0) break;
+    hash.update(buffer.subarray(0, read));
+  }
+} finally {
+  fs.closeSync(fd);
+}
+parentPort.postMessage(hash.digest('hex'));
+`;
 
 export function newManifest(
   parts: Omit<BackupManifest, 'format' | 'format_version' | 'schema_version' | 'data_file'>,

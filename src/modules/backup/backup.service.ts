@@ -80,7 +80,7 @@ export async function takeBackup(
         }
       }
     }
-    const sha256 = await sha256Of(data);
+    const sha256 = 'sha256' in read && typeof read.sha256 === 'string' ? read.sha256 : await sha256Of(data);
     const manifest = newManifest({
       receipts,
       svc_version: meta.svcVersion,

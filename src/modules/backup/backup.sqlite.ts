@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { BackupError } from './backup.manifest.js';
+import { BackupError, sha256Of } from './backup.manifest.js';
 
 /**
  * How long the backup's connection waits for a lock another process holds (a checkpoint, say): a minute, so that a
@@ -40,7 +40,7 @@ function contents(db: SqliteDatabase.Database): { tables: Record<string, number>
 export async function backupSqlite(
   source: string,
   target: string,
-): Promise<{ tables: Record<string, number>; migrations: string[] }> {
+): Promise<{ tables: Record<string, number>; migrations: string[]; sha256: string }> {
   if (!fs.existsSync(source)) throw new BackupError(`the database file ${source} does not exist`);
   const live = new SqliteDatabase(source, { readonly: true, fileMustExist: true, timeout: LOCK_WAIT_MS });
   try {
@@ -49,13 +49,19 @@ export async function backupSqlite(
     live.close();
   }
   const copy = new SqliteDatabase(target, { fileMustExist: true });
+  let hashing: Promise<string> | undefined;
   try {
     copy.pragma('journal_mode = DELETE');
+    // The file is final now (the check and the counts only read): hashed in a worker while they run.
+    hashing = sha256Of(target);
     const check = copy.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new BackupError(`the copy failed SQLite's quick check: ${String(check)}`);
-    return contents(copy);
+    const counted = contents(copy);
+    return { ...counted, sha256: await hashing };
   } finally {
     copy.close();
+    // A refused copy's hash is not wanted, nor its failure (the copy is deleted by the caller).
+    hashing?.catch(() => undefined);
   }
 }
 
