@@ -118,7 +118,8 @@ describeEachDialect(
         ['acc'],
       );
       // SQLite names a text primary key's index sqlite_autoindex_<table>_1.
-      const index = /(sqlite_autoindex_accounting_record_receipts_1|accounting_record_receipts_pk|accounting_record_receipts_receipt_idx)/;
+      const index =
+        /(sqlite_autoindex_accounting_record_receipts_1|accounting_record_receipts_pk|accounting_record_receipts_receipt_idx)/;
       expect(byRecord).toMatch(index);
       expect(byRecord).not.toMatch(/SCAN x|Seq Scan on accounting_record_receipts/);
       const byReceipt = await planOf(

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/database.js';
+import { isRecord } from '../../lib/guards.js';
 
 /**
  * A record's receipts changed: its stored list, its receipt links, and the version and updated_at that every change
@@ -71,5 +72,9 @@ export const recordReceiptsRepository = {
 /** The distinct receipt ids of a stored list (storedForm.receipts: an array of objects with an `id`). */
 export function receiptIdsOf(json: string | null): string[] {
   if (json === null || json === '[]') return [];
-  return [...new Set((JSON.parse(json) as { id: string }[]).map((r) => r.id))];
+  const list: unknown = JSON.parse(json);
+  if (!Array.isArray(list)) return [];
+  const ids = new Set<string>();
+  for (const r of list as unknown[]) if (isRecord(r) && typeof r.id === 'string') ids.add(r.id);
+  return [...ids];
 }

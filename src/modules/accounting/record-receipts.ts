@@ -46,7 +46,8 @@ async function change(
   });
   // Under the clock lock nothing else can have changed the record; a miss is a bug, not a race.
   if (!changed) throw errors.internal();
-  if (edited.type === 'RECEIPT_ATTACHED') await recordReceiptsRepository.link(ex, caller.accountId, recordId, receiptId);
+  if (edited.type === 'RECEIPT_ATTACHED')
+    await recordReceiptsRepository.link(ex, caller.accountId, recordId, receiptId);
   else await recordReceiptsRepository.unlink(ex, caller.accountId, recordId, receiptId);
   await recordEvents(ex, caller, [
     {
