@@ -111,6 +111,20 @@ describeEachDialect(
       expect([other.status, other.body.details?.attached_to_record_id]).toEqual([409, again.body.items[0].id]);
     });
 
+    it('lets one of two records racing for the same bytes have them, the other refused 409', async () => {
+      const api = await t.ctx.as(WRITER);
+      const records = [await api.newRecord(), await api.newRecord()];
+      const bytes = await newJpeg();
+      const answers = await Promise.all(records.map((r) => uploadRaw(api, r.id, bytes, 'image/jpeg')));
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+      const won = answers.findIndex((r) => r.status === 200);
+      const lost = 1 - won;
+      expect(answers[lost]!.body.details.attached_to_record_id).toBe(records[won]!.id);
+      expect(await storedLinks(t.ctx, api.accountId)).toEqual([
+        { record_id: records[won]!.id, receipt_id: answers[won]!.body.receipt.id },
+      ]);
+    });
+
     it('reads an index for both questions (the plans name it)', async () => {
       const byRecord = await planOf(
         t.ctx,
