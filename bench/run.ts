@@ -8,6 +8,10 @@
  * `npm run bench -- --backup [--db postgres] [--quick] [--no-docs]`: svc backup and restore beside a raw copy (SQLite)
  * or bare pg_dump/pg_restore (PostgreSQL), and reads while a backup runs (bench/scenarios/backup.ts; issue 35). It
  * writes bench/results/<date>-<db>-backup.json and .md and the <db>-backup block of docs/performance.md.
+ * `npm run bench -- --receipts [--db postgres] [--quick] [--no-docs]`: 1 MB receipt uploads beside the raw write
+ * floor of the same storage, and the server's RSS while 100 downloads of 10 MB receipts run
+ * (bench/scenarios/receipts.ts; issue 32). It writes bench/results/<date>-<db>-receipts.json and .md and the
+ * <db>-receipts block of docs/performance.md.
  *
  * Measures svc as an operator would: the real server in one child process, load from autocannon over
  * loopback on the same machine, 1,000,000 field values in one field and 1,000,000 accounting records. Every
@@ -25,6 +29,7 @@ import { parseArgs } from 'node:util';
 import { database, log, recorder, startBench, type Settings } from './lib/context.js';
 import { writeReport } from './lib/report.js';
 import { backupBench } from './scenarios/backup.js';
+import { receiptsBench } from './scenarios/receipts.js';
 import { codingScenarios, GROUPS, type Group } from './scenarios/coding.js';
 import { httpFloor } from './scenarios/http-floor.js';
 import { recordScenarios } from './scenarios/records.js';
@@ -48,6 +53,7 @@ const { values: args } = parseArgs({
     scaling: { type: 'boolean', default: false },
     'webhooks-tarpit': { type: 'boolean', default: false },
     backup: { type: 'boolean', default: false },
+    receipts: { type: 'boolean', default: false },
     only: { type: 'string' },
     'pg-url': {
       type: 'string',
@@ -74,6 +80,7 @@ async function main(): Promise<void> {
   if (args.scaling) return scaling(settings);
   if (args['webhooks-tarpit']) return webhooksTarpit(settings);
   if (args.backup) return backupBench(settings, !args['no-docs']);
+  if (args.receipts) return receiptsBench(settings, !args['no-docs']);
   if (args.only !== undefined) return only(args.only);
   const rec = recorder();
   const floorLoad = await httpFloor(settings, rec);

@@ -141,7 +141,7 @@ describeEachDialect('receipts: uploaded alone, named at ingestion', (t) => {
             },
             {
               path: '/items/2/receipt_ids/0',
-              message: `names receipt ${attached}, attached to record ${onRecord.body.record.id} already: a receipt named at ingestion belongs to one record`,
+              message: `names receipt ${attached}, attached to record ${onRecord.body.record.id} already: a receipt belongs to one record`,
             },
             {
               path: '/items/2/receipt_ids/1',

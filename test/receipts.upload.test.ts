@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { newUser, Browser } from './support/console.js';
 import { describeEachDialect, type TestContext } from './support/context.js';
+import { errorBody } from './support/expect.js';
 import {
   follow,
   multipartBody,
@@ -12,6 +13,7 @@ import {
   RECEIPT_WRITER,
   samples,
   storedContents,
+  storedLinks,
   storedReceipts,
   uploadMultipart,
   uploadRaw,
@@ -99,26 +101,46 @@ describeEachDialect(
       );
     });
 
-    it('stores the same bytes once per account: a second upload is the same receipt, attached to another record', async () => {
+    it('stores the same bytes once per account; attached to one record, they are refused for another (409 naming it)', async () => {
       const api = await t.ctx.as(RECEIPT_WRITER);
       const [first, second] = [await api.newRecord(), await api.newRecord()];
       const bytes = await newJpeg();
       const a = await uploadRaw(api, first.id, bytes, 'image/jpeg');
       const b = await uploadRaw(api, second.id, bytes, 'image/jpeg');
       const again = await uploadRaw(api, first.id, bytes, 'image/jpeg');
-      expect([a.status, b.status, again.status]).toEqual([200, 200, 200]);
-      expect(b.body.receipt.id).toBe(a.body.receipt.id);
-      // Already attached: the record is answered unchanged.
+      expect([a.status, b.status, again.status]).toEqual([200, 409, 200]);
+      const id = a.body.receipt.id;
+      expect(b.body).toEqual(
+        errorBody('RECEIPT_ATTACHED_ELSEWHERE', {
+          message: `Receipt ${id} (the same file: a receipt is its bytes) is attached to accounting record ${first.id} already, and a receipt belongs to one record: nothing was attached to ${second.id}. Remove it from ${first.id} first if it was attached there by mistake.`,
+          details: { accounting_record_id: second.id, receipt_id: id, attached_to_record_id: first.id },
+        }),
+      );
+      // Already attached: the record is answered unchanged; the other record is as it was.
       expect(again.body.record.version).toBe(a.body.record.version);
-      expect(again.body.record.receipts.map((r: any) => r.id)).toEqual([a.body.receipt.id]);
+      expect(again.body.record.receipts.map((r: any) => r.id)).toEqual([id]);
+      const untouched = await api.get(`/v3/accounting/records/${second.id}`);
+      expect([untouched.body.version, untouched.body.receipts]).toEqual([second.version, second.receipts]);
       expect((await storedReceipts(t.ctx, api.accountId)).length).toBe(1);
       expect(await storedBlobs(t.ctx, api.accountId)).toEqual([sha(bytes)]);
+
+      // Removed from the first record, it may go to the second; then the first is refused, naming the second.
+      const removed = await api.request('DELETE', `${receiptsUrl(first.id)}/${id}`);
+      expect(removed.status, removed.text).toBe(200);
+      const moved = await uploadRaw(api, second.id, bytes, 'image/jpeg');
+      expect([moved.status, moved.body.receipt?.id]).toEqual([200, id]);
+      const back = await uploadRaw(api, first.id, bytes, 'image/jpeg');
+      expect([back.status, back.body.details]).toEqual([
+        409,
+        { accounting_record_id: first.id, receipt_id: id, attached_to_record_id: second.id },
+      ]);
+      expect(await storedLinks(t.ctx, api.accountId)).toEqual([{ record_id: second.id, receipt_id: id }]);
 
       // Another account's same bytes are its own receipt.
       const other = await t.ctx.as(RECEIPT_WRITER);
       const theirs = await uploadRaw(other, (await other.newRecord()).id, bytes, 'image/jpeg');
       expect(theirs.status).toBe(200);
-      expect(theirs.body.receipt.id).not.toBe(a.body.receipt.id);
+      expect(theirs.body.receipt.id).not.toBe(id);
     });
 
     it('refuses bytes of another type whatever the declared type and name, with nothing stored', async () => {

@@ -54,6 +54,14 @@ export const receiptsErrors = {
       `Accounting record ${recordId} already has ${limit} receipts, the most a record may have: remove one first.`,
       { accounting_record_id: recordId, limit },
     ),
+  /** A receipt svc stores is attached to one record; `attachedTo` lists it already. */
+  receiptAttachedElsewhere: (receiptId: string, recordId: string, attachedTo: string) =>
+    new AppError(
+      'RECEIPT_ATTACHED_ELSEWHERE',
+      409,
+      `Receipt ${receiptId} (the same file: a receipt is its bytes) is attached to accounting record ${attachedTo} already, and a receipt belongs to one record: nothing was attached to ${recordId}. Remove it from ${attachedTo} first if it was attached there by mistake.`,
+      { accounting_record_id: recordId, receipt_id: receiptId, attached_to_record_id: attachedTo },
+    ),
   invalidReceiptLink: () =>
     new AppError(
       'INVALID_RECEIPT_LINK',

@@ -29,6 +29,7 @@ export const RECEIPTS = '0025_receipts';
 export const RECORD_TERMS = '0027_record_search_terms';
 export const RECEIPT_POLICY = '0028_receipt_policy';
 export const CLIENT_NAMES = '0029_api_client_names';
+export const RECEIPT_LINKS = '0030_record_receipt_links';
 /** The migrations after 0003, in the order they run. */
 export const LATER = [
   '0004_line_items_as_answered',
@@ -56,6 +57,7 @@ export const LATER = [
   RECORD_TERMS,
   RECEIPT_POLICY,
   CLIENT_NAMES,
+  RECEIPT_LINKS,
 ];
 /** `name` and the migrations after it, in the order they run: what migrateToLatest applies once `name` is undone. */
 export const laterFrom = (name: string): string[] => {
@@ -108,8 +110,15 @@ export async function undoIntegrations(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
 }
 
-/** Undoes migration 0029 (an API client's name and last use). */
+/** Undoes migration 0030 (which receipts each record lists). */
+export async function undoReceiptLinks(db: Kysely<any>) {
+  await sql`drop table accounting_record_receipts`.execute(db);
+  await sql`delete from kysely_migration where name = ${RECEIPT_LINKS}`.execute(db);
+}
+
+/** Undoes migrations 0030 and 0029 (an API client's name and last use). */
 export async function undoClientNames(db: Kysely<any>) {
+  await undoReceiptLinks(db);
   for (const column of ['name', 'last_used_at']) {
     await db.schema.alterTable('oauth_clients').dropColumn(column).execute();
   }

@@ -98,3 +98,13 @@ export async function storedReceipts(ctx: TestContext, accountId: string) {
 export async function storedContents(ctx: TestContext, accountId: string) {
   return ctx.db.direct.selectFrom('receipt_contents').select(['sha256']).where('account_id', '=', accountId).execute();
 }
+/** The receipts each record of the account lists, as the receipt links (accounting_record_receipts, 0030) hold them. */
+export async function storedLinks(ctx: TestContext, accountId: string) {
+  return ctx.db.direct
+    .selectFrom('accounting_record_receipts')
+    .select(['record_id', 'receipt_id'])
+    .where('account_id', '=', accountId)
+    .orderBy('record_id')
+    .orderBy('receipt_id')
+    .execute();
+}

@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../db/database.js';
 import type { AccountingRecordsTable, ShownRecordRow, StoredRecord } from './accounting.tables.js';
 import type { SourceType } from './ledger.js';
 import type { ReviewStatus } from './lifecycle.js';
+import { receiptIdsOf } from './record-receipts.repository.js';
 import { termsOf } from './search-terms.js';
 
 export interface RecordFilter {
@@ -143,6 +144,11 @@ export const accountingRepository = {
       );
       for (const part of chunks(terms, TERM_CHUNK))
         await ex.insertInto('accounting_record_terms').values(part).execute();
+      const links = details.flatMap((d) =>
+        receiptIdsOf(d.receipts_json).map((receipt_id) => ({ account_id: d.account_id, record_id: d.id, receipt_id })),
+      );
+      for (const part of chunks(links, TERM_CHUNK))
+        await ex.insertInto('accounting_record_receipts').values(part).execute();
     }
   },
 
@@ -214,13 +220,14 @@ export const accountingRepository = {
   },
 
   /**
-   * Deletes every record of the account with its details, history, counts, required coding, review settings and receipt policy (a sandbox
+   * Deletes every record of the account with its details, receipt links, history, counts, required coding, review settings and receipt policy (a sandbox
    * reset). The record clock stays, so that updated_at keeps growing past what pollers have seen.
    */
   async purgeAccount(ex: Executor, accountId: string): Promise<void> {
     for (const table of [
       'accounting_record_events',
       'accounting_record_terms',
+      'accounting_record_receipts',
       'accounting_record_details',
       'accounting_records',
       'account_record_counts',

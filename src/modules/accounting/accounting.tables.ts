@@ -97,6 +97,16 @@ export interface AccountingRecordTermsTable {
   record_id: string;
 }
 
+/**
+ * A receipt a record lists (migration 0030), svc's or ingested with its own links: kept with the record's
+ * receipts_json by every write of it, so that "has it a receipt" and "which record lists this receipt" read an index.
+ */
+export interface AccountingRecordReceiptsTable {
+  account_id: string;
+  record_id: string;
+  receipt_id: string;
+}
+
 /** A field every economic line must be coded with before its record may go to READY_FOR_EXPORT. */
 export interface AccountRequiredFieldsTable {
   account_id: string;
@@ -154,6 +164,7 @@ declare module '../../db/database.js' {
     account_record_clocks: AccountRecordClocksTable;
     accounting_record_events: AccountingRecordEventsTable;
     accounting_record_terms: AccountingRecordTermsTable;
+    accounting_record_receipts: AccountingRecordReceiptsTable;
     account_required_fields: AccountRequiredFieldsTable;
     account_review_settings: AccountReviewSettingsTable;
     account_receipt_policies: AccountReceiptPoliciesTable;

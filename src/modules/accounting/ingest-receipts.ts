@@ -48,7 +48,7 @@ export async function checkNamedReceipts(
     } else if (listed.has(id)) {
       problems.push({
         path,
-        message: `names receipt ${id}, attached to record ${listed.get(id)!} already: a receipt named at ingestion belongs to one record`,
+        message: `names receipt ${id}, attached to record ${listed.get(id)!} already: a receipt belongs to one record`,
       });
     } else if (first.has(id)) {
       problems.push({

@@ -1,6 +1,10 @@
 import type { Executor } from '../../db/database.js';
+import { isRecord } from '../../lib/guards.js';
 
-/** A record's receipts changed: its stored list, and the version and updated_at that every change moves. */
+/**
+ * A record's receipts changed: its stored list, its receipt links, and the version and updated_at that every change
+ * moves.
+ */
 export const recordReceiptsRepository = {
   async update(
     ex: Executor,
@@ -26,22 +30,51 @@ export const recordReceiptsRepository = {
     return true;
   },
 
+  /** Keeps the record's receipt links (accounting_record_receipts) with its list: one receipt listed or no longer. */
+  async link(ex: Executor, accountId: string, recordId: string, receiptId: string): Promise<void> {
+    await ex
+      .insertInto('accounting_record_receipts')
+      .values({ account_id: accountId, record_id: recordId, receipt_id: receiptId })
+      .onConflict((oc) => oc.columns(['account_id', 'record_id', 'receipt_id']).doNothing())
+      .execute();
+  },
+
+  async unlink(ex: Executor, accountId: string, recordId: string, receiptId: string): Promise<void> {
+    await ex
+      .deleteFrom('accounting_record_receipts')
+      .where('account_id', '=', accountId)
+      .where('record_id', '=', recordId)
+      .where('receipt_id', '=', receiptId)
+      .execute();
+  },
+
   /**
-   * The records of the account whose stored receipts mention any of `ids` (by the quoted id in their JSON), with
-   * that JSON: the caller parses it to be sure. Receipt ids are svc's own (`rcpt_` and base32), nothing a LIKE
-   * pattern would read as more than itself but `_`, which matches itself too.
+   * Of `ids`, each listed by a record of the account, with the records listing it (the receipt index: one range
+   * an id). A receipt listed twice was attached to two records before 0030's rule of one record (docs/receipts.md).
    */
-  async mentioning(
+  async listing(
     ex: Executor,
     accountId: string,
     ids: readonly string[],
-  ): Promise<{ id: string; receipts_json: string | null }[]> {
+  ): Promise<{ receipt_id: string; record_id: string }[]> {
     if (ids.length === 0) return [];
     return ex
-      .selectFrom('accounting_record_details')
-      .select(['id', 'receipts_json'])
+      .selectFrom('accounting_record_receipts')
+      .select(['receipt_id', 'record_id'])
       .where('account_id', '=', accountId)
-      .where((eb) => eb.or(ids.map((id) => eb('receipts_json', 'like', `%"${id}"%`))))
+      .where('receipt_id', 'in', ids)
+      .orderBy('receipt_id')
+      .orderBy('record_id')
       .execute();
   },
 };
+
+/** The distinct receipt ids of a stored list (storedForm.receipts: an array of objects with an `id`). */
+export function receiptIdsOf(json: string | null): string[] {
+  if (json === null || json === '[]') return [];
+  const list: unknown = JSON.parse(json);
+  if (!Array.isArray(list)) return [];
+  const ids = new Set<string>();
+  for (const r of list as unknown[]) if (isRecord(r) && typeof r.id === 'string') ids.add(r.id);
+  return [...ids];
+}

@@ -27,7 +27,7 @@ async function change(
   recordId: string,
   edit: (
     receipts: StoredReceipt[],
-  ) => { receipts: StoredReceipt[]; type: 'RECEIPT_ATTACHED' | 'RECEIPT_REMOVED' } | null,
+  ) => Promise<{ receipts: StoredReceipt[]; type: 'RECEIPT_ATTACHED' | 'RECEIPT_REMOVED' } | null>,
   receiptId: string,
 ): Promise<{ record: AccountingRecordDto; changed: boolean }> {
   const last = await recordClock.lock(ex, caller.accountId);
@@ -36,7 +36,7 @@ async function change(
   const answer = (row: typeof record) =>
     AccountingRecordShape.toObject(row, { singleEntry: false, accountId: caller.accountId });
   const current: StoredReceipt[] = record.receipts_json === null ? [] : JSON.parse(record.receipts_json);
-  const edited = edit(current);
+  const edited = await edit(current);
   if (edited === null) return { record: answer(record), changed: false };
   const version = Number(record.version);
   const updatedAt = await recordClock.advance(ex, caller.accountId, last, 1);
@@ -46,6 +46,9 @@ async function change(
   });
   // Under the clock lock nothing else can have changed the record; a miss is a bug, not a race.
   if (!changed) throw errors.internal();
+  if (edited.type === 'RECEIPT_ATTACHED')
+    await recordReceiptsRepository.link(ex, caller.accountId, recordId, receiptId);
+  else await recordReceiptsRepository.unlink(ex, caller.accountId, recordId, receiptId);
   await recordEvents(ex, caller, [
     {
       recordId,
@@ -67,16 +70,22 @@ export const recordReceipts = {
   },
 
   /**
-   * Attaches a receipt svc stores; already attached, the record is answered unchanged. 409 RECEIPT_LIMIT_REACHED
-   * when the record has `limit` receipts (those ingested with their own URIs count too).
+   * Attaches a receipt svc stores; already attached, the record is answered unchanged. A receipt belongs to one
+   * record: 409 RECEIPT_ATTACHED_ELSEWHERE when another record lists it (checked under the clock lock, so two
+   * records racing for one receipt cannot both win). 409 RECEIPT_LIMIT_REACHED when the record has `limit`
+   * receipts (those ingested with their own URIs count too).
    */
   async attach(ex: Executor, caller: Caller, recordId: string, receiptId: string, limit: number) {
     return change(
       ex,
       caller,
       recordId,
-      (receipts) => {
+      async (receipts) => {
         if (receipts.some((r) => r.id === receiptId)) return null;
+        const elsewhere = (await recordReceiptsRepository.listing(ex, caller.accountId, [receiptId])).find(
+          (l) => l.record_id !== recordId,
+        );
+        if (elsewhere) throw errors.receiptAttachedElsewhere(receiptId, recordId, elsewhere.record_id);
         if (receipts.length >= limit) throw errors.receiptLimitReached(recordId, limit);
         return { receipts: [...receipts, { id: receiptId, download_uris: [STORED_MARK] }], type: 'RECEIPT_ATTACHED' };
       },
@@ -86,13 +95,11 @@ export const recordReceipts = {
 
   /** Of `ids`, those a record of the account lists already, each with that record's id. */
   async listedBy(ex: Executor, caller: Caller, ids: readonly string[]): Promise<Map<string, string>> {
-    const wanted = new Set(ids);
     const listed = new Map<string, string>();
-    for (let i = 0; i < ids.length; i += 100) {
-      const rows = await recordReceiptsRepository.mentioning(ex, caller.accountId, ids.slice(i, i + 100));
-      for (const row of rows) {
-        const receipts: StoredReceipt[] = row.receipts_json === null ? [] : JSON.parse(row.receipts_json);
-        for (const r of receipts) if (wanted.has(r.id) && !listed.has(r.id)) listed.set(r.id, row.id);
+    // In slices: a statement's parameters are bounded (SQLite's 32766), a batch's ids are not.
+    for (let i = 0; i < ids.length; i += 500) {
+      for (const l of await recordReceiptsRepository.listing(ex, caller.accountId, ids.slice(i, i + 500))) {
+        if (!listed.has(l.receipt_id)) listed.set(l.receipt_id, l.record_id);
       }
     }
     return listed;
@@ -104,7 +111,7 @@ export const recordReceipts = {
       ex,
       caller,
       recordId,
-      (receipts) => {
+      async (receipts) => {
         if (!receipts.some((r) => r.id === receiptId)) {
           throw errors.notFound(`Receipt ${receiptId} of accounting record ${recordId}`, {
             accounting_record_id: recordId,

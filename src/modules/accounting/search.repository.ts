@@ -40,8 +40,6 @@ const contains = (column: 'r.vendor_name' | 'r.user_email', text: string) =>
 // last_export_json is written by JSON.stringify with `status` first (accounting.service.ts).
 export const LAST_EXPORT_FAILED = '{"status":"FAILURE"%';
 const FAILED = LAST_EXPORT_FAILED;
-/** A record's receipts_json when every receipt was removed. */
-const NONE = '[]';
 
 /**
  * The ids of the account's records the free text finds: those with a term beginning with every word (one range of
@@ -107,10 +105,10 @@ export const searchRepository = {
     }
     if (f.uncoded === true) q = q.where('r.uncoded_lines', '>', 0);
     if (f.uncoded === false) q = q.where('r.uncoded_lines', '=', 0);
-    // The stored list is written by one serializer (record.shape.ts storedForm): no receipt is null or exactly '[]'.
-    if (f.hasReceipt === true) q = q.where('d.receipts_json', 'is not', null).where('d.receipts_json', '<>', NONE);
-    if (f.hasReceipt === false) {
-      q = q.where((eb) => eb.or([eb('d.receipts_json', 'is', null), eb('d.receipts_json', '=', NONE)]));
+    // The receipt links (0030), kept with receipts_json: one probe of their primary key a record.
+    if (f.hasReceipt !== undefined) {
+      const listed = sql<SqlBool>`exists (select 1 from accounting_record_receipts x where x.account_id = r.account_id and x.record_id = r.id)`;
+      q = q.where(f.hasReceipt ? listed : sql<SqlBool>`not ${listed}`);
     }
     const column = `r.${order.column}` as const;
     if (after) {

@@ -2,8 +2,13 @@ import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { ReceiptStore } from './receipts.store.js';
 
-/** How much of a receipt one statement of a download reads. */
-const CHUNK_BYTES = 1024 * 1024;
+/**
+ * How much of a receipt one statement of a download reads. A chunk in flight costs about five times its size (the
+ * bytea's hex text as pg receives it, that text as a string, the bytes), and each download holds one or two while
+ * its client reads: at 1 MiB, 100 concurrent downloads of 10 MB grew the server by 282 MB; a quarter of that
+ * keeps them under 100 MB (bench --receipts, docs/performance.md).
+ */
+export const CHUNK_BYTES = 256 * 1024;
 
 /**
  * Receipts in PostgreSQL (bytea in receipt_contents), written in the transaction of the receipt's row: every node

@@ -43,7 +43,17 @@ export function receiptStore(dir: string | null): ReceiptStore {
   return dir === null ? postgresStore() : fileStore(dir);
 }
 
-const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+// An upload's digest is asked for three times (its Idempotency-Key fingerprint, the file's name, the row): once is
+// enough, and hashing 10 MB is not free.
+const digests = new WeakMap<Buffer, string>();
+function sha256Of(bytes: Buffer): string {
+  let digest = digests.get(bytes);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(bytes).digest('hex');
+    digests.set(bytes, digest);
+  }
+  return digest;
+}
 
 function toDto(row: ReceiptsTable, accountId: string): ReceiptDto {
   const image = (IMAGE_TYPES as readonly string[]).includes(row.content_type);

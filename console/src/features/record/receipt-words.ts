@@ -39,6 +39,10 @@ export function uploadRefusal(name: string, error: unknown): string {
       const limit = numberIn(error.details, 'limit');
       return `${name} was not attached: this record has ${limit === null ? 'as many receipts as it may' : `${limit} receipts, the most it may have`}. Remove one first.`;
     }
+    case 'RECEIPT_ATTACHED_ELSEWHERE': {
+      const other = error.details?.attached_to_record_id;
+      return `${name} was not attached: the same file is a receipt of ${typeof other === 'string' ? `record ${other}` : 'another record'} already, and a receipt belongs to one record. Remove it there first if it was attached by mistake.`;
+    }
     case 'INVALID_REQUEST':
       return `${name} is empty or could not be read.`;
     case 'FORBIDDEN':
