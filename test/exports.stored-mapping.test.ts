@@ -8,11 +8,7 @@ const AUDIT = '/internal/v1/audit-events';
 
 /** The stored mapping row of the account, if any. */
 const storedMapping = ({ db }: TestContext, accountId: string) =>
-  db.direct
-    .selectFrom('account_export_mappings')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  db.direct.selectFrom('account_export_mappings').selectAll().where('account_id', '=', accountId).executeTakeFirst();
 
 const DEFAULTS = {
   account_field_id: null,
@@ -87,7 +83,12 @@ describeEachDialect('exports: the mapping stored per account', (t) => {
       set.headers['x-request-id'],
       { type: 'account', id: api.accountId },
       {
-        export_mapping_before: { account_field_id: null, balancing_accounts: {}, dimension_fields: {}, tracking_fields: [] },
+        export_mapping_before: {
+          account_field_id: null,
+          balancing_accounts: {},
+          dimension_fields: {},
+          tracking_fields: [],
+        },
         export_mapping: stored,
       },
     ]);
@@ -99,24 +100,32 @@ describeEachDialect('exports: the mapping stored per account', (t) => {
     });
   });
 
-  it('refuses each bad member with a pointer to it, and stores nothing', async () => {
+  it('refuses each bad member with a pointer to it (404 for a field the account lacks), and stores nothing', async () => {
     const { api, chart } = await setUp();
     const gl = chart.gl.field.svc_id;
     const stranger = await t.ctx.as([...ADMIN]);
     const theirs = (await exportChart(stranger)).dept.field.svc_id;
-    const refusals: [unknown, { path: string; message: string }[]][] = [
-      [
-        {
-          account_field_id: 'fld_nope',
-          dimension_fields: { department: gl, class: theirs },
-          tracking_fields: [chart.dept.field.svc_id, 'fld_gone'],
+    // Fields the account lacks (its own, or none): 404, as every route naming another account's object answers.
+    const unknown = await api.put(EXPORT_MAPPING, {
+      account_field_id: 'fld_nope',
+      dimension_fields: { department: gl, class: theirs },
+      tracking_fields: [chart.dept.field.svc_id, 'fld_gone'],
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual(
+      errorBody('NOT_FOUND', {
+        message: `Fields fld_nope (/account_field_id), ${theirs} (/dimension_fields/class), fld_gone (/tracking_fields/1) not found.`,
+        details: {
+          not_found_field_ids: ['fld_nope', theirs, 'fld_gone'],
+          errors: [
+            { path: '/account_field_id', message: 'is not a field of the account (fld_nope)' },
+            { path: '/dimension_fields/class', message: `is not a field of the account (${theirs})` },
+            { path: '/tracking_fields/1', message: 'is not a field of the account (fld_gone)' },
+          ],
         },
-        [
-          { path: '/account_field_id', message: 'is not a field of the account (fld_nope)' },
-          { path: '/dimension_fields/class', message: `is not a field of the account (${theirs})` },
-          { path: '/tracking_fields/1', message: 'is not a field of the account (fld_gone)' },
-        ],
-      ],
+      }),
+    );
+    const refusals: [unknown, { path: string; message: string }[]][] = [
       [
         { account_field_id: gl, tracking_fields: [gl] },
         [

@@ -15,4 +15,8 @@ export const exportMappingRepository = {
       )
       .execute();
   },
+
+  async delete(ex: Executor, accountId: string): Promise<void> {
+    await ex.deleteFrom('account_export_mappings').where('account_id', '=', accountId).execute();
+  },
 };

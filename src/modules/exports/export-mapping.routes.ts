@@ -21,7 +21,7 @@ export function exportMappingRoutes(db: Db): FastifyPluginAsyncTypebox {
           operationId: 'getExportMapping',
           summary: "The account's export mapping (GL account field, balancing accounts, dimension columns)",
           description:
-            'What every file export books with where its request does not say otherwise: the GL account field, the account of each balancing_account_type (the stored one or the default), and the fields that fill the ERPs\' dimension columns. The defaults until set.',
+            "What every file export books with where its request does not say otherwise: the GL account field, the account of each balancing_account_type (the stored one or the default), and the fields that fill the ERPs' dimension columns. The defaults until set.",
           tags,
           response: { 200: ExportMappingResponse },
         },
@@ -37,10 +37,10 @@ export function exportMappingRoutes(db: Db): FastifyPluginAsyncTypebox {
           operationId: 'setExportMapping',
           summary: "Set the account's export mapping",
           description:
-            'Replaces the mapping: what is not given takes its default. 400 INVALID_REQUEST names each member that is wrong (a field the account does not have, the GL account field given as a dimension, an account path that is not one) and nothing is stored. Kept in the audit log (account.settings_changed).',
+            'Replaces the mapping: what is not given takes its default. 404 NOT_FOUND names each member naming a field the account does not have (details.errors, by pointer; details.not_found_field_ids); 400 INVALID_REQUEST each other wrong member (an account path that is not one, the GL account field given as a dimension); nothing is stored then. Kept in the audit log (account.settings_changed).',
           tags,
           body: ExportMappingBody,
-          response: { 200: ExportMappingResponse, ...errorResponses(400) },
+          response: { 200: ExportMappingResponse, ...errorResponses(400, 404) },
         },
       },
       async (request, reply) =>

@@ -59,10 +59,9 @@ export const ExportMappingResponse = Type.Object(
     account_field_id: Type.Union([Type.String(), Type.Null()], {
       description: 'The GL account field; null: the field named GL Account, or remotely GL_ACCOUNT',
     }),
-    balancing_accounts: Type.Object(
-      Object.fromEntries(BALANCING_ACCOUNT_TYPES.map((t) => [t, Type.String()])),
-      { description: 'The account each balancing line books, by balancing_account_type: the stored one or the default' },
-    ),
+    balancing_accounts: Type.Object(Object.fromEntries(BALANCING_ACCOUNT_TYPES.map((t) => [t, Type.String()])), {
+      description: 'The account each balancing line books, by balancing_account_type: the stored one or the default',
+    }),
     dimension_fields: Type.Object(
       {
         department: Type.Union([Type.String(), Type.Null()]),

@@ -94,19 +94,28 @@ function fieldRefs(stored: StoredMapping): { path: string; fieldId: string }[] {
   ];
 }
 
-/** A field the account lacks, or the GL account field given as a dimension too (it is never a dimension). */
-async function problemsOf(ex: Executor, tenant: Tenant, stored: StoredMapping): Promise<ValidationProblem[]> {
+/**
+ * The fields the mapping names that the account lacks: 404 NOT_FOUND, as every route naming another account's (or
+ * no) object answers, each by its member; then the GL account field given as a dimension too: 400, by its member.
+ */
+async function check(ex: Executor, tenant: Tenant, stored: StoredMapping): Promise<void> {
   const refs = fieldRefs(stored);
   const known = new Set(
     (await fieldsService.findMany(ex, tenant, [...new Set(refs.map((r) => r.fieldId))])).map((f) => f.svc_id),
   );
-  return refs.flatMap(({ path, fieldId }): ValidationProblem[] => {
-    if (!known.has(fieldId)) return [{ path, message: `is not a field of the account (${fieldId})` }];
-    if (path !== '/account_field_id' && fieldId === stored.account_field_id) {
-      return [{ path, message: 'is the GL account field (account_field_id), which is never a dimension' }];
-    }
-    return [];
-  });
+  const unknown = refs.filter((r) => !known.has(r.fieldId));
+  if (unknown.length > 0) {
+    throw errors.notFound(`Fields ${unknown.map((r) => `${r.fieldId} (${r.path})`).join(', ')}`, {
+      not_found_field_ids: [...new Set(unknown.map((r) => r.fieldId))],
+      errors: unknown.map(({ path, fieldId }) => ({ path, message: `is not a field of the account (${fieldId})` })),
+    });
+  }
+  const problems = refs.flatMap(({ path, fieldId }): ValidationProblem[] =>
+    path !== '/account_field_id' && fieldId === stored.account_field_id
+      ? [{ path, message: 'is the GL account field (account_field_id), which is never a dimension' }]
+      : [],
+  );
+  if (problems.length > 0) throw errors.invalidRequest(problems);
 }
 
 export const exportMapping = {
@@ -116,13 +125,13 @@ export const exportMapping = {
   },
 
   /**
-   * Replaces the mapping (400 INVALID_REQUEST naming each field the account lacks; nothing stored then); the change
-   * is in the account's audit log (account.settings_changed), in the same transaction.
+   * Replaces the mapping (404 NOT_FOUND naming each field the account lacks, 400 INVALID_REQUEST each other wrong
+   * member; nothing stored then); the change is in the account's audit log (account.settings_changed), in the same
+   * transaction.
    */
   async set(ex: Executor, source: AuditSource, input: ExportMappingInput): Promise<ExportMappingDto> {
     const stored = storedFrom(input);
-    const problems = await problemsOf(ex, source, stored);
-    if (problems.length > 0) throw errors.invalidRequest(problems);
+    await check(ex, source, stored);
     const before = storedOf((await repo.find(ex, source.accountId))?.mapping_json);
     const now = nowMicros();
     await repo.upsert(ex, { account_id: source.accountId, mapping_json: JSON.stringify(stored), updated_at: now });
@@ -134,6 +143,11 @@ export const exportMapping = {
       { export_mapping_before: before, export_mapping: stored },
     );
     return answerOf(stored, now);
+  },
+
+  /** Forgets the mapping (a sandbox reset: the fields it names go too). */
+  async purgeAccount(ex: Executor, tenant: Tenant): Promise<void> {
+    await repo.delete(ex, tenant.accountId);
   },
 
   /** The mapping an export books with: the request's account field and balancing accounts, else the stored ones. */
