@@ -159,10 +159,15 @@ export const exportMapping = {
     };
     return {
       accountFieldId: overrides.account_field_id ?? stored.account_field_id,
-      balancingAccounts: Object.fromEntries(BALANCING_ACCOUNT_TYPES.map((t) => [t, accountOf(t)])) as Record<
-        BalancingAccountType,
-        BookAccount
-      >,
+      balancingAccounts: {
+        CARD_LIABILITY: accountOf('CARD_LIABILITY'),
+        BANK: accountOf('BANK'),
+        REIMBURSEMENTS_PAYABLE: accountOf('REIMBURSEMENTS_PAYABLE'),
+        REIMBURSEMENT_CLEARING: accountOf('REIMBURSEMENT_CLEARING'),
+        ACCOUNTS_RECEIVABLE: accountOf('ACCOUNTS_RECEIVABLE'),
+        ACCOUNTS_PAYABLE: accountOf('ACCOUNTS_PAYABLE'),
+        BILL_PAY_CLEARING: accountOf('BILL_PAY_CLEARING'),
+      },
       slots: {
         department: stored.dimension_fields.department ?? null,
         class: stored.dimension_fields.class ?? null,

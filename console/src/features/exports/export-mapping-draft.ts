@@ -11,7 +11,9 @@ export const BALANCING_TYPES = {
   BILL_PAY_CLEARING: 'Bill pay clearing',
 } as const satisfies Record<keyof ExportMapping['balancing_accounts'], string>;
 export type BalancingType = keyof typeof BALANCING_TYPES;
-export const BALANCING_ORDER = Object.keys(BALANCING_TYPES) as BalancingType[];
+export const BALANCING_ORDER = Object.keys(BALANCING_TYPES).filter((t): t is BalancingType =>
+  Object.hasOwn(BALANCING_TYPES, t),
+);
 
 /** The ERPs' dimension columns a field fills. */
 export const SLOTS = {
@@ -20,7 +22,7 @@ export const SLOTS = {
   location: { label: 'Location', columns: 'QuickBooks Online and NetSuite' },
 } as const satisfies Record<keyof ExportMapping['dimension_fields'], { label: string; columns: string }>;
 export type Slot = keyof typeof SLOTS;
-export const SLOT_ORDER = Object.keys(SLOTS) as Slot[];
+export const SLOT_ORDER = Object.keys(SLOTS).filter((s): s is Slot => Object.hasOwn(SLOTS, s));
 
 /** The form as typed: '' is "the default" for each choice of a field. */
 export interface MappingDraft {
