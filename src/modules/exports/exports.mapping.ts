@@ -196,7 +196,18 @@ function newSeen(): Seen {
   };
 }
 
-const dayOf = (micros: number): string => new Date(Math.floor(micros / 1000)).toISOString().slice(0, 10);
+/** A UTC day of microseconds since the epoch, "2026-06-11"; each day written once (a file has few days and many records). */
+const DAY_MICROS = 86_400_000_000;
+const days = new Map<number, string>();
+function dayOf(micros: number): string {
+  const day = Math.floor(micros / DAY_MICROS);
+  let known = days.get(day);
+  if (known === undefined) {
+    known = new Date(day * 86_400_000).toISOString().slice(0, 10);
+    if (days.size < 100_000) days.set(day, known);
+  }
+  return known;
+}
 
 /**
  * One record → its entry, or what keeps it out: not READY_FOR_EXPORT, an economic line without a GL account,
