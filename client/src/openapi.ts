@@ -209,6 +209,18 @@ export interface paths {
      */
     post: operations["previewCodingRule"];
   };
+  "/internal/v1/accounting/export-mapping": {
+    /**
+     * The account's export mapping (GL account field, balancing accounts, dimension columns)
+     * @description What every file export books with where its request does not say otherwise: the GL account field, the account of each balancing_account_type (the stored one or the default), and the fields that fill the ERPs' dimension columns. The defaults until set.
+     */
+    get: operations["getExportMapping"];
+    /**
+     * Set the account's export mapping
+     * @description Replaces the mapping: what is not given takes its default. 404 NOT_FOUND names each member naming a field the account does not have (details.errors, by pointer; details.not_found_field_ids); 400 INVALID_REQUEST each other wrong member (an account path that is not one, the GL account field given as a dimension); nothing is stored then. Kept in the audit log (account.settings_changed).
+     */
+    put: operations["setExportMapping"];
+  };
   "/internal/v1/accounting/exports": {
     /**
      * Export records to an hledger journal, a Beancount file or CSV
@@ -3882,6 +3894,208 @@ export interface operations {
     };
   };
   /**
+   * The account's export mapping (GL account field, balancing accounts, dimension columns)
+   * @description What every file export books with where its request does not say otherwise: the GL account field, the account of each balancing_account_type (the stored one or the default), and the fields that fill the ERPs' dimension columns. The defaults until set.
+   */
+  getExportMapping: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description The GL account field; null: the field named GL Account, or remotely GL_ACCOUNT */
+            account_field_id: string | null;
+            /** @description The account each balancing line books, by balancing_account_type: the stored one or the default */
+            balancing_accounts: {
+              ACCOUNTS_PAYABLE: string;
+              ACCOUNTS_RECEIVABLE: string;
+              BANK: string;
+              BILL_PAY_CLEARING: string;
+              CARD_LIABILITY: string;
+              REIMBURSEMENT_CLEARING: string;
+              REIMBURSEMENTS_PAYABLE: string;
+            };
+            /** @description The field of each ERP dimension column; null: the field named as the column */
+            dimension_fields: {
+              class: string | null;
+              department: string | null;
+              location: string | null;
+            };
+            /** @description Xero's tracking categories' fields, in order */
+            tracking_fields: string[];
+            /** @description When the mapping was last set; null: never (the defaults) */
+            updated_at: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Set the account's export mapping
+   * @description Replaces the mapping: what is not given takes its default. 404 NOT_FOUND names each member naming a field the account does not have (details.errors, by pointer; details.not_found_field_ids); 400 INVALID_REQUEST each other wrong member (an account path that is not one, the GL account field given as a dimension); nothing is stored then. Kept in the audit log (account.settings_changed).
+   */
+  setExportMapping: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          account_field_id?: string | null;
+          /** @description The account of the balancing line, by balancing_account_type; a type not given books its default (docs/exports.md) */
+          balancing_accounts?: {
+            /** @description Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate */
+            ACCOUNTS_PAYABLE?: string;
+            /** @description Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate */
+            ACCOUNTS_RECEIVABLE?: string;
+            /** @description Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate */
+            BANK?: string;
+            /** @description Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate */
+            BILL_PAY_CLEARING?: string;
+            /** @description Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate */
+            CARD_LIABILITY?: string;
+            /** @description Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate */
+            REIMBURSEMENT_CLEARING?: string;
+            /** @description Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate */
+            REIMBURSEMENTS_PAYABLE?: string;
+          };
+          /** @description The fields that fill the ERPs' dimension columns */
+          dimension_fields?: {
+            class?: string | null;
+            department?: string | null;
+            location?: string | null;
+          };
+          /** @description Xero's two tracking categories, in order; []: a line's first two dimensions (a line with more is refused) */
+          tracking_fields?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description The GL account field; null: the field named GL Account, or remotely GL_ACCOUNT */
+            account_field_id: string | null;
+            /** @description The account each balancing line books, by balancing_account_type: the stored one or the default */
+            balancing_accounts: {
+              ACCOUNTS_PAYABLE: string;
+              ACCOUNTS_RECEIVABLE: string;
+              BANK: string;
+              BILL_PAY_CLEARING: string;
+              CARD_LIABILITY: string;
+              REIMBURSEMENT_CLEARING: string;
+              REIMBURSEMENTS_PAYABLE: string;
+            };
+            /** @description The field of each ERP dimension column; null: the field named as the column */
+            dimension_fields: {
+              class: string | null;
+              department: string | null;
+              location: string | null;
+            };
+            /** @description Xero's tracking categories' fields, in order */
+            tracking_fields: string[];
+            /** @description When the mapping was last set; null: never (the defaults) */
+            updated_at: string | null;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
    * Export records to an hledger journal, a Beancount file or CSV
    * @description The selected READY_FOR_EXPORT records (by ids, by ERP posting date, or all) as one file. Every entry carries its record id; report each outcome with POST /v3/accounting/records/export-results. A record not ready, not found, with a line without a GL account or an amount its currency cannot hold refuses the whole file: 422 EXPORT_REFUSED names each in details.records.
    */
@@ -3889,11 +4103,11 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** @description The svc field whose values are the GL accounts (default: the field named GL Account, or remotely GL_ACCOUNT) */
+          /** @description The svc field whose values are the GL accounts (default: the stored export mapping's, else the field named GL Account, or remotely GL_ACCOUNT) */
           account_field_id?: string;
           /** @description These records, each of which must be READY_FOR_EXPORT and fully mapped (else 422 EXPORT_REFUSED naming each) */
           accounting_record_ids?: string[];
-          /** @description The account of the balancing line, by balancing_account_type (defaults in docs/exports.md) */
+          /** @description The account of the balancing line, by balancing_account_type; a type not given takes the account's stored export mapping, else the default (docs/exports.md) */
           balancing_accounts?: {
             /** @description Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate */
             ACCOUNTS_PAYABLE?: string;

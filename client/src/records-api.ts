@@ -8,6 +8,8 @@ import type {
   AccountingRecordPage,
   AccountingRecordQuery,
   ExportFileRequest,
+  ExportMapping,
+  ExportMappingRequest,
   ExportResult,
   ExportResultsResponse,
   FieldValue,
@@ -41,6 +43,7 @@ type ListQuery<Q> = Omit<Q, 'cursor'>;
 /* Accounting records (/v3/accounting/records) and the internal review workflow. */
 
 export function accountingRecordsApi(http: Transport) {
+  const write = writer(http);
   /** One page of records ordered by (updated_at, id). */
   const queryPage = (query: AccountingRecordQuery = {} as AccountingRecordQuery, options?: RequestOptions) =>
     http.request<AccountingRecordPage>({
@@ -80,6 +83,12 @@ export function accountingRecordsApi(http: Transport) {
       (await exportDownload(body, options)).text,
     /** The same file as exportFile, with its name (Content-Disposition), media type and record count. */
     exportDownload,
+    /** The account's export mapping: what every export books with where its request does not say otherwise. */
+    exportMapping: (options?: RequestOptions) =>
+      http.request<ExportMapping>({ method: 'GET', path: '/internal/v1/accounting/export-mapping', options }),
+    /** Replaces the account's export mapping (what is not given takes its default); admins only. */
+    setExportMapping: (mapping: ExportMappingRequest, options?: WriteOptions) =>
+      write<ExportMapping>('PUT', '/internal/v1/accounting/export-mapping', mapping, options),
     reportExportResults: (results: ExportResult[], options?: WriteOptions) =>
       http.request<ExportResultsResponse>({
         method: 'POST',

@@ -185,6 +185,8 @@ export type AuditEvent = AuditEventPage['items'][number];
 /** A file export of READY_FOR_EXPORT records (docs/exports.md): format, selection, mapping. */
 export type ExportFileRequest = Body<'/internal/v1/accounting/exports', 'post'>;
 export type ExportFormat = ExportFileRequest['format'];
+export type ExportMapping = Ok<'/internal/v1/accounting/export-mapping', 'get'>;
+export type ExportMappingRequest = Body<'/internal/v1/accounting/export-mapping', 'put'>;
 export type ReceiptUploadAnswer = Ok<'/internal/v1/accounting/records/{record_id}/receipts', 'post'>;
 export type Receipt = ReceiptUploadAnswer['receipt'];
 export type ReceiptRemoveAnswer = Ok<'/internal/v1/accounting/records/{record_id}/receipts/{receipt_id}', 'delete'>;

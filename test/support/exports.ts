@@ -3,6 +3,7 @@ import type { ApiClient } from './api.js';
 import { PEOPLE } from './accounting.js';
 
 export const EXPORTS = '/internal/v1/accounting/exports';
+export const EXPORT_MAPPING = '/internal/v1/accounting/export-mapping';
 
 /** A chart for exports: GL Account (remotely GL_ACCOUNT) with two accounts, and Department with one value. */
 export async function exportChart(api: ApiClient) {

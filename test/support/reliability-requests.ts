@@ -140,6 +140,8 @@ export function requestsOf(
       ];
     case 'POST /internal/v1/accounting/records/{record_id}/lines/merge':
       return [{ body: { version: 1, line_ids: e.editable.merge.lineIds } }];
+    case 'PUT /internal/v1/accounting/export-mapping':
+      return [{ body: { account_field_id: e.fieldId } }];
     case 'PUT /internal/v1/accounting/required-coding':
       return [{ body: { field_ids: [e.fieldId] } }];
     case 'POST /internal/v1/accounting/suggestions':
@@ -207,6 +209,7 @@ export const NAMES_NOTHING = new Set([
   'PUT /internal/v1/accounting/review-settings',
   'GET /internal/v1/accounting/receipt-policy',
   'PUT /internal/v1/accounting/receipt-policy',
+  'GET /internal/v1/accounting/export-mapping',
   // An upload on its own: a new receipt of the caller's account, naming nothing.
   'POST /internal/v1/receipts',
   'GET /internal/v1/accounting/overview',

@@ -116,6 +116,7 @@ const BUSINESS_TABLES = [
   'account_required_fields',
   'account_review_settings',
   'account_receipt_policies',
+  'account_export_mappings',
   'integrations',
   'account_events',
   'webhook_endpoints',

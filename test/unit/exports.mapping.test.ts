@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
+  accountFromPath,
   decimal,
   DEFAULT_MAPPING,
   dimensionKey,
   entryOf,
   glAccountOf,
+  pathOf,
+  type Entry,
 } from '../../src/modules/exports/exports.mapping.js';
+import { XERO } from '../../src/modules/exports/exports.vendor-csv.js';
 import type { ShownRecordRow } from '../../src/modules/accounting/export-selection.service.js';
 
 const gl = (name: string, remote: string | null = null) => ({
@@ -18,7 +22,7 @@ const gl = (name: string, remote: string | null = null) => ({
   type: 'IDENTIFIER' as const,
 });
 
-function row(currency: string, amounts: number[]): ShownRecordRow {
+function row(currency: string, amounts: number[], glName = '6010 Meals'): ShownRecordRow {
   const total = amounts.reduce((a, b) => a + b, 0);
   const line = (amount: number, type: 'DEBIT' | 'CREDIT', coded: boolean, id: string) => ({
     id,
@@ -26,7 +30,7 @@ function row(currency: string, amounts: number[]): ShownRecordRow {
     amount: { amount, currency },
     original_amount: null,
     memo: null,
-    accounting_field_values: coded ? [gl('6010 Meals')] : [],
+    accounting_field_values: coded ? [gl(glName)] : [],
     amortization: null,
   });
   const shown: ShownRecordRow = {
@@ -102,6 +106,42 @@ describe('exports mapping', () => {
       ['DEBIT', 1005, 3],
       ['DEBIT', 2000, 3],
       ['CREDIT', 3005, 3],
+    ]);
+  });
+
+  it('Xero: an account without a code is refused, naming the balancing type to map or the GL value to number', () => {
+    const refused = (glName: string, mapping = DEFAULT_MAPPING) => {
+      const entry = entryOf(row('USD', [1], glName), mapping) as Entry;
+      return XERO.refuse(entry, mapping.slots);
+    };
+    expect(refused('6010 Meals')).toEqual([
+      'line 2 books the CARD_LIABILITY balancing account Liabilities:Card, which has no account code; Xero needs one: map CARD_LIABILITY to an account with its code (balancing_accounts of the export mapping, e.g. Liabilities:800-Card)',
+    ]);
+    const card = accountFromPath('Liabilities:800-Card')!;
+    const mapped = {
+      ...DEFAULT_MAPPING,
+      balancingAccounts: { ...DEFAULT_MAPPING.balancingAccounts, CARD_LIABILITY: card },
+    };
+    expect(refused('6010 Meals', mapped)).toEqual([]);
+    expect(refused('Meals', mapped)).toEqual([
+      'line 1\'s GL account Meals has no account code; Xero needs one: a GL value opened by its number ("6010 Meals") or with a remote id',
+    ]);
+    expect([card, pathOf(card), pathOf(accountFromPath('Liabilities:Reimbursements Payable')!)]).toEqual([
+      { root: 'Liabilities', code: '800', name: 'Card' },
+      'Liabilities:800-Card',
+      'Liabilities:Reimbursements Payable',
+    ]);
+  });
+
+  it('dates an entry by its UTC day, at both ends of the day', () => {
+    const at = (iso: string) => {
+      const r = row('USD', [1]);
+      return (entryOf({ ...r, erp_posting_date: Date.parse(iso) * 1000 + 999 }, DEFAULT_MAPPING) as Entry).date;
+    };
+    expect([at('2026-06-11T00:00:00Z'), at('2026-06-11T23:59:59.999Z'), at('1969-12-31T23:59:59Z')]).toEqual([
+      '2026-06-11',
+      '2026-06-11',
+      '1969-12-31',
     ]);
   });
 });

@@ -1,7 +1,7 @@
 import { beancountEntry, beancountHeader } from './exports.beancount.js';
 import { csvColumns, csvEntry, csvHeader } from './exports.csv.js';
 import { hledgerEntry, hledgerHeader } from './exports.hledger.js';
-import type { Entry } from './exports.mapping.js';
+import { NO_SLOTS, type DimensionSlots, type Entry } from './exports.mapping.js';
 import { NETSUITE, QUICKBOOKS, vendorEntry, vendorHeader, XERO, type VendorCsv } from './exports.vendor-csv.js';
 
 export const EXPORT_FORMATS = ['hledger', 'beancount', 'csv', 'quickbooks', 'xero', 'netsuite'] as const;
@@ -30,7 +30,7 @@ const VENDORS: Record<'quickbooks' | 'xero' | 'netsuite', VendorCsv> = {
 };
 const fits = (): string[] => [];
 
-export function writerOf(format: ExportFormat, columns: readonly string[]): Writer {
+export function writerOf(format: ExportFormat, columns: readonly string[], slots: DimensionSlots = NO_SLOTS): Writer {
   switch (format) {
     case 'hledger':
       return {
@@ -68,8 +68,8 @@ export function writerOf(format: ExportFormat, columns: readonly string[]): Writ
         extension: 'csv',
         separator: '\r\n',
         header: () => vendorHeader(vendor),
-        entry: (entry) => vendorEntry(vendor, entry),
-        refuse: vendor.refuse,
+        entry: (entry) => vendorEntry(vendor, entry, slots),
+        refuse: (entry) => vendor.refuse(entry, slots),
       };
     }
   }

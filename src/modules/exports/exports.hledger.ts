@@ -1,4 +1,4 @@
-import { decimal, signed, type BookAccount, type Entry, type Posting } from './exports.mapping.js';
+import { decimal, signed, type BookAccount, type Dimension, type Entry, type Posting } from './exports.mapping.js';
 
 /**
  * hledger (and ledger) journal: one transaction per record, its id as the transaction code and as the tag
@@ -31,8 +31,23 @@ const tags = (pairs: readonly (readonly [string, string | null])[]): string =>
     .map(([key, value]) => `${key}:${clean(value)}`)
     .join(', ');
 
+/** A dimension's tag ("department:Sales"), or '' when its value cleans to nothing: one per dimension of an export. */
+const tagged = new WeakMap<Dimension, string>();
+function dimensionTag(d: Dimension): string {
+  let known = tagged.get(d);
+  if (known === undefined) tagged.set(d, (known = tags([[d.key, d.value]])));
+  return known;
+}
+
 function posting(p: Posting): string {
-  const comment = tags([...p.dimensions.map((d) => [d.key, d.value] as const), ['memo', p.memo]]);
+  const parts: string[] = [];
+  for (const d of p.dimensions) {
+    const tag = dimensionTag(d);
+    if (tag !== '') parts.push(tag);
+  }
+  const memo = p.memo === null ? '' : tags([['memo', p.memo]]);
+  if (memo !== '') parts.push(memo);
+  const comment = parts.join(', ');
   const line = `    ${hledgerAccount(p.account)}  ${decimal(signed(p), p.exponent)} ${p.currency}`;
   return comment === '' ? line : `${line}  ; ${comment}`;
 }

@@ -30,6 +30,8 @@ export interface BookAccount {
 export interface Dimension {
   /** The field's name as a key: lower case letters, digits and dashes, starting with a letter ("cost-center"). */
   key: string;
+  /** The field's svc id: what the stored mapping's dimension_fields and tracking_fields name. */
+  fieldId: string;
   field: string;
   value: string;
 }
@@ -44,6 +46,8 @@ export interface Posting {
   exponent: number;
   memo: string | null;
   dimensions: Dimension[];
+  /** The balancing line's balancing_account_type; null on an economic line (its account is a GL account). */
+  balancing: BalancingAccountType | null;
 }
 
 export interface Entry {
@@ -57,11 +61,29 @@ export interface Entry {
   postings: Posting[];
 }
 
+/** The ERPs' dimension columns a field may fill (QuickBooks Class and Location; NetSuite all three). */
+export const DIMENSION_SLOTS = ['department', 'class', 'location'] as const;
+export type DimensionSlot = (typeof DIMENSION_SLOTS)[number];
+
+/**
+ * Which field fills which ERP dimension column, by svc field id. A slot without a field takes the dimension whose
+ * key is the slot's name (a field named "Class"); Xero's two tracking categories, without tracking fields, take a
+ * line's first two dimensions (and a line with more is refused).
+ */
+export interface DimensionSlots {
+  department: string | null;
+  class: string | null;
+  location: string | null;
+  tracking: readonly string[];
+}
+export const NO_SLOTS: DimensionSlots = { department: null, class: null, location: null, tracking: [] };
+
 export interface MappingOptions {
   /** The svc field id of the GL account field; default: the field named "GL Account" or remotely GL_ACCOUNT. */
   accountFieldId: string | null;
   /** The account each balancing line books, by the record's balancing_account_type. */
   balancingAccounts: Readonly<Record<BalancingAccountType, BookAccount>>;
+  slots: DimensionSlots;
 }
 
 /** The balancing accounts when none is configured: one per balancing_account_type. */
@@ -74,7 +96,11 @@ export const DEFAULT_BALANCING_ACCOUNTS: Readonly<Record<BalancingAccountType, B
   ACCOUNTS_PAYABLE: { root: 'Liabilities', code: null, name: 'Accounts Payable' },
   BILL_PAY_CLEARING: { root: 'Assets', code: null, name: 'Bill Pay Clearing' },
 };
-export const DEFAULT_MAPPING: MappingOptions = { accountFieldId: null, balancingAccounts: DEFAULT_BALANCING_ACCOUNTS };
+export const DEFAULT_MAPPING: MappingOptions = {
+  accountFieldId: null,
+  balancingAccounts: DEFAULT_BALANCING_ACCOUNTS,
+  slots: NO_SLOTS,
+};
 
 /** Where a GL account of an economic line sits, by what the record's type books (ledger.ts, economicAccount). */
 const ROOT_OF_ECONOMIC: Record<string, AccountRoot> = {
@@ -85,16 +111,22 @@ const ROOT_OF_ECONOMIC: Record<string, AccountRoot> = {
   'card liability': 'Liabilities',
 };
 
-/** "Liabilities:Amex-Corporate" → the account; null when it is not such a path (see ACCOUNT_PATH). */
-export const ACCOUNT_PATH = '^(Assets|Liabilities|Equity|Income|Expenses):[A-Z0-9][A-Za-z0-9-]*$';
+/**
+ * "Liabilities:Amex-Corporate" → the account; null when it is not such a path: a root, then words of letters, digits
+ * and dashes, one space between them, the first capitalised or a number (the defaults' "Reimbursements Payable").
+ */
+export const ACCOUNT_PATH = '^(Assets|Liabilities|Equity|Income|Expenses):[A-Z0-9][A-Za-z0-9-]*( [A-Za-z0-9-]+)*$';
 export function accountFromPath(path: string): BookAccount | null {
   const [root, name] = path.split(':');
   const known = ACCOUNT_ROOTS.find((r) => r === root);
   if (!new RegExp(ACCOUNT_PATH).test(path) || known === undefined || name === undefined) return null;
-  // "800-Card": code 800, name Card, as a GL value "800 Card" reads.
-  const numbered = /^(\d+)-(.+)$/.exec(name);
+  // "800-Card" or "800 Card": code 800, name Card, as a GL value "800 Card" reads.
+  const numbered = /^(\d+)[- ](.+)$/.exec(name);
   return numbered ? { root: known, code: numbered[1]!, name: numbered[2]! } : { root: known, code: null, name };
 }
+/** The path `accountFromPath` reads back as the same account: "Liabilities:800-Card". */
+export const pathOf = (account: BookAccount): string =>
+  `${account.root}:${account.code === null ? '' : `${account.code}-`}${account.name}`;
 export const isBalancingAccountType = (key: string): key is BalancingAccountType =>
   (BALANCING_ACCOUNT_TYPES as readonly string[]).includes(key);
 
@@ -148,10 +180,15 @@ function newSeen(): Seen {
       return account;
     },
     dimension(value) {
-      const key = `${value.field_name}\u0000${value.field_value_name}`;
+      const key = `${value.svc_field_id}\u0000${value.field_name}\u0000${value.field_value_name}`;
       let dimension = dimensions.get(key);
       if (dimension === undefined) {
-        dimension = { key: dimensionKey(value.field_name), field: value.field_name, value: value.field_value_name };
+        dimension = {
+          key: dimensionKey(value.field_name),
+          fieldId: value.svc_field_id,
+          field: value.field_name,
+          value: value.field_value_name,
+        };
         dimensions.set(key, dimension);
       }
       return dimension;
@@ -159,7 +196,18 @@ function newSeen(): Seen {
   };
 }
 
-const dayOf = (micros: number): string => new Date(Math.floor(micros / 1000)).toISOString().slice(0, 10);
+/** A UTC day of microseconds since the epoch, "2026-06-11"; each day written once (a file has few days and many records). */
+const DAY_MICROS = 86_400_000_000;
+const days = new Map<number, string>();
+function dayOf(micros: number): string {
+  const day = Math.floor(micros / DAY_MICROS);
+  let known = days.get(day);
+  if (known === undefined) {
+    known = new Date(day * 86_400_000).toISOString().slice(0, 10);
+    if (days.size < 100_000) days.set(day, known);
+  }
+  return known;
+}
 
 /**
  * One record → its entry, or what keeps it out: not READY_FOR_EXPORT, an economic line without a GL account,
@@ -186,7 +234,8 @@ export function entryOf(row: ShownRecordRow, options: MappingOptions, seen: Seen
       if (isAccountField(value, options)) account = seen.account(value, root);
       else dimensions.push(seen.dimension(value));
     }
-    if (line.type !== economic) account = options.balancingAccounts[balancingAccountOf(row.type)];
+    const balancing = line.type === economic ? null : balancingAccountOf(row.type);
+    if (balancing !== null) account = options.balancingAccounts[balancing];
     if (account === null) {
       problems.push(`line ${i + 1} (${line.id}) has no GL account`);
       return;
@@ -199,6 +248,7 @@ export function entryOf(row: ShownRecordRow, options: MappingOptions, seen: Seen
       exponent: exponent ?? 0,
       memo: line.memo,
       dimensions,
+      balancing,
     });
   });
   if (problems.length > 0) return { accounting_record_id: row.id, review_status: row.review_status, problems };

@@ -3,12 +3,14 @@ import type { Db } from '../../db/database.js';
 import { authOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
 import { microsToIso, nowMicros } from '../../lib/clock.js';
+import { exportMappingRoutes } from './export-mapping.routes.js';
 import { ExportBody, ExportFile } from './exports.schemas.js';
 import { exportsService } from './exports.service.js';
 
 /** File exports of READY_FOR_EXPORT records to ledgers (docs/exports.md): a download, nothing changed. */
 export function exportsRoutes(db: Db): FastifyPluginAsyncTypebox {
   return async (app) => {
+    await app.register(exportMappingRoutes(db));
     app.post(
       '/internal/v1/accounting/exports',
       {

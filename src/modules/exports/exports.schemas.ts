@@ -7,7 +7,7 @@ import { ACCOUNT_PATH } from './exports.mapping.js';
 const RecordId = Type.String({ minLength: 1, maxLength: 255 });
 const Day = (description: string) =>
   Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10, description, examples: ['2026-06-01'] });
-const AccountPath = Type.String({
+export const AccountPath = Type.String({
   pattern: ACCOUNT_PATH,
   maxLength: 200,
   description: 'Root and one name of capitalised words, digits and dashes, e.g. Liabilities:Amex-Corporate',
@@ -46,13 +46,14 @@ export const ExportBody = Type.Object(
         minLength: 1,
         maxLength: 255,
         description:
-          'The svc field whose values are the GL accounts (default: the field named GL Account, or remotely GL_ACCOUNT)',
+          "The svc field whose values are the GL accounts (default: the stored export mapping's, else the field named GL Account, or remotely GL_ACCOUNT)",
       }),
     ),
     balancing_accounts: Type.Optional(
       Type.Object(Object.fromEntries(BALANCING_ACCOUNT_TYPES.map((t) => [t, Type.Optional(AccountPath)])), {
         additionalProperties: false,
-        description: 'The account of the balancing line, by balancing_account_type (defaults in docs/exports.md)',
+        description:
+          "The account of the balancing line, by balancing_account_type; a type not given takes the account's stored export mapping, else the default (docs/exports.md)",
       }),
     ),
     columns: Type.Optional(

@@ -3,17 +3,10 @@ import { errors } from '../../errors.js';
 import { isoToMicros } from '../../lib/clock.js';
 import type { Tenant } from '../auth/auth.service.js';
 import { exportSelectionService, type ExportSelection } from '../accounting/export-selection.service.js';
-import type { BalancingAccountType } from '../accounting/export-selection.service.js';
 import { DEFAULT_CSV_COLUMNS } from './exports.csv.js';
 import { render, writerOf } from './exports.formats.js';
-import {
-  accountFromPath,
-  DEFAULT_BALANCING_ACCOUNTS,
-  isBalancingAccountType,
-  mapRecords,
-  type BookAccount,
-  type MappingOptions,
-} from './exports.mapping.js';
+import { exportMapping } from './export-mapping.service.js';
+import { mapRecords } from './exports.mapping.js';
 import type { ExportInput } from './exports.schemas.js';
 
 export interface ExportedFile {
@@ -47,16 +40,6 @@ function selectionOf(input: ExportInput): ExportSelection {
   return { kind: 'ready', from, to: toDay === null ? null : toDay + DAY_MICROS };
 }
 
-function mappingOf(input: ExportInput): MappingOptions {
-  const balancing: Record<BalancingAccountType, BookAccount> = { ...DEFAULT_BALANCING_ACCOUNTS };
-  for (const [type, path] of Object.entries(input.balancing_accounts ?? {})) {
-    const account = path === undefined ? null : accountFromPath(path);
-    if (!isBalancingAccountType(type) || account === null) continue; // the schema has held both
-    balancing[type] = account;
-  }
-  return { accountFieldId: input.account_field_id ?? null, balancingAccounts: balancing };
-}
-
 /**
  * File exports: the selected records through the one mapping (exports.mapping.ts) into one format's writer.
  * All or nothing: a record that cannot be exported refuses the whole file, naming each such record.
@@ -68,11 +51,12 @@ export const exportsService = {
     }
     const { rows, missing } = await exportSelectionService.rows(ex, tenant, selectionOf(input));
     const excluded = new Set(input.exclude_accounting_record_ids ?? []);
+    const mapping = await exportMapping.options(ex, tenant, input);
     const { entries, refused } = mapRecords(
       rows.filter((row) => !excluded.has(row.id)),
-      mappingOf(input),
+      mapping,
     );
-    const writer = writerOf(input.format, input.columns ?? DEFAULT_CSV_COLUMNS);
+    const writer = writerOf(input.format, input.columns ?? DEFAULT_CSV_COLUMNS, mapping.slots);
     for (const entry of entries) {
       const problems = writer.refuse(entry);
       if (problems.length > 0) {

@@ -1,5 +1,13 @@
 import { csvField } from './exports.csv.js';
-import { decimal, signed, type Entry, type Posting } from './exports.mapping.js';
+import {
+  decimal,
+  signed,
+  type Dimension,
+  type DimensionSlot,
+  type DimensionSlots,
+  type Entry,
+  type Posting,
+} from './exports.mapping.js';
 
 /**
  * The journal-entry CSVs of three ERPs, each to the column specification of its vendor's import (docs/exports.md,
@@ -7,13 +15,13 @@ import { decimal, signed, type Entry, type Posting } from './exports.mapping.js'
  */
 interface Column {
   header: string;
-  cell(entry: Entry, p: Posting): string;
+  cell(entry: Entry, p: Posting, slots: DimensionSlots): string;
 }
 
 export interface VendorCsv {
   columns: readonly Column[];
   /** What keeps an entry out of this import (each problem names its line); none: it fits. */
-  refuse(entry: Entry): string[];
+  refuse(entry: Entry, slots: DimensionSlots): string[];
 }
 
 const [y, m, d] = [0, 1, 2];
@@ -22,7 +30,27 @@ const dayMonthYear = (date: string) => `${parts(date)[d]}/${parts(date)[m]}/${pa
 const monthDayYear = (date: string) => `${parts(date)[m]}/${parts(date)[d]}/${parts(date)[y]}`;
 const debit = (p: Posting) => (p.side === 'DEBIT' ? decimal(p.minor, p.exponent) : '');
 const credit = (p: Posting) => (p.side === 'CREDIT' ? decimal(p.minor, p.exponent) : '');
-const dimension = (p: Posting, key: string) => p.dimensions.find((dim) => dim.key === key)?.value ?? '';
+/** The value of the field the mapping puts in a slot, else of the dimension keyed by the slot's name. */
+function dimension(p: Posting, slot: DimensionSlot, slots: DimensionSlots): string {
+  const fieldId = slots[slot];
+  const found =
+    fieldId === null ? p.dimensions.find((dim) => dim.key === slot) : p.dimensions.find((d) => d.fieldId === fieldId);
+  return found?.value ?? '';
+}
+
+/** Xero's tracking categories of a line: the mapping's tracking fields in order, else the line's dimensions. */
+function tracking(p: Posting, slots: DimensionSlots): readonly Dimension[] {
+  if (slots.tracking.length === 0) return p.dimensions;
+  return slots.tracking.flatMap((id) => p.dimensions.filter((d) => d.fieldId === id));
+}
+
+/** Where a line's account without a code comes from, and how its code is given. */
+function codeMissing(p: Posting, i: number): string {
+  if (p.balancing !== null) {
+    return `line ${i + 1} books the ${p.balancing} balancing account ${p.account.root}:${p.account.name}, which has no account code; Xero needs one: map ${p.balancing} to an account with its code (balancing_accounts of the export mapping, e.g. ${p.account.root}:800-${p.account.name.replace(/[^A-Za-z0-9]+/g, '-')})`;
+  }
+  return `line ${i + 1}'s GL account ${p.account.name} has no account code; Xero needs one: a GL value opened by its number ("6010 Meals") or with a remote id`;
+}
 
 /** "at most two decimals": the ERPs whose amount fields hold no more. */
 function atMostTwoDecimals(vendor: string, entry: Entry): string[] {
@@ -42,8 +70,8 @@ export const QUICKBOOKS: VendorCsv = {
     { header: 'Debits', cell: (_, p) => debit(p) },
     { header: 'Credits', cell: (_, p) => credit(p) },
     { header: 'Name', cell: (e) => e.payee ?? '' },
-    { header: 'Class', cell: (_, p) => dimension(p, 'class') },
-    { header: 'Location', cell: (_, p) => dimension(p, 'location') },
+    { header: 'Class', cell: (_, p, slots) => dimension(p, 'class', slots) },
+    { header: 'Location', cell: (_, p, slots) => dimension(p, 'location', slots) },
   ],
   refuse: (entry) => atMostTwoDecimals('QuickBooks Online', entry),
 };
@@ -57,17 +85,19 @@ export const XERO: VendorCsv = {
     { header: 'AccountCode', cell: (_, p) => p.account.code ?? '' },
     { header: 'TaxRate', cell: () => 'Tax Exempt' },
     { header: 'Amount', cell: (_, p) => decimal(signed(p), p.exponent) },
-    { header: 'TrackingName1', cell: (_, p) => p.dimensions[0]?.field ?? '' },
-    { header: 'TrackingOption1', cell: (_, p) => p.dimensions[0]?.value ?? '' },
-    { header: 'TrackingName2', cell: (_, p) => p.dimensions[1]?.field ?? '' },
-    { header: 'TrackingOption2', cell: (_, p) => p.dimensions[1]?.value ?? '' },
+    { header: 'TrackingName1', cell: (_, p, slots) => tracking(p, slots)[0]?.field ?? '' },
+    { header: 'TrackingOption1', cell: (_, p, slots) => tracking(p, slots)[0]?.value ?? '' },
+    { header: 'TrackingName2', cell: (_, p, slots) => tracking(p, slots)[1]?.field ?? '' },
+    { header: 'TrackingOption2', cell: (_, p, slots) => tracking(p, slots)[1]?.value ?? '' },
   ],
-  refuse: (entry) => [
+  refuse: (entry, slots) => [
+    ...entry.postings.flatMap((p, i) => (p.account.code === null ? [codeMissing(p, i)] : [])),
     ...entry.postings.flatMap((p, i) =>
-      p.account.code === null ? [`line ${i + 1}'s account ${p.account.name} has no code, which Xero needs`] : [],
-    ),
-    ...entry.postings.flatMap((p, i) =>
-      p.dimensions.length > 2 ? [`line ${i + 1} has ${p.dimensions.length} dimensions; Xero tracks at most 2`] : [],
+      tracking(p, slots).length > 2
+        ? [
+            `line ${i + 1} has ${p.dimensions.length} dimensions; Xero tracks at most 2 (choose them: tracking_fields of the export mapping)`,
+          ]
+        : [],
     ),
   ],
 };
@@ -87,9 +117,9 @@ export const NETSUITE: VendorCsv = {
     { header: 'Credit', cell: (_, p) => credit(p) },
     { header: 'Line Memo', cell: (_, p) => p.memo ?? '' },
     { header: 'Name', cell: (e) => e.payee ?? '' },
-    { header: 'Department', cell: (_, p) => dimension(p, 'department') },
-    { header: 'Class', cell: (_, p) => dimension(p, 'class') },
-    { header: 'Location', cell: (_, p) => dimension(p, 'location') },
+    { header: 'Department', cell: (_, p, slots) => dimension(p, 'department', slots) },
+    { header: 'Class', cell: (_, p, slots) => dimension(p, 'class', slots) },
+    { header: 'Location', cell: (_, p, slots) => dimension(p, 'location', slots) },
   ],
   refuse: (entry) => [
     ...atMostTwoDecimals('NetSuite', entry),
@@ -100,5 +130,5 @@ export const NETSUITE: VendorCsv = {
 };
 
 export const vendorHeader = (csv: VendorCsv): string => csv.columns.map((c) => csvField(c.header)).join(',');
-export const vendorEntry = (csv: VendorCsv, entry: Entry): string =>
-  entry.postings.map((p) => csv.columns.map((c) => csvField(c.cell(entry, p))).join(',')).join('\r\n');
+export const vendorEntry = (csv: VendorCsv, entry: Entry, slots: DimensionSlots): string =>
+  entry.postings.map((p) => csv.columns.map((c) => csvField(c.cell(entry, p, slots))).join(',')).join('\r\n');

@@ -6,6 +6,7 @@ import { grantsService } from '../auth/grants.service.js';
 import { accountingService } from '../accounting/accounting.service.js';
 import { codingRulesService } from '../coding-rules/coding-rules.service.js';
 import { draftsService } from '../drafts/drafts.service.js';
+import { exportMapping } from '../exports/export-mapping.service.js';
 import { fieldsService } from '../fields/fields.service.js';
 import { schedulesService } from '../webhooks/schedules.service.js';
 import { fireEvent, type FireRequest } from './events-on-demand.service.js';
@@ -44,7 +45,7 @@ export const sandboxService = {
 
   /**
    * Empties the account and lays the scenario into it: its records (with their history and counts, and its users'
-   * drafts of them), coding rules, fields and values go; its clients, tokens and faults stay, so a test suite keeps its credentials. NOT_FOUND
+   * drafts of them), coding rules, export mapping, fields and values go; its clients, tokens and faults stay, so a test suite keeps its credentials. NOT_FOUND
    * when the account has no active client.
    */
   async resetAccount(db: Db, accountId: string, scenario: ScenarioName, seed = anySeed()): Promise<ScenarioSummary> {
@@ -56,6 +57,7 @@ export const sandboxService = {
       await accountingService.purgeAccount(ex, caller);
       await codingRulesService.purgeAccount(ex, caller);
       await draftsService.purgeAccount(ex, caller);
+      await exportMapping.purgeAccount(ex, caller);
       await fieldsService.deleteAll(ex, caller);
     });
     return applyScenario(db, caller, scenario, seed);

@@ -11,3 +11,8 @@ export function useCanExport(): boolean {
   const scopes = useSession().data?.scopes ?? [];
   return EXPORT_SCOPES.some((scope) => scopes.includes(scope));
 }
+
+/** Whether the session may change the export mapping (accounting.record.admin: an admin's). */
+export function useCanSetMapping(): boolean {
+  return (useSession().data?.scopes ?? []).includes('accounting.record.admin');
+}

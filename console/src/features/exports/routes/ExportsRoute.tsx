@@ -3,7 +3,11 @@ import { useState } from 'react';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { PageHeading } from '../../../components/PageHeading';
 import { plural } from '../../../lib/format';
-import { useCanExport } from '../access';
+import { Loading } from '../../../components/Loading';
+import { useAllFields } from '../../fields/api/fields';
+import { useCanExport, useCanSetMapping } from '../access';
+import { useExportMapping } from '../api/export-mapping';
+import { ExportMappingForm } from '../components/ExportMappingForm';
 import { notFoundIds, refusedRecords, saveFile, useExportFile } from '../api/exports';
 import { ExportForm } from '../components/ExportForm';
 import { ExportRefusals } from '../components/ExportRefusals';
@@ -84,6 +88,24 @@ function ExportScreen() {
   );
 }
 
+/** The stored mapping every file is booked with: shown to all who export, changed by an admin. */
+function MappingSection() {
+  const mapping = useExportMapping();
+  const fields = useAllFields();
+  const mayWrite = useCanSetMapping();
+  if (mapping.isPending || fields.isPending) return <Loading label="Loading the mapping…" />;
+  if (mapping.isError || fields.isError) {
+    return (
+      <ErrorMessage title="The mapping could not be loaded." error={mapping.error ?? fields.error}>
+        <button type="button" onClick={() => void Promise.all([mapping.refetch(), fields.refetch()])}>
+          Try again
+        </button>
+      </ErrorMessage>
+    );
+  }
+  return <ExportMappingForm mapping={mapping.data} fields={fields.data} mayWrite={mayWrite} />;
+}
+
 /** The Export page: the account's records ready for export as a file for a ledger or an ERP's import. */
 export function ExportsRoute() {
   const canExport = useCanExport();
@@ -95,7 +117,10 @@ export function ExportsRoute() {
         for export and have a GL account on each line; if one is not, nothing is exported and the page says why.
       </p>
       {canExport ? (
-        <ExportScreen />
+        <>
+          <ExportScreen />
+          <MappingSection />
+        </>
       ) : (
         <p className="notice notice-info">Your role does not allow reading records, so it cannot export them.</p>
       )}
