@@ -29,6 +29,7 @@ import * as m0025 from './migrations/0025_receipts.js';
 import * as m0027 from './migrations/0027_record_search_terms.js';
 import * as m0028 from './migrations/0028_receipt_policy.js';
 import * as m0029 from './migrations/0029_api_client_names.js';
+import * as m0032 from './migrations/0032_saved_views.js';
 
 /**
  * The numbered migrations, in order. Imported statically so that the same list serves the compiled
@@ -64,6 +65,7 @@ export const MIGRATIONS: Record<string, Migration & { plan: MigrationPlan }> = {
   '0027_record_search_terms': m0027,
   '0028_receipt_policy': m0028,
   '0029_api_client_names': m0029,
+  '0032_saved_views': m0032,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -29,6 +29,7 @@ export const RECEIPTS = '0025_receipts';
 export const RECORD_TERMS = '0027_record_search_terms';
 export const RECEIPT_POLICY = '0028_receipt_policy';
 export const CLIENT_NAMES = '0029_api_client_names';
+export const SAVED_VIEWS = '0032_saved_views';
 /** The migrations after 0003, in the order they run. */
 export const LATER = [
   '0004_line_items_as_answered',
@@ -56,6 +57,7 @@ export const LATER = [
   RECORD_TERMS,
   RECEIPT_POLICY,
   CLIENT_NAMES,
+  SAVED_VIEWS,
 ];
 /** `name` and the migrations after it, in the order they run: what migrateToLatest applies once `name` is undone. */
 export const laterFrom = (name: string): string[] => {
@@ -108,29 +110,36 @@ export async function undoIntegrations(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
 }
 
-/** Undoes migration 0029 (an API client's name and last use). */
+/** Undoes migration 0032 (console users' saved views of the review queue). */
+export async function undoSavedViews(db: Kysely<any>) {
+  await sql`drop table saved_views`.execute(db);
+  await sql`delete from kysely_migration where name = ${SAVED_VIEWS}`.execute(db);
+}
+
+/** Undoes migrations 0032 and 0029 (an API client's name and last use). */
 export async function undoClientNames(db: Kysely<any>) {
+  await undoSavedViews(db);
   for (const column of ['name', 'last_used_at']) {
     await db.schema.alterTable('oauth_clients').dropColumn(column).execute();
   }
   await sql`delete from kysely_migration where name = ${CLIENT_NAMES}`.execute(db);
 }
 
-/** Undoes migrations 0029 and 0028 (an account's receipt policy). */
+/** Undoes migrations 0032, 0029 and 0028 (an account's receipt policy). */
 export async function undoReceiptPolicy(db: Kysely<any>) {
   await undoClientNames(db);
   await sql`drop table account_receipt_policies`.execute(db);
   await sql`delete from kysely_migration where name = ${RECEIPT_POLICY}`.execute(db);
 }
 
-/** Undoes migrations 0029, 0028 and 0027 (the words records are found by in the queue's free-text search). */
+/** Undoes migrations 0032, 0029, 0028 and 0027 (the words records are found by in the queue's free-text search). */
 export async function undoRecordTerms(db: Kysely<any>) {
   await undoReceiptPolicy(db);
   await sql`drop table accounting_record_terms`.execute(db);
   await sql`delete from kysely_migration where name = ${RECORD_TERMS}`.execute(db);
 }
 
-/** Undoes migrations 0029, 0028, 0027 and 0025 (receipts uploaded to svc). */
+/** Undoes migrations 0032, 0029, 0028, 0027 and 0025 (receipts uploaded to svc). */
 async function undoReceipts(db: Kysely<any>) {
   await undoRecordTerms(db);
   for (const table of ['receipt_contents', 'receipts']) await sql`drop table ${sql.ref(table)}`.execute(db);
