@@ -1,13 +1,13 @@
+import type { FieldValueCreate, FieldValueUpdate } from '@svc/client';
 import type { ExistingRows, PlannedRow } from './plan';
 
-/** A request whose answer never came (a lost connection, a closed tab): sent again first, as it was. */
-export interface InFlight {
-  /** Its Idempotency-Key: the same request again is answered as the first was, never stored twice. */
-  key: string;
-  kind: 'created' | 'updated';
-  rows: number[];
-  body: unknown[];
-}
+/**
+ * A request whose answer never came (a lost connection, a closed tab): sent again first, as it was. `key` is its
+ * Idempotency-Key: the same request again is answered as the first was, never stored twice.
+ */
+export type InFlight = { key: string; rows: number[] } & (
+  { kind: 'created'; body: FieldValueCreate[] } | { kind: 'updated'; body: FieldValueUpdate[] }
+);
 
 /**
  * An import not finished, kept in the browser per field (localStorage) until it is: which file (its fingerprint),
@@ -27,10 +27,31 @@ export interface UnfinishedImport {
 
 const storageKey = (fieldId: string) => `svc.console.import.${fieldId}`;
 
+/** What this console wrote (an older or foreign entry is ignored, as if none). */
+function isUnfinished(value: unknown): value is UnfinishedImport {
+  if (typeof value !== 'object' || value === null) return false;
+  const flight = 'inFlight' in value ? value.inFlight : undefined;
+  return (
+    'fingerprint' in value &&
+    typeof value.fingerprint === 'string' &&
+    'fileName' in value &&
+    typeof value.fileName === 'string' &&
+    'mode' in value &&
+    (value.mode === 'skip' || value.mode === 'update') &&
+    'done' in value &&
+    Array.isArray(value.done) &&
+    'total' in value &&
+    typeof value.total === 'number' &&
+    (flight === null ||
+      (typeof flight === 'object' && flight !== undefined && 'body' in flight && Array.isArray(flight.body)))
+  );
+}
+
 export function loadUnfinished(fieldId: string): UnfinishedImport | null {
   try {
     const text = window.localStorage.getItem(storageKey(fieldId));
-    return text ? (JSON.parse(text) as UnfinishedImport) : null;
+    const kept: unknown = text ? JSON.parse(text) : null;
+    return isUnfinished(kept) ? kept : null;
   } catch {
     return null;
   }

@@ -1,4 +1,4 @@
-import { BATCH_LIMIT, type FieldValueCreate, type FieldValueUpdate } from '@svc/client';
+import { BATCH_LIMIT, type FieldValueUpdate } from '@svc/client';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { client } from '../../../lib/client';
 import { useRefreshValues } from '../api/values';
@@ -158,15 +158,28 @@ export function useValueImport(fieldId: string) {
         for (let attempt = 0; pending.length > 0 && !stopRef.current; attempt += 1) {
           const first = attempt === 0 ? request.again : undefined;
           const idempotencyKey = first?.key ?? `${key}.${n}.${attempt}`;
-          const body =
-            first?.body ?? (request.kind === 'created' ? pending.map((p) => p.item!) : pending.map(updateOf));
-          unfinished.inFlight = { key: idempotencyKey, kind: request.kind, rows: pending.map((p) => p.row), body };
+          const rows = pending.map((p) => p.row);
+          const sending: InFlight =
+            request.kind === 'created'
+              ? {
+                  key: idempotencyKey,
+                  rows,
+                  kind: 'created',
+                  body: first?.kind === 'created' ? first.body : pending.map((p) => p.item!),
+                }
+              : {
+                  key: idempotencyKey,
+                  rows,
+                  kind: 'updated',
+                  body: first?.kind === 'updated' ? first.body : pending.map(updateOf),
+                };
+          unfinished.inFlight = sending;
           keep();
           try {
-            if (request.kind === 'created') {
-              await client.fieldValues.create(fieldId, body as FieldValueCreate[], { idempotencyKey });
+            if (sending.kind === 'created') {
+              await client.fieldValues.create(fieldId, sending.body, { idempotencyKey });
             } else {
-              await client.fieldValues.update(fieldId, body as FieldValueUpdate[], { idempotencyKey });
+              await client.fieldValues.update(fieldId, sending.body, { idempotencyKey });
             }
             note(
               pending.map((p) => ({ row: p.row, result: request.kind, item: p.item })),
