@@ -6585,7 +6585,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            /** @description Every view of the user (at most 100), by name */
+            /** @description The user's own views (at most 100) and those colleagues shared with the account, by name */
             items: ({
                 /** Format: date-time */
                 created_at: string;
@@ -6640,7 +6640,15 @@ export interface operations {
                   vendor?: string;
                 };
                 id: string;
+                /** @description The caller's own view (which they may change); false: a colleague's, shared */
+                mine: boolean;
                 name: string;
+                owner: {
+                  name: string | null;
+                  user_id: string;
+                };
+                /** @description Seen by every user of the account */
+                shared: boolean;
                 /** Format: date-time */
                 updated_at: string;
               })[];
@@ -6751,6 +6759,8 @@ export interface operations {
           };
           /** @description What the user calls the view; trimmed, unique among their views without regard to case */
           name: string;
+          /** @description true: every user of the account sees the view (only an account admin, scope account.admin, may share one); false: its owner alone */
+          shared?: boolean;
         };
       };
     };
@@ -6812,7 +6822,15 @@ export interface operations {
               vendor?: string;
             };
             id: string;
+            /** @description The caller's own view (which they may change); false: a colleague's, shared */
+            mine: boolean;
             name: string;
+            owner: {
+              name: string | null;
+              user_id: string;
+            };
+            /** @description Seen by every user of the account */
+            shared: boolean;
             /** Format: date-time */
             updated_at: string;
           };
@@ -7016,6 +7034,8 @@ export interface operations {
           };
           /** @description What the user calls the view; trimmed, unique among their views without regard to case */
           name?: string;
+          /** @description true: every user of the account sees the view (only an account admin, scope account.admin, may share one); false: its owner alone */
+          shared?: boolean;
         };
       };
     };
@@ -7077,7 +7097,15 @@ export interface operations {
               vendor?: string;
             };
             id: string;
+            /** @description The caller's own view (which they may change); false: a colleague's, shared */
+            mine: boolean;
             name: string;
+            owner: {
+              name: string | null;
+              user_id: string;
+            };
+            /** @description Seen by every user of the account */
+            shared: boolean;
             /** Format: date-time */
             updated_at: string;
           };

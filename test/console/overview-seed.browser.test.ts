@@ -75,17 +75,19 @@ eachDialectWith(
       await table.waitFor();
       const links = await table
         .getByRole('link')
-        .evaluateAll((as) => as.map((a) => [a.getAttribute('href') ?? '', (a.textContent ?? '').trim()]));
-      // Every non-zero number, and each state's name (which opens that state whatever it counts).
-      const numbers = links.filter(([, text]) => /^[\d,]+$/.test(text));
+        .evaluateAll((as) =>
+          as.map((a) => ({ href: a.getAttribute('href') ?? '', text: (a.textContent ?? '').trim() })),
+        );
+      // Every non-zero number (each state's name opens that state whatever it counts).
+      const numbers = links.filter(({ text }) => /^[\d,]+$/.test(text));
       expect(numbers.length).toBeGreaterThan(10);
-      for (const [href, text] of numbers) {
+      for (const { href, text } of numbers) {
         const found = (await searchIds(api, { ...searchOf(href), limit: 500 })).flat();
         expect(found.length, href).toBe(Number(text.replace(/,/g, '')));
       }
 
       // One opened through the page: the queue shows the records the search finds.
-      const [href] = numbers.find(([h]) => h.includes('review_status=REVIEW&source_type=CARD'))!;
+      const { href } = numbers.find((n) => n.href.includes('review_status=REVIEW&source_type=CARD'))!;
       await table.locator(`a[href="${href}"]`).click();
       await page.waitForURL(/\/queue\?review_status=REVIEW&source_type=CARD$/);
       const [first] = await searchIds(api, { review_status: 'REVIEW', source_type: 'CARD', limit: 25 });

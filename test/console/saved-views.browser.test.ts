@@ -24,6 +24,7 @@ eachDialectWith(
     let page: Page;
     let api: SvcClient;
     let userId: string;
+    let accountId: string;
     const base = () => `${server().url}/console`;
     const stored = async () =>
       (await server().db.direct.selectFrom('saved_views').selectAll().where('user_id', '=', userId).execute()).map(
@@ -32,7 +33,7 @@ eachDialectWith(
     const viewsList = () => page.getByRole('region', { name: 'Saved views' }).getByRole('listitem');
 
     beforeAll(async () => {
-      const accountId = newAccountId();
+      accountId = newAccountId();
       api = await server().apiClient(accountId);
       const record = (amount: number, review_status: 'REVIEW' | 'PREPARE', vendor: string): RecordCreate => ({
         type: 'CARD_EXPENSE_POST',
@@ -132,6 +133,37 @@ eachDialectWith(
       await page.keyboard.press('Enter');
       await page.getByText('None yet: choose filters and a sort, then save them under a name.').waitFor();
       await eventually(stored).toEqual([]);
+    });
+
+    it('shows a view an admin shared to the whole account, whose only its owner changes', async () => {
+      const admin = await newUser(server().db, 'ACCOUNT_ADMIN', accountId);
+      const adminContext = await newContext(browser());
+      try {
+        const adminPage = await adminContext.newPage();
+        await adminPage.goto(`${base()}/sign-in`);
+        await signInThroughForm(adminPage, admin);
+        await adminPage.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+        await adminPage.goto(`${base()}/queue?has_export_failure=true`);
+        await adminPage.getByLabel('Name of this view').fill('Failed exports');
+        await adminPage.getByLabel('Share with everyone in the account').check();
+        await adminPage.getByRole('button', { name: 'Save view' }).click();
+        await adminPage.getByRole('status').filter({ hasText: 'Saved “Failed exports”.' }).waitFor();
+        const item = adminPage.getByRole('listitem').filter({ hasText: 'Failed exports' });
+        await item.getByText('shared with the account').waitFor();
+        await expectNoAxeViolations(adminPage, 'queue with a shared view (its owner)');
+      } finally {
+        await adminContext.close();
+      }
+
+      // The bookkeeper sees it, whose it is, and no control that would change it (the service refuses 403 anyway).
+      await page.goto(`${base()}/queue`);
+      const item = viewsList().filter({ hasText: 'Failed exports' });
+      await item.getByText(`shared by ${admin.email}`).waitFor();
+      await expect(item.getByRole('button').count()).resolves.toBe(0);
+      await expect(page.getByLabel('Share with everyone in the account').count()).resolves.toBe(0);
+      await item.getByRole('link', { name: 'Failed exports' }).click();
+      await page.waitForURL(/\/queue\?has_export_failure=true$/);
+      await expectNoAxeViolations(page, 'queue with a colleague’s shared view');
     });
   },
   { only: 'sqlite' },

@@ -40,6 +40,9 @@ describeEachDialect('console: saved views of the review queue', (t) => {
       id: expect.stringMatching(/^svw_[0-9a-z]{26}$/),
       name: 'Uncoded, biggest first',
       filters: UNCODED,
+      shared: false,
+      owner: { user_id: user.user_id, name: user.email },
+      mine: true,
       created_at: expect.stringMatching(ISO_MICROS),
       updated_at: created.body.created_at,
     });
@@ -185,6 +188,63 @@ describeEachDialect('console: saved views of the review queue', (t) => {
     expect((await stored(t.ctx, user.account_id)).map((v) => v.name)).toEqual(['Read-only too']);
   });
 
+  it('lets an account admin share a view with the account: colleagues see it, only its owner changes it', async () => {
+    const admin = await signedIn(t.ctx, 'ACCOUNT_ADMIN');
+    const accountId = admin.user.account_id;
+    const colleague = await signedIn(t.ctx, 'BOOKKEEPER', accountId);
+    const stranger = await signedIn(t.ctx, 'ACCOUNT_ADMIN');
+
+    // A bookkeeper keeps views for themselves alone.
+    const refused = await colleague.browser.post(VIEWS, { name: 'For all', filters: {}, shared: true });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual(
+      errorBody('FORBIDDEN', { details: { role: 'BOOKKEEPER', required_scopes: ['account.admin'] } }),
+    );
+    const own = await colleague.browser.post(VIEWS, { name: 'Mine', filters: {}, shared: false });
+    expect(own.status).toBe(200);
+    expect((await colleague.browser.patch(viewUrl(own.body.id), { shared: true })).status).toBe(403);
+
+    const shared = await admin.browser.post(VIEWS, { name: 'Team: uncoded', filters: UNCODED, shared: true });
+    expect(shared.status, shared.text).toBe(200);
+    expect(shared.body).toMatchObject({ shared: true, mine: true, owner: { user_id: admin.user.user_id } });
+    const seen = await colleague.browser.get(VIEWS);
+    expect(seen.body.items.map((v: any) => [v.name, v.shared, v.mine, v.owner])).toEqual([
+      ['Mine', false, true, { user_id: colleague.user.user_id, name: colleague.user.email }],
+      ['Team: uncoded', true, false, { user_id: admin.user.user_id, name: admin.user.email }],
+    ]);
+    // The admin sees their own, not the colleague's private one; another account sees neither.
+    expect((await admin.browser.get(VIEWS)).body.items.map((v: any) => v.name)).toEqual(['Team: uncoded']);
+    expect((await stranger.browser.get(VIEWS)).body).toEqual({ items: [] });
+
+    for (const res of [
+      await colleague.browser.patch(viewUrl(shared.body.id), { name: 'Taken over' }),
+      await colleague.browser.delete(viewUrl(shared.body.id)),
+    ]) {
+      expect(res.status, res.text).toBe(403);
+      expect(res.body).toEqual(
+        errorBody('FORBIDDEN', { details: { saved_view_id: shared.body.id, owner_user_id: admin.user.user_id } }),
+      );
+    }
+    const foreign = await stranger.browser.patch(viewUrl(shared.body.id), { name: 'Taken over' });
+    expect(foreign.status).toBe(404);
+
+    // Unshared, it is the admin's alone again.
+    const unshared = await admin.browser.patch(viewUrl(shared.body.id), { shared: false });
+    expect(unshared.body.shared).toBe(false);
+    expect((await colleague.browser.get(VIEWS)).body.items.map((v: any) => v.name)).toEqual(['Mine']);
+    expect((await colleague.browser.delete(viewUrl(shared.body.id))).status).toBe(404);
+    const rows = await t.ctx.db.direct
+      .selectFrom('saved_views')
+      .select(['name', 'user_id', 'shared'])
+      .where('account_id', 'in', [accountId, stranger.user.account_id])
+      .orderBy('name')
+      .execute();
+    expect(rows.map((r) => [r.name, r.user_id, Number(r.shared)])).toEqual([
+      ['Mine', colleague.user.user_id, 0],
+      ['Team: uncoded', admin.user.user_id, 0],
+    ]);
+  });
+
   it('keeps at most 100 views a user', async () => {
     const { user, browser } = await signedIn(t.ctx, 'BOOKKEEPER');
     const rows = Array.from({ length: 100 }, (_, i) => ({
@@ -194,6 +254,7 @@ describeEachDialect('console: saved views of the review queue', (t) => {
       name: `View ${i}`,
       name_key: `view ${i}`,
       filters_json: '{}',
+      shared: 0,
       created_at: 1,
       updated_at: 1,
     }));

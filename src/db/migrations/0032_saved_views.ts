@@ -3,7 +3,8 @@ import { allOrNothing, forwardOnly, keyText, type MigrationPlan } from './helper
 
 /**
  * saved_views: a console user's named views of the review queue (docs/console.md, "Saved views"): the queue's
- * search filters and sort under a name, private to the user.
+ * search filters and sort under a name, the user's own; `shared` (1) shows it to every user of the account (an
+ * account admin's choice), while only its owner changes it.
  * - name_key: the name as compared (trimmed, lower case): one user's views never share it (the unique index).
  * - filters_json: the search query's members, as the route's schema checked them.
  */
@@ -19,6 +20,7 @@ async function migrate(db: Kysely<any>): Promise<void> {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('name_key', key, (c) => c.notNull())
     .addColumn('filters_json', 'text', (c) => c.notNull())
+    .addColumn('shared', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('saved_views_pk', ['account_id', 'id'])

@@ -9,12 +9,13 @@ interface Owner {
 
 /** Every statement names the account and the user: a view is only ever its owner's. */
 export const savedViewsRepository = {
+  /** The user's own views and those others of the account shared. */
   async list(ex: Executor, owner: Owner): Promise<SavedViewsTable[]> {
     return ex
       .selectFrom('saved_views')
       .selectAll()
       .where('account_id', '=', owner.account_id)
-      .where('user_id', '=', owner.user_id)
+      .where((eb) => eb.or([eb('user_id', '=', owner.user_id), eb('shared', '=', 1)]))
       .orderBy('name_key')
       .orderBy('id')
       .execute();
@@ -30,13 +31,14 @@ export const savedViewsRepository = {
     return Number(row.n);
   },
 
-  async find(ex: Executor, owner: Owner, id: string): Promise<SavedViewsTable | undefined> {
+  /** The view if the user sees it: their own, or shared with the account. */
+  async findVisible(ex: Executor, owner: Owner, id: string): Promise<SavedViewsTable | undefined> {
     return ex
       .selectFrom('saved_views')
       .selectAll()
       .where('account_id', '=', owner.account_id)
-      .where('user_id', '=', owner.user_id)
       .where('id', '=', id)
+      .where((eb) => eb.or([eb('user_id', '=', owner.user_id), eb('shared', '=', 1)]))
       .executeTakeFirst();
   },
 
@@ -64,12 +66,21 @@ export const savedViewsRepository = {
   /** False when the new name is another view's of the user. */
   async update(
     ex: Executor,
-    row: Pick<SavedViewsTable, 'account_id' | 'user_id' | 'id' | 'name' | 'name_key' | 'filters_json' | 'updated_at'>,
+    row: Pick<
+      SavedViewsTable,
+      'account_id' | 'user_id' | 'id' | 'name' | 'name_key' | 'filters_json' | 'shared' | 'updated_at'
+    >,
   ): Promise<boolean> {
     try {
       await ex
         .updateTable('saved_views')
-        .set({ name: row.name, name_key: row.name_key, filters_json: row.filters_json, updated_at: row.updated_at })
+        .set({
+          name: row.name,
+          name_key: row.name_key,
+          filters_json: row.filters_json,
+          shared: row.shared,
+          updated_at: row.updated_at,
+        })
         .where('account_id', '=', row.account_id)
         .where('user_id', '=', row.user_id)
         .where('id', '=', row.id)

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Timestamp } from '../../http/schemas.js';
+import { Nullable, Timestamp } from '../../http/schemas.js';
 import { RecordSearchQuery } from './review.schemas.js';
 
 /** The most views one user may keep (409 CONFLICT beyond: delete one first). */
@@ -25,10 +25,18 @@ export const SavedViewFilters = Type.Omit(RecordSearchQuery, ['cursor', 'limit',
 
 export const SavedViewParams = Type.Object({ view_id: Id }, { additionalProperties: false });
 
-export const SavedViewBody = Type.Object({ name: Name, filters: SavedViewFilters }, { additionalProperties: false });
+const Shared = Type.Boolean({
+  description:
+    'true: every user of the account sees the view (only an account admin, scope account.admin, may share one); false: its owner alone',
+});
+
+export const SavedViewBody = Type.Object(
+  { name: Name, filters: SavedViewFilters, shared: Type.Optional(Shared) },
+  { additionalProperties: false },
+);
 
 export const SavedViewPatch = Type.Object(
-  { name: Type.Optional(Name), filters: Type.Optional(SavedViewFilters) },
+  { name: Type.Optional(Name), filters: Type.Optional(SavedViewFilters), shared: Type.Optional(Shared) },
   { additionalProperties: false, minProperties: 1 },
 );
 
@@ -37,6 +45,15 @@ export const SavedView = Type.Object(
     id: Type.String(),
     name: Type.String(),
     filters: SavedViewFilters,
+    shared: Type.Boolean({ description: 'Seen by every user of the account' }),
+    owner: Type.Object(
+      {
+        user_id: Type.String(),
+        name: Nullable(Type.String({ description: "The owner's email; null once they are no user of the account" })),
+      },
+      { additionalProperties: false },
+    ),
+    mine: Type.Boolean({ description: "The caller's own view (which they may change); false: a colleague's, shared" }),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -44,7 +61,11 @@ export const SavedView = Type.Object(
 );
 
 export const SavedViewList = Type.Object(
-  { items: Type.Array(SavedView, { description: `Every view of the user (at most ${MAX_SAVED_VIEWS}), by name` }) },
+  {
+    items: Type.Array(SavedView, {
+      description: `The user's own views (at most ${MAX_SAVED_VIEWS}) and those colleagues shared with the account, by name`,
+    }),
+  },
   { title: 'SavedViewList', additionalProperties: false },
 );
 

@@ -8,6 +8,8 @@ export interface SavedViewsTable {
   name_key: string;
   /** the search query's members: SavedViewFilters as JSON */
   filters_json: string;
+  /** 1: every user of the account sees it (only its owner changes it); 0: its owner's alone */
+  shared: number;
   created_at: number;
   updated_at: number;
 }

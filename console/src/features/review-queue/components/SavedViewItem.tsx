@@ -5,8 +5,21 @@ import { ConfirmInline } from '../../../components/ConfirmInline';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { useDeleteSavedView, useUpdateSavedView } from '../api/saved-views';
 
-/** One saved view: a link that opens it, and Rename and Delete (after a confirmation) in place. */
-export function SavedViewItem({ view, href, current }: { view: SavedView; href: string; current: boolean }) {
+/**
+ * One saved view: a link that opens it; for the user's own, Rename, Delete (after a confirmation) and, for an
+ * account admin, Share or Stop sharing; a colleague's shared view says whose it is.
+ */
+export function SavedViewItem({
+  view,
+  href,
+  current,
+  mayShare,
+}: {
+  view: SavedView;
+  href: string;
+  current: boolean;
+  mayShare: boolean;
+}) {
   const [mode, setMode] = useState<'show' | 'rename' | 'delete'>('show');
   const [name, setName] = useState(view.name);
   const id = useId();
@@ -29,7 +42,9 @@ export function SavedViewItem({ view, href, current }: { view: SavedView; href: 
       <Link href={href} aria-current={current ? 'page' : undefined}>
         {view.name}
       </Link>
-      {mode === 'show' && (
+      {!view.mine && <span className="muted">shared by {view.owner.name ?? 'a former user'}</span>}
+      {view.mine && view.shared && <span className="muted">shared with the account</span>}
+      {view.mine && mode === 'show' && (
         <span className="row-actions">
           <button type="button" aria-label={`Rename ${view.name}`} onClick={() => setMode('rename')}>
             Rename
@@ -37,6 +52,16 @@ export function SavedViewItem({ view, href, current }: { view: SavedView; href: 
           <button type="button" aria-label={`Delete ${view.name}`} onClick={() => setMode('delete')}>
             Delete
           </button>
+          {mayShare && (
+            <button
+              type="button"
+              aria-label={`${view.shared ? 'Stop sharing' : 'Share'} ${view.name}`}
+              disabled={update.isPending}
+              onClick={() => update.mutate({ id: view.id, change: { shared: !view.shared } })}
+            >
+              {view.shared ? 'Stop sharing' : 'Share'}
+            </button>
+          )}
         </span>
       )}
       {mode === 'rename' && (

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ErrorMessage } from '../../../components/ErrorMessage';
+import { useSessionScopes } from '../../auth/api/session';
 import { queueSearchString, type QueueView } from '../queue-params';
 import { useCreateSavedView, useSavedViews } from '../api/saved-views';
 import { savedFiltersOf, savedViewHref } from '../saved-view-filters';
@@ -12,6 +13,9 @@ export function SavedViews({ view }: { view: QueueView }) {
   const create = useCreateSavedView();
   const [name, setName] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
+  const [shared, setShared] = useState(false);
+  // Sharing with the account is an account admin's (scope account.admin): the service checks it again.
+  const mayShare = useSessionScopes().includes('account.admin');
   const query = queueSearchString(view);
   const here = query ? `/queue?${query}` : '/queue';
 
@@ -19,11 +23,12 @@ export function SavedViews({ view }: { view: QueueView }) {
     event.preventDefault();
     setSaved(null);
     create.mutate(
-      { name: name.trim(), filters: savedFiltersOf(view) },
+      { name: name.trim(), filters: savedFiltersOf(view), ...(mayShare ? { shared } : {}) },
       {
         onSuccess: (created) => {
           setSaved(created.name);
           setName('');
+          setShared(false);
         },
       },
     );
@@ -40,7 +45,9 @@ export function SavedViews({ view }: { view: QueueView }) {
         <ul className="saved-views-list">
           {views.data.map((saved) => {
             const href = savedViewHref(saved.filters, view.limit);
-            return <SavedViewItem key={saved.id} view={saved} href={href} current={href === here} />;
+            return (
+              <SavedViewItem key={saved.id} view={saved} href={href} current={href === here} mayShare={mayShare} />
+            );
           })}
         </ul>
       )}
@@ -55,6 +62,12 @@ export function SavedViews({ view }: { view: QueueView }) {
           aria-describedby={create.isError ? `${id}-error` : undefined}
           onChange={(e) => setName(e.target.value)}
         />
+        {mayShare && (
+          <label className="check">
+            <input type="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} /> Share with everyone
+            in the account
+          </label>
+        )}
         <button type="submit" className="button-primary" disabled={create.isPending || name.trim() === ''}>
           {create.isPending ? 'Saving…' : 'Save view'}
         </button>
