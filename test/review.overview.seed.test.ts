@@ -9,7 +9,12 @@ const QUEUE = '/internal/v1/accounting/records';
 
 /** Every record the review queue's search finds with `filter`, a page at a time, as [review_status, source_type]. */
 async function queueRecords(api: Api, filter: Record<string, string>): Promise<[string, string][]> {
-  const found: [string, string][] = [];
+  return (await queueItems(api, filter)).map((r) => [r.review_status, r.source_type]);
+}
+
+/** Every record the review queue's search finds with `filter`, as the search answers them. */
+async function queueItems(api: Api, filter: Record<string, string>): Promise<any[]> {
+  const found: any[] = [];
   let cursor: string | null = null;
   do {
     const res: { status: number; text: string; body: any } = await api.get(QUEUE, {
@@ -18,7 +23,7 @@ async function queueRecords(api: Api, filter: Record<string, string>): Promise<[
       ...(cursor ? { cursor } : {}),
     });
     expect(res.status, res.text).toBe(200);
-    for (const record of res.body.items) found.push([record.review_status, record.source_type]);
+    found.push(...res.body.items);
     cursor = res.body.next_cursor;
   } while (cursor);
   return found;
@@ -56,5 +61,41 @@ describeEachDialect("the overview on svc seed's demo company: its numbers are th
     // Waiting longest: records the queue has in Prepare or Review.
     expect(overview.body.waiting_longest.length).toBeGreaterThan(0);
     for (const record of overview.body.waiting_longest) expect(['PREPARE', 'REVIEW']).toContain(record.review_status);
+  });
+
+  it('charts the exports the seed reports: each exported or failed record on the day its export was reported', async () => {
+    const accountId = newAccountId();
+    await seed(t.ctx.db, ['--account', accountId, '--records', '600', '--values', '40'], () => {});
+    const api = await t.ctx.as([...ADMIN, 'accounting.record.review', 'accounting.record.read'], accountId);
+    const overview = await api.get(OVERVIEW);
+    expect(overview.status, overview.text).toBe(200);
+    const days: { date: string; exported: number; failed: number }[] = overview.body.exports_per_day;
+    expect(days).toHaveLength(30);
+
+    // What the records say of their last export, by the day it was reported, within the chart's 30 days.
+    const expected = new Map(days.map((d) => [d.date, { date: d.date, exported: 0, failed: 0 }]));
+    for (const record of await queueItems(api, {})) {
+      const last = record.last_export_result;
+      const day = last && expected.get(last.reported_at.slice(0, 10));
+      if (day) day[last.status === 'SUCCESS' ? 'exported' : 'failed'] += 1;
+    }
+    expect(days).toEqual([...expected.values()]);
+    expect(days.reduce((n, d) => n + d.exported, 0)).toBeGreaterThan(0);
+    expect(days.filter((d) => d.exported > 0).length).toBeGreaterThan(1);
+
+    // An exported record's history ends with its export, reported when the record says; the feed announces none.
+    const [exported] = await queueItems(api, { review_status: 'EXPORTED', limit: '1' });
+    const history = await api.get(`${QUEUE}/${exported.id}/history`);
+    expect(history.status, history.text).toBe(200);
+    const last = history.body.items.at(-1);
+    expect([last.type, last.version, last.occurred_at, last.changes.reference_id]).toEqual([
+      'EXPORT_SUCCEEDED',
+      exported.version,
+      exported.last_export_result.reported_at,
+      exported.last_export_result.reference_id,
+    ]);
+    const feed = await (await t.ctx.as(['events.read'], accountId)).get('/v1/events');
+    expect(feed.status, feed.text).toBe(200);
+    expect(feed.body.items.filter((e: { type: string }) => e.type.startsWith('accounting_record.export'))).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { paginate } from './pages.js';
 import { sandboxApi } from './sandbox.js';
 import { suggestionsApi } from './suggestions-api.js';
 import { draftsApi } from './drafts-api.js';
+import { savedViewsApi } from './saved-views-api.js';
 import { receiptsApi } from './receipts-api.js';
 import { consoleUsersApi, sessionApi } from './session.js';
 import {
@@ -108,6 +109,8 @@ export class SvcClient {
   readonly suggestions: ReturnType<typeof suggestionsApi>;
   /** The signed-in console user's drafts of records' coding (session clients only: docs/console.md). */
   readonly drafts: ReturnType<typeof draftsApi>;
+  /** The signed-in console user's saved views of the review queue (session clients only: docs/console.md). */
+  readonly savedViews: ReturnType<typeof savedViewsApi>;
   /** Receipts uploaded to records and their signed links (docs/receipts.md). */
   readonly receipts: ReturnType<typeof receiptsApi>;
 
@@ -122,6 +125,7 @@ export class SvcClient {
     this.codingRules = codingRulesApi(this.#http);
     this.suggestions = suggestionsApi(this.#http);
     this.drafts = draftsApi(this.#http);
+    this.savedViews = savedViewsApi(this.#http);
     this.receipts = receiptsApi(this.#http);
   }
 

@@ -391,6 +391,30 @@ export interface paths {
      */
     put: operations["setReviewSettings"];
   };
+  "/internal/v1/accounting/saved-views": {
+    /**
+     * My saved views of the review queue
+     * @description The signed-in console user's own saved views of the review queue (a session, not an API client: 403 CONSOLE_ONLY otherwise); another user's view, or another account's, is never listed and answers 404. Every one, by name.
+     */
+    get: operations["listSavedViews"];
+    /**
+     * Save a view of the review queue
+     * @description The signed-in console user's own saved views of the review queue (a session, not an API client: 403 CONSOLE_ONLY otherwise); another user's view, or another account's, is never listed and answers 404. `filters` are checked as the search query (GET /internal/v1/accounting/records) is: a bad member is refused 400 INVALID_REQUEST naming it (`/filters/…`), and nothing is saved. A name the user has already (compared trimmed, without regard to case) is refused 409 CONFLICT with details {name, saved_view_id}. At most 100 views a user (409 CONFLICT with details.max_saved_views beyond).
+     */
+    post: operations["createSavedView"];
+  };
+  "/internal/v1/accounting/saved-views/{view_id}": {
+    /**
+     * Delete a saved view
+     * @description The signed-in console user's own saved views of the review queue (a session, not an API client: 403 CONSOLE_ONLY otherwise); another user's view, or another account's, is never listed and answers 404. Answers {}.
+     */
+    delete: operations["deleteSavedView"];
+    /**
+     * Rename a saved view, or change its filters
+     * @description The signed-in console user's own saved views of the review queue (a session, not an API client: 403 CONSOLE_ONLY otherwise); another user's view, or another account's, is never listed and answers 404. `filters` are checked as the search query (GET /internal/v1/accounting/records) is: a bad member is refused 400 INVALID_REQUEST naming it (`/filters/…`), and nothing is saved. A name the user has already (compared trimmed, without regard to case) is refused 409 CONFLICT with details {name, saved_view_id}.
+     */
+    patch: operations["updateSavedView"];
+  };
   "/internal/v1/accounting/suggestions": {
     /**
      * Coding suggestions for up to 200 records (a grid page)
@@ -6733,6 +6757,598 @@ export interface operations {
       };
       /** @description FORBIDDEN: the token lacks every scope listed for the operation */
       403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * My saved views of the review queue
+   * @description The signed-in console user's own saved views of the review queue (a session, not an API client: 403 CONSOLE_ONLY otherwise); another user's view, or another account's, is never listed and answers 404. Every one, by name.
+   */
+  listSavedViews: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description The user's own views (at most 100) and those colleagues shared with the account, by name */
+            items: ({
+                /** Format: date-time */
+                created_at: string;
+                /**
+                 * SavedViewFilters
+                 * @description The review queue's search filters and sort, as GET /internal/v1/accounting/records takes them
+                 */
+                filters: {
+                  /** @description Amount at least this, in major units of the record's own currency */
+                  "amount[gte]"?: number;
+                  /** @description Amount at most this, in major units of the record's own currency */
+                  "amount[lte]"?: number;
+                  /** @description true: the last export report was a failure */
+                  has_export_failure?: boolean;
+                  /**
+                   * Format: date-time
+                   * @description Posted at or after
+                   */
+                  "posted_at[gte]"?: string;
+                  /**
+                   * Format: date-time
+                   * @description Posted before
+                   */
+                  "posted_at[lt]"?: string;
+                  /** @description Free text: records with a word beginning with each of its words, among their id, memo, vendor name and invoice or bill number (case-insensitive); or, when it is a number, records of that amount (in major units of the record's own currency) */
+                  q?: string;
+                  /**
+                   * @description missing: records with no receipt (none ingested, none attached, or all removed); present: records with at least one
+                   * @enum {string}
+                   */
+                  receipt?: "missing" | "present";
+                  /**
+                   * @description Review stage of the record
+                   * @enum {string}
+                   */
+                  review_status?: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
+                  /**
+                   * @description Order of the results (- for descending); ties by id. Default updated_at
+                   * @enum {string}
+                   */
+                  sort?: "updated_at" | "-updated_at" | "posted_at" | "-posted_at" | "amount" | "-amount";
+                  /**
+                   * @description The system the record comes from; maps from type
+                   * @enum {string}
+                   */
+                  source_type?: "CARD" | "REIMBURSEMENT" | "BILL";
+                  /** @description true: at least one economic line carries no coding */
+                  uncoded?: boolean;
+                  /** @description Text the user's email contains (case-insensitive) */
+                  user?: string;
+                  /** @description Text the vendor's name contains (case-insensitive) */
+                  vendor?: string;
+                };
+                id: string;
+                /** @description The caller's own view (which they may change); false: a colleague's, shared */
+                mine: boolean;
+                name: string;
+                owner: {
+                  name: string | null;
+                  user_id: string;
+                };
+                /** @description Seen by every user of the account */
+                shared: boolean;
+                /** Format: date-time */
+                updated_at: string;
+              })[];
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Save a view of the review queue
+   * @description The signed-in console user's own saved views of the review queue (a session, not an API client: 403 CONSOLE_ONLY otherwise); another user's view, or another account's, is never listed and answers 404. `filters` are checked as the search query (GET /internal/v1/accounting/records) is: a bad member is refused 400 INVALID_REQUEST naming it (`/filters/…`), and nothing is saved. A name the user has already (compared trimmed, without regard to case) is refused 409 CONFLICT with details {name, saved_view_id}. At most 100 views a user (409 CONFLICT with details.max_saved_views beyond).
+   */
+  createSavedView: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * SavedViewFilters
+           * @description The review queue's search filters and sort, as GET /internal/v1/accounting/records takes them
+           */
+          filters: {
+            /** @description Amount at least this, in major units of the record's own currency */
+            "amount[gte]"?: number;
+            /** @description Amount at most this, in major units of the record's own currency */
+            "amount[lte]"?: number;
+            /** @description true: the last export report was a failure */
+            has_export_failure?: boolean;
+            /**
+             * Format: date-time
+             * @description Posted at or after
+             */
+            "posted_at[gte]"?: string;
+            /**
+             * Format: date-time
+             * @description Posted before
+             */
+            "posted_at[lt]"?: string;
+            /** @description Free text: records with a word beginning with each of its words, among their id, memo, vendor name and invoice or bill number (case-insensitive); or, when it is a number, records of that amount (in major units of the record's own currency) */
+            q?: string;
+            /**
+             * @description missing: records with no receipt (none ingested, none attached, or all removed); present: records with at least one
+             * @enum {string}
+             */
+            receipt?: "missing" | "present";
+            /**
+             * @description Review stage of the record
+             * @enum {string}
+             */
+            review_status?: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
+            /**
+             * @description Order of the results (- for descending); ties by id. Default updated_at
+             * @enum {string}
+             */
+            sort?: "updated_at" | "-updated_at" | "posted_at" | "-posted_at" | "amount" | "-amount";
+            /**
+             * @description The system the record comes from; maps from type
+             * @enum {string}
+             */
+            source_type?: "CARD" | "REIMBURSEMENT" | "BILL";
+            /** @description true: at least one economic line carries no coding */
+            uncoded?: boolean;
+            /** @description Text the user's email contains (case-insensitive) */
+            user?: string;
+            /** @description Text the vendor's name contains (case-insensitive) */
+            vendor?: string;
+          };
+          /** @description What the user calls the view; trimmed, unique among their views without regard to case */
+          name: string;
+          /** @description true: every user of the account sees the view (only an account admin, scope account.admin, may share one); false: its owner alone */
+          shared?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * SavedViewFilters
+             * @description The review queue's search filters and sort, as GET /internal/v1/accounting/records takes them
+             */
+            filters: {
+              /** @description Amount at least this, in major units of the record's own currency */
+              "amount[gte]"?: number;
+              /** @description Amount at most this, in major units of the record's own currency */
+              "amount[lte]"?: number;
+              /** @description true: the last export report was a failure */
+              has_export_failure?: boolean;
+              /**
+               * Format: date-time
+               * @description Posted at or after
+               */
+              "posted_at[gte]"?: string;
+              /**
+               * Format: date-time
+               * @description Posted before
+               */
+              "posted_at[lt]"?: string;
+              /** @description Free text: records with a word beginning with each of its words, among their id, memo, vendor name and invoice or bill number (case-insensitive); or, when it is a number, records of that amount (in major units of the record's own currency) */
+              q?: string;
+              /**
+               * @description missing: records with no receipt (none ingested, none attached, or all removed); present: records with at least one
+               * @enum {string}
+               */
+              receipt?: "missing" | "present";
+              /**
+               * @description Review stage of the record
+               * @enum {string}
+               */
+              review_status?: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
+              /**
+               * @description Order of the results (- for descending); ties by id. Default updated_at
+               * @enum {string}
+               */
+              sort?: "updated_at" | "-updated_at" | "posted_at" | "-posted_at" | "amount" | "-amount";
+              /**
+               * @description The system the record comes from; maps from type
+               * @enum {string}
+               */
+              source_type?: "CARD" | "REIMBURSEMENT" | "BILL";
+              /** @description true: at least one economic line carries no coding */
+              uncoded?: boolean;
+              /** @description Text the user's email contains (case-insensitive) */
+              user?: string;
+              /** @description Text the vendor's name contains (case-insensitive) */
+              vendor?: string;
+            };
+            id: string;
+            /** @description The caller's own view (which they may change); false: a colleague's, shared */
+            mine: boolean;
+            name: string;
+            owner: {
+              name: string | null;
+              user_id: string;
+            };
+            /** @description Seen by every user of the account */
+            shared: boolean;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Delete a saved view
+   * @description The signed-in console user's own saved views of the review queue (a session, not an API client: 403 CONSOLE_ONLY otherwise); another user's view, or another account's, is never listed and answers 404. Answers {}.
+   */
+  deleteSavedView: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The saved view id */
+        view_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": Record<string, never>;
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Conflict */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Unprocessable */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description RATE_LIMITED */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  /**
+   * Rename a saved view, or change its filters
+   * @description The signed-in console user's own saved views of the review queue (a session, not an API client: 403 CONSOLE_ONLY otherwise); another user's view, or another account's, is never listed and answers 404. `filters` are checked as the search query (GET /internal/v1/accounting/records) is: a bad member is refused 400 INVALID_REQUEST naming it (`/filters/…`), and nothing is saved. A name the user has already (compared trimmed, without regard to case) is refused 409 CONFLICT with details {name, saved_view_id}.
+   */
+  updateSavedView: {
+    parameters: {
+      header?: {
+        /** @description Makes the request safe to retry: 1 to 255 printable ASCII characters, kept 24 hours per client. A retry with the same key and request replays the first answer (header `Idempotent-Replayed: true`). */
+        "idempotency-key"?: string;
+      };
+      path: {
+        /** @description The saved view id */
+        view_id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * SavedViewFilters
+           * @description The review queue's search filters and sort, as GET /internal/v1/accounting/records takes them
+           */
+          filters?: {
+            /** @description Amount at least this, in major units of the record's own currency */
+            "amount[gte]"?: number;
+            /** @description Amount at most this, in major units of the record's own currency */
+            "amount[lte]"?: number;
+            /** @description true: the last export report was a failure */
+            has_export_failure?: boolean;
+            /**
+             * Format: date-time
+             * @description Posted at or after
+             */
+            "posted_at[gte]"?: string;
+            /**
+             * Format: date-time
+             * @description Posted before
+             */
+            "posted_at[lt]"?: string;
+            /** @description Free text: records with a word beginning with each of its words, among their id, memo, vendor name and invoice or bill number (case-insensitive); or, when it is a number, records of that amount (in major units of the record's own currency) */
+            q?: string;
+            /**
+             * @description missing: records with no receipt (none ingested, none attached, or all removed); present: records with at least one
+             * @enum {string}
+             */
+            receipt?: "missing" | "present";
+            /**
+             * @description Review stage of the record
+             * @enum {string}
+             */
+            review_status?: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
+            /**
+             * @description Order of the results (- for descending); ties by id. Default updated_at
+             * @enum {string}
+             */
+            sort?: "updated_at" | "-updated_at" | "posted_at" | "-posted_at" | "amount" | "-amount";
+            /**
+             * @description The system the record comes from; maps from type
+             * @enum {string}
+             */
+            source_type?: "CARD" | "REIMBURSEMENT" | "BILL";
+            /** @description true: at least one economic line carries no coding */
+            uncoded?: boolean;
+            /** @description Text the user's email contains (case-insensitive) */
+            user?: string;
+            /** @description Text the vendor's name contains (case-insensitive) */
+            vendor?: string;
+          };
+          /** @description What the user calls the view; trimmed, unique among their views without regard to case */
+          name?: string;
+          /** @description true: every user of the account sees the view (only an account admin, scope account.admin, may share one); false: its owner alone */
+          shared?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * SavedViewFilters
+             * @description The review queue's search filters and sort, as GET /internal/v1/accounting/records takes them
+             */
+            filters: {
+              /** @description Amount at least this, in major units of the record's own currency */
+              "amount[gte]"?: number;
+              /** @description Amount at most this, in major units of the record's own currency */
+              "amount[lte]"?: number;
+              /** @description true: the last export report was a failure */
+              has_export_failure?: boolean;
+              /**
+               * Format: date-time
+               * @description Posted at or after
+               */
+              "posted_at[gte]"?: string;
+              /**
+               * Format: date-time
+               * @description Posted before
+               */
+              "posted_at[lt]"?: string;
+              /** @description Free text: records with a word beginning with each of its words, among their id, memo, vendor name and invoice or bill number (case-insensitive); or, when it is a number, records of that amount (in major units of the record's own currency) */
+              q?: string;
+              /**
+               * @description missing: records with no receipt (none ingested, none attached, or all removed); present: records with at least one
+               * @enum {string}
+               */
+              receipt?: "missing" | "present";
+              /**
+               * @description Review stage of the record
+               * @enum {string}
+               */
+              review_status?: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
+              /**
+               * @description Order of the results (- for descending); ties by id. Default updated_at
+               * @enum {string}
+               */
+              sort?: "updated_at" | "-updated_at" | "posted_at" | "-posted_at" | "amount" | "-amount";
+              /**
+               * @description The system the record comes from; maps from type
+               * @enum {string}
+               */
+              source_type?: "CARD" | "REIMBURSEMENT" | "BILL";
+              /** @description true: at least one economic line carries no coding */
+              uncoded?: boolean;
+              /** @description Text the user's email contains (case-insensitive) */
+              user?: string;
+              /** @description Text the vendor's name contains (case-insensitive) */
+              vendor?: string;
+            };
+            id: string;
+            /** @description The caller's own view (which they may change); false: a colleague's, shared */
+            mine: boolean;
+            name: string;
+            owner: {
+              name: string | null;
+              user_id: string;
+            };
+            /** @description Seen by every user of the account */
+            shared: boolean;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        };
+      };
+      /** @description Bad request: INVALID_REQUEST (details.errors lists every problem) or INVALID_CURSOR */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description UNAUTHORIZED: missing, invalid or expired access token */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description FORBIDDEN: the token lacks every scope listed for the operation */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };

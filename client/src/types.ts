@@ -93,6 +93,10 @@ export type CodingSuggestionsAccepted = Ok<'/internal/v1/accounting/records/{rec
 export type RecordDraftAnswer = Ok<'/internal/v1/accounting/records/{record_id}/draft', 'get'>;
 export type RecordDraft = NonNullable<RecordDraftAnswer['draft']>;
 export type RecordDraftRequest = Body<'/internal/v1/accounting/records/{record_id}/draft', 'put'>;
+export type SavedView = Ok<'/internal/v1/accounting/saved-views/{view_id}', 'patch'>;
+export type SavedViewFilters = SavedView['filters'];
+export type SavedViewCreate = Body<'/internal/v1/accounting/saved-views', 'post'>;
+export type SavedViewUpdate = Body<'/internal/v1/accounting/saved-views/{view_id}', 'patch'>;
 
 // The console's session (cookie and CSRF token; `new SvcClient({ baseUrl, session: true })` in a browser).
 export type SignInRequest = Body<'/auth/session', 'post'>;

@@ -140,6 +140,10 @@ export function activityOf(
       dueAt: isBill ? postedAt + 30 * DAY : null,
       invoiceNumber: isBill ? `INV-${String(n + 1).padStart(7, '0')}` : null,
       lastExport,
+      // Reported a few days after posting (the import keeps it at most at its own time): spread over the year,
+      // so the overview's exports per day show the last 30 days' share. From n, not random(): the data drawn
+      // after it stays as it was.
+      lastExportAt: lastExport === null ? undefined : postedAt + ((n % 7) + 1) * DAY,
     },
   };
 }

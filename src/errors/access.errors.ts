@@ -49,6 +49,14 @@ export const accessErrors = {
       role,
       required_scopes: [...scopes],
     }),
+  /** A saved view another user shared with the account: seen by all, changed by its owner alone. */
+  savedViewNotYours: (id: string, ownerUserId: string) =>
+    new AppError(
+      'FORBIDDEN',
+      403,
+      `Saved view ${id} is another user's, shared with the account: only they may change or delete it.`,
+      { saved_view_id: id, owner_user_id: ownerUserId },
+    ),
   missingSession: () => new AppError('UNAUTHORIZED', 401, 'Not signed in, or the session has ended.'),
   /** Sign-in: the same answer for an unknown email, a wrong password, a disabled user and no password yet. */
   invalidCredentials: () => new AppError('INVALID_CREDENTIALS', 401, 'The email or password is incorrect.'),

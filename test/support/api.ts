@@ -58,6 +58,9 @@ export abstract class ApiClient<Extra extends object = object> {
   put<T = any>(url: string, body: unknown, headers?: Record<string, string>) {
     return this.request<T>('PUT', url, { body, headers });
   }
+  patch<T = any>(url: string, body: unknown, headers?: Record<string, string>) {
+    return this.request<T>('PATCH', url, { body, headers });
+  }
   delete<T = any>(url: string, body?: unknown, headers?: Record<string, string>) {
     return this.request<T>('DELETE', url, { body, headers });
   }

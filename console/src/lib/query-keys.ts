@@ -22,4 +22,6 @@ export const queryKeys = {
   valuePage: (fieldId: string, cursor: string | null) => ['field-values', fieldId, { page: cursor }] as const,
   valueSearch: (fieldId: string, text: string) => ['field-values', fieldId, { search: text }] as const,
   apiClients: ['api-clients'] as const,
+  /** The signed-in user's saved views of the review queue. */
+  savedViews: ['saved-views'] as const,
 };

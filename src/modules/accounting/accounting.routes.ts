@@ -19,6 +19,7 @@ import { internalAccountingRoutes } from './internal.routes.js';
 import { overviewRoutes } from './overview.routes.js';
 import { receiptPolicyRoutes } from './receipt-policy.routes.js';
 import { reviewRoutes } from './review.routes.js';
+import { savedViewsRoutes } from './saved-views.routes.js';
 import { bulkCodingRoutes } from './bulk-coding.routes.js';
 import { sendPrewritten } from '../../http/serialization.js';
 
@@ -103,5 +104,6 @@ export function accountingRoutes(
     await app.register(bulkCodingRoutes(db));
     await app.register(allowedMovesRoutes(db, suggestions));
     await app.register(overviewRoutes(db));
+    await app.register(savedViewsRoutes(db));
   };
 }

@@ -88,14 +88,17 @@ export type RecordEvent = RecordChange & {
   version: number;
   /** microseconds: the record's updated_at after the change */
   occurredAt: number;
+  /** An imported record's past (its export already reported): kept, never announced. */
+  historic?: true;
 };
 
 /**
  * The account event (webhooks and the event feed) a record event announces, if any: became ready for export,
- * exported, export failed, re-opened after export. Seeded history (IMPORTED) announces nothing: it is not a
- * change happening now.
+ * exported, export failed, re-opened after export. Seeded history (IMPORTED, and an imported record's export)
+ * announces nothing: it is not a change happening now.
  */
 function accountEventOf(e: RecordEvent): NewAccountEvent | null {
+  if (e.historic) return null;
   const record = { recordId: e.recordId, version: e.version, occurredAt: e.occurredAt };
   switch (e.type) {
     case 'INGESTED':

@@ -55,8 +55,13 @@ export interface RecordDraft {
   receipts: readonly object[] | null;
   /** A card record's merchant category code (ISO 18245); absent or null when not sent. */
   merchantCategoryCode?: string | null;
-  /** An export already reported (an imported history); reported at the record's own time. */
+  /**
+   * An export already reported (an imported history): kept as the record's last export and as an EXPORT_SUCCEEDED
+   * or EXPORT_FAILED event at the next version (what the overview's exports per day count), announcing nothing.
+   */
   lastExport: Omit<LastExportResult, 'reported_at'> | null;
+  /** When that export was reported (microseconds); never after the import's own time, which is the default. */
+  lastExportAt?: number;
   version: number;
   /** What coding rules set on its lines at ingestion (rule-coding.ts), named in its INGESTED event. */
   ruleDecisions?: readonly LineDecision[];
@@ -65,6 +70,32 @@ export interface RecordDraft {
    * next version, its history an INGESTED event in PREPARE and a MOVED event saying so, both at its updated_at.
    */
   autoSubmitted?: boolean;
+}
+
+/** When an imported export was reported: the draft's time, never after the import's own. */
+const reportedAt = (d: RecordDraft, time: number) => Math.min(d.lastExportAt ?? time, time);
+
+/** The event of an export an imported record carries: history, not a change happening now (announces nothing). */
+function importedExport(
+  row: StoredRecord,
+  d: RecordDraft,
+  lastExport: NonNullable<RecordDraft['lastExport']>,
+  version: number,
+): RecordEvent {
+  const event = {
+    recordId: row.id,
+    version,
+    occurredAt: reportedAt(d, row.updated_at),
+    historic: true as const,
+  };
+  const review_status = { from: 'READY_FOR_EXPORT' as const, to: d.reviewStatus };
+  return lastExport.status === 'SUCCESS'
+    ? {
+        ...event,
+        type: 'EXPORT_SUCCEEDED',
+        changes: { review_status, reference_id: lastExport.reference_id, deep_link_url: lastExport.deep_link_url },
+      }
+    : { ...event, type: 'EXPORT_FAILED', changes: { review_status, error_message: lastExport.error_message } };
 }
 
 /**
@@ -116,8 +147,9 @@ async function insertDrafts(
       billing_currency: d.billingAmountMinor === null ? null : d.billingCurrency,
       billing_amount_minor: d.billingCurrency === null ? null : d.billingAmountMinor,
       merchant_category_code: d.merchantCategoryCode ?? null,
-      last_export_json: d.lastExport === null ? null : JSON.stringify({ ...d.lastExport, reported_at: time }),
-      version: d.autoSubmitted ? d.version + 1 : d.version,
+      last_export_json:
+        d.lastExport === null ? null : JSON.stringify({ ...d.lastExport, reported_at: reportedAt(d, time) }),
+      version: d.version + (d.lastExport === null ? 0 : 1) + (d.autoSubmitted ? 1 : 0),
       created_at: time,
       updated_at: time,
       amount_sort: sortableAmount(d.amountMinor, d.currency) ?? 0,
@@ -147,12 +179,18 @@ async function insertDrafts(
           ...(ruleCodings[i]!.length > 0 ? { coded_by_rules: ruleCodings[i]! } : {}),
         },
       };
-      if (!d.autoSubmitted) return [created];
-      const move = { from: d.reviewStatus, to: row.review_status };
-      return [
-        created,
-        { ...created, version: row.version, type: 'MOVED', changes: { review_status: move, auto_submitted: true } },
-      ];
+      const events: RecordEvent[] = [created];
+      if (d.lastExport !== null) events.push(importedExport(row, d, d.lastExport, d.version + 1));
+      if (d.autoSubmitted) {
+        const move = { from: d.reviewStatus, to: row.review_status };
+        events.push({
+          ...created,
+          version: row.version,
+          type: 'MOVED',
+          changes: { review_status: move, auto_submitted: true },
+        });
+      }
+      return events;
     }),
   );
   return rows;

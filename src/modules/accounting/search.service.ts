@@ -38,6 +38,13 @@ function freeText(q: string): NonNullable<SearchFilter['text']> {
   return { words: queryWords(q), amountSort: amount === null ? null : scaled(amount, Math.round) };
 }
 
+/** The rule between the search's members that its schema cannot say; `at` is where they are (a query, a body). */
+export function checkSearchBounds(q: Pick<RecordSearchInput, 'amount[gte]' | 'amount[lte]'>, at: string): void {
+  if (q['amount[gte]'] !== undefined && q['amount[lte]'] !== undefined && q['amount[gte]'] > q['amount[lte]']) {
+    throw errors.invalidField(`${at}/amount[lte]`, 'must not be less than amount[gte]');
+  }
+}
+
 /**
  * The review queue's search (internal API; the public /v3 query stays as the spec has it): records of the
  * account matching every filter, sorted, a keyset page at a time. review_status matches records of every source
@@ -45,9 +52,7 @@ function freeText(q: string): NonNullable<SearchFilter['text']> {
  */
 export const searchService = {
   async search(ex: Executor, auth: AuthContext, q: RecordSearchInput): Promise<PrewrittenJson> {
-    if (q['amount[gte]'] !== undefined && q['amount[lte]'] !== undefined && q['amount[gte]'] > q['amount[lte]']) {
-      throw errors.invalidField('/query/amount[lte]', 'must not be less than amount[gte]');
-    }
+    checkSearchBounds(q, '/query');
     const bound = (text: string | undefined) => (text === undefined ? undefined : isoToMicros(text)!);
     const filter: SearchFilter = {
       reviewStatus: q.review_status,

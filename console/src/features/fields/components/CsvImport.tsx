@@ -4,16 +4,19 @@ import { ErrorMessage } from '../../../components/ErrorMessage';
 import { countOf } from '../../../lib/format';
 import { readValuesCsv, type ReadFile } from '../import/import-file';
 import { existingByRemoteId, planImport, type ExistingRows } from '../import/plan';
+import { firstRowLeft, fingerprintOf, forgetUnfinished, loadUnfinished, rowsLeft } from '../import/resume';
 import { useValueImport } from '../import/use-value-import';
 import { ImportPreview } from './ImportPreview';
 import { ImportProgressBar } from './ImportProgressBar';
 import { ImportReport } from './ImportReport';
+import { ResumeOffer } from './ResumeOffer';
 
 const SHOWN_PROBLEMS = 20;
 
 interface ChosenFile {
   name: string;
   read: ReadFile;
+  fingerprint: string;
 }
 
 function FileProblems({ file }: { file: ChosenFile & { read: { ok: false } } }) {
@@ -44,17 +47,24 @@ export function CsvImport({ fieldId, fieldName }: { fieldId: string; fieldName: 
   const [mode, setMode] = useState<ExistingRows>('skip');
   const [existing, setExisting] = useState<{ values: Map<string, FieldValue> } | { error: unknown } | null>(null);
   const { progress, running, start, stop, reset } = useValueImport(fieldId);
+  // An import of this field that stopped before its end, kept by this browser (import/resume.ts).
+  const [unfinished, setUnfinished] = useState(() => loadUnfinished(fieldId));
 
   const choose = async (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
     reset();
     setFile(null);
     setExisting(null);
+    setUnfinished(loadUnfinished(fieldId));
     if (!chosen) return;
     setReading(true);
     try {
-      const read = readValuesCsv(await chosen.text());
-      setFile({ name: chosen.name, read });
+      const text = await chosen.text();
+      const read = readValuesCsv(text);
+      const fingerprint = fingerprintOf(text);
+      const kept = loadUnfinished(fieldId);
+      if (kept?.fingerprint === fingerprint) setMode(kept.mode);
+      setFile({ name: chosen.name, read, fingerprint });
       // The field's values the rows' remote_ids name: read once per file, for the preview.
       if (read.ok) {
         try {
@@ -68,6 +78,7 @@ export function CsvImport({ fieldId, fieldName }: { fieldId: string; fieldName: 
       setFile({
         name: chosen.name,
         read: { ok: false, problems: [{ row: null, message: `It could not be read: ${message}` }] },
+        fingerprint: '',
       });
     } finally {
       setReading(false);
@@ -80,7 +91,19 @@ export function CsvImport({ fieldId, fieldName }: { fieldId: string; fieldName: 
       read?.ok && existing && 'values' in existing ? planImport(read.rows, read.invalid, existing.values, mode) : null,
     [read, existing, mode],
   );
-  const toSend = planned ? planned.filter((p) => p.outcome === 'create' || p.outcome === 'update').length : 0;
+  // The same file as the unfinished import's: it goes on from there (Resume), or the unfinished one is forgotten first.
+  const resumable = file && unfinished && unfinished.fingerprint === file.fingerprint ? unfinished : null;
+  const toSend = planned ? rowsLeft(planned, null).length : 0;
+  const source = (resume: typeof unfinished) => ({
+    fingerprint: file?.fingerprint ?? '',
+    fileName: file?.name ?? '',
+    mode,
+    resume,
+  });
+  const startOver = () => {
+    forgetUnfinished(fieldId);
+    setUnfinished(null);
+  };
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Import values from CSV</h2>
@@ -101,7 +124,7 @@ export function CsvImport({ fieldId, fieldName }: { fieldId: string; fieldName: 
           onChange={(event) => void choose(event)}
         />
       </div>
-      <fieldset className="scope-groups" disabled={running || Boolean(progress)}>
+      <fieldset className="scope-groups" disabled={running || Boolean(progress) || Boolean(resumable)}>
         <legend>Rows whose remote_id the field has already</legend>
         <label className="check">
           <input type="radio" name={`${id}-mode`} checked={mode === 'skip'} onChange={() => setMode('skip')} /> Skip
@@ -112,6 +135,15 @@ export function CsvImport({ fieldId, fieldName }: { fieldId: string; fieldName: 
           Update existing values by remote_id
         </label>
       </fieldset>
+      {unfinished && !progress && (
+        <ResumeOffer
+          unfinished={unfinished}
+          fileChosen={Boolean(resumable && planned)}
+          firstRow={resumable && planned ? firstRowLeft(planned, resumable) : null}
+          onResume={() => planned && resumable && void start(planned, source(resumable))}
+          onStartOver={startOver}
+        />
+      )}
       {reading && <p role="status">Reading the file…</p>}
       {file && read && !read.ok && <FileProblems file={{ ...file, read }} />}
       {existing && 'error' in existing && (
@@ -127,8 +159,8 @@ export function CsvImport({ fieldId, fieldName }: { fieldId: string; fieldName: 
             <button
               type="button"
               className="button-primary"
-              disabled={toSend === 0}
-              onClick={() => void start(planned)}
+              disabled={toSend === 0 || Boolean(unfinished)}
+              onClick={() => void start(planned, source(null))}
             >
               Import {countOf(toSend, 'row')}
             </button>

@@ -14,6 +14,7 @@ const RESULT_WORDS: Readonly<Record<RowResultKind, string>> = {
   refused: 'Refused',
   not_sent: 'Not sent',
   unknown: 'No answer: may or may not be stored',
+  before_resume: 'Answered before the import was resumed',
 };
 
 /** Rows that were not stored for certain: to fix and import again. */
@@ -30,7 +31,9 @@ function notStoredCsv(results: RowResult[]): string {
 /** What an import did, row by row: a summary of each result, and every row not created or updated with why. */
 export function ImportReport({ progress }: { progress: ImportProgress }) {
   const count = (kind: RowResultKind) => progress.results.filter((r) => r.result === kind).length;
-  const problems = progress.results.filter((r) => r.result !== 'created' && r.result !== 'updated');
+  const problems = progress.results.filter(
+    (r) => r.result !== 'created' && r.result !== 'updated' && r.result !== 'before_resume',
+  );
   const retry = progress.results.filter((r) => NOT_STORED.has(r.result) && r.item).length;
   const download = useMemo(
     () => (retry > 0 ? URL.createObjectURL(new Blob([notStoredCsv(progress.results)], { type: 'text/csv' })) : null),
@@ -44,6 +47,7 @@ export function ImportReport({ progress }: { progress: ImportProgress }) {
     `${count('invalid').toLocaleString('en-US')} invalid, ${count('refused').toLocaleString('en-US')} refused`,
     count('not_sent') > 0 ? `${count('not_sent').toLocaleString('en-US')} not sent` : '',
     count('unknown') > 0 ? `${count('unknown').toLocaleString('en-US')} without an answer` : '',
+    count('before_resume') > 0 ? `${count('before_resume').toLocaleString('en-US')} answered before resuming` : '',
   ]
     .filter(Boolean)
     .join(', ');

@@ -4,10 +4,19 @@ import { client } from '../../../lib/client';
 import { useRefreshValues } from '../api/values';
 import type { PlannedRow } from './plan';
 import { describeRefusal } from './refusals';
+import {
+  forgetUnfinished,
+  fromRanges,
+  rowsLeft,
+  saveUnfinished,
+  toRanges,
+  type InFlight,
+  type UnfinishedImport,
+} from './resume';
 
 /** What became of a row: as planned, refused by the service (with why), not sent (stopped), or unknown (no answer). */
 export type RowResultKind =
-  'created' | 'updated' | 'unchanged' | 'skipped' | 'invalid' | 'refused' | 'not_sent' | 'unknown';
+  'created' | 'updated' | 'unchanged' | 'skipped' | 'invalid' | 'refused' | 'not_sent' | 'unknown' | 'before_resume';
 
 export interface RowResult {
   row: number;
@@ -38,6 +47,21 @@ function updateOf(row: PlannedRow): FieldValueUpdate {
   const item = row.item!;
   const data = item.is_disabled == null ? { value: item.value } : { value: item.value, is_disabled: item.is_disabled };
   return { remote_id: row.existing!.remote_id!, data };
+}
+
+/** The file an import is of, and the unfinished import of it to go on with (null: from the start). */
+export interface ImportSource {
+  fingerprint: string;
+  fileName: string;
+  mode: UnfinishedImport['mode'];
+  resume: UnfinishedImport | null;
+}
+
+interface Request {
+  kind: 'created' | 'updated';
+  rows: PlannedRow[];
+  /** A request sent before the import was interrupted: its first attempt goes again as it was. */
+  again?: InFlight;
 }
 
 const chunks = <T>(list: T[], size: number): T[][] =>
@@ -71,7 +95,7 @@ export function useValueImport(fieldId: string) {
   }, [running]);
 
   const start = useCallback(
-    async (planned: PlannedRow[]) => {
+    async (planned: PlannedRow[], source: ImportSource) => {
       stopRef.current = false;
       const key = importKey();
       const results: RowResult[] = [];
@@ -80,42 +104,82 @@ export function useValueImport(fieldId: string) {
         skip: 'skipped',
         invalid: 'invalid',
       };
+      const resumed = source.resume;
+      const before = fromRanges(resumed?.done ?? []);
+      const again = resumed?.inFlight ?? null;
+      const flying = new Set(again?.rows ?? []);
       for (const p of planned) {
-        const result = kept[p.outcome];
-        if (result) results.push({ row: p.row, result, reason: p.reason, item: p.item });
+        if (before.has(p.row)) results.push({ row: p.row, result: 'before_resume', item: p.item });
+        else if (flying.has(p.row)) continue;
+        else {
+          const result = kept[p.outcome];
+          if (result) results.push({ row: p.row, result, reason: p.reason, item: p.item });
+        }
       }
-      const creates = planned.filter((p) => p.outcome === 'create');
-      const updates = planned.filter((p) => p.outcome === 'update');
-      const total = creates.length + updates.length;
+      const left = rowsLeft(planned, resumed);
+      const creates = left.filter((p) => p.outcome === 'create');
+      const updates = left.filter((p) => p.outcome === 'update');
+      const byRow = new Map(planned.map((p) => [p.row, p]));
+      const requests: Request[] = [
+        ...(again ? [{ kind: again.kind, rows: again.rows.flatMap((r) => byRow.get(r) ?? []), again }] : []),
+        ...chunks(creates, BATCH_LIMIT).map((rows) => ({ kind: 'created' as const, rows })),
+        ...chunks(updates, BATCH_LIMIT).map((rows) => ({ kind: 'updated' as const, rows })),
+      ];
+      const total = requests.reduce((n, r) => n + r.rows.length, 0);
       let current: ImportProgress = { done: 0, total, results: [...results], state: 'running', requestId: null };
       setProgress(current);
-      const note = (rows: RowResult[], answered: number, requestId?: string | null) => {
+
+      // What a later visit needs to go on from here: kept in the browser until the import is finished.
+      const unfinished: UnfinishedImport = {
+        fingerprint: source.fingerprint,
+        fileName: source.fileName,
+        mode: source.mode,
+        done: resumed?.done ?? [],
+        inFlight: again,
+        total: resumed ? resumed.total : total,
+      };
+      const answered = new Set(before);
+      const keep = () => saveUnfinished(fieldId, { ...unfinished, done: toRanges(answered) });
+      keep();
+
+      const note = (rows: RowResult[], count: number, requestId?: string | null) => {
+        for (const r of rows) if (r.result !== 'unknown' && r.result !== 'not_sent') answered.add(r.row);
         current = {
           ...current,
-          done: current.done + answered,
+          done: current.done + count,
           results: [...current.results, ...rows],
           requestId: requestId ?? current.requestId,
         };
         setProgress(current);
       };
 
-      const requests = [
-        ...chunks(creates, BATCH_LIMIT).map((rows) => ({ kind: 'created' as const, rows })),
-        ...chunks(updates, BATCH_LIMIT).map((rows) => ({ kind: 'updated' as const, rows })),
-      ];
       for (const [n, request] of requests.entries()) {
         let pending = request.rows;
         for (let attempt = 0; pending.length > 0 && !stopRef.current; attempt += 1) {
-          const idempotencyKey = `${key}.${n}.${attempt}`;
+          const first = attempt === 0 ? request.again : undefined;
+          const idempotencyKey = first?.key ?? `${key}.${n}.${attempt}`;
+          const rows = pending.map((p) => p.row);
+          const sending: InFlight =
+            request.kind === 'created'
+              ? {
+                  key: idempotencyKey,
+                  rows,
+                  kind: 'created',
+                  body: first?.kind === 'created' ? first.body : pending.map((p) => p.item!),
+                }
+              : {
+                  key: idempotencyKey,
+                  rows,
+                  kind: 'updated',
+                  body: first?.kind === 'updated' ? first.body : pending.map(updateOf),
+                };
+          unfinished.inFlight = sending;
+          keep();
           try {
-            if (request.kind === 'created') {
-              await client.fieldValues.create(
-                fieldId,
-                pending.map((p) => p.item!),
-                { idempotencyKey },
-              );
+            if (sending.kind === 'created') {
+              await client.fieldValues.create(fieldId, sending.body, { idempotencyKey });
             } else {
-              await client.fieldValues.update(fieldId, pending.map(updateOf), { idempotencyKey });
+              await client.fieldValues.update(fieldId, sending.body, { idempotencyKey });
             }
             note(
               pending.map((p) => ({ row: p.row, result: request.kind, item: p.item })),
@@ -134,6 +198,11 @@ export function useValueImport(fieldId: string) {
               );
               if (refusal.fatal) stopRef.current = true;
               pending = [];
+              // Without an answer the request stays in flight: a resume sends it again under its key.
+              if (refusal.unanswered) {
+                keep();
+                continue;
+              }
             } else {
               // The rows the refusal names are refused; the others go again, without them.
               note(
@@ -148,6 +217,8 @@ export function useValueImport(fieldId: string) {
               pending = sent.filter((_, i) => !refusal.items.has(i));
             }
           }
+          unfinished.inFlight = null;
+          keep();
         }
         if (pending.length > 0) {
           note(
@@ -156,12 +227,14 @@ export function useValueImport(fieldId: string) {
           );
         }
       }
-      const answered = current.results.filter((r) => r.result !== 'not_sent');
+      const settled = current.results.filter((r) => r.result !== 'not_sent' && r.result !== 'unknown');
+      const finished = settled.length === current.results.length && current.done === total;
       current = {
         ...current,
         results: [...current.results].sort((a, b) => a.row - b.row),
-        state: answered.length === current.results.length && current.done === total ? 'finished' : 'stopped',
+        state: finished ? 'finished' : 'stopped',
       };
+      if (finished) forgetUnfinished(fieldId);
       setProgress(current);
       await refresh();
     },

@@ -16,6 +16,7 @@ import { BulkRefusals } from '../components/BulkRefusals';
 import { QueueFilters } from '../components/QueueFilters';
 import { QueuePager } from '../components/QueuePager';
 import { ReviewQueueTable } from '../components/ReviewQueueTable';
+import { SavedViews } from '../components/SavedViews';
 import { readCursors, writeCursors } from '../cursor-stack';
 import {
   hasFilters,
@@ -133,6 +134,7 @@ function QueueView({ search }: { search: string }) {
 
   return (
     <>
+      <SavedViews view={view} />
       <QueueFilters view={view} onApply={show} />
 
       {mayReview && (
