@@ -52,6 +52,8 @@ export function dbOver(
     read<T>(kysely: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
     ping(): Promise<void>;
     changeMark?: ChangeMark;
+    /** Closes what the dialect opened beside Kysely's pool (PostgreSQL's listener), before the pool. */
+    close?(): Promise<void>;
   },
 ): Db {
   const know = (handle: Kysely<Database>): Executor => Object.assign(handle, { dialect });
@@ -61,6 +63,9 @@ export function dbOver(
     read: (work) => parts.read(kysely, (trx) => work(know(trx))),
     write: (work) => kysely.transaction().execute((trx) => work(know(trx))),
     ping: () => parts.ping(),
-    close: () => kysely.destroy(),
+    close: async () => {
+      await parts.close?.();
+      await kysely.destroy();
+    },
   };
 }
