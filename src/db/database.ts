@@ -17,10 +17,11 @@ export interface Database {}
 export type Executor = Kysely<Database> & { readonly dialect: DialectName; readonly changeMark?: ChangeMark };
 
 /**
- * SQLite's `Db.direct` only: a mark that changes whenever anything in the database may have changed — a statement
- * that writes run by this process, or a commit by another connection or process (SQLite's `data_version`) — or
- * undefined while a transaction of this process holds the connection. Made and used by the speed machinery alone
- * (src/speed/: sqlite-connection.ts makes it, the grant cache reads it).
+ * `Db.direct`'s mark that changes whenever a grant in the database may have changed — SQLite: a statement that writes
+ * run by this process, or a commit by another connection or process (SQLite's `data_version`), undefined while a
+ * transaction of this process holds the connection; PostgreSQL: a statement of this node that may write, a
+ * notification of a grant's change, or the next second, undefined while nothing listens. Made and used by the speed
+ * machinery alone (src/speed/: sqlite-connection.ts and postgres-marks.ts make it, the grant cache reads it).
  */
 export type ChangeMark = () => string | undefined;
 
