@@ -81,6 +81,24 @@ describeEachDialect(
       await until('the first node refusing the expired token', async () => (await a.get('/v1/fields')).status === 401);
     });
 
+    it('keeps answering a client whose revocation was rolled back, on both nodes', async () => {
+      const { a, b } = await cachedOnBoth();
+      const undone = new Error('rolled back');
+      await expect(
+        t.ctx.db.write(async (ex) => {
+          await authService.revokeClientIn(ex, a.clientId);
+          throw undone;
+        }),
+      ).rejects.toBe(undone);
+      for (const api of [a, b]) expect((await api.get('/v1/fields')).status).toBe(200);
+      const stored = await t.ctx.db.direct
+        .selectFrom('oauth_clients')
+        .select('revoked_at')
+        .where('client_id', '=', a.clientId)
+        .executeTakeFirstOrThrow();
+      expect(stored.revoked_at).toBeNull();
+    });
+
     it('answers from memory at most for the bound when a change comes without a notification', async () => {
       const { a, b } = await cachedOnBoth();
       // Another program (psql, say) sends no notification.
