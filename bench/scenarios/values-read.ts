@@ -60,7 +60,8 @@ export async function readValues(
   try {
     gets = await alternate(
       DURATION,
-      Math.max(1, Math.round(DURATION / 5)),
+      // At least two pairs of slices (a quick run's one pair read the floor under svc at load 14).
+      Math.max(2, Math.round(DURATION / 2.5)),
       {
         url: `${valuesUrl}/${sample[0]}`,
         headers: client.auth,
