@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type PgModule from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import { listenForGrants, pgChangeMark, watchStatements, type PgMarkState } from '../speed/postgres-marks.js';
+import { pgDirectReads } from '../speed/postgres-reads.js';
 import { dbOver, type Database, type Db } from './database.js';
 
 const INT8_OID = 20;
@@ -34,6 +35,7 @@ export function openPostgres(url: string, poolSize: number): Db {
   let listener: { close(): Promise<void> } | undefined;
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return dbOver(kysely, 'postgres', {
+    directRead: pgDirectReads(pool),
     changeMark: pgChangeMark(marks, () => {
       listener = listenForGrants(pg, url, marks);
     }),

@@ -21,6 +21,8 @@ export const SPEED_PIECES = [
   'hint-key-probe',
   /** `cross join`: SQLite keeps the written join order (the few keys first). */
   'hint-join-order',
+  /** PostgreSQL: a prepared SELECT outside a transaction run on the pool at once, without Kysely's hand-over. */
+  'pg-direct-reads',
   /** Random bytes drawn 4 kB at a time. */
   'random-pool',
   /** The coded values of approved record versions kept between suggestion requests. */
