@@ -100,13 +100,13 @@ async function main(): Promise<void> {
     const b = await startBench(settings, db.url, env, rec);
     const first = await b.client();
     const field = await createValues(b, first);
-    await readValues(b, first, field, floorLoad);
+    const pointLoad = await readValues(b, first, field, floorLoad);
     await updateValues(b, first, field);
     const seeded = await seedAndRestart(b);
     const client = await b.client();
     await recordScenarios(b, client);
     await reviewScenarios(b, client, seeded);
-    await tokenScenario(b, floorLoad);
+    await tokenScenario(b, floorLoad, pointLoad);
     await webhookScenarios(b, client);
     b.add({ name: 'server RSS, highest seen', unit: 'MB', throughput: b.maxRssMb(), targetMax: 300 });
     await b.stop();

@@ -123,6 +123,8 @@ export interface Bench {
    * (bench/lib/capture.ts); it is stopped again afterwards, so that it is not running while load runs.
    */
   capturing<T>(work: (c: CaptureServer, headers: Record<string, string>) => Promise<T>): Promise<T>;
+  /** The pragmas the server set on its SQLite connection (captured by the last `capturing`; none on PostgreSQL). */
+  pragmas(): readonly string[];
   /** Runs work on a bare driver connection to the database, opened as the server opens it. */
   onRaw<T>(work: (raw: Raw) => Promise<T>): Promise<T>;
   /** Logs what a captured request ran, one line (a statement repeated in a row counted, not repeated). */
@@ -181,6 +183,7 @@ export async function startBench(
         await c.stop();
       }
     },
+    pragmas: () => pragmas,
     async onRaw(work) {
       const raw = await openRaw(dbUrl, pragmas);
       try {

@@ -60,7 +60,9 @@ const pg: typeof PgModule = require('pg');
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: PgModule.Client, ...args: unknown[]) {
   const tag = tags.getStore();
-  if (tag !== undefined && typeof args[0] === 'string') {
+  // The grant cache's LISTEN (src/speed/postgres-marks.ts) starts within the first request that asks for a mark,
+  // but is no request's work.
+  if (tag !== undefined && typeof args[0] === 'string' && !/^\s*listen\b/i.test(args[0])) {
     logLine(tag, args[0], Array.isArray(args[1]) ? (args[1] as unknown[]) : []);
   }
   return (query as (...a: unknown[]) => unknown).apply(this, args);

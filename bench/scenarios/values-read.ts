@@ -2,16 +2,26 @@ import { call } from '../lib/api.js';
 import type { Bench, Client } from '../lib/context.js';
 import { readFloor } from '../lib/data-floor.js';
 import { combine, load, rate, type LoadResult } from '../lib/load.js';
+import { alternate, pointReadFloor } from '../lib/point-floor.js';
 import type { ValuesField } from './values-write.js';
+
+/** svc's pool of PostgreSQL connections (DATABASE_POOL_SIZE's default; the bench leaves it unset). */
+const POOL_SIZE = 10;
 
 const dataFloor = { floorName: 'data' } as const;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /**
- * Reads of the field's values: get one value (50 connections) against the HTTP floor, the first page of 100,
+ * Reads of the field's values: get one value (50 connections) against its data floor (a bare route reading one
+ * value by primary key; answered for the token scenario) and the HTTP floor, the first page of 100,
  * the first page of 1000 and a page 90% deep against their data floors, and the coding pickers' search.
  */
-export async function readValues(b: Bench, client: Client, field: ValuesField, floorLoad: LoadResult): Promise<void> {
+export async function readValues(
+  b: Bench,
+  client: Client,
+  field: ValuesField,
+  floorLoad: LoadResult,
+): Promise<LoadResult> {
   const { values: VALUES, duration: DURATION } = b.settings;
   const { fieldId, valuesUrl } = field;
   const firstPage = await call(`${valuesUrl}?limit=1000`, { token: client.bearer });
@@ -35,12 +45,34 @@ export async function readValues(b: Bench, client: Client, field: ValuesField, f
   }));
   b.statementsOf('get one value', valueCaptures.get);
   b.statementsOf('list 1000 values', valueCaptures.first);
-  const getLoad = await load({
-    url: `${valuesUrl}/${sample[0]}`,
-    headers: client.auth,
-    durationSeconds: DURATION,
-    requests: sample.map((id) => ({ path: `/v1/fields/${fieldId}/values/${id}` })),
+  // Get one value and its data floor (issue 34: a bare route reading one value by primary key through the same
+  // driver and as many connections), in alternating slices with the same 50 connections over the same values.
+  const pointFloor = await pointReadFloor({
+    root: b.settings.root,
+    port: b.settings.port + 3,
+    dbUrl: b.dbUrl,
+    pragmas: b.pragmas(),
+    poolSize: POOL_SIZE,
+    accountId: 'bench',
+    fieldId,
   });
+  let gets: { svc: LoadResult; floor: LoadResult };
+  try {
+    gets = await alternate(
+      DURATION,
+      // At least two pairs of slices (a quick run's one pair read the floor under svc at load 14).
+      Math.max(2, Math.round(DURATION / 2.5)),
+      {
+        url: `${valuesUrl}/${sample[0]}`,
+        headers: client.auth,
+        requests: sample.map((id) => ({ path: `/v1/fields/${fieldId}/values/${id}` })),
+      },
+      { url: `${pointFloor.url}/values/${sample[0]}`, requests: sample.map((id) => ({ path: `/values/${id}` })) },
+    );
+  } finally {
+    await pointFloor.stop();
+  }
+  const pointLoad = gets.floor;
   const getFloor = await b.onRaw((raw) => readFloor(raw, [valueCaptures.get], DURATION / 2));
   b.add({
     name: "floor: get one value's SQL (grant lookup included) and JSON, one at a time",
@@ -48,13 +80,25 @@ export async function readValues(b: Bench, client: Client, field: ValuesField, f
     throughput: getFloor,
   });
   b.add({
+    name: `floor: bare Fastify GET reading one value by primary key, same driver, ${b.settings.dialect === 'sqlite' ? 'its one connection' : `a pool of ${POOL_SIZE}`} (50 connections)`,
+    unit: 'req/s',
+    ...rate(gets.floor),
+  });
+  b.add({
     name: 'get one value (50 connections)',
     unit: 'req/s',
-    ...rate(getLoad),
-    floor: floorLoad.rps,
-    floorP99: floorLoad.p99,
-    minShare: 0.5,
+    ...rate(gets.svc),
+    floor: gets.floor.rps,
+    floorName: 'point read',
+    floorP99: gets.floor.p99,
+    minShare: 0.6,
     maxP99Times: 3,
+  });
+  b.add({
+    name: 'get one value against the HTTP floor',
+    unit: 'req/s',
+    ...rate(gets.svc),
+    floor: floorLoad.rps,
   });
 
   const list100 = await load({
@@ -129,4 +173,5 @@ export async function readValues(b: Bench, client: Client, field: ValuesField, f
     });
     b.add({ name, unit: 'req/s', ...rate(r), floor: floorLoad.rps });
   }
+  return pointLoad;
 }

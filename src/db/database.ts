@@ -14,13 +14,24 @@ export interface Database {}
  * What repositories run statements on: an open transaction, or the database outside one (`Db.direct`). It knows
  * its dialect, so that a repository picks its SQLite or PostgreSQL statement (`ByDialect`) without asking Kysely.
  */
-export type Executor = Kysely<Database> & { readonly dialect: DialectName; readonly changeMark?: ChangeMark };
+export type Executor = Kysely<Database> & {
+  readonly dialect: DialectName;
+  readonly changeMark?: ChangeMark;
+  readonly directRead?: DirectRead;
+};
 
 /**
- * SQLite's `Db.direct` only: a mark that changes whenever anything in the database may have changed — a statement
- * that writes run by this process, or a commit by another connection or process (SQLite's `data_version`) — or
- * undefined while a transaction of this process holds the connection. Made and used by the speed machinery alone
- * (src/speed/: sqlite-connection.ts makes it, the grant cache reads it).
+ * PostgreSQL's `Db.direct` only (piece `pg-direct-reads`): a compiled SELECT run on the pool at once, without Kysely's
+ * connection hand-over; answers the rows as Kysely would. Made by src/speed/, used by prepared queries alone.
+ */
+export type DirectRead = <R>(sql: string, parameters: readonly unknown[]) => Promise<{ rows: R[] }>;
+
+/**
+ * `Db.direct`'s mark that changes whenever a grant in the database may have changed — SQLite: a statement that writes
+ * run by this process, or a commit by another connection or process (SQLite's `data_version`), undefined while a
+ * transaction of this process holds the connection; PostgreSQL: a statement of this node that may write, a
+ * notification of a grant's change, or the next second, undefined while nothing listens. Made and used by the speed
+ * machinery alone (src/speed/: sqlite-connection.ts and postgres-marks.ts make it, the grant cache reads it).
  */
 export type ChangeMark = () => string | undefined;
 
@@ -52,15 +63,21 @@ export function dbOver(
     read<T>(kysely: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
     ping(): Promise<void>;
     changeMark?: ChangeMark;
+    directRead?: DirectRead;
+    /** Closes what the dialect opened beside Kysely's pool (PostgreSQL's listener), before the pool. */
+    close?(): Promise<void>;
   },
 ): Db {
   const know = (handle: Kysely<Database>): Executor => Object.assign(handle, { dialect });
   return {
     dialect,
-    direct: Object.assign(kysely, { dialect, changeMark: parts.changeMark }),
+    direct: Object.assign(kysely, { dialect, changeMark: parts.changeMark, directRead: parts.directRead }),
     read: (work) => parts.read(kysely, (trx) => work(know(trx))),
     write: (work) => kysely.transaction().execute((trx) => work(know(trx))),
     ping: () => parts.ping(),
-    close: () => kysely.destroy(),
+    close: async () => {
+      await parts.close?.();
+      await kysely.destroy();
+    },
   };
 }

@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import type PgModule from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
+import { listenForGrants, pgChangeMark, watchStatements, type PgMarkState } from '../speed/postgres-marks.js';
+import { pgDirectReads } from '../speed/postgres-reads.js';
 import { dbOver, type Database, type Db } from './database.js';
 
 const INT8_OID = 20;
@@ -24,9 +26,22 @@ export function openPostgres(url: string, poolSize: number): Db {
   pool.on('error', () => {});
   // A client in use when the server goes away emits 'error' too; unhandled, that would end the process. The
   // query it was running fails on its own (→ 503), and the pool drops the client.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  // Each client's statements are watched for the grant cache's change mark and its notifications (src/speed/).
+  const marks: PgMarkState = { generation: 0, listening: false };
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    watchStatements(client, marks);
+  });
+  let listener: { close(): Promise<void> } | undefined;
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return dbOver(kysely, 'postgres', {
+    directRead: pgDirectReads(pool),
+    changeMark: pgChangeMark(marks, () => {
+      listener = listenForGrants(pg, url, marks);
+    }),
+    close: async () => {
+      await listener?.close();
+    },
     read: (k, work) => k.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work),
     async ping() {
       const client = await pool.connect();

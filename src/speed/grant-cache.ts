@@ -8,13 +8,13 @@ export interface Grant<Context> {
 }
 
 /**
- * Grants of recently used tokens (piece `grant-cache`, SQLite only). Invariant: an entry answers only while the
- * database is unchanged since it was read — SQLite's change mark (`ChangeMark`, sqlite-connection.ts: no statement that writes
- * run by this process, no commit by any other connection or process). A revocation, in this process or in another
- * (`svc clients revoke`), is a commit: the next request reads the grant again (test/speed/grant-cache.test.ts).
- * While a transaction of this process holds the connection there is no mark, and nothing is answered from memory;
- * on PostgreSQL there is no mark at all (nothing shared tells a node that another revoked a client), so nothing is
- * cached. A grant's expiry is the caller's to check, cached or not. On a read-mostly load it spares each request
+ * Grants of recently used tokens (piece `grant-cache`). Invariant: an entry answers only while the database's change
+ * mark is the one it was read under. SQLite (`ChangeMark`, sqlite-connection.ts): no statement that writes run by this
+ * process, no commit by any other connection or process. A revocation, in this process or in another (`svc clients
+ * revoke`), is a commit: the next request reads the grant again (test/speed/grant-cache.test.ts). While a transaction
+ * of this process holds the connection there is no mark, and nothing is answered from memory. PostgreSQL
+ * (postgres-marks.ts): no statement of this node that may write, no notification of a grant's change heard, and the
+ * same second: another node's revocation is seen once notified, at most 1 s later (grant-cache-postgres.test.ts). A grant's expiry is the caller's to check, cached or not. On a read-mostly load it spares each request
  * the token's hash and lookup.
  */
 export interface GrantCache<Context> {
@@ -52,7 +52,7 @@ class MarkedGrants<Context> implements GrantCache<Context> {
   }
 }
 
-/** A grant cache for the process (SQLite's marks), or, with the piece off, one that always reads. */
+/** A grant cache for the process (the database's marks), or, with the piece off, one that always reads. */
 export function grantCache<Context>(maxEntries = 10_000): GrantCache<Context> {
   return isOn('grant-cache') ? new MarkedGrants<Context>(maxEntries) : { read: (_ex, _token, load) => load() };
 }

@@ -59,6 +59,10 @@ export function preparedQuery<P extends Record<string, unknown>>() {
   };
 }
 
+const SELECT = /^\s*select\b/i;
+
 function run<Row>(ex: Executor, query: CompiledQuery, parameters: readonly unknown[]): Promise<QueryResult<Row>> {
+  // PostgreSQL outside a transaction (piece `pg-direct-reads`): a read goes to the pool at once.
+  if (ex.directRead && SELECT.test(query.sql)) return ex.directRead<Row>(query.sql, parameters);
   return ex.executeQuery<Row>({ ...query, parameters });
 }

@@ -5,6 +5,7 @@ import { createTestDatabase } from '../support/databases.js';
 import { describeEachDialect } from '../support/context.js';
 import { spawn } from 'node:child_process';
 import { collect, ROOT, svc, tempDir } from '../support/processes.js';
+import { until } from '../support/wait.js';
 
 const USAGE_START = 'Usage: svc <command>';
 /** What every command that opens the database says first on stderr. */
@@ -79,7 +80,11 @@ describeEachDialect(
 
       const revoked = await svc(['clients', 'revoke', creds.client_id], env());
       expect([revoked.code, JSON.parse(revoked.stdout)]).toEqual([0, { client_id: creds.client_id, revoked: true }]);
-      const after = await t.ctx.app.inject({ method: 'GET', url: '/v1/fields', headers: bearer });
+      // PostgreSQL: the command is another process, whose revocation the server's grant cache hears by notification.
+      const after = await until('the revocation noticed', async () => {
+        const res = await t.ctx.app.inject({ method: 'GET', url: '/v1/fields', headers: bearer });
+        return (t.dialect === 'sqlite' || res.statusCode === 401) && res;
+      });
       expect(after.statusCode).toBe(401);
       expect(after.headers['www-authenticate']).toContain('error="invalid_token"');
       const again = await t.ctx.app.inject({

@@ -6,7 +6,7 @@ import { describeEachDialect } from '../support/context.js';
 const byName = preparedQuery<{ accountId: string; name: string }>()((ex, p) =>
   ex
     .selectFrom('fields')
-    .select(['svc_id', 'name', 'is_disabled'])
+    .select(['svc_id', 'name', 'is_disabled', 'created_at'])
     .where('account_id', '=', p('accountId'))
     .where('name', '=', p('name'))
     .where('is_disabled', '=', 0)
@@ -16,7 +16,7 @@ const byName = preparedQuery<{ accountId: string; name: string }>()((ex, p) =>
 const fresh = (ex: Executor, accountId: string, name: string) =>
   ex
     .selectFrom('fields')
-    .select(['svc_id', 'name', 'is_disabled'])
+    .select(['svc_id', 'name', 'is_disabled', 'created_at'])
     .where('account_id', '=', accountId)
     .where('name', '=', name)
     .where('is_disabled', '=', 0)
@@ -25,8 +25,9 @@ const fresh = (ex: Executor, accountId: string, name: string) =>
 
 /**
  * Prepared queries (src/speed/prepared.ts): compiled once per dialect, run with new values. Each run answers what a
- * fresh build of the query with the same values answers — outside a transaction (SQLite: at once, DirectReads),
- * inside a read and inside a write — and no value of an earlier run sticks (its constants stay as written).
+ * fresh build of the query with the same values answers — outside a transaction (PostgreSQL: a SELECT on the pool at
+ * once, piece `pg-direct-reads`, bigint times read as numbers as Kysely's are), inside a read and inside a write — and
+ * no value of an earlier run sticks (its constants stay as written).
  */
 describeEachDialect('prepared queries', (t) => {
   it('answer as the same query built afresh, for every value, in and out of transactions', async () => {
@@ -35,6 +36,7 @@ describeEachDialect('prepared queries', (t) => {
     for (const name of ['GL', 'GL', 'Class', "O'Brien \u00e9"]) await api.newField({ name });
     await other.newField({ name: 'GL' });
     const db = t.ctx.db;
+    expect(db.direct.directRead !== undefined).toBe(t.dialect === 'postgres');
     const cases = [
       [api.accountId, 'GL'],
       [api.accountId, 'Class'],

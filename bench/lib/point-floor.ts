@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { combine, load, type LoadOptions, type LoadResult } from './load.js';
+import { serve, type Served } from './processes.js';
+
+/**
+ * The data floor of a point read (issue 34; bench/data-floor-server.ts): a bare Fastify route reading one field value
+ * by primary key through the same driver, with as many connections as svc, on the same database. `measure` loads it
+ * and svc's own route in alternating slices (svc, floor; floor, svc; …) with the same autocannon connections and the
+ * same sample of values, so that a drift of the machine's speed falls on both alike. Both are up all along.
+ */
+export async function pointReadFloor(options: {
+  root: string;
+  port: number;
+  dbUrl: string;
+  pragmas: readonly string[];
+  poolSize: number;
+  accountId: string;
+  fieldId: string;
+}): Promise<Served> {
+  return serve(
+    ['--import', 'tsx', path.join(options.root, 'bench/data-floor-server.ts')],
+    {
+      DATABASE_URL: options.dbUrl,
+      DATABASE_POOL_SIZE: String(options.poolSize),
+      PRAGMAS: JSON.stringify(options.pragmas),
+      ACCOUNT: options.accountId,
+      FIELD: options.fieldId,
+    },
+    options.port,
+  );
+}
+
+/** svc's load and the floor's, in `slices` alternating pairs of `seconds` each in all; each side combined. */
+export async function alternate(
+  seconds: number,
+  slices: number,
+  svc: Omit<LoadOptions, 'durationSeconds'>,
+  floor: Omit<LoadOptions, 'durationSeconds'>,
+): Promise<{ svc: LoadResult; floor: LoadResult }> {
+  const runs = { svc: [] as LoadResult[], floor: [] as LoadResult[] };
+  const each = seconds / slices;
+  for (let i = 0; i < slices; i++) {
+    const order = i % 2 === 0 ? (['svc', 'floor'] as const) : (['floor', 'svc'] as const);
+    for (const side of order) {
+      runs[side].push(await load({ ...(side === 'svc' ? svc : floor), durationSeconds: each }));
+    }
+  }
+  return { svc: combine(runs.svc), floor: combine(runs.floor) };
+}
