@@ -3,7 +3,7 @@ import { errors, type ValidationProblem } from '../../errors.js';
 import { isoToMicros } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Caller } from '../auth/auth.service.js';
-import { codingRulesService, type LineDecision } from '../coding-rules/coding-rules.service.js';
+import { codingRulesService } from '../coding-rules/coding-rules.service.js';
 import { fieldValuesService } from '../field-values/field-values.service.js';
 import { accountingRepository, CountDeltas } from './accounting.repository.js';
 import {
@@ -12,9 +12,8 @@ import {
   type AccountingRecordDto,
   type IngestItemInput,
 } from './accounting.schemas.js';
-import type { LastExportResult, StoredRecord } from './accounting.tables.js';
-import { buildLineItems, lineItemsOf, sourceTypeOf, type EconomicLine, type RecordType } from './ledger.js';
-import type { ReviewStatus } from './lifecycle.js';
+import type { StoredRecord } from './accounting.tables.js';
+import { buildLineItems, lineItemsOf, sourceTypeOf } from './ledger.js';
 import { recordEvents, type RecordEvent, type RuleCoding } from './history.js';
 import { sortableAmount } from './money.js';
 import { checkItem } from './ingest-checks.js';
@@ -25,78 +24,13 @@ import { requiredCoding } from './required-coding.js';
 import { codeDraftsByRules, marksOf, ruleCodingsOf } from './rule-coding.js';
 import { recordClock } from './record-clock.repository.js';
 import { codingOf } from './codings.js';
-import { defaultSourceStatus, type SourceStatus } from './source-status.js';
+import { defaultSourceStatus } from './source-status.js';
+import { importedExport, reportedAt, type RecordDraft } from './record-drafts.js';
 
 /** Where `svc seed` has long found it. */
 export { codingOf };
 
-/** A record to write, as the domain knows it: money in minor units, times in microseconds, codings resolved. */
-export interface RecordDraft {
-  type: RecordType;
-  reviewStatus: ReviewStatus;
-  sourceId: string | null;
-  currency: string;
-  amountMinor: number;
-  originalCurrency: string | null;
-  originalAmountMinor: number | null;
-  /** Both null when the billing amount is the amount itself (no conversion). */
-  billingCurrency: string | null;
-  billingAmountMinor: number | null;
-  /** The state of the source activity (source-status.ts). */
-  status: SourceStatus;
-  postedAt: number;
-  erpPostingDate: number;
-  dueAt: number | null;
-  invoiceNumber: string | null;
-  memo: string | null;
-  lines: readonly EconomicLine[];
-  user: { readonly email?: unknown } | null;
-  vendor: { readonly name?: unknown } | null;
-  receipts: readonly object[] | null;
-  /** A card record's merchant category code (ISO 18245); absent or null when not sent. */
-  merchantCategoryCode?: string | null;
-  /**
-   * An export already reported (an imported history): kept as the record's last export and as an EXPORT_SUCCEEDED
-   * or EXPORT_FAILED event at the next version (what the overview's exports per day count), announcing nothing.
-   */
-  lastExport: Omit<LastExportResult, 'reported_at'> | null;
-  /** When that export was reported (microseconds); never after the import's own time, which is the default. */
-  lastExportAt?: number;
-  version: number;
-  /** What coding rules set on its lines at ingestion (rule-coding.ts), named in its INGESTED event. */
-  ruleDecisions?: readonly LineDecision[];
-  /**
-   * Moved on from PREPARE to REVIEW by the account's auto-submit (review-settings.ts): written in REVIEW at the
-   * next version, its history an INGESTED event in PREPARE and a MOVED event saying so, both at its updated_at.
-   */
-  autoSubmitted?: boolean;
-}
-
-/** When an imported export was reported: the draft's time, never after the import's own. */
-const reportedAt = (d: RecordDraft, time: number) => Math.min(d.lastExportAt ?? time, time);
-
-/** The event of an export an imported record carries: history, not a change happening now (announces nothing). */
-function importedExport(
-  row: StoredRecord,
-  d: RecordDraft,
-  lastExport: NonNullable<RecordDraft['lastExport']>,
-  version: number,
-): RecordEvent {
-  const event = {
-    recordId: row.id,
-    version,
-    occurredAt: reportedAt(d, row.updated_at),
-    historic: true as const,
-  };
-  const review_status = { from: 'READY_FOR_EXPORT' as const, to: d.reviewStatus };
-  return lastExport.status === 'SUCCESS'
-    ? {
-        ...event,
-        type: 'EXPORT_SUCCEEDED',
-        changes: { review_status, reference_id: lastExport.reference_id, deep_link_url: lastExport.deep_link_url },
-      }
-    : { ...event, type: 'EXPORT_FAILED', changes: { review_status, error_message: lastExport.error_message } };
-}
+export type { RecordDraft };
 
 /**
  * Writes the drafts under the account's record clock (each its own updated_at, in order) with their details,
