@@ -150,6 +150,9 @@ describeEachDialect(
         .map((r) => r.updated_at)
         .sort()
         .at(-1);
+      // A stored export mapping names the account's fields: the reset forgets it with them.
+      const mapping = await api.put('/internal/v1/accounting/export-mapping', { account_field_id: oldFields[0] });
+      expect(mapping.status, mapping.text).toBe(200);
       await operator(ctx).post(faultsUrl(creds.client_id), { kind: '429', count: 1 });
       // A console user's draft of one of its records (as the record page keeps it), and one of another account's.
       const mine = await newUser(ctx.db, 'BOOKKEEPER', creds.account_id);
@@ -181,6 +184,12 @@ describeEachDialect(
       });
       const drafts = await ctx.db.direct.selectFrom('record_drafts').select('account_id').execute();
       expect(drafts).toEqual([{ account_id: theirs.account_id }]);
+      const mappings = await ctx.db.direct
+        .selectFrom('account_export_mappings')
+        .select('account_id')
+        .where('account_id', '=', creds.account_id)
+        .execute();
+      expect(mappings).toEqual([]);
       // The fault stayed with the client; then the same token works, and sees the new data alone.
       expect((await api.get('/v1/fields')).status).toBe(429);
       const records = await allRecords(api);
