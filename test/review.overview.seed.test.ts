@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { seed } from '../src/cli/seed.js';
-import { ADMIN } from './support/accounting.js';
+import { ADMIN, EXPORT_RESULTS, reviewUrl } from './support/accounting.js';
+import { errorBody } from './support/expect.js';
 import type { Api } from './support/api.js';
 import { describeEachDialect, newAccountId } from './support/context.js';
 
@@ -82,6 +83,16 @@ describeEachDialect("the overview on svc seed's demo company: its numbers are th
     expect(days).toEqual([...expected.values()]);
     expect(days.reduce((n, d) => n + d.exported, 0)).toBeGreaterThan(0);
     expect(days.filter((d) => d.exported > 0).length).toBeGreaterThan(1);
+    // Each day's numbers are the queue's: records with an export report of that outcome on that day.
+    for (const d of days) {
+      for (const [outcome, n] of [
+        ['SUCCESS', d.exported],
+        ['FAILURE', d.failed],
+      ] as const) {
+        const found = await queueItems(api, { exported_on: d.date, export_outcome: outcome });
+        expect([d.date, outcome, found.length]).toEqual([d.date, outcome, n]);
+      }
+    }
 
     // An exported record's history ends with its export, reported when the record says; the feed announces none.
     const [exported] = await queueItems(api, { review_status: 'EXPORTED', limit: '1' });
@@ -97,5 +108,39 @@ describeEachDialect("the overview on svc seed's demo company: its numbers are th
     const feed = await (await t.ctx.as(['events.read'], accountId)).get('/v1/events');
     expect(feed.status, feed.text).toBe(200);
     expect(feed.body.items.filter((e: { type: string }) => e.type.startsWith('accounting_record.export'))).toEqual([]);
+  });
+
+  it('counts a record reported twice in a day once, as the queue finds it; a day or an outcome alone is checked', async () => {
+    const api = await t.ctx.as([...ADMIN, 'accounting.record.review', 'accounting.record.read']);
+    const [twice, once] = await api.newRecords([
+      { review_status: 'READY_FOR_EXPORT' },
+      { review_status: 'READY_FOR_EXPORT' },
+    ]);
+    const fail = (id: string) =>
+      api.post(EXPORT_RESULTS, {
+        results: [{ accounting_record_id: id, failure: { error_message: 'Closed period' } }],
+      });
+    expect((await fail(twice.id)).status).toBe(200);
+    // A failure sends the record back to REVIEW (by contract); approved again, it fails again the same day.
+    expect((await api.post(reviewUrl(twice.id), { review_status: 'READY_FOR_EXPORT' })).status).toBe(200);
+    expect((await fail(twice.id)).status).toBe(200);
+    expect((await fail(once.id)).status).toBe(200);
+    const today = (await api.get(OVERVIEW)).body.exports_per_day.at(-1);
+    expect([today.exported, today.failed]).toEqual([0, 2]);
+    const failed = await queueItems(api, { exported_on: today.date, export_outcome: 'FAILURE' });
+    expect(failed.map((r) => r.id).sort()).toEqual([twice.id, once.id].sort());
+    expect(await queueItems(api, { exported_on: today.date, export_outcome: 'SUCCESS' })).toEqual([]);
+    expect((await queueItems(api, { exported_on: today.date })).length).toBe(2);
+    expect(await queueItems(api, { exported_on: '2001-01-01' })).toEqual([]);
+
+    const alone = await api.get(QUEUE, { export_outcome: 'FAILURE' });
+    expect([alone.status, alone.body]).toEqual([
+      400,
+      errorBody('INVALID_REQUEST', {
+        details: { errors: [{ path: '/query/export_outcome', message: expect.any(String) }] },
+      }),
+    ]);
+    const notADay = await api.get(QUEUE, { exported_on: '2026-02-30' });
+    expect([notADay.status, notADay.body.error_code]).toEqual([400, 'INVALID_REQUEST']);
   });
 });

@@ -4254,9 +4254,9 @@ export interface operations {
                  * @description A UTC day
                  */
                 date: string;
-                /** @description Export successes reported that day */
+                /** @description Records with an export success reported that day (the queue: exported_on, export_outcome=SUCCESS) */
                 exported: number;
-                /** @description Export failures reported that day */
+                /** @description Records with an export failure reported that day (the queue: exported_on, export_outcome=FAILURE) */
                 failed: number;
               }[];
             /** @description Records whose last export report was a failure (has_export_failure=true in the search) */
@@ -4494,6 +4494,10 @@ export interface operations {
         q?: string;
         /** @description true: the last export report was a failure */
         has_export_failure?: boolean;
+        /** @description A UTC day (YYYY-MM-DD): records with an export report on that day (of export_outcome when given); the overview counts them so */
+        exported_on?: string;
+        /** @description With exported_on: only records whose report that day was a SUCCESS, or a FAILURE */
+        export_outcome?: "SUCCESS" | "FAILURE";
         /** @description true: at least one economic line carries no coding */
         uncoded?: boolean;
         /** @description missing: records with no receipt (none ingested, none attached, or all removed); present: records with at least one */
@@ -6816,6 +6820,16 @@ export interface operations {
                   "amount[gte]"?: number;
                   /** @description Amount at most this, in major units of the record's own currency */
                   "amount[lte]"?: number;
+                  /**
+                   * @description With exported_on: only records whose report that day was a SUCCESS, or a FAILURE
+                   * @enum {string}
+                   */
+                  export_outcome?: "SUCCESS" | "FAILURE";
+                  /**
+                   * Format: date
+                   * @description A UTC day (YYYY-MM-DD): records with an export report on that day (of export_outcome when given); the overview counts them so
+                   */
+                  exported_on?: string;
                   /** @description true: the last export report was a failure */
                   has_export_failure?: boolean;
                   /**
@@ -6934,6 +6948,16 @@ export interface operations {
             "amount[gte]"?: number;
             /** @description Amount at most this, in major units of the record's own currency */
             "amount[lte]"?: number;
+            /**
+             * @description With exported_on: only records whose report that day was a SUCCESS, or a FAILURE
+             * @enum {string}
+             */
+            export_outcome?: "SUCCESS" | "FAILURE";
+            /**
+             * Format: date
+             * @description A UTC day (YYYY-MM-DD): records with an export report on that day (of export_outcome when given); the overview counts them so
+             */
+            exported_on?: string;
             /** @description true: the last export report was a failure */
             has_export_failure?: boolean;
             /**
@@ -6998,6 +7022,16 @@ export interface operations {
               "amount[gte]"?: number;
               /** @description Amount at most this, in major units of the record's own currency */
               "amount[lte]"?: number;
+              /**
+               * @description With exported_on: only records whose report that day was a SUCCESS, or a FAILURE
+               * @enum {string}
+               */
+              export_outcome?: "SUCCESS" | "FAILURE";
+              /**
+               * Format: date
+               * @description A UTC day (YYYY-MM-DD): records with an export report on that day (of export_outcome when given); the overview counts them so
+               */
+              exported_on?: string;
               /** @description true: the last export report was a failure */
               has_export_failure?: boolean;
               /**
@@ -7209,6 +7243,16 @@ export interface operations {
             "amount[gte]"?: number;
             /** @description Amount at most this, in major units of the record's own currency */
             "amount[lte]"?: number;
+            /**
+             * @description With exported_on: only records whose report that day was a SUCCESS, or a FAILURE
+             * @enum {string}
+             */
+            export_outcome?: "SUCCESS" | "FAILURE";
+            /**
+             * Format: date
+             * @description A UTC day (YYYY-MM-DD): records with an export report on that day (of export_outcome when given); the overview counts them so
+             */
+            exported_on?: string;
             /** @description true: the last export report was a failure */
             has_export_failure?: boolean;
             /**
@@ -7273,6 +7317,16 @@ export interface operations {
               "amount[gte]"?: number;
               /** @description Amount at most this, in major units of the record's own currency */
               "amount[lte]"?: number;
+              /**
+               * @description With exported_on: only records whose report that day was a SUCCESS, or a FAILURE
+               * @enum {string}
+               */
+              export_outcome?: "SUCCESS" | "FAILURE";
+              /**
+               * Format: date
+               * @description A UTC day (YYYY-MM-DD): records with an export report on that day (of export_outcome when given); the overview counts them so
+               */
+              exported_on?: string;
               /** @description true: the last export report was a failure */
               has_export_failure?: boolean;
               /**

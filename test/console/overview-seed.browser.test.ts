@@ -66,7 +66,39 @@ eachDialectWith(
       await expect(tableCells(page, 'Records exported and failed per day (UTC)')).resolves.toEqual(
         overview.exports_per_day.map((d) => [String(d.exported), String(d.failed)]),
       );
-      await page.getByRole('button', { name: 'Show as table' }).click();
+      // Each day's non-zero number opens the queue to exactly the records it counts.
+      const days = page.getByRole('table', { name: 'Records exported and failed per day (UTC)' });
+      const links = await days
+        .getByRole('link')
+        .evaluateAll((as) =>
+          as.map((a) => ({ href: a.getAttribute('href') ?? '', text: (a.textContent ?? '').trim() })),
+        );
+      expect(links.length).toBe(
+        overview.exports_per_day.filter((d) => d.exported > 0).length +
+          overview.exports_per_day.filter((d) => d.failed > 0).length,
+      );
+      for (const { href, text } of links) {
+        const params = new URL(href, 'http://x').searchParams;
+        const query: RecordSearchQuery = {
+          exported_on: params.get('exported_on')!,
+          export_outcome: params.get('export_outcome') as RecordSearchQuery['export_outcome'],
+          limit: 500,
+        };
+        expect((await searchIds(api, query)).flat().length, href).toBe(Number(text));
+      }
+      const { href } = links[0]!;
+      await days.locator(`a[href="${href}"]`).click();
+      await page.waitForURL((url) => `${url.pathname}${url.search}`.endsWith(href));
+      const params = new URL(href, 'http://x').searchParams;
+      const [first] = await searchIds(api, {
+        exported_on: params.get('exported_on')!,
+        export_outcome: params.get('export_outcome') as RecordSearchQuery['export_outcome'],
+        limit: 25,
+      });
+      await eventually(() => shownRecordIds(page)).toEqual(first);
+      await page.getByText(/^Records with an export (success|failure) on /).waitFor();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
       await expectNoAxeViolations(page, 'overview of the seeded company');
     });
 

@@ -49,14 +49,17 @@ export const overviewRepository = {
     return Number(row.n);
   },
 
-  /** Export reports per UTC day since `since` (microseconds, a day's start): successes and failures. */
+  /**
+   * Records with an export report per UTC day since `since` (microseconds, a day's start), successes and failures
+   * apart: a record reported twice the same day counts once, as the queue's exported_on filter finds it.
+   */
   async exportsPerDay(ex: Executor, accountId: string, since: number) {
     const rows = await ex
       .selectFrom('accounting_record_events')
       .select([
         sql<number | string>`occurred_at / ${sql.lit(DAY)}`.as('day'),
         'type',
-        (eb) => eb.fn.countAll<number | string>().as('n'),
+        (eb) => eb.fn.count<number | string>('record_id').distinct().as('n'),
       ])
       .where('account_id', '=', accountId)
       .where('type', 'in', ['EXPORT_SUCCEEDED', 'EXPORT_FAILED'])

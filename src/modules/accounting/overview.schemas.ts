@@ -21,8 +21,14 @@ export const OverviewResponse = Type.Object(
     exports_per_day: Type.Array(
       Type.Object({
         date: Type.String({ format: 'date', description: 'A UTC day' }),
-        exported: Type.Integer({ description: 'Export successes reported that day' }),
-        failed: Type.Integer({ description: 'Export failures reported that day' }),
+        exported: Type.Integer({
+          description:
+            'Records with an export success reported that day (the queue: exported_on, export_outcome=SUCCESS)',
+        }),
+        failed: Type.Integer({
+          description:
+            'Records with an export failure reported that day (the queue: exported_on, export_outcome=FAILURE)',
+        }),
       }),
       { description: `The last ${OVERVIEW_DAYS} UTC days, today last, days without reports included` },
     ),

@@ -250,6 +250,8 @@ export const HistoryPage = Type.Object(
 
 /** The search's receipt filter: records without any receipt, or with at least one. */
 export const RECEIPT_FILTERS = ['missing', 'present'] as const;
+/** The outcomes of an export report, as the queue's exported_on filter takes them. */
+export const EXPORT_OUTCOMES = ['SUCCESS', 'FAILURE'] as const;
 export const SORTS = ['updated_at', '-updated_at', 'posted_at', '-posted_at', 'amount', '-amount'] as const;
 const Bound = (description: string) => Type.Optional(Type.String({ format: 'date-time', description }));
 const AmountBound = (description: string) => Type.Optional(Type.Number({ minimum: 0, description }));
@@ -271,6 +273,16 @@ export const RecordSearchQuery = Type.Object(
       ),
     ),
     has_export_failure: Type.Optional(Type.Boolean({ description: 'true: the last export report was a failure' })),
+    exported_on: Type.Optional(
+      Type.String({
+        format: 'date',
+        description:
+          'A UTC day (YYYY-MM-DD): records with an export report on that day (of export_outcome when given); the overview counts them so',
+      }),
+    ),
+    export_outcome: Type.Optional(
+      oneOf(EXPORT_OUTCOMES, 'With exported_on: only records whose report that day was a SUCCESS, or a FAILURE'),
+    ),
     uncoded: Type.Optional(Type.Boolean({ description: 'true: at least one economic line carries no coding' })),
     receipt: Type.Optional(
       oneOf(

@@ -19,6 +19,8 @@ export interface SearchFilter {
   vendor?: string;
   user?: string;
   hasExportFailure?: boolean;
+  /** An export report (of these event types) in [from, to) microseconds. */
+  exportReported?: { types: readonly ('EXPORT_SUCCEEDED' | 'EXPORT_FAILED')[]; from: number; to: number };
   uncoded?: boolean;
   /** true: at least one receipt; false: none. */
   hasReceipt?: boolean;
@@ -102,6 +104,13 @@ export const searchRepository = {
     if (f.text) {
       const matches = textMatches(accountId, f.text);
       q = q.where(matches ? sql<SqlBool>`r.id in (${matches})` : sql<SqlBool>`1 = 0`);
+    }
+    // The events' (account_id, type, occurred_at) index: one range a type.
+    if (f.exportReported) {
+      const { types, from, to } = f.exportReported;
+      q = q.where(
+        sql<SqlBool>`r.id in (select record_id from accounting_record_events where account_id = ${accountId} and type in (${sql.join(types)}) and occurred_at >= ${from} and occurred_at < ${to})`,
+      );
     }
     if (f.uncoded === true) q = q.where('r.uncoded_lines', '>', 0);
     if (f.uncoded === false) q = q.where('r.uncoded_lines', '=', 0);

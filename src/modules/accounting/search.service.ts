@@ -38,11 +38,34 @@ function freeText(q: string): NonNullable<SearchFilter['text']> {
   return { words: queryWords(q), amountSort: amount === null ? null : scaled(amount, Math.round) };
 }
 
-/** The rule between the search's members that its schema cannot say; `at` is where they are (a query, a body). */
-export function checkSearchBounds(q: Pick<RecordSearchInput, 'amount[gte]' | 'amount[lte]'>, at: string): void {
+/** The rules between the search's members that its schema cannot say; `at` is where they are (a query, a body). */
+export function checkSearchBounds(
+  q: Pick<RecordSearchInput, 'amount[gte]' | 'amount[lte]' | 'exported_on' | 'export_outcome'>,
+  at: string,
+): void {
   if (q['amount[gte]'] !== undefined && q['amount[lte]'] !== undefined && q['amount[gte]'] > q['amount[lte]']) {
     throw errors.invalidField(`${at}/amount[lte]`, 'must not be less than amount[gte]');
   }
+  if (q.export_outcome !== undefined && q.exported_on === undefined) {
+    throw errors.invalidField(`${at}/export_outcome`, 'is given with exported_on (the day of the report)');
+  }
+}
+
+const DAY_MICROS = 86_400_000_000;
+
+/** The UTC day `day` (YYYY-MM-DD) as the span of export reports of `outcome` (either when absent). */
+function exportedOn(
+  day: string,
+  outcome: 'SUCCESS' | 'FAILURE' | undefined,
+): NonNullable<SearchFilter['exportReported']> {
+  const from = isoToMicros(`${day}T00:00:00Z`)!;
+  const types =
+    outcome === undefined
+      ? (['EXPORT_SUCCEEDED', 'EXPORT_FAILED'] as const)
+      : outcome === 'SUCCESS'
+        ? (['EXPORT_SUCCEEDED'] as const)
+        : (['EXPORT_FAILED'] as const);
+  return { types, from, to: from + DAY_MICROS };
 }
 
 /**
@@ -64,6 +87,7 @@ export const searchService = {
       vendor: q.vendor,
       user: q.user,
       hasExportFailure: q.has_export_failure,
+      ...(q.exported_on === undefined ? {} : { exportReported: exportedOn(q.exported_on, q.export_outcome) }),
       uncoded: q.uncoded,
       hasReceipt: q.receipt === undefined ? undefined : q.receipt === 'present',
       ...(q.q === undefined ? {} : { text: freeText(q.q) }),

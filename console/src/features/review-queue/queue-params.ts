@@ -17,7 +17,16 @@ export interface QueueFilters {
   has_export_failure: boolean;
   /** missing: records without any receipt; present: with at least one. */
   receipt: ReceiptFilter | null;
+  /** A UTC day: records with an export report that day (the overview's exports per day open the queue so). */
+  exported_on: string;
+  /** With exported_on: the report's outcome (either when null). */
+  export_outcome: ExportOutcome | null;
 }
+
+export const EXPORT_OUTCOMES = ['SUCCESS', 'FAILURE'] as const;
+export type ExportOutcome = (typeof EXPORT_OUTCOMES)[number];
+export const isExportOutcome = (value: string | null | undefined): value is ExportOutcome =>
+  value !== null && value !== undefined && (EXPORT_OUTCOMES as readonly string[]).includes(value);
 
 export const RECEIPT_FILTERS = ['missing', 'present'] as const;
 export type ReceiptFilter = (typeof RECEIPT_FILTERS)[number];
@@ -50,6 +59,8 @@ export const NO_FILTERS: QueueFilters = {
   uncoded: false,
   has_export_failure: false,
   receipt: null,
+  exported_on: '',
+  export_outcome: null,
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -70,6 +81,8 @@ export function parseQueueView(search: string): QueueView {
   const source = params.get('source_type');
   const sort = params.get('sort');
   const receipt = params.get('receipt');
+  const outcome = params.get('export_outcome');
+  const exportedOn = day('exported_on');
   const limit = Number(params.get('limit'));
   return {
     filters: {
@@ -85,6 +98,8 @@ export function parseQueueView(search: string): QueueView {
       uncoded: params.get('uncoded') === 'true',
       has_export_failure: params.get('has_export_failure') === 'true',
       receipt: isReceiptFilter(receipt) ? receipt : null,
+      exported_on: exportedOn,
+      export_outcome: exportedOn && isExportOutcome(outcome) ? outcome : null,
     },
     sort: isSort(sort) ? sort : 'updated_at',
     limit: (PAGE_SIZES as readonly number[]).includes(limit) ? limit : DEFAULT_PAGE_SIZE,
@@ -104,6 +119,8 @@ export function queueSearchString(view: QueueView): string {
   if (f.uncoded) params.set('uncoded', 'true');
   if (f.has_export_failure) params.set('has_export_failure', 'true');
   if (f.receipt) params.set('receipt', f.receipt);
+  if (f.exported_on) params.set('exported_on', f.exported_on);
+  if (f.exported_on && f.export_outcome) params.set('export_outcome', f.export_outcome);
   if (view.sort !== 'updated_at') params.set('sort', view.sort);
   if (view.limit !== DEFAULT_PAGE_SIZE) params.set('limit', String(view.limit));
   return params.toString();
@@ -134,6 +151,8 @@ export function searchQuery(view: QueueView, cursor: string | undefined): Record
   if (f.uncoded) query.uncoded = true;
   if (f.has_export_failure) query.has_export_failure = true;
   if (f.receipt) query.receipt = f.receipt;
+  if (f.exported_on) query.exported_on = f.exported_on;
+  if (f.exported_on && f.export_outcome) query.export_outcome = f.export_outcome;
   if (cursor) query.cursor = cursor;
   return query;
 }

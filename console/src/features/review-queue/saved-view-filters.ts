@@ -1,6 +1,7 @@
 import type { SavedViewFilters } from '@svc/client';
 import { isReviewStatus, isSourceType } from '../../lib/labels';
 import {
+  isExportOutcome,
   isReceiptFilter,
   NO_FILTERS,
   queueSearchString,
@@ -46,6 +47,8 @@ export function viewOfSaved(filters: SavedViewFilters, limit: number): QueueView
       uncoded: filters.uncoded === true,
       has_export_failure: filters.has_export_failure === true,
       receipt: isReceiptFilter(receipt) ? receipt : null,
+      exported_on: filters.exported_on ?? '',
+      export_outcome: filters.exported_on && isExportOutcome(filters.export_outcome) ? filters.export_outcome : null,
     },
     sort: isSort(filters.sort) ? filters.sort : 'updated_at',
     limit,

@@ -1,5 +1,6 @@
 import type { AccountingOverview } from '@svc/client';
 import { useId, useState } from 'react';
+import { Link } from 'wouter';
 import { ScrollRegion } from '../../../components/ScrollRegion';
 import { formatDay, plural } from '../../../lib/format';
 
@@ -68,6 +69,20 @@ function Bars({ days }: { days: Day[] }) {
   );
 }
 
+/** A day's count, opening the queue to the same records (the overview counts records as exported_on finds them). */
+function DayCount({ day, outcome, count }: { day: string; outcome: 'SUCCESS' | 'FAILURE'; count: number }) {
+  if (count === 0) return <>0</>;
+  const what = outcome === 'SUCCESS' ? 'exported' : 'whose export failed';
+  return (
+    <Link
+      href={`/queue?exported_on=${day}&export_outcome=${outcome}`}
+      aria-label={`${plural(count, 'record')} ${what} on ${formatDay(day)}: open in the review queue`}
+    >
+      {count}
+    </Link>
+  );
+}
+
 function DaysTable({ days }: { days: Day[] }) {
   return (
     <ScrollRegion label="Exports per day, as a table">
@@ -90,8 +105,12 @@ function DaysTable({ days }: { days: Day[] }) {
               <th scope="row">
                 <time dateTime={day.date}>{formatDay(day.date)}</time>
               </th>
-              <td className="numeric">{day.exported}</td>
-              <td className="numeric">{day.failed}</td>
+              <td className="numeric">
+                <DayCount day={day.date} outcome="SUCCESS" count={day.exported} />
+              </td>
+              <td className="numeric">
+                <DayCount day={day.date} outcome="FAILURE" count={day.failed} />
+              </td>
             </tr>
           ))}
         </tbody>

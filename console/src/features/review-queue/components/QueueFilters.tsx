@@ -7,6 +7,7 @@ import {
   isReviewStatus,
   isSourceType,
 } from '../../../lib/labels';
+import { formatDay } from '../../../lib/format';
 import { isReceiptFilter, NO_FILTERS, PAGE_SIZES, type QueueFilters as Filters, type QueueView } from '../queue-params';
 
 function Field({ label, children, id }: { label: string; id: string; children: ReactNode }) {
@@ -32,6 +33,11 @@ export function QueueFilters({ view, onApply }: { view: QueueView; onApply: (vie
   const clear = () => {
     setFilters(NO_FILTERS);
     onApply({ ...view, filters: NO_FILTERS });
+  };
+  const clearExportDay = () => {
+    const next: Filters = { ...filters, exported_on: '', export_outcome: null };
+    setFilters(next);
+    onApply({ ...view, filters: next, limit });
   };
 
   return (
@@ -161,6 +167,20 @@ export function QueueFilters({ view, onApply }: { view: QueueView; onApply: (vie
           Failed exports only
         </label>
       </div>
+      {filters.exported_on && (
+        <p className="filters-note">
+          Records with an export{' '}
+          {filters.export_outcome === 'SUCCESS'
+            ? 'success'
+            : filters.export_outcome === 'FAILURE'
+              ? 'failure'
+              : 'report'}{' '}
+          on <time dateTime={filters.exported_on}>{formatDay(filters.exported_on)}</time> (UTC).{' '}
+          <button type="button" className="button-quiet" onClick={clearExportDay}>
+            Remove this filter
+          </button>
+        </p>
+      )}
       <div className="button-row">
         <button type="submit" className="button-primary">
           Apply filters
