@@ -62,7 +62,10 @@ function textMatches(accountId: string, text: NonNullable<SearchFilter['text']>)
   return words ?? amount;
 }
 
-/** Below this many matches, sorting the matches beats walking the sort index (measured on SQLite, 200,000 records). */
+/**
+ * Below this many matches, sorting the matches beats walking the sort index (measured on SQLite, 200,000 records;
+ * on PostgreSQL at 300,000: 2,614 matches sorted 52 ms, walked 4.4 ms).
+ */
 const FEW = 2000;
 
 /** True when the free text matches at most `bound` records (reads at most bound + 1 of them). */
@@ -101,9 +104,16 @@ export const searchRepository = {
     if (f.hasExportFailure === false) {
       q = q.where((eb) => eb.or([eb('r.last_export_json', 'is', null), eb('r.last_export_json', 'not like', FAILED)]));
     }
+    // Free text matching few records: read them and sort them. Matching many: walk the sort index and stop at the
+    // page's end, each row tested against the matches kept in a hash — PostgreSQL would otherwise join every match
+    // to its record before sorting (a vendor of one record in thirty: 264 ms at 1,000,000 records, 15× this),
+    // so there the test is written as an expression it does not turn into a join.
+    const few = f.text ? await matchesAtMost(ex, accountId, f.text, FEW) : false;
     if (f.text) {
       const matches = textMatches(accountId, f.text);
-      q = q.where(matches ? sql<SqlBool>`r.id in (${matches})` : sql<SqlBool>`1 = 0`);
+      if (!matches) q = q.where(sql<SqlBool>`1 = 0`);
+      else if (few || ex.dialect === 'sqlite') q = q.where(sql<SqlBool>`r.id in (${matches})`);
+      else q = q.where(sql<SqlBool>`(r.id in (${matches})) is true`);
     }
     // The events' (account_id, type, occurred_at) index: one range a type.
     if (f.exportReported) {
@@ -129,9 +139,9 @@ export const searchRepository = {
     const direction = order.descending ? 'desc' : 'asc';
     // With free text matching few records, SQLite (without statistics) would still walk the account's whole sort
     // index and test each row against the matches; ordered by an expression, it reads the matches by primary key
-    // and sorts only them. Matching many, the walk in order stops at the page's end sooner.
-    const few = f.text && ex.dialect === 'sqlite' && (await matchesAtMost(ex, accountId, f.text, FEW));
-    const sortKey = few ? sql`${sql.ref(column)} + 0` : sql.ref(column);
+    // and sorts only them (PostgreSQL's planner does so by itself). Matching many, the walk in order stops at the
+    // page's end sooner.
+    const sortKey = few && ex.dialect === 'sqlite' ? sql`${sql.ref(column)} + 0` : sql.ref(column);
     const rows = await q
       .orderBy(sortKey, direction)
       .orderBy('r.id', direction)
