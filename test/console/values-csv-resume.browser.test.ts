@@ -51,8 +51,11 @@ eachDialectWith(
     const open = async (fieldId: string, name: string): Promise<Page> => {
       const page = await context.newPage();
       await page.goto(`${server().url}/console/fields/${fieldId}`);
+      // Whichever the console draws first: the sign-in form (a new context) or the field (signed in already).
+      const field = page.getByRole('heading', { level: 1, name });
+      await page.getByLabel('Email').or(field).first().waitFor();
       if (await page.getByLabel('Email').count()) await signInThroughForm(page, admin);
-      await page.getByRole('heading', { level: 1, name }).waitFor();
+      await field.waitFor();
       return page;
     };
     const choose = async (page: Page) => {
