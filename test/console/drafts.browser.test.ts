@@ -130,7 +130,7 @@ eachDialectWith(
 
       // Discard: the record's coding again, and no draft.
       await page.getByRole('button', { name: 'Discard changes' }).click();
-      await expect(picker().inputValue()).resolves.toBe('');
+      await eventually(() => picker().inputValue()).toBe('');
       await page.getByText(/^Draft restored from/).waitFor({ state: 'detached' });
       await eventually(() => draftOf(ids[0]!)).toEqual({ draft: null });
     });
