@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import type PgModule from 'pg';
-import { BackupError } from './backup.manifest.js';
+import { BackupError, sha256Of } from './backup.manifest.js';
 
 const run = promisify(execFile);
 const MAX_OUTPUT = 16 * 1024 * 1024;
@@ -77,9 +77,9 @@ export async function backupPostgres(
   url: string,
   target: string,
   env: NodeJS.ProcessEnv,
-): Promise<{ tables: Record<string, number>; migrations: string[] }> {
+): Promise<{ tables: Record<string, number>; migrations: string[]; sha256: string }> {
   await tool('pg_dump', env);
-  return connected(url, async (client) => {
+  const read = await connected(url, async (client) => {
     await client.query('begin isolation level repeatable read read only');
     try {
       const { rows } = await client.query<{ snapshot: string }>('select pg_export_snapshot() as snapshot');
@@ -99,6 +99,8 @@ export async function backupPostgres(
       await client.query('rollback');
     }
   });
+  // Once the snapshot is let go: the dump is a file of its own now.
+  return { ...read, sha256: await sha256Of(target) };
 }
 
 export const postgresContents = (url: string) => connected(url, contents);

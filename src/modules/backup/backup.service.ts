@@ -10,7 +10,6 @@ import {
   DATA_FILE,
   MANIFEST_FILE,
   newManifest,
-  sha256Of,
   verifiedBackup,
   type BackupManifest,
 } from './backup.manifest.js';
@@ -80,7 +79,6 @@ export async function takeBackup(
         }
       }
     }
-    const sha256 = 'sha256' in read && typeof read.sha256 === 'string' ? read.sha256 : await sha256Of(data);
     const manifest = newManifest({
       receipts,
       svc_version: meta.svcVersion,
@@ -88,7 +86,7 @@ export async function takeBackup(
       migrations: read.migrations,
       created_at: meta.now.toISOString(),
       bytes: fs.statSync(data).size,
-      sha256,
+      sha256: read.sha256,
       tables: read.tables,
     });
     const manifestFile = path.join(work, MANIFEST_FILE);
@@ -99,7 +97,7 @@ export async function takeBackup(
       fs.closeSync(fd);
     }
     // The manifest read back as a restore reads it; the data file's checksum was just taken, not read twice.
-    await verifiedBackup(work, sha256);
+    await verifiedBackup(work, read.sha256);
     fs.renameSync(work, destination);
     return manifest;
   } catch (error) {
