@@ -60,11 +60,19 @@ describeEachDialect(
       // that the request waits until they reach delay_ms, and no longer, however slowly the machine runs.
       await operator(ctx).post(faultsUrl(creds.client_id), { kind: 'delay', delay_ms: 3000, count: 1 });
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      // The delays asked of the faked setTimeout, seen through a wrapper put back before the real timers are. (Not
+      // vi.spyOn: vitest restores its spies between files, and this one's original is the fake, which would then be
+      // every later file's setTimeout in this worker, its timers never firing.)
+      const faked = globalThis.setTimeout;
+      const delays: unknown[] = [];
+      globalThis.setTimeout = Object.assign((...args: Parameters<typeof setTimeout>) => {
+        delays.push(args[1]);
+        return faked(...args);
+      }, faked);
       try {
-        const timers = vi.spyOn(globalThis, 'setTimeout');
         let answered = false;
         const delayed = api.get('/v1/fields').finally(() => (answered = true));
-        await until('the delay on its timer', () => timers.mock.calls.some(([, ms]) => ms === 3000));
+        await until('the delay on its timer', () => delays.includes(3000));
         vi.advanceTimersByTime(2999);
         for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
         expect(answered).toBe(false);
@@ -73,6 +81,7 @@ describeEachDialect(
         // count 1: the next request waits on no timer (held, one would never end).
         expect((await api.get('/v1/fields')).status).toBe(200);
       } finally {
+        globalThis.setTimeout = faked;
         vi.useRealTimers();
       }
     });

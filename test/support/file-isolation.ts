@@ -1,4 +1,5 @@
-import { afterAll, vi } from 'vitest';
+import timers from 'node:timers';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { resetClock } from '../../src/lib/clock.js';
 
 /**
@@ -9,4 +10,25 @@ import { resetClock } from '../../src/lib/clock.js';
 afterAll(() => {
   vi.useRealTimers();
   resetClock();
+});
+
+const REAL_TIMERS = [
+  'setTimeout',
+  'clearTimeout',
+  'setInterval',
+  'clearInterval',
+  'setImmediate',
+  'clearImmediate',
+] as const;
+
+/**
+ * The timers a file starts with are Node's own. A fake left as a global (a `vi.spyOn` over a faked setTimeout is
+ * restored by vitest between files to the fake it wrapped) never fires: every wait on it in a later file hung until
+ * the test's ceiling. Put back here, and said, so that the file that leaked it can be found.
+ */
+beforeAll(() => {
+  const replaced = REAL_TIMERS.filter((name) => globalThis[name] !== timers[name]);
+  if (replaced.length === 0) return;
+  for (const name of replaced) Object.assign(globalThis, { [name]: timers[name] });
+  console.warn(`file-isolation: ${replaced.join(', ')} left replaced by an earlier file in this worker; put back`);
 });
