@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { TSchema } from 'typebox';
 import { expect, it } from 'vitest';
 import { RecordPage } from '../src/modules/accounting/accounting.schemas.js';
-import { RecordSearchPage } from '../src/modules/accounting/review.schemas.js';
+import { RecordSearchPage } from '../src/modules/accounting/search.schemas.js';
 import { FieldValuePage } from '../src/modules/field-values/field-values.schemas.js';
 import { EventFeedPage } from '../src/modules/webhooks/events.schemas.js';
 import { ADMIN, INGEST, item, PEOPLE, RECORDS } from './support/accounting.js';

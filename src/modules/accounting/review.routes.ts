@@ -16,8 +16,6 @@ import {
   HistoryQuery,
   LineParams,
   MergeLinesBody,
-  RecordSearchPage,
-  RecordSearchQuery,
   RecordWithSingleEntry,
   RequiredFieldsBody,
   RequiredFieldsResponse,
@@ -26,6 +24,7 @@ import {
   SplitLineBody,
 } from './review.schemas.js';
 import { reviewService } from './review.service.js';
+import { RecordSearchPage, RecordSearchQuery } from './search.schemas.js';
 import { reviewSettings } from './review-settings.js';
 import { searchService } from './search.service.js';
 import { splitMergeService } from './split-merge.service.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, Timestamp } from '../../http/schemas.js';
-import { RecordSearchQuery } from './review.schemas.js';
+import { RecordSearchQuery } from './search.schemas.js';
 
 /** The most views one user may keep (409 CONFLICT beyond: delete one first). */
 export const MAX_SAVED_VIEWS = 100;

@@ -5,7 +5,7 @@ import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { pageOf } from '../../lib/pagination.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { AccountingRecordShape } from './accounting.schemas.js';
-import type { RecordSearchInput } from './review.schemas.js';
+import type { RecordSearchInput } from './search.schemas.js';
 import { queryAmount, queryWords } from './search-terms.js';
 import { searchRepository, type SearchFilter, type SearchOrder, type SortColumn } from './search.repository.js';
 import { prewrittenPage, type PrewrittenJson } from '../../lib/prewritten.js';
