@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { verifyWebhook } from '../client/src/webhooks.js';
 import { describeEachDialect } from './support/context.js';
 import { startServer } from './support/processes.js';
@@ -20,6 +20,11 @@ describeEachDialect('sandbox: webhooks to a local receiver', (t) => {
       SANDBOX: 'true',
       SANDBOX_ADMIN_TOKEN: ADMIN_TOKEN,
       RATE_LIMIT_MAX: '0',
+    });
+    // Stopped with the test (it outlived the suite before: two servers left running after every CI run).
+    onTestFinished(async () => {
+      server.child.kill('SIGTERM');
+      await server.exited;
     });
     const made = await fetch(`${server.url}/sandbox/v1/accounts`, {
       method: 'POST',

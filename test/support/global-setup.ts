@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import pg from 'pg';
 import { DIALECTS, PG_URL } from './dialects.js';
+import { leakedProcesses } from './leaked-processes.js';
 
 /**
  * Builds dist/ unless it is current (the CLI and spawned-server tests run the real build), and checks PostgreSQL is
  * reachable. `npm ci` has built already, so a CI run builds once; scripts/build-if-changed.mjs compares a hash of
  * the sources with the last build's and serialises concurrent builds.
  */
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<() => Promise<void>> {
   // A failed build fails the run: the spawned-server tests would otherwise run an older dist/.
   execFileSync(process.execPath, ['scripts/build-if-changed.mjs'], { stdio: 'inherit' });
   if (DIALECTS.includes('postgres')) {
@@ -24,4 +25,32 @@ export default async function setup(): Promise<void> {
       await client.end().catch(() => {});
     }
   }
+  return teardown;
+}
+
+/**
+ * Every server and CLI a test starts, it stops: one left running holds a port, a database and memory after the run
+ * (two sandbox servers outlived every CI run before this check). One still ending (signalled, its exit not awaited)
+ * is given a grace of GRACE_MS; those still running then are killed, and fail the run, named.
+ */
+const GRACE_MS = 15_000;
+
+async function teardown(): Promise<void> {
+  let leaked = leakedProcesses();
+  for (let waited = 0; leaked.length > 0 && waited < GRACE_MS; waited += 250) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    leaked = leakedProcesses();
+  }
+  if (leaked.length === 0) return;
+  for (const { pid } of leaked) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const list = leaked.map((p) => `  pid ${p.pid}: ${p.command} (DATABASE_URL=${p.databaseUrl ?? 'unset'})`);
+  // vitest reports a teardown's error but still exits 0: the exit code is set here.
+  process.exitCode = 1;
+  throw new Error(`test processes left running after the suite (killed now):\n${list.join('\n')}`);
 }

@@ -1,0 +1,41 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+
+/** A process of this checkout that a test started and left running. */
+export interface Leaked {
+  pid: number;
+  command: string;
+  databaseUrl: string | null;
+}
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * The processes of the suite still running once it is done: node processes in this checkout (its cwd) started with
+ * the tests' environment (TEST=true), other than the runner's own. Linux's /proc; elsewhere, none are found.
+ */
+export function leakedProcesses(): Leaked[] {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  const leaked: Leaked[] = [];
+  for (const name of pids) {
+    const pid = Number(name);
+    if (pid === process.pid) continue;
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`) !== ROOT) continue;
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      if (!argv.some((arg) => /(^|\/)(dist\/server\.js|bin\/svc\.js)$/.test(arg))) continue;
+      const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      if (!env.includes('TEST=true')) continue;
+      const url = env.find((entry) => entry.startsWith('DATABASE_URL='));
+      leaked.push({ pid, command: argv.join(' '), databaseUrl: url ? url.slice('DATABASE_URL='.length) : null });
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return leaked;
+}
