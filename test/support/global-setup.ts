@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DIALECTS, PG_URL } from './dialects.js';
 import { leakedProcesses } from './leaked-processes.js';
@@ -9,6 +10,8 @@ import { leakedProcesses } from './leaked-processes.js';
  * the sources with the last build's and serialises concurrent builds.
  */
 export default async function setup(): Promise<() => Promise<void>> {
+  // This run's mark, inherited by the workers and every process they start (leaked-processes.ts).
+  process.env.SVC_TEST_RUN = randomUUID();
   // A failed build fails the run: the spawned-server tests would otherwise run an older dist/.
   execFileSync(process.execPath, ['scripts/build-if-changed.mjs'], { stdio: 'inherit' });
   if (DIALECTS.includes('postgres')) {
@@ -36,10 +39,11 @@ export default async function setup(): Promise<() => Promise<void>> {
 const GRACE_MS = 15_000;
 
 async function teardown(): Promise<void> {
-  let leaked = leakedProcesses();
+  const run = process.env.SVC_TEST_RUN ?? '';
+  let leaked = leakedProcesses(run);
   for (let waited = 0; leaked.length > 0 && waited < GRACE_MS; waited += 250) {
     await new Promise((resolve) => setTimeout(resolve, 250));
-    leaked = leakedProcesses();
+    leaked = leakedProcesses(run);
   }
   if (leaked.length === 0) return;
   for (const { pid } of leaked) {

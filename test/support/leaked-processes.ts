@@ -11,10 +11,11 @@ export interface Leaked {
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
- * The processes of the suite still running once it is done: node processes in this checkout (its cwd) started with
- * the tests' environment (TEST=true), other than the runner's own. Linux's /proc; elsewhere, none are found.
+ * The processes of one run of the suite still running once it is done: node processes in this checkout (its cwd)
+ * whose environment carries the run's mark (`SVC_TEST_RUN`, set by the global setup and inherited by every worker
+ * and what it spawns; another run's processes carry another). Linux's /proc; elsewhere, none are found.
  */
-export function leakedProcesses(): Leaked[] {
+export function leakedProcesses(run: string): Leaked[] {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
@@ -30,7 +31,7 @@ export function leakedProcesses(): Leaked[] {
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
       if (!argv.some((arg) => /(^|\/)(dist\/server\.js|bin\/svc\.js)$/.test(arg))) continue;
       const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-      if (!env.includes('TEST=true')) continue;
+      if (!env.includes(`SVC_TEST_RUN=${run}`)) continue;
       const url = env.find((entry) => entry.startsWith('DATABASE_URL='));
       leaked.push({ pid, command: argv.join(' '), databaseUrl: url ? url.slice('DATABASE_URL='.length) : null });
     } catch {
