@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/open.js';
@@ -42,6 +43,39 @@ describe('scheduled backups (SQLite)', () => {
       expect(results.flatMap((r) => r.removed).sort()).toEqual(['svc-20261102T030000Z', 'svc-20261103T030000Z']);
       for (const name of fs.readdirSync(dir)) await verifiedBackup(path.join(dir, name));
     } finally {
+      await database.drop();
+    }
+  });
+
+  it("waits for the database in a thread of its own: the server's process goes on meanwhile", async () => {
+    const database = await createTestDatabase('sqlite');
+    const config = loadConfig({ DATABASE_URL: database.url });
+    const target = { ...config.database, receiptsDir: config.receipts.dir };
+    const db = openDatabase(target, { poolSize: 1 });
+    await migrateToLatest(db);
+    await db.close();
+    const dir = path.join(tempDir('svc-schedule-'), 'backups');
+    // The file held by this process's own connection: a backup on this thread would wait in SQLite's busy handler,
+    // so that nothing here could run to let it go before the wait ran out (a minute) and the backup failed.
+    if (target.dialect !== 'sqlite') throw new Error('a SQLite database was asked for');
+    const locker = new SqliteDatabase(target.path);
+    locker.pragma('locking_mode = EXCLUSIVE');
+    locker.exec('begin exclusive');
+    locker.prepare('select count(*) from kysely_migration').get();
+    try {
+      const taking = backupStep(target, { dir, ...SCHEDULE }, { svcVersion: 'test', now: at('2026-11-02T03:00:00Z') });
+      // The copy's file is made when the backup opens it, just before it asks the source for a read lock, and waits.
+      await until('the copy opened', () =>
+        fs.readdirSync(dir).some((n) => n.includes('.partial-') && fs.existsSync(path.join(dir, n, 'data.sqlite'))),
+      );
+      expect(fs.readdirSync(dir).filter((n) => !n.includes('.partial-'))).toEqual([]);
+      locker.exec('rollback');
+      locker.close();
+      expect(await taking).toEqual({ taken: 'svc-20261102T030000Z', removed: [] });
+      const { manifest } = await verifiedBackup(path.join(dir, 'svc-20261102T030000Z'));
+      expect(manifest.tables.kysely_migration).toBe(manifest.migrations.length);
+    } finally {
+      if (locker.open) locker.close();
       await database.drop();
     }
   });

@@ -59,6 +59,20 @@ export async function rawCopy(from: string, to: string): Promise<void> {
 }
 
 /**
+ * The file read through once, unmeasured, before each side of a SQLite pair: both the floor and svc then start from
+ * the same warm page cache (the machine's other work may have evicted part of it since the last side ran).
+ */
+export async function warm(file: string): Promise<void> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(8 << 20);
+    while ((await handle.read(buffer, 0, buffer.length, null)).bytesRead > 0);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
  * PostgreSQL's raw read of the data: `COPY … TO STDOUT` of every table of the schema, one after the other in one
  * psql session (text format, uncompressed), into one file, flushed. What a dump of the same rows cannot beat.
  */

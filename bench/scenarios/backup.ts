@@ -15,6 +15,7 @@ import {
   sqlitePath,
   svcAsync,
   timed,
+  warm,
 } from '../lib/backup-tools.js';
 import { database, log, recorder, startBench, type Bench, type Settings } from '../lib/context.js';
 import { load, rate, type LoadResult } from '../lib/load.js';
@@ -40,7 +41,8 @@ const secondsText = (s: Side) =>
  * PostgreSQL: `COPY … TO STDOUT` of every table into one flushed file, the raw read of the same rows), ROUNDS of each,
  * alternating; the fastest of each side. Both sides' MB/s count the same bytes: the database file (SQLite), the
  * tables' rows as COPY writes them (PostgreSQL; svc's dump is compressed, so its own size would flatter the floor).
- * On PostgreSQL a bare `pg_dump -Fc` of the same database is reported beside them.
+ * On PostgreSQL a bare `pg_dump -Fc` of the same database is reported beside them. On SQLite each side starts
+ * from the same warm cache (the file read through first, unmeasured) and flushes a new file in the same folder.
  */
 async function backups(b: Bench, work: string): Promise<string> {
   const { dialect } = b.settings;
@@ -52,6 +54,7 @@ async function backups(b: Bench, work: string): Promise<string> {
     if (dialect === 'sqlite') {
       const file = sqlitePath(b.dbUrl);
       checkpoint(file);
+      await warm(file);
       const copy = path.join(work, `raw-${i}.sqlite`);
       const t = await timed(() => rawCopy(file, copy));
       floors.push({ ...t, bytes: fs.statSync(copy).size });
@@ -66,6 +69,7 @@ async function backups(b: Bench, work: string): Promise<string> {
       dumps.push({ ...d, bytes: floors.at(-1)!.bytes });
       fs.rmSync(dump);
     }
+    if (dialect === 'sqlite') await warm(sqlitePath(b.dbUrl));
     const out = path.join(work, `backup-${i}`);
     const t = await timed(() => svcAsync(b.settings.root, ['backup', '--out', out], b.env));
     const own = (JSON.parse(t.value) as { bytes: number }).bytes;
@@ -109,10 +113,12 @@ async function restores(b: Bench, backupDir: string, work: string): Promise<void
   for (let i = 0; i < ROUNDS; i++) {
     if (dialect === 'sqlite') {
       const copy = path.join(work, `raw-restore-${i}.sqlite`);
+      await warm(dataFile);
       floors.push({ ...(await timed(() => rawCopy(dataFile, copy))), bytes });
       fs.rmSync(copy);
       const target = path.join(work, `restored-${i}`, 'svc.sqlite');
       const env = { ...b.env, DATABASE_URL: `sqlite:${target}` };
+      await warm(dataFile);
       svcs.push({ ...(await timed(() => svcAsync(b.settings.root, ['restore', '--from', backupDir], env))), bytes });
       fs.rmSync(path.dirname(target), { recursive: true, force: true });
     } else {

@@ -1,15 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { BackupError, sha256Of } from './backup.manifest.js';
+import { BackupError } from './backup.manifest.js';
+import { copyAndCheckSqlite, type SqliteCopy } from './backup.sqlite-worker.js';
 
-/**
- * How long the backup's connection waits for a lock another process holds (a checkpoint, say): a minute, so that a
- * backup started while the file is busy waits rather than fails (and the test that holds it there never races it).
- */
-const LOCK_WAIT_MS = 60_000;
-
-/** Rows per table and the migrations run, read from an open SQLite database. */
+/** Rows per table and the migrations run, read from an open SQLite database (the backup's worker counts alike). */
 function contents(db: SqliteDatabase.Database): { tables: Record<string, number>; migrations: string[] } {
   const names = db
     .prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`)
@@ -33,36 +28,14 @@ function contents(db: SqliteDatabase.Database): { tables: Record<string, number>
 /**
  * Copies the live database at `source` to `target` through SQLite's online backup API, in one step: the copy is
  * one read transaction's snapshot (in WAL mode the service's writers go on meanwhile), never a file copy of a live
- * database. The copy is then checked and counted. The check is SQLite's `quick_check` (every page, record and
- * structure of the file; not whether each index holds exactly its table's rows, which `integrity_check` also proves
- * at 6× the time): the copy is page for page the source's snapshot, so what it could break is the file's structure.
+ * database. The copy is then checked and counted, in a worker thread (backup.sqlite-worker.ts), and hashed in another
+ * beside the check. The check is SQLite's `quick_check` (every page, record and structure of the file; not whether
+ * each index holds exactly its table's rows, which `integrity_check` also proves at 6× the time): the copy is page
+ * for page the source's snapshot, so what it could break is the file's structure.
  */
-export async function backupSqlite(
-  source: string,
-  target: string,
-): Promise<{ tables: Record<string, number>; migrations: string[]; sha256: string }> {
+export async function backupSqlite(source: string, target: string): Promise<SqliteCopy> {
   if (!fs.existsSync(source)) throw new BackupError(`the database file ${source} does not exist`);
-  const live = new SqliteDatabase(source, { readonly: true, fileMustExist: true, timeout: LOCK_WAIT_MS });
-  try {
-    await live.backup(target, { progress: () => 0x7fffffff });
-  } finally {
-    live.close();
-  }
-  const copy = new SqliteDatabase(target, { fileMustExist: true });
-  let hashing: Promise<string> | undefined;
-  try {
-    copy.pragma('journal_mode = DELETE');
-    // The file is final now (the check and the counts only read): hashed in a worker while they run.
-    hashing = sha256Of(target);
-    const check = copy.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new BackupError(`the copy failed SQLite's quick check: ${String(check)}`);
-    const counted = contents(copy);
-    return { ...counted, sha256: await hashing };
-  } finally {
-    copy.close();
-    // A refused copy's hash is not wanted, nor its failure (the copy is deleted by the caller).
-    hashing?.catch(() => undefined);
-  }
+  return copyAndCheckSqlite(source, target);
 }
 
 /** Rows per table of a SQLite database file (a backup's data file, or a restored database). */
