@@ -198,9 +198,10 @@ export async function exportUpdateFloor(
     throw new Error('export floor: the request read no record clock or updated no record');
   }
   // The request's updated_at values: consecutive from the clock, the smallest time among the updates' parameters.
+  // A parameter may be an array (PostgreSQL's UPDATE … FROM unnest(…) takes each column as one): its elements count.
   const times = statements
     .filter((s) => isUpdate(s.sql))
-    .flatMap((s) => s.params)
+    .flatMap((s) => s.params.flat())
     .filter((p): p is number => typeof p === 'number' && p > 1e15);
   const first = Math.min(...times);
   const span = capturedIds.length;
@@ -209,14 +210,16 @@ export async function exportUpdateFloor(
   for (const ids of batches) {
     const ofBatch = new Map(capturedIds.map((id, i) => [id, ids[i]!]));
     let shift = 0;
+    const other = (p: unknown): unknown =>
+      typeof p === 'string'
+        ? (ofBatch.get(p) ?? p)
+        : typeof p === 'number' && p >= first && p < first + span
+          ? p + shift
+          : Array.isArray(p)
+            ? p.map(other)
+            : p;
     for (const [i, s] of statements.entries()) {
-      const params = s.params.map((p) =>
-        typeof p === 'string'
-          ? (ofBatch.get(p) ?? p)
-          : typeof p === 'number' && p >= first && p < first + span
-            ? p + shift
-            : p,
-      );
+      const params = s.params.map(other);
       const r = raw.dialect === 'sqlite' ? raw.run(s.sql, params) : await raw.run(s.sql, params);
       if (i === clockRead) {
         const last = Number(r.rows[0]?.last_updated_at);

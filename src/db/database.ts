@@ -18,7 +18,15 @@ export type Executor = Kysely<Database> & {
   readonly dialect: DialectName;
   readonly changeMark?: ChangeMark;
   readonly directRead?: DirectRead;
+  readonly runEach?: RunEach;
 };
+
+/**
+ * SQLite's write transactions only (piece `prepared`): one compiled statement that writes, run once for each list of
+ * parameters on the transaction's connection, synchronously, without Kysely's hand-over per run; answers the rows
+ * changed in all. Made by src/speed/, used by prepared queries alone (`preparedQuery(…).each`).
+ */
+export type RunEach = (sql: string, parameterLists: readonly (readonly unknown[])[]) => number;
 
 /**
  * PostgreSQL's `Db.direct` only (piece `pg-direct-reads`): a compiled SELECT run on the pool at once, without Kysely's
@@ -64,16 +72,19 @@ export function dbOver(
     ping(): Promise<void>;
     changeMark?: ChangeMark;
     directRead?: DirectRead;
+    /** Given to write transactions' executors (SQLite). */
+    runEach?: RunEach;
     /** Closes what the dialect opened beside Kysely's pool (PostgreSQL's listener), before the pool. */
     close?(): Promise<void>;
   },
 ): Db {
   const know = (handle: Kysely<Database>): Executor => Object.assign(handle, { dialect });
+  const writing = (handle: Kysely<Database>): Executor => Object.assign(handle, { dialect, runEach: parts.runEach });
   return {
     dialect,
     direct: Object.assign(kysely, { dialect, changeMark: parts.changeMark, directRead: parts.directRead }),
     read: (work) => parts.read(kysely, (trx) => work(know(trx))),
-    write: (work) => kysely.transaction().execute((trx) => work(know(trx))),
+    write: (work) => kysely.transaction().execute((trx) => work(writing(trx))),
     ping: () => parts.ping(),
     close: async () => {
       await parts.close?.();

@@ -10,7 +10,7 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
-import { changeMark, statementsOf, type ConnectionState } from '../speed/sqlite-connection.js';
+import { changeMark, runEachOf, statementsOf, type ConnectionState } from '../speed/sqlite-connection.js';
 import { dbOver, type Database, type Db } from './database.js';
 import { isSqliteBusy as isBusy } from './failures.js';
 
@@ -125,6 +125,7 @@ export function openSqlite(file: string): Db {
   });
   return dbOver(kysely, 'sqlite', {
     changeMark: changeMark(database, state),
+    runEach: runEachOf(statements),
     // One connection: holding it keeps this process's writers out between the reads.
     read: (k, work) => k.connection().execute(work),
     async ping() {

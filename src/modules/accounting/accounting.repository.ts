@@ -166,6 +166,14 @@ export const accountingRepository = {
    * account's whole range of the review-status index (it covers these columns).
    */
   async statesOf(ex: Executor, accountId: string, ids: readonly string[]): Promise<RecordState[]> {
+    if (ex.dialect === 'postgres') {
+      // One statement, the ids as one array: each a probe of the primary key, one round trip for the batch.
+      const result = await sql<RecordState>`
+        select r.id, r.review_status, r.source_type, r.version
+        from accounting_records r
+        where r.account_id = ${accountId} and r.id = any(${[...ids]}::text[])`.execute(ex);
+      return result.rows.map((row) => ({ ...row, version: Number(row.version) }));
+    }
     const out: RecordState[] = [];
     for (const chunk of chunks(ids, ID_CHUNK)) {
       const result = await sql<RecordState>`

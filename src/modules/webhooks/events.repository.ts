@@ -1,9 +1,36 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../db/database.js';
+import type { ByDialect, Executor } from '../../db/database.js';
+import { preparedQuery } from '../../speed/prepared.js';
 import type { AccountEventsTable } from './webhooks.tables.js';
 
-/** 6 columns × 500 rows: far below both dialects' bound-parameter limits. */
-const INSERT_CHUNK = 500;
+/** One event, compiled once: SQLite runs it per event in the caller's write transaction (`each`). */
+// A mapped copy of the row type: an interface is no Record<string, unknown>.
+const insertOne = preparedQuery<{ [K in keyof AccountEventsTable]: AccountEventsTable[K] }>()((ex, p) =>
+  ex.insertInto('account_events').values({
+    account_id: p('account_id'),
+    seq: p('seq'),
+    event_id: p('event_id'),
+    type: p('type'),
+    occurred_at: p('occurred_at'),
+    data_json: p('data_json'),
+  }),
+);
+
+/**
+ * SQLite: one compiled INSERT run per event (a call, not a round trip). PostgreSQL: one statement for the whole
+ * batch, each column one array: one round trip and six parameters, whatever the batch.
+ */
+const insertManyBy: ByDialect<(ex: Executor, rows: readonly AccountEventsTable[]) => Promise<unknown>> = {
+  sqlite: (ex, rows) => insertOne.each(ex, rows),
+  postgres: (ex, rows) => {
+    const column = <K extends keyof AccountEventsTable>(k: K) => rows.map((r) => r[k]);
+    return sql`
+      insert into account_events (account_id, seq, event_id, type, occurred_at, data_json)
+      select * from unnest(${column('account_id')}::text[], ${column('seq')}::bigint[],
+        ${column('event_id')}::text[], ${column('type')}::text[], ${column('occurred_at')}::bigint[],
+        ${column('data_json')}::text[])`.execute(ex);
+  },
+};
 
 export const eventsRepository = {
   /**
@@ -34,12 +61,7 @@ export const eventsRepository = {
   },
 
   async insertMany(ex: Executor, rows: readonly AccountEventsTable[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await ex
-        .insertInto('account_events')
-        .values(rows.slice(i, i + INSERT_CHUNK))
-        .execute();
-    }
+    if (rows.length > 0) await insertManyBy[ex.dialect](ex, rows);
   },
 
   /** The account's events after `afterSeq` (of `types`, or but `except`), in seq order; fetches limit + 1. */
