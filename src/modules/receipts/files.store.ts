@@ -14,32 +14,51 @@ const PARTIAL = '.partial';
 
 const folderOf = (accountId: string) => Buffer.from(accountId, 'utf8').toString('base64url');
 
+const pathIn = (dir: string, accountId: string, sha256: string) =>
+  path.join(dir, folderOf(accountId), sha256.slice(0, 2), sha256);
+
+/**
+ * A receipt's file written whole into `dir` (a file store's folder): under a temporary name, flushed, then renamed
+ * into place. The same bytes already in place: nothing is written.
+ */
+export async function writeReceiptFile(dir: string, accountId: string, sha256: string, bytes: Buffer): Promise<void> {
+  const target = pathIn(dir, accountId, sha256);
+  // The same bytes are already in place (a receipt uploaded again, or a retry): nothing to write.
+  const present = await fsp.stat(target).catch(() => null);
+  if (present?.size === bytes.length) return;
+  await folder(path.join(dir, PARTIAL));
+  await folder(path.dirname(target));
+  const partial = path.join(dir, PARTIAL, `${randomBytes(12).toString('hex')}.part`);
+  const handle = await fsp.open(partial, 'wx', 0o600);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fsp.rename(partial, target);
+}
+
+/** Folders known to exist (made by this process; none is ever removed but by hand): one mkdir each, not per upload. */
+const made = new Set<string>();
+async function folder(name: string): Promise<void> {
+  if (made.has(name)) return;
+  await fsp.mkdir(name, { recursive: true });
+  made.add(name);
+}
+
 export function fileStore(dir: string): ReceiptStore {
-  const pathOf = (accountId: string, sha256: string) => path.join(dir, folderOf(accountId), sha256.slice(0, 2), sha256);
+  const pathOf = (accountId: string, sha256: string) => pathIn(dir, accountId, sha256);
 
   return {
     kind: 'files',
 
-    async write(accountId, sha256, bytes) {
-      const target = pathOf(accountId, sha256);
-      // The same bytes are already in place (a receipt uploaded again, or a retry): nothing to write.
-      const present = await fsp.stat(target).catch(() => null);
-      if (present?.size === bytes.length) return;
-      await fsp.mkdir(path.join(dir, PARTIAL), { recursive: true });
-      await fsp.mkdir(path.dirname(target), { recursive: true });
-      const partial = path.join(dir, PARTIAL, `${randomBytes(12).toString('hex')}.part`);
-      const handle = await fsp.open(partial, 'wx', 0o600);
-      try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await fsp.rename(partial, target);
+    async write(_ex, accountId, sha256, bytes) {
+      await writeReceiptFile(dir, accountId, sha256, bytes);
     },
 
-    async put() {
-      // The file was written before the transaction (write): the row alone makes it visible.
+    async keep() {
+      // The file is in place (write); the sweep takes none younger than its grace, nor any at start but alone.
     },
 
     async read(_ex, accountId, sha256, range?: ByteRange) {
@@ -52,7 +71,7 @@ export function fileStore(dir: string): ReceiptStore {
       return fs.createReadStream(file, range ? { start: range.start, end: range.end } : {});
     },
 
-    async sweep(known, graceMs) {
+    async sweep(_db, known, graceMs) {
       const before = Date.now() - graceMs;
       const old = async (file: string) => {
         const stat = await fsp.stat(file).catch(() => null);

@@ -95,16 +95,16 @@ export function receiptsService(settings: ReceiptsSettings) {
      */
     async stage(db: Db, caller: Caller, recordId: string, upload: Upload): Promise<ReceiptType> {
       await db.read((ex) => accountingService.receipts.mustExist(ex, caller, recordId));
-      return this.stageUnattached(caller, upload);
+      return this.stageUnattached(db, caller, upload);
     },
 
     /** As `stage`, for an upload tied to no record (named by ingestion later): the bytes checked and written. */
-    async stageUnattached(caller: Caller, upload: Upload): Promise<ReceiptType> {
+    async stageUnattached(db: Db, caller: Caller, upload: Upload): Promise<ReceiptType> {
       if (upload.bytes.length === 0) throw errors.receiptMissing();
       if (upload.bytes.length > settings.maxBytes) throw errors.receiptTooLarge(settings.maxBytes);
       const found = await recognise(upload.bytes);
       if (!found.ok) throw errors.unsupportedReceiptType(found.found, RECEIPT_TYPES, HEIC_DECODABLE);
-      await store.write(caller.accountId, sha256Of(upload.bytes), upload.bytes);
+      await store.write(db.direct, caller.accountId, sha256Of(upload.bytes), upload.bytes);
       return found.type;
     },
 
@@ -113,7 +113,7 @@ export function receiptsService(settings: ReceiptsSettings) {
       const sha256 = sha256Of(upload.bytes);
       let row = await repo.findBySha(ex, caller.accountId, sha256);
       if (!row) {
-        await store.put(ex, caller.accountId, sha256, upload.bytes);
+        await store.keep(ex, caller.accountId, sha256, upload.bytes);
         await repo.insert(ex, {
           account_id: caller.accountId,
           id: newId('rcpt'),
@@ -180,6 +180,7 @@ export function receiptsService(settings: ReceiptsSettings) {
     /** Removes stored bytes no receipt names (uploads killed before they committed). */
     async sweep(db: Db, graceMs: number): Promise<number> {
       return store.sweep(
+        db,
         async (accountId, sha256) => (await repo.findBySha(db.direct, accountId, sha256)) !== undefined,
         graceMs,
       );
