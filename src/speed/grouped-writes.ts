@@ -3,10 +3,12 @@ import type { Db, Executor } from '../db/database.js';
 import { isOn } from './switches.js';
 
 interface Waiting {
-  work: (ex: Executor) => Promise<unknown>;
-  resolve(value: unknown): void;
+  /** The caller's work; what it answers hands its value to the caller (once committed). */
+  work: (ex: Executor) => Promise<() => void>;
   reject(error: unknown): void;
 }
+
+const settle = (hand: () => void) => hand();
 
 /** A `Db.write` whose transactions, asked for at the same time, may share one commit. */
 export interface GroupedWrites {
@@ -68,19 +70,18 @@ export function groupedWrites(db: Db, options: { maxBatch: number; concurrency: 
 
   async function flush(batch: Waiting[]): Promise<void> {
     if (batch.length === 1) {
-      const [only] = batch as [Waiting];
-      await db.write(only.work).then(only.resolve, only.reject);
+      for (const only of batch) await db.write(only.work).then(settle, only.reject);
       return;
     }
-    const done: { w: Waiting; value: unknown }[] = [];
+    const done: { w: Waiting; hand: () => void }[] = [];
     try {
       await db.write(async (ex) => {
         for (const w of batch) {
           await sql`savepoint grouped_write`.execute(ex);
           try {
-            const value = await w.work(ex);
+            const hand = await w.work(ex);
             await sql`release savepoint grouped_write`.execute(ex);
-            done.push({ w, value });
+            done.push({ w, hand });
           } catch (error) {
             await sql`rollback to savepoint grouped_write`.execute(ex);
             await sql`release savepoint grouped_write`.execute(ex);
@@ -90,17 +91,23 @@ export function groupedWrites(db: Db, options: { maxBatch: number; concurrency: 
       });
     } catch {
       // The commit (or a savepoint) failed: nothing of the group is written. Each work is tried again alone.
-      for (const { w } of done) await db.write(w.work).then(w.resolve, w.reject);
+      for (const { w } of done) await db.write(w.work).then(settle, w.reject);
       return;
     }
-    for (const { w, value } of done) w.resolve(value);
+    for (const { hand } of done) hand();
   }
 
   return {
     write<T>(work: (ex: Executor) => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         if (waiting.length === 0) waitFor = lastStep;
-        waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        waiting.push({
+          work: async (ex) => {
+            const value = await work(ex);
+            return () => resolve(value);
+          },
+          reject,
+        });
         schedule();
       });
     },

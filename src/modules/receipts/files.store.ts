@@ -19,13 +19,10 @@ const pathIn = (dir: string, accountId: string, sha256: string) =>
 
 /**
  * A receipt's file written whole into `dir` (a file store's folder): under a temporary name, flushed, then renamed
- * into place. The same bytes already in place: nothing is written.
+ * into place (the same bytes there already, by a concurrent upload of them, are replaced by the same bytes).
  */
 export async function writeReceiptFile(dir: string, accountId: string, sha256: string, bytes: Buffer): Promise<void> {
   const target = pathIn(dir, accountId, sha256);
-  // The same bytes are already in place (a receipt uploaded again, or a retry): nothing to write.
-  const present = await fsp.stat(target).catch(() => null);
-  if (present?.size === bytes.length) return;
   await folder(path.join(dir, PARTIAL));
   await folder(path.dirname(target));
   const partial = path.join(dir, PARTIAL, `${randomBytes(12).toString('hex')}.part`);

@@ -39,7 +39,9 @@ export function postgresStore(): ReceiptStore {
 
     async keep(ex, accountId, sha256, bytes) {
       const held = await sql`
-        select 1 from receipt_contents where account_id = ${accountId} and sha256 = ${sha256} for key share`.execute(ex);
+        select 1 from receipt_contents where account_id = ${accountId} and sha256 = ${sha256} for key share`.execute(
+        ex,
+      );
       if (held.rows.length === 0) await insert(ex, accountId, sha256, bytes);
     },
 

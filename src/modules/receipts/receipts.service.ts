@@ -91,7 +91,8 @@ export function receiptsService(settings: ReceiptsSettings) {
 
     /**
      * Before the transaction: 404 for a record the account does not have, then the bytes checked (size, type),
-     * then written where the store keeps them (files: a whole file in place, not yet named by any row).
+     * then made durable where the store keeps them, in a step of their own (files: a whole file in place;
+     * PostgreSQL: a row of receipt_contents, committed), not yet named by any receipt.
      */
     async stage(db: Db, caller: Caller, recordId: string, upload: Upload): Promise<ReceiptType> {
       await db.read((ex) => accountingService.receipts.mustExist(ex, caller, recordId));
@@ -104,7 +105,10 @@ export function receiptsService(settings: ReceiptsSettings) {
       if (upload.bytes.length > settings.maxBytes) throw errors.receiptTooLarge(settings.maxBytes);
       const found = await recognise(upload.bytes);
       if (!found.ok) throw errors.unsupportedReceiptType(found.found, RECEIPT_TYPES, HEIC_DECODABLE);
-      await store.write(db.direct, caller.accountId, sha256Of(upload.bytes), upload.bytes);
+      const sha256 = sha256Of(upload.bytes);
+      // Stored already (uploaded again, or a retry): a named receipt's bytes are never swept, nothing to write.
+      if (!(await repo.findBySha(db.direct, caller.accountId, sha256)))
+        await store.write(db.direct, caller.accountId, sha256, upload.bytes);
       return found.type;
     },
 
