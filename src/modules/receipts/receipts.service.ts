@@ -95,7 +95,8 @@ export function receiptsService(settings: ReceiptsSettings) {
      * PostgreSQL: a row of receipt_contents, committed), not yet named by any receipt.
      */
     async stage(db: Db, caller: Caller, recordId: string, upload: Upload): Promise<ReceiptType> {
-      await db.read((ex) => accountingService.receipts.mustExist(ex, caller, recordId));
+      // One statement: no snapshot of its own needed.
+      await accountingService.receipts.mustExist(db.direct, caller, recordId);
       return this.stageUnattached(db, caller, upload);
     },
 
@@ -112,24 +113,27 @@ export function receiptsService(settings: ReceiptsSettings) {
       return found.type;
     },
 
-    /** In the transaction: the receipt's row (once per account and content), its bytes with it on PostgreSQL. */
+    /**
+     * In the transaction: the receipt's row (once per account and content), its bytes kept with it (the store's
+     * keep). Inserted at once (a new receipt: no read first); the same bytes stored already, the row found.
+     */
     async keep(ex: Executor, caller: Caller, upload: Upload, type: ReceiptType): Promise<ReceiptsTable> {
       const sha256 = sha256Of(upload.bytes);
-      let row = await repo.findBySha(ex, caller.accountId, sha256);
-      if (!row) {
+      const row: ReceiptsTable = {
+        account_id: caller.accountId,
+        id: newId('rcpt'),
+        sha256,
+        content_type: type,
+        size_bytes: upload.bytes.length,
+        created_at: nowMicros(),
+      };
+      if (await repo.insert(ex, row)) {
         await store.keep(ex, caller.accountId, sha256, upload.bytes);
-        await repo.insert(ex, {
-          account_id: caller.accountId,
-          id: newId('rcpt'),
-          sha256,
-          content_type: type,
-          size_bytes: upload.bytes.length,
-          created_at: nowMicros(),
-        });
-        row = await repo.findBySha(ex, caller.accountId, sha256);
-        if (!row) throw errors.internal();
+        return row;
       }
-      return row;
+      const stored = await repo.findBySha(ex, caller.accountId, sha256);
+      if (!stored) throw errors.internal();
+      return stored;
     },
 
     /** In the transaction: the receipt stored (once per account and content) and attached to the record. */
