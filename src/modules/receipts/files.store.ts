@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { isRecord } from '../../lib/guards.js';
 import type { ByteRange, ReceiptStore } from './receipts.store.js';
 
 /**
@@ -22,6 +23,17 @@ const pathIn = (dir: string, accountId: string, sha256: string) =>
  * into place (the same bytes there already, by a concurrent upload of them, are replaced by the same bytes).
  */
 export async function writeReceiptFile(dir: string, accountId: string, sha256: string, bytes: Buffer): Promise<void> {
+  try {
+    await writeFile(dir, accountId, sha256, bytes);
+  } catch (error) {
+    // A folder this process made is gone (removed by hand): made again, once.
+    if (!isRecord(error) || error.code !== 'ENOENT') throw error;
+    made.clear();
+    await writeFile(dir, accountId, sha256, bytes);
+  }
+}
+
+async function writeFile(dir: string, accountId: string, sha256: string, bytes: Buffer): Promise<void> {
   const target = pathIn(dir, accountId, sha256);
   await folder(path.join(dir, PARTIAL));
   await folder(path.dirname(target));
@@ -36,7 +48,7 @@ export async function writeReceiptFile(dir: string, accountId: string, sha256: s
   await fsp.rename(partial, target);
 }
 
-/** Folders known to exist (made by this process; none is ever removed but by hand): one mkdir each, not per upload. */
+/** Folders made by this process (none is removed but by hand): one mkdir each, not one per upload. */
 const made = new Set<string>();
 async function folder(name: string): Promise<void> {
   if (made.has(name)) return;
