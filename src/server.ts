@@ -72,7 +72,8 @@ async function serve(config: Config): Promise<void> {
   });
   if (background) {
     // Before listening, and alone (one process): no upload is under way, so every file no row names is an upload
-    // killed before it committed. With other workers serving, only old ones are.
+    // killed before it committed. With other workers serving, only old ones are. (PostgreSQL's bytes: every row
+    // no receipt names, at any time: its sweep and the uploads lock each other out, postgres-store.repository.ts.)
     const removed = await receipts.sweep(db, config.workers > 1 ? RECEIPT_GRACE_MS : 0);
     if (removed > 0) app.log.info({ receipt_files: removed }, 'orphaned receipt files removed');
   }

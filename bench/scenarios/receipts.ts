@@ -2,10 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import pg from 'pg';
 import { call } from '../lib/api.js';
 import { sqlitePath } from '../lib/backup-tools.js';
 import { database, log, recorder, startBench, type Bench, type Settings } from '../lib/context.js';
+import { serve, type Served } from '../lib/processes.js';
 import { writeReport } from '../lib/report.js';
 
 const MB = 1e6;
@@ -65,8 +67,15 @@ async function newRecords(b: Bench, bearer: string, count: number): Promise<stri
   return ids;
 }
 
-async function upload(b: Bench, bearer: string, recordId: string, bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const res = await fetch(`${b.server.url}/internal/v1/accounting/records/${recordId}/receipts`, {
+async function upload(
+  b: Bench,
+  bearer: string,
+  recordId: string,
+  bytes: Uint8Array<ArrayBuffer>,
+  url = b.server.url,
+  bare = false,
+): Promise<string> {
+  const res = await fetch(bare ? `${url}/upload` : `${url}/internal/v1/accounting/records/${recordId}/receipts`, {
     method: 'POST',
     headers: {
       authorization: `Bearer ${bearer}`,
@@ -77,6 +86,7 @@ async function upload(b: Bench, bearer: string, recordId: string, bytes: Uint8Ar
   });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`upload → ${res.status} ${text.slice(0, 300)}`);
+  if (bare) return '';
   return (JSON.parse(text) as { receipt: { download_uri: string } }).receipt.download_uri;
 }
 
@@ -123,13 +133,37 @@ async function pgFloor(url: string, files: Uint8Array<ArrayBuffer>[]): Promise<n
   }
 }
 
-/** (a) 1 MB uploads to records beside the raw write floor of the same storage, ROUNDS of each alternating. */
-async function uploads(b: Bench, bearer: string, count: number): Promise<void> {
-  const records = await newRecords(b, bearer, count * ROUNDS);
+/**
+ * (a) 1 MB uploads to records beside the raw write floor of the same storage, ROUNDS of each alternating; beside
+ * them, reported, the same uploads to a second server on the same database at WORKERS = the machine's cores
+ * (`cluster`, null without a core to spare), in the same rounds.
+ */
+async function uploads(
+  b: Bench,
+  bearer: string,
+  count: number,
+  cluster: { url: string; workers: number } | null,
+  bareUrl: string,
+) {
+  const sides = cluster ? 2 : 1;
+  const records = await newRecords(b, bearer, count * ROUNDS * sides);
   const size = 1 * MB;
   const floors: number[] = [];
   const svcs: number[] = [];
+  const clustered: number[] = [];
   const loads: string[] = [];
+  const clusterLoads: string[] = [];
+  const bares: number[] = [];
+  const send = async (url: string, mine: string[], bare = false) => {
+    // Other bytes than the floor's (the floor's are not svc's receipts anyway, but no cache is warmed for it).
+    const ours = mine.map(() => pdfOf(size));
+    let i = 0;
+    return pool(
+      ours,
+      UPLOAD_CONCURRENCY,
+      async (bytes) => void (await upload(b, bearer, mine[i++]!, bytes, url, bare)),
+    );
+  };
   for (let round = 0; round < ROUNDS; round++) {
     const files = Array.from({ length: count }, () => pdfOf(size));
     const before = uptime();
@@ -138,15 +172,20 @@ async function uploads(b: Bench, bearer: string, count: number): Promise<void> {
         ? await fileFloor(path.join(path.dirname(sqlitePath(b.dbUrl)), 'floor-writes'), files)
         : await pgFloor(b.dbUrl, files),
     );
-    // Other bytes than the floor's (the floor's are not svc's receipts anyway, but no cache is warmed for it).
-    const ours = files.map(() => pdfOf(size));
-    const mine = records.slice(round * count, (round + 1) * count);
-    let i = 0;
-    svcs.push(await pool(ours, UPLOAD_CONCURRENCY, async (bytes) => void (await upload(b, bearer, mine[i++]!, bytes))));
+    const mine = records.slice(round * sides * count, (round * sides + 1) * count);
+    svcs.push(await send(b.server.url, mine));
     loads.push(`${before} → ${uptime()}`);
-    log(
-      `receipt uploads round ${round + 1}: floor ${(count / floors.at(-1)!).toFixed(1)}/s, svc ${(count / svcs.at(-1)!).toFixed(1)}/s (${loads.at(-1)})`,
-    );
+    let line = `receipt uploads round ${round + 1}: floor ${(count / floors.at(-1)!).toFixed(1)}/s, svc ${(count / svcs.at(-1)!).toFixed(1)}/s (${loads.at(-1)})`;
+    if (cluster) {
+      const start = uptime();
+      const theirs = records.slice((round * sides + 1) * count, (round * sides + 2) * count);
+      clustered.push(await send(cluster.url, theirs));
+      clusterLoads.push(`${start} → ${uptime()}`);
+      line += `, svc at WORKERS=${cluster.workers} ${(count / clustered.at(-1)!).toFixed(1)}/s (${clusterLoads.at(-1)})`;
+    }
+    bares.push(await send(bareUrl, mine, true));
+    line += `, bare HTTP upload ${(count / bares.at(-1)!).toFixed(1)}/s`;
+    log(line);
   }
   const floor = Math.min(...floors);
   const svc = Math.min(...svcs);
@@ -162,6 +201,24 @@ async function uploads(b: Bench, bearer: string, count: number): Promise<void> {
     floorName,
     minShare: 0.5,
   });
+  b.add({
+    name: `bare HTTP upload of the same 1 MB bodies, stored as the floor stores them (bench/upload-floor-server.ts: a Fastify route, nothing else; reported: what HTTP costs before svc does anything; ${count} a round, ${UPLOAD_CONCURRENCY} at a time, best of ${ROUNDS}, each round after svc's)`,
+    unit: 'receipts/s',
+    throughput: count / Math.min(...bares),
+    floor: count / floor,
+    floorName,
+    reported: true,
+  });
+  if (cluster) {
+    b.add({
+      name: `upload 1 MB receipts to records, svc at WORKERS=${cluster.workers} (reported beside the one process: ${count} a round, ${UPLOAD_CONCURRENCY} at a time, best of ${ROUNDS}, each round right after the one-process side's; ${clusterLoads.join('; ')})`,
+      unit: 'receipts/s',
+      throughput: count / Math.min(...clustered),
+      floor: count / floor,
+      floorName,
+      reported: true,
+    });
+  }
 }
 
 function rssMb(pid: number): number {
@@ -236,7 +293,28 @@ export async function receiptsBench(settings: Settings, docs: boolean): Promise<
     const b = await startBench(settings, db.url, env, rec);
     try {
       const { bearer } = await b.client();
-      await uploads(b, bearer, count);
+      // A second server on the same database with a worker per core, for the uploads' reported row.
+      const workers = os.availableParallelism();
+      let cluster: Served | null = null;
+      if (workers > 1)
+        cluster = await serve(
+          [path.join(settings.root, 'dist/server.js')],
+          { ...env, WORKERS: String(workers) },
+          settings.port + 7,
+        );
+      const bare = await serve(
+        ['--import', 'tsx', path.join(settings.root, 'bench/upload-floor-server.ts')],
+        settings.dialect === 'sqlite'
+          ? { DIR: path.join(path.dirname(sqlitePath(db.url)), 'bare-uploads') }
+          : { DATABASE_URL: db.url },
+        settings.port + 9,
+      );
+      try {
+        await uploads(b, bearer, count, cluster && { url: cluster.url, workers }, bare.url);
+      } finally {
+        await cluster?.stop();
+        await bare.stop();
+      }
       await serving(b, bearer);
     } finally {
       await b.stop();

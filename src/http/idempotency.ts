@@ -111,10 +111,11 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
  * Runs a write in one transaction and, when the request carries an Idempotency-Key, claims the key in that
  * transaction and stores the answer there: the change and its answer commit together, or neither does. A
  * business error (4xx) undoes the work and is stored as the key's answer; the error is thrown on after the
- * commit, for the error handler to send. Returns the body to send (status 200 unless given).
+ * commit, for the error handler to send. Returns the body to send (status 200 unless given). `db` may be a
+ * `GroupedWrites` (src/speed/grouped-writes.ts): the transaction then may share its commit with others'.
  */
 export async function writeTransaction<T>(
-  db: Db,
+  db: Pick<Db, 'write'>,
   request: FastifyRequest,
   reply: FastifyReply,
   work: (ex: Executor) => Promise<T>,

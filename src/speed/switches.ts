@@ -17,6 +17,8 @@ export const SPEED_PIECES = [
   'grant-cache',
   /** Tokens asked for at the same time committed in one transaction. */
   'group-commit',
+  /** Receipt uploads' transactions asked for at the same time run as savepoints of one, one commit for all. */
+  'grouped-writes',
   /** A redundant `key in (…)` beside a join on that key: SQLite probes the primary key per key. */
   'hint-key-probe',
   /** `cross join`: SQLite keeps the written join order (the few keys first). */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Executor } from '../../db/database.js';
 import type { ReceiptStore } from '../receipts/receipts.service.js';
+import { writeReceiptFile } from '../receipts/files.store.js';
 import { BackupError } from './backup.manifest.js';
 
 export interface StoredReceipt {
@@ -33,8 +34,7 @@ export async function carryReceipts(
     const bytes = await bytesOf(stream);
     const found = createHash('sha256').update(bytes).digest('hex');
     if (found !== sha256) throw new BackupError(`receipt ${sha256} of account ${account_id}: its bytes are damaged`);
-    await to.store.write(account_id, sha256, bytes);
-    await to.store.put(to.ex, account_id, sha256, bytes);
+    await to.store.write(to.ex, account_id, sha256, bytes);
   }
   return receipts.length;
 }
@@ -65,15 +65,15 @@ export async function saveReceipts(
   return receipts.length;
 }
 
-/** A SQLite backup's receipts back into a file store, each checked against its SHA-256 first. */
-export async function loadReceipts(receipts: readonly StoredReceipt[], dir: string, to: ReceiptStore): Promise<number> {
+/** A SQLite backup's receipts back into a file store's folder (`to`), each checked against its SHA-256 first. */
+export async function loadReceipts(receipts: readonly StoredReceipt[], dir: string, to: string): Promise<number> {
   for (const r of receipts) {
     const file = inBackup(dir, r);
     if (!fs.existsSync(file)) throw new BackupError(`${file} is missing: the backup is incomplete`);
     const bytes = fs.readFileSync(file);
     if (createHash('sha256').update(bytes).digest('hex') !== r.sha256)
       throw new BackupError(`${file} does not hold the receipt it names: the backup is damaged`);
-    await to.write(r.account_id, r.sha256, bytes);
+    await writeReceiptFile(to, r.account_id, r.sha256, bytes);
   }
   return receipts.length;
 }

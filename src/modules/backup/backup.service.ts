@@ -150,8 +150,10 @@ export async function restoreBackup(
     // The receipts' files first, each checked: a backup missing one is refused before the database is in place
     // (files written meanwhile name no row, and the server's sweep removes them).
     const named = sqliteReceipts(dataFile);
-    if (named.length > 0)
-      await loadReceipts(named, path.join(path.resolve(from), RECEIPTS_FOLDER), receiptStore(target.receiptsDir));
+    if (named.length > 0) {
+      if (target.receiptsDir === null) throw new BackupError('the backup holds receipts and no receipts folder is set');
+      await loadReceipts(named, path.join(path.resolve(from), RECEIPTS_FOLDER), target.receiptsDir);
+    }
     restoreSqlite(dataFile, target.path);
   } else await restorePostgres(dataFile, target.url, env);
   const found = target.dialect === 'sqlite' ? sqliteContents(target.path) : await postgresContents(target.url);

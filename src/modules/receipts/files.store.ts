@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { isRecord } from '../../lib/guards.js';
 import type { ByteRange, ReceiptStore } from './receipts.store.js';
 
 /**
@@ -14,32 +15,59 @@ const PARTIAL = '.partial';
 
 const folderOf = (accountId: string) => Buffer.from(accountId, 'utf8').toString('base64url');
 
+const pathIn = (dir: string, accountId: string, sha256: string) =>
+  path.join(dir, folderOf(accountId), sha256.slice(0, 2), sha256);
+
+/**
+ * A receipt's file written whole into `dir` (a file store's folder): under a temporary name, flushed, then renamed
+ * into place (the same bytes there already, by a concurrent upload of them, are replaced by the same bytes).
+ */
+export async function writeReceiptFile(dir: string, accountId: string, sha256: string, bytes: Buffer): Promise<void> {
+  try {
+    await writeFile(dir, accountId, sha256, bytes);
+  } catch (error) {
+    // A folder this process made is gone (removed by hand): made again, once.
+    if (!isRecord(error) || error.code !== 'ENOENT') throw error;
+    made.clear();
+    await writeFile(dir, accountId, sha256, bytes);
+  }
+}
+
+async function writeFile(dir: string, accountId: string, sha256: string, bytes: Buffer): Promise<void> {
+  const target = pathIn(dir, accountId, sha256);
+  await folder(path.join(dir, PARTIAL));
+  await folder(path.dirname(target));
+  const partial = path.join(dir, PARTIAL, `${randomBytes(12).toString('hex')}.part`);
+  const handle = await fsp.open(partial, 'wx', 0o600);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fsp.rename(partial, target);
+}
+
+/** Folders made by this process (none is removed but by hand): one mkdir each, not one per upload. */
+const made = new Set<string>();
+async function folder(name: string): Promise<void> {
+  if (made.has(name)) return;
+  await fsp.mkdir(name, { recursive: true });
+  made.add(name);
+}
+
 export function fileStore(dir: string): ReceiptStore {
-  const pathOf = (accountId: string, sha256: string) => path.join(dir, folderOf(accountId), sha256.slice(0, 2), sha256);
+  const pathOf = (accountId: string, sha256: string) => pathIn(dir, accountId, sha256);
 
   return {
     kind: 'files',
 
-    async write(accountId, sha256, bytes) {
-      const target = pathOf(accountId, sha256);
-      // The same bytes are already in place (a receipt uploaded again, or a retry): nothing to write.
-      const present = await fsp.stat(target).catch(() => null);
-      if (present?.size === bytes.length) return;
-      await fsp.mkdir(path.join(dir, PARTIAL), { recursive: true });
-      await fsp.mkdir(path.dirname(target), { recursive: true });
-      const partial = path.join(dir, PARTIAL, `${randomBytes(12).toString('hex')}.part`);
-      const handle = await fsp.open(partial, 'wx', 0o600);
-      try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await fsp.rename(partial, target);
+    async write(_ex, accountId, sha256, bytes) {
+      await writeReceiptFile(dir, accountId, sha256, bytes);
     },
 
-    async put() {
-      // The file was written before the transaction (write): the row alone makes it visible.
+    async keep() {
+      // The file is in place (write); the sweep takes none younger than its grace, nor any at start but alone.
     },
 
     async read(_ex, accountId, sha256, range?: ByteRange) {
@@ -52,7 +80,7 @@ export function fileStore(dir: string): ReceiptStore {
       return fs.createReadStream(file, range ? { start: range.start, end: range.end } : {});
     },
 
-    async sweep(known, graceMs) {
+    async sweep(_db, known, graceMs) {
       const before = Date.now() - graceMs;
       const old = async (file: string) => {
         const stat = await fsp.stat(file).catch(() => null);

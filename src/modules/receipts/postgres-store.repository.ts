@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
+import type { Executor } from '../../db/database.js';
 import type { ReceiptStore } from './receipts.store.js';
 
 /**
@@ -11,23 +12,37 @@ import type { ReceiptStore } from './receipts.store.js';
 export const CHUNK_BYTES = 256 * 1024;
 
 /**
- * Receipts in PostgreSQL (bytea in receipt_contents), written in the transaction of the receipt's row: every node
- * of a cluster serves every receipt, and an upload that never commits leaves nothing behind (no sweep needed).
+ * Receipts in PostgreSQL (bytea in receipt_contents): every node of a cluster serves every receipt. The bytes are
+ * inserted and committed on their own (`write`), before the receipt's row: the megabytes are flushed without the
+ * record clock held, and uploads' inserts run side by side as the raw floor's do. An upload killed between the two
+ * leaves a row of bytes no receipt names; `sweep` deletes those, at any time and on any node:
+ * - the sweep locks its candidates (FOR UPDATE SKIP LOCKED) and then deletes those that no receipt names in a
+ *   statement of its own, whose snapshot is taken after the locks: a receipt committed meanwhile is seen;
+ * - the row's transaction locks the bytes' row (FOR KEY SHARE, `keep`) before it writes the receipt: a sweep that
+ *   holds it makes it wait; one that deleted it first, it inserts the bytes again (it still has them).
  */
+async function insert(ex: Executor, accountId: string, sha256: string, bytes: Buffer): Promise<void> {
+  await ex
+    .insertInto('receipt_contents')
+    .values({ account_id: accountId, sha256, content: bytes })
+    .onConflict((oc) => oc.columns(['account_id', 'sha256']).doNothing())
+    .execute();
+}
+
 export function postgresStore(): ReceiptStore {
   return {
     kind: 'postgres',
 
-    async write() {
-      // Nothing before the transaction: the bytes go in with the row (put).
+    async write(ex, accountId, sha256, bytes) {
+      await insert(ex, accountId, sha256, bytes);
     },
 
-    async put(ex, accountId, sha256, bytes) {
-      await ex
-        .insertInto('receipt_contents')
-        .values({ account_id: accountId, sha256, content: bytes })
-        .onConflict((oc) => oc.columns(['account_id', 'sha256']).doNothing())
-        .execute();
+    async keep(ex, accountId, sha256, bytes) {
+      const held = await sql`
+        select 1 from receipt_contents where account_id = ${accountId} and sha256 = ${sha256} for key share`.execute(
+        ex,
+      );
+      if (held.rows.length === 0) await insert(ex, accountId, sha256, bytes);
     },
 
     async read(ex, accountId, sha256, range) {
@@ -60,8 +75,24 @@ export function postgresStore(): ReceiptStore {
       return Readable.from(chunks(), { objectMode: false });
     },
 
-    async sweep() {
-      return 0;
+    async sweep(db) {
+      return db.write(async (ex) => {
+        const candidates = await sql<{ account_id: string; sha256: string }>`
+          select c.account_id, c.sha256 from receipt_contents c
+          where not exists (select 1 from receipts r where r.account_id = c.account_id and r.sha256 = c.sha256)
+          for update skip locked`.execute(ex);
+        let removed = 0;
+        for (const c of candidates.rows) {
+          const gone = await sql`
+            delete from receipt_contents c
+            where c.account_id = ${c.account_id} and c.sha256 = ${c.sha256}
+              and not exists (select 1 from receipts r where r.account_id = c.account_id and r.sha256 = c.sha256)`.execute(
+            ex,
+          );
+          removed += Number(gone.numAffectedRows ?? 0);
+        }
+        return removed;
+      });
     },
   };
 }

@@ -33,13 +33,17 @@ export const receiptsRepository = {
     return rows.map((r) => r.id);
   },
 
-  /** Inserts the receipt unless the account has its bytes already (a concurrent upload of the same file). */
-  async insert(ex: Executor, row: ReceiptsTable): Promise<void> {
-    await ex
+  /**
+   * Inserts the receipt unless the account has its bytes already (uploaded before, or by a concurrent upload of
+   * the same file); whether it did.
+   */
+  async insert(ex: Executor, row: ReceiptsTable): Promise<boolean> {
+    const result = await ex
       .insertInto('receipts')
       .values(row)
       .onConflict((oc) => oc.columns(['account_id', 'sha256']).doNothing())
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   },
 
   async count(ex: Executor, accountId: string): Promise<number> {

@@ -6,6 +6,7 @@ import type { Db } from '../../db/database.js';
 import { authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
 import { errorResponses } from '../../http/schemas.js';
+import { groupedWrites } from '../../speed/grouped-writes.js';
 import type { ReceiptsService } from './receipts.service.js';
 import {
   LinkQuery,
@@ -50,6 +51,12 @@ function served(reply: FastifyReply, receipt: ReceiptsTable, contentType: string
 /** Receipts: uploaded to a record, removed from it, and served through signed links (docs/receipts.md). */
 export function receiptsRoutes(db: Db, service: ReceiptsService, maxBytes: number): FastifyPluginAsyncTypebox {
   return async (app) => {
+    // An upload's bytes are made durable on their own first (the store's write); what is left is a short
+    // transaction (the row, the attach, the Idempotency-Key's answer) whose commit uploads arriving together share.
+    const attaches = groupedWrites(db, {
+      maxBatch: 32,
+      concurrency: db.dialect === 'sqlite' ? 1 : 2,
+    });
     // Uploads in their own scope: its body parsing (bytes, multipart) is theirs alone.
     await app.register(async (scope) => {
       const uploads = scope.withTypeProvider<TypeBoxTypeProvider>();
@@ -71,8 +78,8 @@ export function receiptsRoutes(db: Db, service: ReceiptsService, maxBytes: numbe
         async (request, reply) => {
           const caller = authOf(request);
           const upload = uploadOf(request);
-          const type = await service.stage(db, caller, request.params.record_id, upload);
-          return writeTransaction(db, request, reply, (ex) =>
+          const type = await attaches.before(() => service.stage(db, caller, request.params.record_id, upload));
+          return writeTransaction(attaches, request, reply, (ex) =>
             service.attachUpload(ex, caller, request.params.record_id, upload, type),
           );
         },
@@ -92,8 +99,8 @@ export function receiptsRoutes(db: Db, service: ReceiptsService, maxBytes: numbe
         async (request, reply) => {
           const caller = authOf(request);
           const upload = uploadOf(request);
-          const type = await service.stageUnattached(caller, upload);
-          return writeTransaction(db, request, reply, (ex) => service.keepUnattached(ex, caller, upload, type));
+          const type = await attaches.before(() => service.stageUnattached(db, caller, upload));
+          return writeTransaction(attaches, request, reply, (ex) => service.keepUnattached(ex, caller, upload, type));
         },
       );
     });

@@ -91,41 +91,49 @@ export function receiptsService(settings: ReceiptsSettings) {
 
     /**
      * Before the transaction: 404 for a record the account does not have, then the bytes checked (size, type),
-     * then written where the store keeps them (files: a whole file in place, not yet named by any row).
+     * then made durable where the store keeps them, in a step of their own (files: a whole file in place;
+     * PostgreSQL: a row of receipt_contents, committed), not yet named by any receipt.
      */
     async stage(db: Db, caller: Caller, recordId: string, upload: Upload): Promise<ReceiptType> {
-      await db.read((ex) => accountingService.receipts.mustExist(ex, caller, recordId));
-      return this.stageUnattached(caller, upload);
+      // One statement: no snapshot of its own needed.
+      await accountingService.receipts.mustExist(db.direct, caller, recordId);
+      return this.stageUnattached(db, caller, upload);
     },
 
     /** As `stage`, for an upload tied to no record (named by ingestion later): the bytes checked and written. */
-    async stageUnattached(caller: Caller, upload: Upload): Promise<ReceiptType> {
+    async stageUnattached(db: Db, caller: Caller, upload: Upload): Promise<ReceiptType> {
       if (upload.bytes.length === 0) throw errors.receiptMissing();
       if (upload.bytes.length > settings.maxBytes) throw errors.receiptTooLarge(settings.maxBytes);
       const found = await recognise(upload.bytes);
       if (!found.ok) throw errors.unsupportedReceiptType(found.found, RECEIPT_TYPES, HEIC_DECODABLE);
-      await store.write(caller.accountId, sha256Of(upload.bytes), upload.bytes);
+      const sha256 = sha256Of(upload.bytes);
+      // Stored already (uploaded again, or a retry): a named receipt's bytes are never swept, nothing to write.
+      if (!(await repo.findBySha(db.direct, caller.accountId, sha256)))
+        await store.write(db.direct, caller.accountId, sha256, upload.bytes);
       return found.type;
     },
 
-    /** In the transaction: the receipt's row (once per account and content), its bytes with it on PostgreSQL. */
+    /**
+     * In the transaction: the receipt's row (once per account and content), its bytes kept with it (the store's
+     * keep). Inserted at once (a new receipt: no read first); the same bytes stored already, the row found.
+     */
     async keep(ex: Executor, caller: Caller, upload: Upload, type: ReceiptType): Promise<ReceiptsTable> {
       const sha256 = sha256Of(upload.bytes);
-      let row = await repo.findBySha(ex, caller.accountId, sha256);
-      if (!row) {
-        await store.put(ex, caller.accountId, sha256, upload.bytes);
-        await repo.insert(ex, {
-          account_id: caller.accountId,
-          id: newId('rcpt'),
-          sha256,
-          content_type: type,
-          size_bytes: upload.bytes.length,
-          created_at: nowMicros(),
-        });
-        row = await repo.findBySha(ex, caller.accountId, sha256);
-        if (!row) throw errors.internal();
+      const row: ReceiptsTable = {
+        account_id: caller.accountId,
+        id: newId('rcpt'),
+        sha256,
+        content_type: type,
+        size_bytes: upload.bytes.length,
+        created_at: nowMicros(),
+      };
+      if (await repo.insert(ex, row)) {
+        await store.keep(ex, caller.accountId, sha256, upload.bytes);
+        return row;
       }
-      return row;
+      const stored = await repo.findBySha(ex, caller.accountId, sha256);
+      if (!stored) throw errors.internal();
+      return stored;
     },
 
     /** In the transaction: the receipt stored (once per account and content) and attached to the record. */
@@ -180,6 +188,7 @@ export function receiptsService(settings: ReceiptsSettings) {
     /** Removes stored bytes no receipt names (uploads killed before they committed). */
     async sweep(db: Db, graceMs: number): Promise<number> {
       return store.sweep(
+        db,
         async (accountId, sha256) => (await repo.findBySha(db.direct, accountId, sha256)) !== undefined,
         graceMs,
       );

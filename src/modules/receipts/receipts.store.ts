@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Executor } from '../../db/database.js';
+import type { Db, Executor } from '../../db/database.js';
 
 /** A part of a receipt's bytes: from `start` to `end`, both included (an HTTP byte range). */
 export interface ByteRange {
@@ -9,21 +9,28 @@ export interface ByteRange {
 
 /**
  * Where a receipt's bytes live, addressed by account and SHA-256 (docs/receipts.md): one implementation per place,
- * each in its own file. `write` runs before the transaction that writes the receipt's row and `put` inside it, before it commits:
- * the bytes are durable when the row is, and a write that never commits leaves nothing a reader can find
- * (PostgreSQL: rolled back with it; files: a file no row names, removed by `sweep`).
+ * each in its own file. `write` makes the bytes durable in a step of their own, before the short transaction that
+ * writes the receipt's row and attaches it (so that no lock of that transaction is held while megabytes are
+ * flushed): the bytes are durable before the row is, and bytes no committed row names (an upload killed between
+ * the two) are found by nobody (a reader goes through the row) and removed by `sweep`.
  */
 export interface ReceiptStore {
   readonly kind: 'files' | 'postgres';
-  /** Before the transaction: the file store writes the file (under a temporary name, then renamed into place). */
-  write(accountId: string, sha256: string, bytes: Buffer): Promise<void>;
-  /** Inside the transaction that writes the receipt's row: PostgreSQL's store writes the bytes. */
-  put(ex: Executor, accountId: string, sha256: string, bytes: Buffer): Promise<void>;
+  /**
+   * Before the row's transaction, on `ex` outside any transaction: the bytes made durable (files: a temporary
+   * name, flushed, renamed into place; PostgreSQL: a row of receipt_contents, committed on its own).
+   */
+  write(ex: Executor, accountId: string, sha256: string, bytes: Buffer): Promise<void>;
+  /**
+   * In the transaction that writes the receipt's row, before it: the bytes are kept until it commits (PostgreSQL:
+   * their row locked against the sweep, or written again when a sweep took them since `write`).
+   */
+  keep(ex: Executor, accountId: string, sha256: string, bytes: Buffer): Promise<void>;
   /** The bytes (or the range of them) of a stored receipt; null when absent. */
   read(ex: Executor, accountId: string, sha256: string, range?: ByteRange): Promise<Readable | null>;
   /**
-   * Removes what no committed row names: unfinished writes and files of uploads that never committed, older than
+   * Removes what no committed row names: unfinished writes and bytes of uploads that never committed, older than
    * `graceMs` (so that an upload under way in another process is not taken for one). Returns how many.
    */
-  sweep(known: (accountId: string, sha256: string) => Promise<boolean>, graceMs: number): Promise<number>;
+  sweep(db: Db, known: (accountId: string, sha256: string) => Promise<boolean>, graceMs: number): Promise<number>;
 }

@@ -1,0 +1,105 @@
+import { sql } from 'kysely';
+import { beforeEach, expect, it } from 'vitest';
+import type { Db, Executor } from '../../src/db/database.js';
+import { groupedWrites } from '../../src/speed/grouped-writes.js';
+import { describeEachDialect } from '../support/context.js';
+
+/**
+ * Transactions asked for at once share one commit, each as a savepoint (src/speed/grouped-writes.ts): a value is
+ * handed over only once committed, a work that throws is undone alone, and a failed commit fails only the work
+ * whose rows the database refuses.
+ */
+describeEachDialect('speed: grouped writes', (t) => {
+  let commits = 0;
+  /** The test's database, counting the transactions opened through it. */
+  const counted = (): Db => ({ ...t.ctx.db, write: (work) => (commits++, t.ctx.db.write(work)) });
+  const insert = (ex: Executor, id: string, parent: string) =>
+    sql`insert into gw_child (id, parent_id) values (${id}, ${parent})`.execute(ex);
+  const children = async () =>
+    (await sql<{ id: string }>`select id from gw_child order by id`.execute(t.ctx.db.direct)).rows.map((r) => r.id);
+
+  beforeEach(async () => {
+    commits = 0;
+    await sql`drop table if exists gw_child`.execute(t.ctx.db.direct);
+    await sql`drop table if exists gw_parent`.execute(t.ctx.db.direct);
+    await sql`create table gw_parent (id text primary key)`.execute(t.ctx.db.direct);
+    // Checked at commit: a group's commit can fail for one work's row.
+    await sql`create table gw_child (id text primary key, parent_id text not null references gw_parent (id) deferrable initially deferred)`.execute(
+      t.ctx.db.direct,
+    );
+    await sql`insert into gw_parent (id) values ('p')`.execute(t.ctx.db.direct);
+  });
+
+  it('runs works asked for at once in one transaction; each value is handed over committed', async () => {
+    const grouped = groupedWrites(counted(), { maxBatch: 32, concurrency: 1 });
+    const seen: string[][] = [];
+    const values = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        grouped
+          .write(async (ex) => {
+            await insert(ex, `c${i}`, 'p');
+            return i;
+          })
+          .then(async (value) => {
+            seen.push(await children());
+            return value;
+          }),
+      ),
+    );
+    expect(values).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(commits).toBe(1);
+    for (const rows of seen) expect(rows).toHaveLength(8);
+  });
+
+  it('undoes a work that throws alone, and answers it at once with its error', async () => {
+    const grouped = groupedWrites(counted(), { maxBatch: 32, concurrency: 1 });
+    const answers = await Promise.allSettled(
+      ['a', 'b', 'c'].map((id) =>
+        grouped.write(async (ex) => {
+          await insert(ex, id, 'p');
+          if (id === 'b') throw new Error('refused b');
+          return id;
+        }),
+      ),
+    );
+    expect(answers.map((a) => (a.status === 'fulfilled' ? a.value : (a.reason as Error).message))).toEqual([
+      'a',
+      'refused b',
+      'c',
+    ]);
+    expect(await children()).toEqual(['a', 'c']);
+    expect(commits).toBe(1);
+  });
+
+  it('runs each work again alone when the group commit fails: only the work the database refuses fails', async () => {
+    const grouped = groupedWrites(counted(), { maxBatch: 32, concurrency: 1 });
+    const answers = await Promise.allSettled(
+      ['a', 'b', 'c'].map((id) =>
+        grouped.write(async (ex) => {
+          await insert(ex, id, id === 'b' ? 'missing' : 'p');
+          return id;
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await children()).toEqual(['a', 'c']);
+    // The group's, then one for each work alone.
+    expect(commits).toBe(4);
+  });
+
+  it('lets a step under way (an upload writing its bytes) join the group, without waiting for steps started later', async () => {
+    const grouped = groupedWrites(counted(), { maxBatch: 32, concurrency: 1 });
+    let finish!: () => void;
+    const step = grouped.before(() => new Promise<void>((resolve) => (finish = resolve)));
+    const first = grouped.write((ex) => insert(ex, 'first', 'p'));
+    // The group waits for the step under way; its write joins it.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(commits).toBe(0);
+    finish();
+    const second = step.then(() => grouped.write((ex) => insert(ex, 'second', 'p')));
+    await Promise.all([first, second]);
+    expect(commits).toBe(1);
+    expect(await children()).toEqual(['first', 'second']);
+  });
+});
