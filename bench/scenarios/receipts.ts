@@ -9,6 +9,7 @@ import { sqlitePath } from '../lib/backup-tools.js';
 import { database, log, recorder, startBench, type Bench, type Settings } from '../lib/context.js';
 import { serve, type Served } from '../lib/processes.js';
 import { writeReport } from '../lib/report.js';
+import { syncFolder } from '../../src/modules/receipts/files.store.js';
 
 const MB = 1e6;
 /** Uploads (and floor writes) in flight at once: a few clients, as phones and an integration would send them. */
@@ -90,7 +91,10 @@ async function upload(
   return (JSON.parse(text) as { receipt: { download_uri: string } }).receipt.download_uri;
 }
 
-/** The raw write floor of the same storage: each file written and fsynced under the data folder (SQLite's). */
+/**
+ * The raw write floor of the same storage: each file written and fsynced under the data folder (SQLite's), and its
+ * name with the folder.
+ */
 async function fileFloor(dir: string, files: Uint8Array<ArrayBuffer>[]): Promise<number> {
   fs.mkdirSync(dir, { recursive: true });
   let n = 0;
@@ -99,6 +103,8 @@ async function fileFloor(dir: string, files: Uint8Array<ArrayBuffer>[]): Promise
     await handle.writeFile(bytes);
     await handle.sync();
     await handle.close();
+    // As durable as svc's files: the new name flushed with its folder (files.store.ts).
+    await syncFolder(dir);
   });
   fs.rmSync(dir, { recursive: true, force: true });
   return seconds;

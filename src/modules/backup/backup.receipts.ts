@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Executor } from '../../db/database.js';
 import type { ReceiptStore } from '../receipts/receipts.service.js';
-import { writeReceiptFile } from '../receipts/files.store.js';
+import { writeReceiptFile } from '../receipts/receipts.service.js';
 import { BackupError } from './backup.manifest.js';
 
 export interface StoredReceipt {

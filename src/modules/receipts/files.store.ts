@@ -46,13 +46,32 @@ async function writeFile(dir: string, accountId: string, sha256: string, bytes: 
     await handle.close();
   }
   await fsp.rename(partial, target);
+  // The name made durable too: a directory's entries reach the disk with the directory's own flush, and an
+  // acknowledged receipt must survive a power cut, not only a crash of the process.
+  await syncFolder(path.dirname(target));
+}
+
+/** Flushes a folder's entries (the names in it) to disk. */
+export async function syncFolder(name: string): Promise<void> {
+  const handle = await fsp.open(name, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Folders made by this process (none is removed but by hand): one mkdir each, not one per upload. */
 const made = new Set<string>();
 async function folder(name: string): Promise<void> {
   if (made.has(name)) return;
-  await fsp.mkdir(name, { recursive: true });
+  const first = await fsp.mkdir(name, { recursive: true });
+  // Each folder made here is named in its parent durably, as the files in it are (writeFile).
+  if (first !== undefined)
+    for (let at = name; ; at = path.dirname(at)) {
+      await syncFolder(path.dirname(at));
+      if (at === first || path.dirname(at) === at) break;
+    }
   made.add(name);
 }
 

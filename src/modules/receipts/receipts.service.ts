@@ -198,3 +198,4 @@ export function receiptsService(settings: ReceiptsSettings) {
 
 export type ReceiptsService = ReturnType<typeof receiptsService>;
 export type { ReceiptStore } from './receipts.store.js';
+export { writeReceiptFile } from './files.store.js';
