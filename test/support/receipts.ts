@@ -8,6 +8,16 @@ import type { TestContext } from './context.js';
 export const receiptsUrl = (recordId: string) => `/internal/v1/accounting/records/${recordId}/receipts`;
 export const RECEIPT_WRITER = ['accounting.record.admin', 'accounting.record.read', 'events.read'] as const;
 
+/**
+ * Sizes no earlier image of this process had: an image's size is in its header, so each one's bytes are its own
+ * (random widths among 200 gave two uploads of "distinct" receipts the same bytes once in 200 pairs).
+ */
+let sizes = 0;
+const nextSize = () => {
+  const n = sizes++;
+  return { width: 64 + (n % 200), height: 48 + (Math.floor(n / 200) % 200) };
+};
+
 const image = (format: 'jpeg' | 'png' | 'webp', width = 64, height = 48) => {
   const canvas = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } });
   return (format === 'jpeg' ? canvas.jpeg() : format === 'png' ? canvas.png() : canvas.webp()).toBuffer();
@@ -22,16 +32,24 @@ export const PDF = Buffer.from(
 /** One file of each accepted type (fresh bytes each call: each is a receipt of its own). */
 export async function samples(): Promise<Record<'jpeg' | 'png' | 'webp' | 'pdf', { bytes: Buffer; type: string }>> {
   return {
-    jpeg: { bytes: await image('jpeg', 64 + Math.floor(Math.random() * 64)), type: 'image/jpeg' },
-    png: { bytes: await image('png', 64 + Math.floor(Math.random() * 64)), type: 'image/png' },
-    webp: { bytes: await image('webp', 64 + Math.floor(Math.random() * 64)), type: 'image/webp' },
+    jpeg: { bytes: await sized('jpeg'), type: 'image/jpeg' },
+    png: { bytes: await sized('png'), type: 'image/png' },
+    webp: { bytes: await sized('webp'), type: 'image/webp' },
     pdf: { bytes: Buffer.concat([PDF, Buffer.from(`% ${Math.random()}\n`)]), type: 'application/pdf' },
   };
 }
 
-/** A JPEG of its own (distinct bytes). */
-export async function newJpeg(width = 64 + Math.floor(Math.random() * 200)): Promise<Buffer> {
-  return image('jpeg', width);
+const sized = (format: 'jpeg' | 'png' | 'webp') => {
+  const { width, height } = nextSize();
+  return image(format, width, height);
+};
+
+/**
+ * A JPEG of its own (distinct bytes). Of `width` when given: then distinct from every other width, and from the
+ * sized ones (a height they never have).
+ */
+export async function newJpeg(width?: number): Promise<Buffer> {
+  return width === undefined ? sized('jpeg') : image('jpeg', width, 47);
 }
 
 /** Uploads `bytes` as the raw body with `contentType`. */
