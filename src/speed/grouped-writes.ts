@@ -35,11 +35,13 @@ export interface GroupedWrites {
  * back itself. A write starts on the next turn of the event loop (requests that arrived in the same turn join it),
  * once every `before` step under way when the first of them arrived has ended (those writes join it: the wait is
  * an event, a local write ending, never a timer) or `maxBatch` are waiting; a work alone runs in a transaction of
- * its own, as `Db.write`. `concurrency` groups may be committing at once
- * (SQLite: 1, its one connection; PostgreSQL: fewer than the pool, leaving room for reads).
+ * its own, as `Db.write`. `concurrency` groups may be committing at once (SQLite: 1, its one connection). A work's
+ * locks are held until its group commits: with concurrent groups (PostgreSQL) works taking row locks in opposite
+ * orders deadlock, so receipts group on SQLite only. When the group's transaction itself fails (BEGIN, a savepoint
+ * statement, the commit), every work not answered yet is run again alone: no caller is left without an answer.
  */
 export function groupedWrites(db: Db, options: { maxBatch: number; concurrency: number }): GroupedWrites {
-  if (!isOn('grouped-writes')) return { write: (work) => db.write(work), before: (step) => step() };
+  if (!isOn('grouped-writes')) return ungrouped(db);
   const waiting: Waiting[] = [];
   let running = 0;
   let scheduled = false;
@@ -74,6 +76,8 @@ export function groupedWrites(db: Db, options: { maxBatch: number; concurrency: 
       return;
     }
     const done: { w: Waiting; hand: () => void }[] = [];
+    /** Works whose caller has its answer already (its own error, rolled back to its savepoint). */
+    const refused = new Set<Waiting>();
     try {
       await db.write(async (ex) => {
         for (const w of batch) {
@@ -85,13 +89,16 @@ export function groupedWrites(db: Db, options: { maxBatch: number; concurrency: 
           } catch (error) {
             await sql`rollback to savepoint grouped_write`.execute(ex);
             await sql`release savepoint grouped_write`.execute(ex);
+            refused.add(w);
             w.reject(error);
           }
         }
       });
     } catch {
-      // The commit (or a savepoint) failed: nothing of the group is written. Each work is tried again alone.
-      for (const { w } of done) await db.write(w.work).then(settle, w.reject);
+      // The group's transaction failed (its BEGIN, a savepoint statement, a rollback SQLite made by itself, the
+      // commit): nothing of it is written. Every work not answered yet — done, under way, or not reached — is tried
+      // again alone, and its caller gets that transaction's answer (a 503 when the database is busy), never none.
+      for (const w of batch) if (!refused.has(w)) await db.write(w.work).then(settle, w.reject);
       return;
     }
     for (const { hand } of done) hand();
@@ -123,4 +130,9 @@ export function groupedWrites(db: Db, options: { maxBatch: number; concurrency: 
       }
     },
   };
+}
+
+/** Each write a transaction of its own (`Db.write`), with nothing to wait for: the piece off, or not wanted. */
+export function ungrouped(db: Db): GroupedWrites {
+  return { write: (work) => db.write(work), before: (step) => step() };
 }

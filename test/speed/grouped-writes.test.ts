@@ -51,6 +51,33 @@ describeEachDialect('speed: grouped writes', (t) => {
     for (const rows of seen) expect(rows).toHaveLength(8);
   });
 
+  it('answers every caller when the group transaction itself fails (its BEGIN refused: a busy database)', async () => {
+    // The first transaction asked for, the group's, is refused before any work runs (as SQLite's BEGIN IMMEDIATE
+    // past its busy timeout, or a PostgreSQL pool that cannot connect): no caller may be left without an answer.
+    let refusals = 1;
+    const busy: Db = {
+      ...t.ctx.db,
+      write: (work) => {
+        commits++;
+        if (refusals-- > 0) return Promise.reject(new Error('database is busy'));
+        return t.ctx.db.write(work);
+      },
+    };
+    const grouped = groupedWrites(busy, { maxBatch: 32, concurrency: 1 });
+    const answers = await Promise.allSettled(
+      ['a', 'b', 'c'].map((id) =>
+        grouped.write(async (ex) => {
+          await insert(ex, id, 'p');
+          return id;
+        }),
+      ),
+    );
+    // Each tried again alone, in a transaction of its own.
+    expect(answers).toEqual(['a', 'b', 'c'].map((value) => ({ status: 'fulfilled', value })));
+    expect(commits).toBe(4);
+    expect(await children()).toEqual(['a', 'b', 'c']);
+  });
+
   it('undoes a work that throws alone, and answers it at once with its error', async () => {
     const grouped = groupedWrites(counted(), { maxBatch: 32, concurrency: 1 });
     const answers = await Promise.allSettled(

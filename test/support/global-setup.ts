@@ -10,8 +10,9 @@ import { leakedProcesses } from './leaked-processes.js';
  * the sources with the last build's and serialises concurrent builds.
  */
 export default async function setup(): Promise<() => Promise<void>> {
-  // This run's mark, inherited by the workers and every process they start (leaked-processes.ts).
-  process.env.SVC_TEST_RUN = randomUUID();
+  // This run's mark, inherited by the workers and every process they start (leaked-processes.ts); set once (vitest
+  // runs this setup once per project).
+  process.env.SVC_TEST_RUN ??= randomUUID();
   // A failed build fails the run: the spawned-server tests would otherwise run an older dist/.
   execFileSync(process.execPath, ['scripts/build-if-changed.mjs'], { stdio: 'inherit' });
   if (DIALECTS.includes('postgres')) {
@@ -34,9 +35,10 @@ export default async function setup(): Promise<() => Promise<void>> {
 /**
  * Every server and CLI a test starts, it stops: one left running holds a port, a database and memory after the run
  * (two sandbox servers outlived every CI run before this check). One still ending (signalled, its exit not awaited)
- * is given a grace of GRACE_MS; those still running then are killed, and fail the run, named.
+ * is given a grace of GRACE_MS (a server draining a request may take its request timeout and more); those still
+ * running then are killed, and fail the run, named.
  */
-const GRACE_MS = 15_000;
+const GRACE_MS = 60_000;
 
 async function teardown(): Promise<void> {
   const run = process.env.SVC_TEST_RUN ?? '';

@@ -61,10 +61,22 @@ export async function syncFolder(name: string): Promise<void> {
   }
 }
 
-/** Folders made by this process (none is removed but by hand): one mkdir each, not one per upload. */
-const made = new Set<string>();
-async function folder(name: string): Promise<void> {
-  if (made.has(name)) return;
+/**
+ * Folders made by this process (none is removed but by hand): one mkdir each, not one per upload. The promise is
+ * shared, so that an upload into a folder another upload is making waits until that folder's name is flushed too.
+ */
+const made = new Map<string, Promise<void>>();
+function folder(name: string): Promise<void> {
+  let making = made.get(name);
+  if (!making) {
+    making = makeFolder(name);
+    made.set(name, making);
+    making.catch(() => made.delete(name));
+  }
+  return making;
+}
+
+async function makeFolder(name: string): Promise<void> {
   const first = await fsp.mkdir(name, { recursive: true });
   // Each folder made here is named in its parent durably, as the files in it are (writeFile).
   if (first !== undefined)
@@ -72,7 +84,6 @@ async function folder(name: string): Promise<void> {
       await syncFolder(path.dirname(at));
       if (at === first || path.dirname(at) === at) break;
     }
-  made.add(name);
 }
 
 export function fileStore(dir: string): ReceiptStore {

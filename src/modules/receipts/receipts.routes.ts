@@ -6,7 +6,7 @@ import type { Db } from '../../db/database.js';
 import { authOf } from '../../http/auth.js';
 import { writeTransaction } from '../../http/idempotency.js';
 import { errorResponses } from '../../http/schemas.js';
-import { groupedWrites } from '../../speed/grouped-writes.js';
+import { groupedWrites, ungrouped } from '../../speed/grouped-writes.js';
 import type { ReceiptsService } from './receipts.service.js';
 import {
   LinkQuery,
@@ -53,10 +53,10 @@ export function receiptsRoutes(db: Db, service: ReceiptsService, maxBytes: numbe
   return async (app) => {
     // An upload's bytes are made durable on their own first (the store's write); what is left is a short
     // transaction (the row, the attach, the Idempotency-Key's answer) whose commit uploads arriving together share.
-    const attaches = groupedWrites(db, {
-      maxBatch: 32,
-      concurrency: db.dialect === 'sqlite' ? 1 : 2,
-    });
+    // SQLite only: its one writer's commit is what uploads share (A/B: +15% to +49%). On PostgreSQL grouping measured
+    // no gain, and would hold one account's record clock until other accounts' works commit (two groups taking
+    // accounts in opposite orders deadlock): each attach there is a transaction of its own.
+    const attaches = db.dialect === 'sqlite' ? groupedWrites(db, { maxBatch: 32, concurrency: 1 }) : ungrouped(db);
     // Uploads in their own scope: its body parsing (bytes, multipart) is theirs alone.
     await app.register(async (scope) => {
       const uploads = scope.withTypeProvider<TypeBoxTypeProvider>();
