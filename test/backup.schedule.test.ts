@@ -14,15 +14,20 @@ import { until } from './support/wait.js';
 const at = (iso: string) => new Date(iso);
 const SCHEDULE = { everyHours: 24, keepDaily: 3, keepWeekly: 2 };
 
+/** A new migrated SQLite database, its config and backup target, and a folder for its backups. */
+async function migratedSqlite() {
+  const database = await createTestDatabase('sqlite');
+  const config = loadConfig({ DATABASE_URL: database.url });
+  const target = { ...config.database, receiptsDir: config.receipts.dir };
+  const db = openDatabase(target, { poolSize: 1 });
+  await migrateToLatest(db);
+  await db.close();
+  return { database, target, dir: path.join(tempDir('svc-schedule-'), 'backups') };
+}
+
 describe('scheduled backups (SQLite)', () => {
   it('backs up when the newest is due, and keeps the newest of the last days and weeks', async () => {
-    const database = await createTestDatabase('sqlite');
-    const config = loadConfig({ DATABASE_URL: database.url });
-    const target = { ...config.database, receiptsDir: config.receipts.dir };
-    const db = openDatabase(target, { poolSize: 1 });
-    await migrateToLatest(db);
-    await db.close();
-    const dir = path.join(tempDir('svc-schedule-'), 'backups');
+    const { database, target, dir } = await migratedSqlite();
     const schedule = { dir, ...SCHEDULE };
     const step = (iso: string) => backupStep(target, schedule, { svcVersion: 'test', now: at(iso) });
     try {
@@ -48,13 +53,7 @@ describe('scheduled backups (SQLite)', () => {
   });
 
   it("waits for the database in a thread of its own: the server's process goes on meanwhile", async () => {
-    const database = await createTestDatabase('sqlite');
-    const config = loadConfig({ DATABASE_URL: database.url });
-    const target = { ...config.database, receiptsDir: config.receipts.dir };
-    const db = openDatabase(target, { poolSize: 1 });
-    await migrateToLatest(db);
-    await db.close();
-    const dir = path.join(tempDir('svc-schedule-'), 'backups');
+    const { database, target, dir } = await migratedSqlite();
     // The file held by this process's own connection: a backup on this thread would wait in SQLite's busy handler,
     // so that nothing here could run to let it go before the wait ran out (a minute) and the backup failed.
     if (target.dialect !== 'sqlite') throw new Error('a SQLite database was asked for');

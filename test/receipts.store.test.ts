@@ -1,23 +1,7 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, it } from 'vitest';
 import { receiptsService, receiptStore } from '../src/modules/receipts/receipts.service.js';
 import { describeEachDialect, type TestContext } from './support/context.js';
-import { follow, newJpeg, RECEIPT_WRITER, storedContents, storedReceipts, uploadRaw } from './support/receipts.js';
-
-const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-/** The bytes as the dialect's store keeps them: files under the data folder, or rows of receipt_contents. */
-async function storedBlobs(ctx: TestContext, accountId: string): Promise<string[]> {
-  if (ctx.dialect === 'postgres') return (await storedContents(ctx, accountId)).map((r) => r.sha256).sort();
-  const folder = path.join(ctx.config.receipts.dir!, Buffer.from(accountId).toString('base64url'));
-  if (!fs.existsSync(folder)) return [];
-  return fs
-    .readdirSync(folder)
-    .flatMap((prefix) => fs.readdirSync(path.join(folder, prefix)))
-    .sort();
-}
+import { follow, newJpeg, RECEIPT_WRITER, sha, storedBlobs, storedReceipts, uploadRaw } from './support/receipts.js';
 
 /** The service as the server builds it (src/server.ts), for its sweep. */
 const serviceOf = (ctx: TestContext) =>

@@ -1,9 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { newUser, Browser } from './support/console.js';
-import { describeEachDialect, type TestContext } from './support/context.js';
+import { describeEachDialect } from './support/context.js';
 import { errorBody } from './support/expect.js';
 import {
   follow,
@@ -12,25 +10,13 @@ import {
   receiptsUrl,
   RECEIPT_WRITER,
   samples,
-  storedContents,
+  sha,
+  storedBlobs,
   storedLinks,
   storedReceipts,
   uploadMultipart,
   uploadRaw,
 } from './support/receipts.js';
-
-const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-/** The bytes as the dialect's store keeps them: files under the data folder, or rows of receipt_contents. */
-async function storedBlobs(ctx: TestContext, accountId: string): Promise<string[]> {
-  if (ctx.dialect === 'postgres') return (await storedContents(ctx, accountId)).map((r) => r.sha256).sort();
-  const folder = path.join(ctx.config.receipts.dir!, Buffer.from(accountId).toString('base64url'));
-  if (!fs.existsSync(folder)) return [];
-  return fs
-    .readdirSync(folder)
-    .flatMap((prefix) => fs.readdirSync(path.join(folder, prefix)))
-    .sort();
-}
 
 describeEachDialect(
   'receipts: upload',

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import type { ApiClient } from './api.js';
@@ -125,4 +128,18 @@ export async function storedLinks(ctx: TestContext, accountId: string) {
     .orderBy('record_id')
     .orderBy('receipt_id')
     .execute();
+}
+
+/** A receipt's SHA-256 (its name in either store). */
+export const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** The bytes as the dialect's store keeps them: files under the data folder, or rows of receipt_contents. */
+export async function storedBlobs(ctx: TestContext, accountId: string): Promise<string[]> {
+  if (ctx.dialect === 'postgres') return (await storedContents(ctx, accountId)).map((r) => r.sha256).sort();
+  const folder = path.join(ctx.config.receipts.dir!, Buffer.from(accountId).toString('base64url'));
+  if (!fs.existsSync(folder)) return [];
+  return fs
+    .readdirSync(folder)
+    .flatMap((prefix) => fs.readdirSync(path.join(folder, prefix)))
+    .sort();
 }
