@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { ByDialect, Executor } from '../../db/database.js';
+import { unnestInsert } from '../../db/unnest-insert.js';
 import { preparedQuery } from '../../speed/prepared.js';
 import type { AccountingRecordEventsTable } from './accounting.tables.js';
 
@@ -22,21 +22,28 @@ const insertOne = preparedQuery<{ [K in keyof AccountingRecordEventsTable]: Acco
 
 /**
  * SQLite: one compiled INSERT run per event (in process a statement is a call, not a round trip; building and
- * compiling a 500-row INSERT cost more than running it). PostgreSQL: one statement for the whole batch, each column
- * one array: one round trip and nine parameters, whatever the batch.
+ * compiling a 500-row INSERT cost more than running it). PostgreSQL: one statement for the whole batch
+ * (`unnestInsert`).
  */
 const insertManyBy: ByDialect<(ex: Executor, events: readonly AccountingRecordEventsTable[]) => Promise<unknown>> = {
   sqlite: (ex, events) => insertOne.each(ex, events),
-  postgres: (ex, events) => {
-    const column = <K extends keyof AccountingRecordEventsTable>(k: K) => events.map((e) => e[k]);
-    return sql`
-      insert into accounting_record_events
-        (account_id, record_id, version, event_id, type, actor_type, actor_id, occurred_at, changes_json)
-      select * from unnest(${column('account_id')}::text[], ${column('record_id')}::text[],
-        ${column('version')}::integer[], ${column('event_id')}::text[], ${column('type')}::text[],
-        ${column('actor_type')}::text[], ${column('actor_id')}::text[], ${column('occurred_at')}::bigint[],
-        ${column('changes_json')}::text[])`.execute(ex);
-  },
+  postgres: (ex, events) =>
+    unnestInsert(
+      ex,
+      'accounting_record_events',
+      [
+        ['account_id', 'text'],
+        ['record_id', 'text'],
+        ['version', 'integer'],
+        ['event_id', 'text'],
+        ['type', 'text'],
+        ['actor_type', 'text'],
+        ['actor_id', 'text'],
+        ['occurred_at', 'bigint'],
+        ['changes_json', 'text'],
+      ],
+      events,
+    ),
 };
 
 export const historyRepository = {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { ByDialect, Executor } from '../../db/database.js';
+import { unnestInsert } from '../../db/unnest-insert.js';
 import { preparedQuery } from '../../speed/prepared.js';
 import type { AccountEventsTable } from './webhooks.tables.js';
 
@@ -18,18 +19,24 @@ const insertOne = preparedQuery<{ [K in keyof AccountEventsTable]: AccountEvents
 
 /**
  * SQLite: one compiled INSERT run per event (a call, not a round trip). PostgreSQL: one statement for the whole
- * batch, each column one array: one round trip and six parameters, whatever the batch.
+ * batch (`unnestInsert`).
  */
 const insertManyBy: ByDialect<(ex: Executor, rows: readonly AccountEventsTable[]) => Promise<unknown>> = {
   sqlite: (ex, rows) => insertOne.each(ex, rows),
-  postgres: (ex, rows) => {
-    const column = <K extends keyof AccountEventsTable>(k: K) => rows.map((r) => r[k]);
-    return sql`
-      insert into account_events (account_id, seq, event_id, type, occurred_at, data_json)
-      select * from unnest(${column('account_id')}::text[], ${column('seq')}::bigint[],
-        ${column('event_id')}::text[], ${column('type')}::text[], ${column('occurred_at')}::bigint[],
-        ${column('data_json')}::text[])`.execute(ex);
-  },
+  postgres: (ex, rows) =>
+    unnestInsert(
+      ex,
+      'account_events',
+      [
+        ['account_id', 'text'],
+        ['seq', 'bigint'],
+        ['event_id', 'text'],
+        ['type', 'text'],
+        ['occurred_at', 'bigint'],
+        ['data_json', 'text'],
+      ],
+      rows,
+    ),
 };
 
 export const eventsRepository = {
