@@ -16,7 +16,7 @@ import {
 import type { LastExportResult } from './accounting.tables.js';
 import type { SourceType } from './ledger.js';
 import { AFTER_EXPORT, EXPORTABLE, type ReviewStatus } from './lifecycle.js';
-import { recordEvents, type RecordEvent } from './history.js';
+import { exportReported, recordEvents } from './history.js';
 import { recordClock } from './record-clock.repository.js';
 import { reviewService } from './review.service.js';
 import { recordReceipts } from './record-receipts.js';
@@ -173,17 +173,13 @@ export const accountingService = {
     await recordEvents(
       ex,
       tenant,
-      updates.map(({ id, reviewStatus, updatedAt, reported }): RecordEvent => {
-        const event = { recordId: id, version: states.get(id)!.version + 1, occurredAt: updatedAt };
-        const review_status = { from: EXPORTABLE, to: reviewStatus };
-        return reported.status === 'SUCCESS'
-          ? {
-              ...event,
-              type: 'EXPORT_SUCCEEDED',
-              changes: { review_status, reference_id: reported.reference_id, deep_link_url: reported.deep_link_url },
-            }
-          : { ...event, type: 'EXPORT_FAILED', changes: { review_status, error_message: reported.error_message } };
-      }),
+      updates.map(({ id, reviewStatus, updatedAt, reported }) =>
+        exportReported(
+          { recordId: id, version: states.get(id)!.version + 1, occurredAt: updatedAt },
+          reviewStatus,
+          reported,
+        ),
+      ),
     );
     return { updated_accounting_record_ids: ids };
   },

@@ -9,8 +9,9 @@ import { userNamesService } from '../users/user-names.service.js';
 import { eventsService, type NewAccountEvent } from '../webhooks/events.service.js';
 import { accountingRepository } from './accounting.repository.js';
 import { historyRepository } from './history.repository.js';
+import type { LastExportResult } from './accounting.tables.js';
 import type { AccountingFieldValue } from './ledger.js';
-import type { ReviewStatus } from './lifecycle.js';
+import { EXPORTABLE, type ReviewStatus } from './lifecycle.js';
 import type { Money } from './money.js';
 import { RecordEventShape } from './review.schemas.js';
 
@@ -91,6 +92,25 @@ export type RecordEvent = RecordChange & {
   /** An imported record's past (its export already reported): kept, never announced. */
   historic?: true;
 };
+
+/**
+ * The event of an export report: EXPORT_SUCCEEDED with its reference, or EXPORT_FAILED with its message; the record
+ * moved from READY_FOR_EXPORT to `to`. `event` says which record, its version, when, and whether it is history.
+ */
+export function exportReported(
+  event: Pick<RecordEvent, 'recordId' | 'version' | 'occurredAt' | 'historic'>,
+  to: ReviewStatus,
+  report: Omit<LastExportResult, 'reported_at'>,
+): RecordEvent {
+  const review_status = { from: EXPORTABLE, to };
+  return report.status === 'SUCCESS'
+    ? {
+        ...event,
+        type: 'EXPORT_SUCCEEDED',
+        changes: { review_status, reference_id: report.reference_id, deep_link_url: report.deep_link_url },
+      }
+    : { ...event, type: 'EXPORT_FAILED', changes: { review_status, error_message: report.error_message } };
+}
 
 /**
  * The account event (webhooks and the event feed) a record event announces, if any: became ready for export,

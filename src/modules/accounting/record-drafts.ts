@@ -1,6 +1,6 @@
 import type { LineDecision } from '../coding-rules/coding-rules.service.js';
 import type { LastExportResult, StoredRecord } from './accounting.tables.js';
-import type { RecordEvent } from './history.js';
+import { exportReported, type RecordEvent } from './history.js';
 import type { EconomicLine, RecordType } from './ledger.js';
 import type { ReviewStatus } from './lifecycle.js';
 import type { SourceStatus } from './source-status.js';
@@ -57,18 +57,9 @@ export function importedExport(
   lastExport: NonNullable<RecordDraft['lastExport']>,
   version: number,
 ): RecordEvent {
-  const event = {
-    recordId: row.id,
-    version,
-    occurredAt: reportedAt(d, row.updated_at),
-    historic: true as const,
-  };
-  const review_status = { from: 'READY_FOR_EXPORT' as const, to: d.reviewStatus };
-  return lastExport.status === 'SUCCESS'
-    ? {
-        ...event,
-        type: 'EXPORT_SUCCEEDED',
-        changes: { review_status, reference_id: lastExport.reference_id, deep_link_url: lastExport.deep_link_url },
-      }
-    : { ...event, type: 'EXPORT_FAILED', changes: { review_status, error_message: lastExport.error_message } };
+  return exportReported(
+    { recordId: row.id, version, occurredAt: reportedAt(d, row.updated_at), historic: true },
+    d.reviewStatus,
+    lastExport,
+  );
 }
