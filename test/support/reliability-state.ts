@@ -127,9 +127,23 @@ const BUSINESS_TABLES = [
   'coding_rule_line_values',
 ] as const;
 
-/** Every business row of `accountIds` (all tables, sorted), for "nothing changed" comparisons. */
+/**
+ * Every business row of `accountIds` (all tables, sorted), for "nothing changed" comparisons. On PostgreSQL in one
+ * statement (each table's rows as one JSON array): the fuzzer reads it after every rejected input, and eighteen round
+ * trips a check were two thirds of its time there. The two forms are compared only with themselves.
+ */
 export async function businessState(db: Db, accountIds: string[]): Promise<Record<string, unknown[]>> {
   const state: Record<string, unknown[]> = {};
+  if (db.dialect === 'postgres') {
+    const parts = BUSINESS_TABLES.map(
+      (table) =>
+        sql`select ${table}::text as t, (select coalesce(json_agg(x)::text, '[]') from ${sql.table(table)} x
+          where x.account_id = any(${accountIds}::text[])) as rows`,
+    );
+    const { rows } = await sql<{ t: string; rows: string }>`${sql.join(parts, sql` union all `)}`.execute(db.direct);
+    for (const r of rows) state[r.t] = (JSON.parse(r.rows) as unknown[]).map((row) => JSON.stringify(row)).sort();
+    return state;
+  }
   for (const table of BUSINESS_TABLES) {
     const rows = await db.direct.selectFrom(table).selectAll().where('account_id', 'in', accountIds).execute();
     state[table] = rows.map((r) => JSON.stringify(r)).sort();
