@@ -106,7 +106,7 @@ async function serve(config: Config): Promise<void> {
           app.log,
           packageVersion(),
         )
-      : { stop: () => {} };
+      : { stop: async () => {} };
 
   // close-with-grace: SIGTERM and SIGINT (and an uncaught failure) run the drain once (a second signal meanwhile is
   // ignored, as the drain is already under way); a drain that outlasts the longest request by 15 s is cut, exit 1.
@@ -114,7 +114,7 @@ async function serve(config: Config): Promise<void> {
     if (err) app.log.error({ err }, 'failing: draining, then exiting');
     else app.log.info({ signal }, 'draining in-flight requests, then exiting');
     maintenance.stop();
-    backups.stop();
+    await backups.stop();
     // Not ready any more (/readyz 503), but still serving: a load balancer takes the node out of rotation at its
     // next checks, and requests it sends meanwhile are answered. Once none has come for a second (at most 5 s),
     // the listener closes and the requests in flight finish (deploy/haproxy.cfg, docs/operations.md).

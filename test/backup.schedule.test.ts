@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/open.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { backupStep, kept, scheduledName } from '../src/modules/backup/backup.schedule.js';
+import { backupStep, kept, scheduledName, startBackupSchedule } from '../src/modules/backup/backup.schedule.js';
 import { verifiedBackup } from '../src/modules/backup/backup.manifest.js';
 import { createTestDatabase } from './support/databases.js';
 import { startServer, tempDir } from './support/processes.js';
@@ -75,6 +76,38 @@ describe('scheduled backups (SQLite)', () => {
       expect(manifest.tables.kysely_migration).toBe(manifest.migrations.length);
     } finally {
       if (locker.open) locker.close();
+      await database.drop();
+    }
+  });
+
+  it('stops a backup under way when the server stops: its threads ended, nothing of it left', async () => {
+    const { database, target, dir } = await migratedSqlite();
+    if (target.dialect !== 'sqlite') throw new Error('a SQLite database was asked for');
+    // As above: the backup waits for the lock this connection holds, and the server is told to stop meanwhile.
+    const locker = new SqliteDatabase(target.path);
+    locker.pragma('locking_mode = EXCLUSIVE');
+    locker.exec('begin exclusive');
+    locker.prepare('select count(*) from kysely_migration').get();
+    const logged: string[] = [];
+    const quiet = () => {};
+    const log: FastifyBaseLogger = {
+      level: 'info',
+      info: (_: unknown, message?: string) => void logged.push(String(message)),
+      ...{ error: quiet, warn: quiet, debug: quiet, trace: quiet, fatal: quiet, silent: quiet },
+      child: () => log,
+    };
+    try {
+      const schedule = startBackupSchedule(target, { dir, ...SCHEDULE }, log, 'test');
+      await until('the copy opened', () =>
+        fs.readdirSync(dir).some((n) => n.includes('.partial-') && fs.existsSync(path.join(dir, n, 'data.sqlite'))),
+      );
+      // Resolves with the lock still held: the backup did not wait its minute for it.
+      await schedule.stop();
+      expect(fs.readdirSync(dir)).toEqual([]);
+      expect(logged).toEqual(['scheduled backup stopped at shutdown']);
+    } finally {
+      locker.exec('rollback');
+      locker.close();
       await database.drop();
     }
   });

@@ -23,6 +23,8 @@ export async function backup(args: string[], out: Out, svcVersion: string): Prom
     svcVersion,
     now: new Date(nowMicros() / 1000),
     env: process.env,
+    // The CLI's own process: a memory-mapped read's I/O error ends only this command.
+    memoryMap: true,
   });
   out(
     JSON.stringify({

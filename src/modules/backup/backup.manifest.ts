@@ -33,20 +33,32 @@ export class BackupError extends Error {
   override readonly name = 'BackupError';
 }
 
+/** A backup stopped by its caller (the server shutting down while a scheduled backup runs). */
+export class BackupStopped extends Error {
+  override readonly name = 'BackupStopped';
+  constructor() {
+    super('the backup was stopped');
+  }
+}
+
 /**
  * A SHA-256 of the file, read and hashed 1 MiB at a time in a worker thread: the caller's thread goes on meanwhile
  * (a SQLite backup checks its copy while the copy is hashed). The worker is plain CommonJS given as text, so that
- * the bundled CLI carries it.
+ * the bundled CLI carries it. `signal` ends it early (a refused copy's checksum, a backup stopped at shutdown): it
+ * runs no native call that could not be ended.
  */
-export function sha256Of(file: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(HASH_WORKER, { eval: true, workerData: file });
+export function sha256Of(file: string, signal?: AbortSignal): Promise<string> {
+  const worker = new Worker(HASH_WORKER, { eval: true, workerData: file });
+  const stop = () => void worker.terminate();
+  signal?.addEventListener('abort', stop, { once: true });
+  return new Promise<string>((resolve, reject) => {
     worker.once('message', (digest: string) => resolve(digest));
     worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`the checksum of ${file} stopped (exit ${code})`));
-    });
-  });
+    worker.once('exit', (code) =>
+      reject(signal?.aborted ? new BackupStopped() : new Error(`the checksum of ${file} stopped (exit ${code})`)),
+    );
+    if (signal?.aborted) stop();
+  }).finally(() => signal?.removeEventListener('abort', stop));
 }
 
 const HASH_WORKER = `

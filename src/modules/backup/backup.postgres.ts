@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import type PgModule from 'pg';
-import { BackupError, sha256Of } from './backup.manifest.js';
+import { BackupError, BackupStopped, sha256Of } from './backup.manifest.js';
 
 const run = promisify(execFile);
 const MAX_OUTPUT = 16 * 1024 * 1024;
@@ -77,6 +77,7 @@ export async function backupPostgres(
   url: string,
   target: string,
   env: NodeJS.ProcessEnv,
+  signal?: AbortSignal,
 ): Promise<{ tables: Record<string, number>; migrations: string[]; sha256: string }> {
   await tool('pg_dump', env);
   const read = await connected(url, async (client) => {
@@ -90,8 +91,11 @@ export async function backupPostgres(
         {
           env: libpqEnv(url, env),
           maxBuffer: MAX_OUTPUT,
+          // Stopped with the backup (the server shutting down): pg_dump is ended, not left running.
+          signal,
         },
       ).catch((error: { stderr?: string }) => {
+        if (signal?.aborted) throw new BackupStopped();
         throw new BackupError(`pg_dump failed: ${String(error.stderr ?? error).trim()}`);
       });
       return counted;
@@ -100,7 +104,7 @@ export async function backupPostgres(
     }
   });
   // Once the snapshot is let go: the dump is a file of its own now.
-  return { ...read, sha256: await sha256Of(target) };
+  return { ...read, sha256: await sha256Of(target, signal) };
 }
 
 export const postgresContents = (url: string) => connected(url, contents);

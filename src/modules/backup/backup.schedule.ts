@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BackupSchedule, DatabaseTarget } from '../../config.js';
 import { nowMicros } from '../../lib/clock.js';
-import { MANIFEST_FILE } from './backup.manifest.js';
+import { BackupStopped, MANIFEST_FILE } from './backup.manifest.js';
 import { takeBackup } from './backup.service.js';
 
 /** A scheduled backup's name: `svc-` and its UTC time, so that names sort by age. */
@@ -68,14 +68,15 @@ export function kept(backups: { name: string; at: Date }[], schedule: BackupSche
 export async function backupStep(
   target: DatabaseTarget & { receiptsDir: string | null },
   schedule: BackupSchedule,
-  meta: { svcVersion: string; now: Date },
+  meta: { svcVersion: string; now: Date; signal?: AbortSignal },
 ): Promise<{ taken: string | null; removed: string[] }> {
   fs.mkdirSync(schedule.dir, { recursive: true });
   const newest = scheduledBackups(schedule.dir)[0];
   let taken: string | null = null;
   if (!newest || meta.now.getTime() - newest.at.getTime() >= schedule.everyHours * 3_600_000) {
     taken = scheduledName(meta.now);
-    await takeBackup(target, path.join(schedule.dir, taken), { ...meta, env: {} });
+    // In the server's process: no memory map (an I/O error on a mapped file would end the server, SIGBUS).
+    await takeBackup(target, path.join(schedule.dir, taken), { ...meta, env: {}, memoryMap: false });
   }
   const all = scheduledBackups(schedule.dir);
   const keep = kept(all, schedule);
@@ -84,28 +85,41 @@ export async function backupStep(
   return { taken, removed };
 }
 
-/** Checks every minute (and at start) whether a scheduled backup is due; started by server.ts. */
+/**
+ * Checks every minute (and at start) whether a scheduled backup is due; started by server.ts. `stop()` (at shutdown)
+ * ends a backup under way, its worker threads and pg_dump included, and resolves once it has cleaned up after it.
+ */
 export function startBackupSchedule(
   target: DatabaseTarget & { receiptsDir: string | null },
   schedule: BackupSchedule,
   log: FastifyBaseLogger,
   svcVersion: string,
-): { stop(): void } {
-  let running = false;
+): { stop(): Promise<void> } {
+  const stopping = new AbortController();
+  let running: Promise<void> | null = null;
   const step = async () => {
-    if (running) return;
-    running = true;
     try {
-      const done = await backupStep(target, schedule, { svcVersion, now: new Date(nowMicros() / 1000) });
+      const now = new Date(nowMicros() / 1000);
+      const done = await backupStep(target, schedule, { svcVersion, now, signal: stopping.signal });
       if (done.taken || done.removed.length > 0) log.info({ ...done, dir: schedule.dir }, 'scheduled backup');
     } catch (error) {
-      log.error({ err: error, dir: schedule.dir }, 'scheduled backup failed; will retry');
+      if (error instanceof BackupStopped) log.info({ dir: schedule.dir }, 'scheduled backup stopped at shutdown');
+      else log.error({ err: error, dir: schedule.dir }, 'scheduled backup failed; will retry');
     } finally {
-      running = false;
+      running = null;
     }
   };
-  void step();
-  const timer = setInterval(() => void step(), CHECK_EVERY_MS);
+  const tick = () => {
+    if (running === null && !stopping.signal.aborted) running = step();
+  };
+  tick();
+  const timer = setInterval(tick, CHECK_EVERY_MS);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      stopping.abort();
+      await running;
+    },
+  };
 }

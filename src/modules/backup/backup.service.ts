@@ -6,6 +6,7 @@ import { MIGRATIONS, migrateToLatest } from '../../db/migrate.js';
 import { openDatabase } from '../../db/open.js';
 import {
   BackupError,
+  BackupStopped,
   countDifferences,
   DATA_FILE,
   MANIFEST_FILE,
@@ -50,7 +51,15 @@ function sweepPartials(out: string): void {
 export async function takeBackup(
   target: DatabaseTarget & { receiptsDir: string | null },
   out: string,
-  meta: { svcVersion: string; now: Date; env: NodeJS.ProcessEnv },
+  meta: {
+    svcVersion: string;
+    now: Date;
+    env: NodeJS.ProcessEnv;
+    /** SQLite: read through a memory map (faster; an I/O error then ends the process): the CLI's own process only. */
+    memoryMap: boolean;
+    /** Ends the backup (its worker threads and pg_dump), leaving nothing of it. */
+    signal?: AbortSignal;
+  },
 ): Promise<BackupManifest> {
   const destination = path.resolve(out);
   if (fs.existsSync(destination)) throw new BackupError(`${destination} already exists: a backup never overwrites`);
@@ -63,8 +72,9 @@ export async function takeBackup(
     const data = path.join(work, DATA_FILE[target.dialect]);
     const read =
       target.dialect === 'sqlite'
-        ? await backupSqlite(target.path, data)
-        : await backupPostgres(target.url, data, meta.env);
+        ? await backupSqlite(target.path, data, { memoryMap: meta.memoryMap, signal: meta.signal })
+        : await backupPostgres(target.url, data, meta.env, meta.signal);
+    if (meta.signal?.aborted) throw new BackupStopped();
     let receipts = 0;
     if (target.dialect === 'sqlite') {
       // Receipt files named by the copy's rows (PostgreSQL keeps their bytes in the dump).

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { BackupError, sha256Of } from './backup.manifest.js';
+import { BackupError, BackupStopped, sha256Of } from './backup.manifest.js';
 
 /**
  * How long the backup's connection waits for a lock another connection holds (a checkpoint, say): a minute, so that
@@ -10,7 +10,9 @@ const LOCK_WAIT_MS = 60_000;
 
 /**
  * SQLite's largest memory map on Linux (SQLITE_MAX_MMAP_SIZE, 2 GiB less 64 KiB): the backup reads the source's pages,
- * and the check the copy's, from the map instead of a read() call and a copy per 4 KiB page.
+ * and the check the copy's, from the map instead of a read() call and a copy per 4 KiB page. An I/O error on a mapped
+ * file cannot be answered as an error: the kernel ends the process (SIGBUS). So the map is the CLI's alone (a failed
+ * `svc backup` is a failed command); a backup in the server's process (the schedule) reads with read() calls.
  */
 const MAP_BYTES = 0x7fff0000;
 
@@ -31,47 +33,75 @@ export interface SqliteCopy {
 const SQLITE_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const { source, target, lockWaitMs, mapBytes } = workerData;
-async function copyAndCheck() {
-  const live = new Database(source, { readonly: true, fileMustExist: true, timeout: lockWaitMs });
+const { source, target, lockWaitMs, mapBytes, stop } = workerData;
+// Set by the parent when the backup is stopped: looked at between SQLite's calls (a thread inside one cannot be
+// ended safely: the driver would raise its error in a stopped thread, which ends the whole process).
+const stopped = () => Atomics.load(stop, 0) === 1;
+class Stopped extends Error {}
+const SLICE_MS = 250;
+async function copyOnce() {
+  // The wait for a lock in slices, so that a stop is seen within one.
+  const live = new Database(source, { readonly: true, fileMustExist: true, timeout: SLICE_MS });
   try {
     live.pragma('mmap_size = ' + mapBytes);
     await live.backup(target, { progress: () => 0x7fffffff });
   } finally {
     live.close();
   }
-  const copy = new Database(target, { fileMustExist: true });
+}
+async function copy() {
+  const deadline = Date.now() + lockWaitMs;
+  for (;;) {
+    if (stopped()) throw new Stopped();
+    try {
+      return await copyOnce();
+    } catch (error) {
+      const busy = error && (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED');
+      if (!busy || Date.now() >= deadline) throw error;
+    }
+  }
+}
+async function copyAndCheck() {
+  await copy();
+  if (stopped()) throw new Stopped();
+  const copy_ = new Database(target, { fileMustExist: true });
   try {
-    copy.pragma('journal_mode = DELETE');
-    copy.pragma('mmap_size = ' + mapBytes);
+    copy_.pragma('journal_mode = DELETE');
+    copy_.pragma('mmap_size = ' + mapBytes);
     parentPort.postMessage({ copied: true });
-    const check = copy.pragma('quick_check', { simple: true });
+    const check = copy_.pragma('quick_check', { simple: true });
     if (check !== 'ok') return { check: String(check) };
     // As sqliteContents() counts (backup.sqlite.ts).
-    const names = copy
+    const names = copy_
       .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name")
       .pluck()
       .all()
       .map(String);
     const tables = {};
-    for (const name of names)
-      tables[name] = Number(copy.prepare('select count(*) from "' + name.replaceAll('"', '""') + '"').pluck().get());
+    for (const name of names) {
+      if (stopped()) throw new Stopped();
+      tables[name] = Number(copy_.prepare('select count(*) from "' + name.replaceAll('"', '""') + '"').pluck().get());
+    }
     const migrations = names.includes('kysely_migration')
-      ? copy.prepare('select name from kysely_migration order by name').pluck().all().map(String)
+      ? copy_.prepare('select name from kysely_migration order by name').pluck().all().map(String)
       : [];
     return { check, tables, migrations };
   } finally {
-    copy.close();
+    copy_.close();
   }
 }
 copyAndCheck().then(
   (done) => parentPort.postMessage({ done }),
-  (error) => parentPort.postMessage({ failed: { message: String(error && error.message), code: error && error.code } }),
+  (error) =>
+    error instanceof Stopped
+      ? parentPort.postMessage({ stopped: true })
+      : parentPort.postMessage({ failed: { message: String(error && error.message), code: error && error.code } }),
 );
 `;
 
 type Message =
   | { copied: true }
+  | { stopped: true }
   | { done: { check: string; tables?: Record<string, number>; migrations?: string[] } }
   | { failed: { message: string; code?: string } };
 
@@ -80,20 +110,39 @@ type Message =
  * database), checks the copy with `quick_check` and counts its rows, in a worker thread; the copy's SHA-256 is taken
  * in another worker while it is checked.
  */
-export function copyAndCheckSqlite(source: string, target: string): Promise<SqliteCopy> {
+export function copyAndCheckSqlite(
+  source: string,
+  target: string,
+  options: { memoryMap: boolean; signal?: AbortSignal },
+): Promise<SqliteCopy> {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const mapBytes = options.memoryMap ? MAP_BYTES : 0;
+  const stop = new Int32Array(new SharedArrayBuffer(4));
   const worker = new Worker(SQLITE_WORKER, {
     eval: true,
-    workerData: { driver, source, target, lockWaitMs: LOCK_WAIT_MS, mapBytes: MAP_BYTES },
+    workerData: { driver, source, target, lockWaitMs: LOCK_WAIT_MS, mapBytes, stop },
   });
+  // The checksum's own stop: the backup's signal, or a copy refused after it started (its hash is not wanted).
+  const hashStop = new AbortController();
   let hashing: Promise<string> | undefined;
+  let onAbort = () => {};
   const checked = new Promise<{ tables: Record<string, number>; migrations: string[] }>((resolve, reject) => {
+    onAbort = () => {
+      // Told, not ended (see the worker): it leaves at its next look, and holds this process open no longer.
+      Atomics.store(stop, 0, 1);
+      worker.unref();
+      hashStop.abort();
+      reject(new BackupStopped());
+    };
+    if (options.signal?.aborted) return onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (message: Message) => {
       if ('copied' in message) {
-        hashing = sha256Of(target);
+        hashing = sha256Of(target, hashStop.signal);
         // Awaited below once the check has passed; a refused copy's hash is not wanted, nor its failure.
         hashing.catch(() => undefined);
-      } else if ('failed' in message) {
+      } else if ('stopped' in message) reject(new BackupStopped());
+      else if ('failed' in message) {
         reject(Object.assign(new Error(message.failed.message), { code: message.failed.code }));
       } else if (message.done.check !== 'ok') {
         reject(new BackupError(`the copy failed SQLite's quick check: ${message.done.check}`));
@@ -101,9 +150,15 @@ export function copyAndCheckSqlite(source: string, target: string): Promise<Sqli
     });
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the backup's worker stopped (exit ${code})`)));
-  });
-  return checked.then(async (counted) => {
-    if (hashing === undefined) throw new Error("the backup's worker checked a copy it did not announce");
-    return { ...counted, sha256: await hashing };
-  });
+  }).finally(() => options.signal?.removeEventListener('abort', onAbort));
+  return checked.then(
+    async (counted) => {
+      if (hashing === undefined) throw new Error("the backup's worker checked a copy it did not announce");
+      return { ...counted, sha256: await hashing };
+    },
+    (error: unknown) => {
+      hashStop.abort();
+      throw error;
+    },
+  );
 }

@@ -33,9 +33,13 @@ function contents(db: SqliteDatabase.Database): { tables: Record<string, number>
  * each index holds exactly its table's rows, which `integrity_check` also proves at 6× the time): the copy is page
  * for page the source's snapshot, so what it could break is the file's structure.
  */
-export async function backupSqlite(source: string, target: string): Promise<SqliteCopy> {
+export async function backupSqlite(
+  source: string,
+  target: string,
+  options: { memoryMap: boolean; signal?: AbortSignal },
+): Promise<SqliteCopy> {
   if (!fs.existsSync(source)) throw new BackupError(`the database file ${source} does not exist`);
-  return copyAndCheckSqlite(source, target);
+  return copyAndCheckSqlite(source, target, options);
 }
 
 /** Rows per table of a SQLite database file (a backup's data file, or a restored database). */
