@@ -100,3 +100,27 @@ describe('svc export on CSV files whose memos break lines', () => {
     ]);
   });
 });
+
+describe('svc export on a Xero file', () => {
+  const header = 'Narration,Date,Description,AccountCode,TaxRate,Amount';
+  const rows = (from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => [
+      `accr_${from + i} Vendor`,
+      '11/06/2026',
+      'x\ny',
+      '6010',
+      'Tax Exempt',
+      '1.00',
+    ]);
+  const file = (r: string[][]) => write([header.split(','), ...r]);
+
+  it('appends up to 300 lines, and refuses a file that would pass them, naming the count', () => {
+    const existing = file(rows(0, 299));
+    expect(appendExport('xero', existing, file(rows(299, 1))).added).toEqual(['accr_299']);
+    expect(() => appendExport('xero', existing, file(rows(299, 2)))).toThrow(
+      'the file would hold 301 journal lines and Xero imports at most 300 in one file: export into a new file (--out), or fewer records (--from/--to, --record)',
+    );
+    // Rows the file holds already are no new lines.
+    expect(appendExport('xero', existing, file(rows(0, 299))).present).toHaveLength(299);
+  });
+});
