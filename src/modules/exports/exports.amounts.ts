@@ -1,4 +1,4 @@
-import type { Posting } from './exports.mapping.js';
+import type { Side } from '../accounting/export-selection.service.js';
 
 /** Amounts as the writers print them: integers in minor units, never a floating-point sum. */
 
@@ -13,4 +13,4 @@ export function decimal(minor: number, exponent: number): string {
 }
 
 /** The signed amount: debits positive, credits negative (as both ledger tools book them). */
-export const signed = (p: Posting): number => (p.side === 'DEBIT' ? p.minor : -p.minor);
+export const signed = (p: { side: Side; minor: number }): number => (p.side === 'DEBIT' ? p.minor : -p.minor);
