@@ -16,16 +16,19 @@ describeEachDialect('exports: QuickBooks Online, Xero and NetSuite CSVs', (t) =>
   const XERO_CARD =
     'line 3 books the CARD_LIABILITY balancing account Liabilities:Card, which has no account code; Xero needs one: map CARD_LIABILITY to an account with its code (balancing_accounts of the export mapping, e.g. Liabilities:800-Card)';
 
-  it('QuickBooks Online: Journal No (the record id), MM/DD/YYYY, account names, Debits/Credits, Name, Class, Location', async () => {
+  it('QuickBooks Online: Journal No (the id, cut to 21), MM/DD/YYYY, Currency, Memo (the id), account names, Debits/Credits, Name, Class, Location', async () => {
     const { api, expense } = await setUp();
     const res = await api.post(EXPORTS, { format: 'quickbooks', ...onDay });
     expect(res.status, res.text).toBe(200);
+    // QuickBooks' Journal No holds 21 characters: the id's last 21 (its random part); the whole id is the Memo.
+    const no = expense.id.slice(-21);
+    expect(expense.id).toHaveLength(31);
     expect(res.text).toBe(
       [
-        'Journal No,Journal Date,Account Name,Description,Debits,Credits,Name,Class,Location',
-        `${expense.id},06/11/2026,Meals,food,100.50,,Vendor H,,`,
-        `${expense.id},06/11/2026,Other G&A,"Team ""dinner""",71.25,,Vendor H,,`,
-        `${expense.id},06/11/2026,Card,"Team ""dinner""",,171.75,Vendor H,,`,
+        'Journal No,Journal Date,Currency,Memo,Account Name,Description,Debits,Credits,Name,Class,Location',
+        `${no},06/11/2026,USD,${expense.id},Meals,food,100.50,,Vendor H,,`,
+        `${no},06/11/2026,USD,${expense.id},Other G&A,"Team ""dinner""",71.25,,Vendor H,,`,
+        `${no},06/11/2026,USD,${expense.id},Card,"Team ""dinner""",,171.75,Vendor H,,`,
         '',
       ].join('\r\n'),
     );
@@ -97,7 +100,14 @@ describeEachDialect('exports: QuickBooks Online, Xero and NetSuite CSVs', (t) =>
         {
           accounting_record_id: kwd.id,
           review_status: 'READY_FOR_EXPORT',
-          problems: [`its currency KWD has 3 decimals; ${vendor} takes at most 2`],
+          problems: [
+            `its currency KWD has 3 decimals; ${vendor} takes at most 2`,
+            ...(format === 'quickbooks'
+              ? [
+                  'its currency KWD is not the home currency USD (home_currency of the export mapping); QuickBooks Online books other currencies only with Multicurrency on (then set quickbooks_multicurrency of the export mapping)',
+                ]
+              : []),
+          ],
         },
       ]);
     }

@@ -52,6 +52,11 @@ describeEachDialect('exports: refusals', (t) => {
         details: { not_found_accounting_record_ids: ['accr_nope'] },
       }),
     );
+    // … as the route's OpenAPI declares, with its other answers.
+    const doc = (await t.ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(doc.paths[EXPORTS].post.responses['404']).toMatchObject({
+      description: expect.stringContaining('NOT_FOUND'),
+    });
     // Every ready record by date range: the uncoded one refuses the file; left out, the file is the others'.
     const all = await api.post(EXPORTS, { format: 'beancount' });
     expect(all.status).toBe(422);

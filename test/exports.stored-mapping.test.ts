@@ -23,6 +23,8 @@ const DEFAULTS = {
   },
   dimension_fields: { department: null, class: null, location: null },
   tracking_fields: [],
+  home_currency: 'USD',
+  quickbooks_multicurrency: false,
   updated_at: null,
 };
 
@@ -57,6 +59,8 @@ describeEachDialect('exports: the mapping stored per account', (t) => {
       },
       dimension_fields: { department: null, class: dept, location: null },
       tracking_fields: [dept],
+      home_currency: 'USD',
+      quickbooks_multicurrency: false,
       updated_at: expect.stringMatching(ISO_MICROS),
     };
     expect(set.body).toEqual(answer);
@@ -203,12 +207,13 @@ describeEachDialect('exports: the mapping stored per account', (t) => {
       ].join('\r\n'),
     );
     // QuickBooks' Class and Location: the Department's value, as mapped.
+    const no = expense.id.slice(-21);
     expect(await exported(api, { format: 'quickbooks', ...onDay })).toBe(
       [
-        'Journal No,Journal Date,Account Name,Description,Debits,Credits,Name,Class,Location',
-        `${expense.id},06/11/2026,Meals,food,100.50,,Vendor H,"Sales, EMEA","Sales, EMEA"`,
-        `${expense.id},06/11/2026,Other G&A,"Team ""dinner""",71.25,,Vendor H,,`,
-        `${expense.id},06/11/2026,Card,"Team ""dinner""",,171.75,Vendor H,,`,
+        'Journal No,Journal Date,Currency,Memo,Account Name,Description,Debits,Credits,Name,Class,Location',
+        `${no},06/11/2026,USD,${expense.id},Meals,food,100.50,,Vendor H,"Sales, EMEA","Sales, EMEA"`,
+        `${no},06/11/2026,USD,${expense.id},Other G&A,"Team ""dinner""",71.25,,Vendor H,,`,
+        `${no},06/11/2026,USD,${expense.id},Card,"Team ""dinner""",,171.75,Vendor H,,`,
         '',
       ].join('\r\n'),
     );

@@ -224,7 +224,7 @@ export interface paths {
   "/internal/v1/accounting/exports": {
     /**
      * Export records to an hledger journal, a Beancount file or CSV
-     * @description The selected READY_FOR_EXPORT records (by ids, by ERP posting date, or all) as one file. Every entry carries its record id; report each outcome with POST /v3/accounting/records/export-results. A record not ready, not found, with a line without a GL account or an amount its currency cannot hold refuses the whole file: 422 EXPORT_REFUSED names each in details.records.
+     * @description The selected READY_FOR_EXPORT records (by ids, by ERP posting date, or all) as one file. Every entry carries its record id; report each outcome with POST /v3/accounting/records/export-results. A record not ready, not found, with a line without a GL account or an amount its currency cannot hold refuses the whole file: 422 EXPORT_REFUSED names each in details.records. An id the account does not have: 404 NOT_FOUND (details.not_found_accounting_record_ids). A file its import cannot take whole (Xero: 300 lines): 422 EXPORT_TOO_LARGE.
      */
     post: operations["exportAccountingRecordsFile"];
   };
@@ -1320,7 +1320,7 @@ export interface components {
        * @description Machine-readable error code
        * @enum {string}
        */
-      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "EXPORT_REFUSED" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "INVALID_PASSKEY" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "WEBHOOK_ENDPOINT_DISABLED" | "INVALID_AUTHORIZATION_REQUEST" | "UNSUPPORTED_RECEIPT_TYPE" | "RECEIPT_LIMIT_REACHED" | "RECEIPT_ATTACHED_ELSEWHERE" | "RECEIPT_REQUIRED" | "INVALID_RECEIPT_LINK" | "RECEIPT_LINK_EXPIRED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "EXPORT_REFUSED" | "EXPORT_TOO_LARGE" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "INVALID_PASSKEY" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "WEBHOOK_ENDPOINT_DISABLED" | "INVALID_AUTHORIZATION_REQUEST" | "UNSUPPORTED_RECEIPT_TYPE" | "RECEIPT_LIMIT_REACHED" | "RECEIPT_ATTACHED_ELSEWHERE" | "RECEIPT_REQUIRED" | "INVALID_RECEIPT_LINK" | "RECEIPT_LINK_EXPIRED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
       /** @description Human-readable error message */
       message: string;
       /** @description The X-Request-Id of the request */
@@ -3945,6 +3945,10 @@ export interface operations {
               department: string | null;
               location: string | null;
             };
+            /** @description The home (base) currency: the stored one or USD */
+            home_currency: string;
+            /** @description Whether QuickBooks Online books other currencies */
+            quickbooks_multicurrency: boolean;
             /** @description Xero's tracking categories' fields, in order */
             tracking_fields: string[];
             /** @description When the mapping was last set; null: never (the defaults) */
@@ -4028,6 +4032,10 @@ export interface operations {
             department?: string | null;
             location?: string | null;
           };
+          /** @description The company's home (base) currency, ISO 4217; absent: USD. Xero's import, and QuickBooks Online's without Multicurrency, book it alone: a record in another currency is refused for them */
+          home_currency?: string;
+          /** @description Whether the QuickBooks Online company has Multicurrency on: then its Currency column books records in any currency; absent: false (records outside home_currency refused) */
+          quickbooks_multicurrency?: boolean;
           /** @description Xero's two tracking categories, in order; []: a line's first two dimensions (a line with more is refused) */
           tracking_fields?: string[];
         };
@@ -4056,6 +4064,10 @@ export interface operations {
               department: string | null;
               location: string | null;
             };
+            /** @description The home (base) currency: the stored one or USD */
+            home_currency: string;
+            /** @description Whether QuickBooks Online books other currencies */
+            quickbooks_multicurrency: boolean;
             /** @description Xero's tracking categories' fields, in order */
             tracking_fields: string[];
             /** @description When the mapping was last set; null: never (the defaults) */
@@ -4121,7 +4133,7 @@ export interface operations {
   };
   /**
    * Export records to an hledger journal, a Beancount file or CSV
-   * @description The selected READY_FOR_EXPORT records (by ids, by ERP posting date, or all) as one file. Every entry carries its record id; report each outcome with POST /v3/accounting/records/export-results. A record not ready, not found, with a line without a GL account or an amount its currency cannot hold refuses the whole file: 422 EXPORT_REFUSED names each in details.records.
+   * @description The selected READY_FOR_EXPORT records (by ids, by ERP posting date, or all) as one file. Every entry carries its record id; report each outcome with POST /v3/accounting/records/export-results. A record not ready, not found, with a line without a GL account or an amount its currency cannot hold refuses the whole file: 422 EXPORT_REFUSED names each in details.records. An id the account does not have: 404 NOT_FOUND (details.not_found_accounting_record_ids). A file its import cannot take whole (Xero: 300 lines): 422 EXPORT_TOO_LARGE.
    */
   exportAccountingRecordsFile: {
     requestBody: {
@@ -4188,6 +4200,13 @@ export interface operations {
       };
       /** @description FORBIDDEN: the token lacks every scope listed for the operation */
       403: {
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+          "text/plain": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
         content: {
           "text/csv": components["schemas"]["ErrorResponse"];
           "text/plain": components["schemas"]["ErrorResponse"];

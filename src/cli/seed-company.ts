@@ -49,6 +49,23 @@ export const ACCOUNT_OF_LEDGER_SIDE: Readonly<Record<string, Account>> = {
   'rewards income': '4900 Card Rewards',
 };
 
+/**
+ * The account of each balancing line (an export mapping's balancing_accounts, docs/exports.md), from the chart:
+ * the card's liability, the operating bank, payables and receivables; the two clearing accounts are the chart's
+ * too, though no line is ever coded to them (so they are no GL values).
+ */
+export const BALANCING_ACCOUNTS = {
+  CARD_LIABILITY: 'Liabilities:2100 Corporate Card Payable',
+  BANK: 'Assets:1000 Operating Cash',
+  REIMBURSEMENTS_PAYABLE: 'Liabilities:2200 Reimbursements Payable',
+  REIMBURSEMENT_CLEARING: 'Assets:1010 Reimbursement Clearing',
+  ACCOUNTS_RECEIVABLE: 'Assets:1200 Accounts Receivable',
+  ACCOUNTS_PAYABLE: 'Liabilities:2000 Accounts Payable',
+  BILL_PAY_CLEARING: 'Assets:1020 Bill Pay Clearing',
+} as const;
+/** The company's books are in US dollars; its offices abroad spend in their currencies. */
+export const HOME_CURRENCY = 'USD';
+
 /** Where the company's people work, and the currency they spend in there. */
 export const OFFICES: Readonly<Record<string, string>> = {
   'New York': 'USD',

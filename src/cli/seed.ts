@@ -10,7 +10,8 @@ import type { FieldValueDto } from '../modules/field-values/field-values.schemas
 import { fieldValuesService } from '../modules/field-values/field-values.service.js';
 import { fieldsService } from '../modules/fields/fields.service.js';
 import { codingRulesService } from '../modules/coding-rules/coding-rules.service.js';
-import { accountName, SAMPLE_RULES } from './seed-company.js';
+import { accountName, BALANCING_ACCOUNTS, HOME_CURRENCY, SAMPLE_RULES } from './seed-company.js';
+import { exportMapping } from '../modules/exports/export-mapping.service.js';
 import { codingsOf, DEMO_FIELDS, demoValueName } from './seed-data.js';
 import { companyHistory, type CompanyChart } from './seed-history.js';
 import { accountingService } from '../modules/accounting/accounting.service.js';
@@ -105,8 +106,17 @@ export async function seed(db: Db, args: string[], out: (line: string) => void):
     ({ field, values }) => new Map(codingsOf(field, values).map((c) => [c.value, c])),
   );
   const chart: CompanyChart = { gl: gl!, departments: departments!, locations: locations!, classes: classes! };
-  // Rules code the account's records with these fields' values: only into an account of the demo's own.
+  // Rules code the account's records with these fields' values, and the export mapping books with these fields and
+  // the chart's accounts: only into an account of the demo's own (never over an account's own mapping).
   const rules = intoExisting ? 0 : await db.write((ex) => sampleRules(ex, tenant, chart));
+  if (!intoExisting)
+    await db.write((ex) =>
+      storeExportMapping(
+        ex,
+        tenant,
+        fields.map(({ field }) => field.svc_id),
+      ),
+    );
   const draft = companyHistory(recordCount * 31 + valueCount, now, chart);
   const byType: Record<string, number> = {};
   const byStatus: Record<string, number> = {};
@@ -139,6 +149,28 @@ export async function seed(db: Db, args: string[], out: (line: string) => void):
       records_by_review_status: byStatus,
       seconds: (Date.now() - started) / 1000,
     }),
+  );
+}
+
+/**
+ * The export mapping of the demo company (docs/exports.md, "The stored mapping"), so that every format exports its
+ * ready records as they are: the GL field, the chart's balancing accounts (each with its code: Xero needs one), its
+ * department, office and class as the ERPs' dimensions (Xero tracks two: department and office), books in USD, and
+ * a QuickBooks company with Multicurrency on (its offices abroad spend in their currencies).
+ */
+async function storeExportMapping(ex: Executor, caller: Caller, fieldIds: readonly string[]): Promise<void> {
+  const [gl, department, location, cls] = fieldIds;
+  await exportMapping.set(
+    ex,
+    { ...operatorSource(caller.accountId), actor: caller.actor },
+    {
+      account_field_id: gl!,
+      balancing_accounts: { ...BALANCING_ACCOUNTS },
+      dimension_fields: { department: department!, class: cls!, location: location! },
+      tracking_fields: [department!, location!],
+      home_currency: HOME_CURRENCY,
+      quickbooks_multicurrency: true,
+    },
   );
 }
 

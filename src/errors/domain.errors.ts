@@ -47,6 +47,17 @@ export const domainErrors = {
         .join('. ')}${records.length > 10 ? `. And ${records.length - 10} more (details.records)` : ''}.`,
       { records },
     ),
+  /**
+   * A file export whose file the format's import cannot take whole (Xero: 300 lines per file): refused as a whole,
+   * no record at fault; `records_that_fit` of the selection's first records (in file order) would.
+   */
+  exportTooLarge: (format: string, lines: number, maxLines: number, recordsThatFit: number) =>
+    new AppError(
+      'EXPORT_TOO_LARGE',
+      422,
+      `The ${format} file would hold ${lines} lines, and its import takes at most ${maxLines} in one file, so nothing was exported: select fewer records (a shorter posted_from–posted_to, or accounting_record_ids); the first ${recordsThatFit} in file order fit.`,
+      { format, lines, max_lines: maxLines, records_that_fit: recordsThatFit },
+    ),
   /** Export results for records the account does not have (the reference's details key, plainer words). */
   exportedRecordsNotFound: (ids: string[]) =>
     new AppError(

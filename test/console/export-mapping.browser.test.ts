@@ -84,12 +84,15 @@ eachDialectWith(
         await card.fill('Liabilities:800-Card');
         await form.getByLabel('Class (QuickBooks Online and NetSuite)').selectOption({ label: 'Department' });
         await form.getByLabel('Xero tracking category 1').selectOption({ label: 'Department' });
+        expect(await form.getByLabel('Home currency').inputValue()).toBe('USD');
+        await form.getByLabel('The QuickBooks Online company has Multicurrency on').check();
         await form.getByRole('button', { name: 'Save mapping' }).click();
         await form.getByRole('status').filter({ hasText: 'The mapping is saved.' }).waitFor();
         const stored = await api.accountingRecords.exportMapping();
         expect(stored.balancing_accounts.CARD_LIABILITY).toBe('Liabilities:800-Card');
         expect(stored.dimension_fields).toEqual({ department: null, class: department, location: null });
         expect(stored.tracking_fields).toEqual([department]);
+        expect([stored.home_currency, stored.quickbooks_multicurrency]).toEqual(['USD', true]);
         await checkScreen(page, 'export-mapping', dialect);
 
         // Kept: the page shows it again, and Xero's file takes the card account's code with no more said.

@@ -74,11 +74,17 @@ describe('exports mapping', () => {
     expect(decimal(Number.MAX_SAFE_INTEGER, 2)).toBe('90071992547409.91');
   });
 
-  it('reads a GL value as code and name; a remote id is the code', () => {
+  it('reads a GL value as code and name: its leading number is the code, else its remote id', () => {
     expect(glAccountOf(gl('7500  Other G&A'), 'Expenses')).toEqual({
       root: 'Expenses',
       code: '7500',
       name: 'Other G&A',
+    });
+    // A seed's or an ERP's remote key never hides the chart number the imports match.
+    expect(glAccountOf(gl('6010 Travel', 'GL_ACCOUNT-a1b2c3-1'), 'Expenses')).toEqual({
+      root: 'Expenses',
+      code: '6010',
+      name: 'Travel',
     });
     expect(glAccountOf(gl('Travel', 'GL-9'), 'Expenses')).toEqual({ root: 'Expenses', code: 'GL-9', name: 'Travel' });
     expect(glAccountOf(gl('Travel'), 'Assets')).toEqual({ root: 'Assets', code: null, name: 'Travel' });
@@ -112,7 +118,7 @@ describe('exports mapping', () => {
   it('Xero: an account without a code is refused, naming the balancing type to map or the GL value to number', () => {
     const refused = (glName: string, mapping = DEFAULT_MAPPING) => {
       const entry = entryOf(row('USD', [1], glName), mapping) as Entry;
-      return XERO.refuse(entry, mapping.slots);
+      return XERO.refuse(entry, mapping);
     };
     expect(refused('6010 Meals')).toEqual([
       'line 2 books the CARD_LIABILITY balancing account Liabilities:Card, which has no account code; Xero needs one: map CARD_LIABILITY to an account with its code (balancing_accounts of the export mapping, e.g. Liabilities:800-Card)',

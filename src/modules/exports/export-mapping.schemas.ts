@@ -49,6 +49,20 @@ export const ExportMappingBody = Type.Object(
           "Xero's two tracking categories, in order; []: a line's first two dimensions (a line with more is refused)",
       }),
     ),
+    home_currency: Type.Optional(
+      Type.String({
+        pattern: '^[A-Z]{3}$',
+        description:
+          "The company's home (base) currency, ISO 4217; absent: USD. Xero's import, and QuickBooks Online's without Multicurrency, book it alone: a record in another currency is refused for them",
+        examples: ['EUR'],
+      }),
+    ),
+    quickbooks_multicurrency: Type.Optional(
+      Type.Boolean({
+        description:
+          'Whether the QuickBooks Online company has Multicurrency on: then its Currency column books records in any currency; absent: false (records outside home_currency refused)',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'ExportMappingRequest' },
 );
@@ -71,6 +85,8 @@ export const ExportMappingResponse = Type.Object(
       { description: 'The field of each ERP dimension column; null: the field named as the column' },
     ),
     tracking_fields: Type.Array(Type.String(), { description: "Xero's tracking categories' fields, in order" }),
+    home_currency: Type.String({ description: 'The home (base) currency: the stored one or USD' }),
+    quickbooks_multicurrency: Type.Boolean({ description: 'Whether QuickBooks Online books other currencies' }),
     updated_at: Type.Union([Timestamp, Type.Null()], {
       description: 'When the mapping was last set; null: never (the defaults)',
     }),

@@ -3,13 +3,18 @@ import { errors, type ValidationProblem } from '../../errors.js';
 import { microsToIso, nowMicros } from '../../lib/clock.js';
 import { auditService, type AuditSource } from '../audit/audit.service.js';
 import type { Tenant } from '../auth/auth.service.js';
-import { BALANCING_ACCOUNT_TYPES, type BalancingAccountType } from '../accounting/export-selection.service.js';
+import {
+  BALANCING_ACCOUNT_TYPES,
+  CURRENCY_EXPONENTS,
+  type BalancingAccountType,
+} from '../accounting/export-selection.service.js';
 import { fieldsService } from '../fields/fields.service.js';
 import { exportMappingRepository as repo } from './export-mapping.repository.js';
 import type { ExportMappingDto, ExportMappingInput } from './export-mapping.schemas.js';
 import {
   accountFromPath,
   DEFAULT_BALANCING_ACCOUNTS,
+  DEFAULT_HOME_CURRENCY,
   DIMENSION_SLOTS,
   pathOf,
   type BookAccount,
@@ -29,6 +34,9 @@ interface StoredMapping {
   balancing_accounts: Partial<Record<BalancingAccountType, string>>;
   dimension_fields: Partial<Record<DimensionSlot, string>>;
   tracking_fields: string[];
+  /** Absent in a mapping stored before it existed: the default. */
+  home_currency?: string;
+  quickbooks_multicurrency?: boolean;
 }
 const NOTHING_SET: StoredMapping = {
   account_field_id: null,
@@ -58,6 +66,8 @@ function answerOf(stored: StoredMapping, updatedAt: number | null): ExportMappin
       location: stored.dimension_fields.location ?? null,
     },
     tracking_fields: stored.tracking_fields,
+    home_currency: stored.home_currency ?? DEFAULT_HOME_CURRENCY,
+    quickbooks_multicurrency: stored.quickbooks_multicurrency ?? false,
     updated_at: updatedAt === null ? null : microsToIso(updatedAt),
   };
 }
@@ -79,6 +89,10 @@ function storedFrom(input: ExportMappingInput): StoredMapping {
     balancing_accounts: balancing,
     dimension_fields: slots,
     tracking_fields: [...(input.tracking_fields ?? [])],
+    ...(input.home_currency === undefined ? {} : { home_currency: input.home_currency }),
+    ...(input.quickbooks_multicurrency === undefined
+      ? {}
+      : { quickbooks_multicurrency: input.quickbooks_multicurrency }),
   };
 }
 
@@ -115,6 +129,9 @@ async function check(ex: Executor, tenant: Tenant, stored: StoredMapping): Promi
       ? [{ path, message: 'is the GL account field (account_field_id), which is never a dimension' }]
       : [],
   );
+  if (stored.home_currency !== undefined && !CURRENCY_EXPONENTS.has(stored.home_currency)) {
+    problems.push({ path: '/home_currency', message: 'is not an ISO 4217 currency svc knows' });
+  }
   if (problems.length > 0) throw errors.invalidRequest(problems);
 }
 
@@ -174,6 +191,8 @@ export const exportMapping = {
         location: stored.dimension_fields.location ?? null,
         tracking: stored.tracking_fields,
       },
+      homeCurrency: stored.home_currency ?? DEFAULT_HOME_CURRENCY,
+      quickbooksMulticurrency: stored.quickbooks_multicurrency ?? false,
     };
   },
 };

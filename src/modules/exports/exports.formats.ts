@@ -1,7 +1,7 @@
 import { beancountEntry, beancountHeader } from './exports.beancount.js';
 import { csvColumns, csvEntry, csvHeader } from './exports.csv.js';
 import { hledgerEntry, hledgerHeader } from './exports.hledger.js';
-import { NO_SLOTS, type DimensionSlots, type Entry } from './exports.mapping.js';
+import { DEFAULT_MAPPING, type Entry, type MappingOptions } from './exports.mapping.js';
 import { NETSUITE, QUICKBOOKS, vendorEntry, vendorHeader, XERO, type VendorCsv } from './exports.vendor-csv.js';
 
 export const EXPORT_FORMATS = ['hledger', 'beancount', 'csv', 'quickbooks', 'xero', 'netsuite'] as const;
@@ -21,6 +21,8 @@ interface Writer {
   entry(entry: Entry): string;
   /** What keeps an entry out of this format, beyond the mapping's own checks. */
   refuse(entry: Entry): string[];
+  /** The most rows (after the header) one file takes (Xero's 300); none: no limit. */
+  maxLines?: number | undefined;
 }
 
 const VENDORS: Record<'quickbooks' | 'xero' | 'netsuite', VendorCsv> = {
@@ -30,7 +32,11 @@ const VENDORS: Record<'quickbooks' | 'xero' | 'netsuite', VendorCsv> = {
 };
 const fits = (): string[] => [];
 
-export function writerOf(format: ExportFormat, columns: readonly string[], slots: DimensionSlots = NO_SLOTS): Writer {
+export function writerOf(
+  format: ExportFormat,
+  columns: readonly string[],
+  mapping: MappingOptions = DEFAULT_MAPPING,
+): Writer {
   switch (format) {
     case 'hledger':
       return {
@@ -68,8 +74,9 @@ export function writerOf(format: ExportFormat, columns: readonly string[], slots
         extension: 'csv',
         separator: '\r\n',
         header: () => vendorHeader(vendor),
-        entry: (entry) => vendorEntry(vendor, entry, slots),
-        refuse: (entry) => vendor.refuse(entry, slots),
+        entry: (entry) => vendorEntry(vendor, entry, mapping.slots),
+        refuse: (entry) => vendor.refuse(entry, mapping),
+        maxLines: vendor.maxLines,
       };
     }
   }

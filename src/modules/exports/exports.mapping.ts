@@ -84,7 +84,14 @@ export interface MappingOptions {
   /** The account each balancing line books, by the record's balancing_account_type. */
   balancingAccounts: Readonly<Record<BalancingAccountType, BookAccount>>;
   slots: DimensionSlots;
+  /** The company's home (base) currency: all Xero takes, and all QuickBooks Online takes without Multicurrency. */
+  homeCurrency: string;
+  /** Whether the QuickBooks Online company has Multicurrency on (then its Currency column books other currencies). */
+  quickbooksMulticurrency: boolean;
 }
+
+/** The home currency when none is configured. */
+export const DEFAULT_HOME_CURRENCY = 'USD';
 
 /** The balancing accounts when none is configured: one per balancing_account_type. */
 export const DEFAULT_BALANCING_ACCOUNTS: Readonly<Record<BalancingAccountType, BookAccount>> = {
@@ -100,6 +107,8 @@ export const DEFAULT_MAPPING: MappingOptions = {
   accountFieldId: null,
   balancingAccounts: DEFAULT_BALANCING_ACCOUNTS,
   slots: NO_SLOTS,
+  homeCurrency: DEFAULT_HOME_CURRENCY,
+  quickbooksMulticurrency: false,
 };
 
 /** Where a GL account of an economic line sits, by what the record's type books (ledger.ts, economicAccount). */
@@ -143,13 +152,17 @@ const isAccountField = (value: AccountingFieldValue, options: MappingOptions): b
     ? value.svc_field_id === options.accountFieldId
     : value.remote_field_id === 'GL_ACCOUNT' || value.field_name.trim().toLowerCase() === 'gl account';
 
-/** "7500 Other G&A" → code 7500, name "Other G&A"; a remote value id, when there is one, is the code. */
+/**
+ * The account-code rule (docs/exports.md): a value named by its chart number, "7500 Other G&A", is the account with
+ * code 7500 and name "Other G&A"; a value without a leading number takes its remote id as its code, if it has one.
+ * The number in the name wins over the remote id: a remote id is often an ERP's internal key (or a seed's tag),
+ * while the chart number is what the books' imports match (Xero's AccountCode, NetSuite's account numbers).
+ */
 export function glAccountOf(value: AccountingFieldValue, root: AccountRoot): BookAccount {
   const text = value.field_value_name.replace(/\s+/g, ' ').trim();
   const numbered = /^(\d[\d.-]*) (.+)$/.exec(text);
-  const remote = value.remote_field_value_id?.trim() || null;
-  if (numbered) return { root, code: remote ?? numbered[1]!, name: numbered[2]! };
-  return { root, code: remote, name: text };
+  if (numbered) return { root, code: numbered[1]!, name: numbered[2]! };
+  return { root, code: value.remote_field_value_id?.trim() || null, name: text };
 }
 
 /** "Cost Center" → "cost-center"; a name with no letter or digit → "field". */
@@ -280,15 +293,4 @@ export function mapRecords(
   return { entries, refused };
 }
 
-/** Integer minor units → "-171.75": string arithmetic, never a floating-point sum. */
-export function decimal(minor: number, exponent: number): string {
-  const digits = Math.abs(minor)
-    .toString()
-    .padStart(exponent + 1, '0');
-  const sign = minor < 0 ? '-' : '';
-  if (exponent === 0) return `${sign}${digits}`;
-  return `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
-}
-
-/** The signed amount: debits positive, credits negative (as both ledger tools book them). */
-export const signed = (p: Posting): number => (p.side === 'DEBIT' ? p.minor : -p.minor);
+export { decimal, signed } from './exports.amounts.js';

@@ -20,11 +20,11 @@ export function exportsRoutes(db: Db): FastifyPluginAsyncTypebox {
           operationId: 'exportAccountingRecordsFile',
           summary: 'Export records to an hledger journal, a Beancount file or CSV',
           description:
-            'The selected READY_FOR_EXPORT records (by ids, by ERP posting date, or all) as one file. Every entry carries its record id; report each outcome with POST /v3/accounting/records/export-results. A record not ready, not found, with a line without a GL account or an amount its currency cannot hold refuses the whole file: 422 EXPORT_REFUSED names each in details.records.',
+            'The selected READY_FOR_EXPORT records (by ids, by ERP posting date, or all) as one file. Every entry carries its record id; report each outcome with POST /v3/accounting/records/export-results. A record not ready, not found, with a line without a GL account or an amount its currency cannot hold refuses the whole file: 422 EXPORT_REFUSED names each in details.records. An id the account does not have: 404 NOT_FOUND (details.not_found_accounting_record_ids). A file its import cannot take whole (Xero: 300 lines): 422 EXPORT_TOO_LARGE.',
           tags: ['Internal: exports'],
           produces: ['text/plain', 'text/csv'],
           body: ExportBody,
-          response: { 200: ExportFile, ...errorResponses(400, 422) },
+          response: { 200: ExportFile, ...errorResponses(400, 404, 422) },
         },
       },
       async (request, reply) => {

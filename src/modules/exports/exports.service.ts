@@ -6,7 +6,7 @@ import { exportSelectionService, type ExportSelection } from '../accounting/expo
 import { DEFAULT_CSV_COLUMNS } from './exports.csv.js';
 import { render, writerOf } from './exports.formats.js';
 import { exportMapping } from './export-mapping.service.js';
-import { mapRecords } from './exports.mapping.js';
+import { mapRecords, type Entry } from './exports.mapping.js';
 import type { ExportInput } from './exports.schemas.js';
 
 export interface ExportedFile {
@@ -40,6 +40,18 @@ function selectionOf(input: ExportInput): ExportSelection {
   return { kind: 'ready', from, to: toDay === null ? null : toDay + DAY_MICROS };
 }
 
+/** How many of the entries, in file order, fit in one file of `maxLines` rows (whole entries only). */
+function fittingRecords(entries: readonly Entry[], maxLines: number): number {
+  let lines = 0;
+  let n = 0;
+  for (const entry of entries) {
+    lines += entry.postings.length;
+    if (lines > maxLines) break;
+    n++;
+  }
+  return n;
+}
+
 /**
  * File exports: the selected records through the one mapping (exports.mapping.ts) into one format's writer.
  * All or nothing: a record that cannot be exported refuses the whole file, naming each such record.
@@ -56,7 +68,7 @@ export const exportsService = {
       rows.filter((row) => !excluded.has(row.id)),
       mapping,
     );
-    const writer = writerOf(input.format, input.columns ?? DEFAULT_CSV_COLUMNS, mapping.slots);
+    const writer = writerOf(input.format, input.columns ?? DEFAULT_CSV_COLUMNS, mapping);
     for (const entry of entries) {
       const problems = writer.refuse(entry);
       if (problems.length > 0) {
@@ -66,6 +78,10 @@ export const exportsService = {
     const notFound = missing.filter((id) => !excluded.has(id));
     if (notFound.length > 0) throw errors.exportedSelectionNotFound(notFound);
     if (refused.length > 0) throw errors.exportRefused(refused);
+    const lines = entries.reduce((n, e) => n + e.postings.length, 0);
+    if (writer.maxLines !== undefined && lines > writer.maxLines) {
+      throw errors.exportTooLarge(input.format, lines, writer.maxLines, fittingRecords(entries, writer.maxLines));
+    }
     return {
       fileName: `svc-export-${today}.${writer.extension}`,
       mediaType: writer.mediaType,

@@ -6,6 +6,7 @@ import {
   type DimensionSlot,
   type DimensionSlots,
   type Entry,
+  type MappingOptions,
   type Posting,
 } from './exports.mapping.js';
 
@@ -21,7 +22,9 @@ interface Column {
 export interface VendorCsv {
   columns: readonly Column[];
   /** What keeps an entry out of this import (each problem names its line); none: it fits. */
-  refuse(entry: Entry, slots: DimensionSlots): string[];
+  refuse(entry: Entry, mapping: MappingOptions): string[];
+  /** The most rows (after the header) one file of this import takes; none: no limit. */
+  maxLines?: number;
 }
 
 const [y, m, d] = [0, 1, 2];
@@ -60,11 +63,33 @@ function atMostTwoDecimals(vendor: string, entry: Entry): string[] {
     : [];
 }
 
-/** QuickBooks Online, Import data → Journal entries (account numbers off: accounts by name). */
+/** QuickBooks Online's Journal No (a journal entry's DocNumber) holds at most this many characters. */
+export const QUICKBOOKS_JOURNAL_NO = 21;
+/**
+ * The record id's last 21 characters: its 80 random bits and the low end of its time (lib/ids.ts), unique in
+ * practice, and found again in the id as typed. The whole id is in the Memo column.
+ */
+export const journalNoOf = (recordId: string): string => recordId.slice(-QUICKBOOKS_JOURNAL_NO);
+
+/** A record in another currency than the home one, where the import books the home currency only. */
+function foreignCurrency(entry: Entry, mapping: MappingOptions, vendor: string, remedy: string): string[] {
+  const currency = entry.postings[0]?.currency;
+  if (currency === undefined || currency === mapping.homeCurrency) return [];
+  return [
+    `its currency ${currency} is not the home currency ${mapping.homeCurrency} (home_currency of the export mapping); ${vendor} ${remedy}`,
+  ];
+}
+
+/**
+ * QuickBooks Online, Import data → Journal entries (account numbers off: accounts by name). With Multicurrency on,
+ * the Currency column books each entry in its currency (at QuickBooks' rate of the day: no Exchange Rate column).
+ */
 export const QUICKBOOKS: VendorCsv = {
   columns: [
-    { header: 'Journal No', cell: (e) => e.recordId },
+    { header: 'Journal No', cell: (e) => journalNoOf(e.recordId) },
     { header: 'Journal Date', cell: (e) => monthDayYear(e.date) },
+    { header: 'Currency', cell: (_, p) => p.currency },
+    { header: 'Memo', cell: (e) => e.recordId },
     { header: 'Account Name', cell: (_, p) => p.account.name },
     { header: 'Description', cell: (e, p) => p.memo ?? e.narration },
     { header: 'Debits', cell: (_, p) => debit(p) },
@@ -73,8 +98,21 @@ export const QUICKBOOKS: VendorCsv = {
     { header: 'Class', cell: (_, p, slots) => dimension(p, 'class', slots) },
     { header: 'Location', cell: (_, p, slots) => dimension(p, 'location', slots) },
   ],
-  refuse: (entry) => atMostTwoDecimals('QuickBooks Online', entry),
+  refuse: (entry, mapping) => [
+    ...atMostTwoDecimals('QuickBooks Online', entry),
+    ...(mapping.quickbooksMulticurrency
+      ? []
+      : foreignCurrency(
+          entry,
+          mapping,
+          'QuickBooks Online',
+          'books other currencies only with Multicurrency on (then set quickbooks_multicurrency of the export mapping)',
+        )),
+  ],
 };
+
+/** Xero imports at most this many journal lines in one file. */
+export const XERO_MAX_LINES = 300;
 
 /** Xero, Manual journals → Import: rows of one journal share Narration and Date; accounts by code. */
 export const XERO: VendorCsv = {
@@ -90,16 +128,18 @@ export const XERO: VendorCsv = {
     { header: 'TrackingName2', cell: (_, p, slots) => tracking(p, slots)[1]?.field ?? '' },
     { header: 'TrackingOption2', cell: (_, p, slots) => tracking(p, slots)[1]?.value ?? '' },
   ],
-  refuse: (entry, slots) => [
+  refuse: (entry, mapping) => [
+    ...foreignCurrency(entry, mapping, 'Xero', "imports manual journals in the organisation's base currency only"),
     ...entry.postings.flatMap((p, i) => (p.account.code === null ? [codeMissing(p, i)] : [])),
     ...entry.postings.flatMap((p, i) =>
-      tracking(p, slots).length > 2
+      tracking(p, mapping.slots).length > 2
         ? [
             `line ${i + 1} has ${p.dimensions.length} dimensions; Xero tracks at most 2 (choose them: tracking_fields of the export mapping)`,
           ]
         : [],
     ),
   ],
+  maxLines: XERO_MAX_LINES,
 };
 
 /** NetSuite, Import CSV Records → Transactions → Journal Entry: External ID groups the lines. */

@@ -30,6 +30,8 @@ export interface MappingDraft {
   balancing: Record<BalancingType, string>;
   slots: Record<Slot, string>;
   tracking: [string, string];
+  homeCurrency: string;
+  quickbooksMulticurrency: boolean;
 }
 
 export function draftOf(mapping: ExportMapping): MappingDraft {
@@ -42,6 +44,8 @@ export function draftOf(mapping: ExportMapping): MappingDraft {
       location: mapping.dimension_fields.location ?? '',
     },
     tracking: [mapping.tracking_fields[0] ?? '', mapping.tracking_fields[1] ?? ''],
+    homeCurrency: mapping.home_currency,
+    quickbooksMulticurrency: mapping.quickbooks_multicurrency,
   };
 }
 
@@ -55,5 +59,8 @@ export function requestOfMapping(draft: MappingDraft): ExportMappingRequest {
     ),
     dimension_fields: Object.fromEntries(SLOT_ORDER.map((s) => [s, draft.slots[s] === '' ? null : draft.slots[s]])),
     tracking_fields: [...new Set(draft.tracking.filter((id) => id !== ''))],
+    // Blank: the default (USD).
+    ...(draft.homeCurrency.trim() === '' ? {} : { home_currency: draft.homeCurrency.trim().toUpperCase() }),
+    quickbooks_multicurrency: draft.quickbooksMulticurrency,
   };
 }

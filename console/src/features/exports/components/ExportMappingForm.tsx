@@ -168,6 +168,46 @@ export function ExportMappingForm({
           />
         ))}
       </fieldset>
+      <fieldset>
+        <legend>Currency</legend>
+        <p className="hint" id={`${id}-currency-hint`}>
+          Xero books its base currency only, and QuickBooks Online without Multicurrency its home currency only: a
+          record in another currency is refused for them. Blank: USD.
+        </p>
+        <div className="field">
+          <label htmlFor={`${id}-home-currency`}>Home currency</label>
+          <input
+            id={`${id}-home-currency`}
+            value={draft.homeCurrency}
+            maxLength={3}
+            disabled={!mayWrite}
+            aria-invalid={problems.has('/home_currency') ? true : undefined}
+            aria-describedby={[
+              `${id}-currency-hint`,
+              problems.has('/home_currency') ? `${id}-home-currency-error` : null,
+            ]
+              .filter(Boolean)
+              .join(' ')}
+            onChange={(e) => change({ homeCurrency: e.target.value })}
+          />
+          {problems.has('/home_currency') && (
+            <p className="field-error" id={`${id}-home-currency-error`}>
+              {problems.get('/home_currency')}
+            </p>
+          )}
+        </div>
+        <div className="field">
+          <label>
+            <input
+              type="checkbox"
+              checked={draft.quickbooksMulticurrency}
+              disabled={!mayWrite}
+              onChange={(e) => change({ quickbooksMulticurrency: e.target.checked })}
+            />{' '}
+            The QuickBooks Online company has Multicurrency on
+          </label>
+        </div>
+      </fieldset>
       {save.isError && <ErrorMessage title="The mapping was not saved." error={save.error} />}
       {saved && (
         <p className="notice notice-success" role="status">
