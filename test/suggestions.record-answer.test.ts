@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import type { Scope } from '../src/modules/auth/scopes.js';
 import { ruleChart } from './support/coding-rules.js';
 import { describeEachDialect } from './support/context.js';
 import { codingUrl } from './support/review.js';
@@ -34,7 +35,7 @@ describeEachDialect("coding suggestions in the record's own answer", (t) => {
       suggestion(first.id, dept, 0, { ...travel, reason: because('Sales') }),
       suggestion(second.id, dept, 0, { ...travel, reason: because('Sales') }),
     ];
-    for (const scopes of [['accounting.record.review'], ['accounting.record.admin']]) {
+    for (const scopes of [['accounting.record.review'], ['accounting.record.admin']] satisfies Scope[][]) {
       const caller = await t.ctx.as(scopes, api.accountId);
       const res = await caller.get(recordUrl(record.id));
       expect([res.status, res.body.record.id, res.body.record.version, res.body.suggestions], scopes[0]).toEqual([
@@ -62,7 +63,7 @@ describeEachDialect("coding suggestions in the record's own answer", (t) => {
       ['accounting.record.read'],
       ['accounting.record.write'],
       ['accounting.record.read', 'accounting.record.write'],
-    ]) {
+    ] satisfies Scope[][]) {
       const caller = await t.ctx.as(scopes, api.accountId);
       const res = await caller.get(recordUrl(record.id));
       expect([res.status, res.body.record.id, res.body.suggestions], scopes.join(' ')).toEqual([200, record.id, null]);
