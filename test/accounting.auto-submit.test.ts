@@ -34,7 +34,7 @@ describeEachDialect('review settings: auto-submit', (t) => {
     expect(await storedSettings(t.ctx, api.accountId)).toBeUndefined();
   });
 
-  it('on: records coded by rules or as sent go to REVIEW in the ingestion; others stay as they were created', async () => {
+  it('on: records rules coded in full go to REVIEW in the ingestion; records coded as sent, or not in full, stay as they were created', async () => {
     const { api, gl, dept, set, rule } = await account();
     const on = await api.put(SETTINGS, { auto_submit: true });
     expect([on.status, on.body]).toEqual([200, { auto_submit: true, updated_at: expect.stringMatching(ISO_MICROS) }]);
@@ -44,7 +44,7 @@ describeEachDialect('review settings: auto-submit', (t) => {
       items: [
         // coded by the rule
         { ...base(), vendor: vendor('Uber') },
-        // coded as sent, on both lines
+        // coded as sent, on both lines: no rule set a value, so it stays in PREPARE
         {
           ...base(),
           vendor: vendor('Acme'),
@@ -67,18 +67,42 @@ describeEachDialect('review settings: auto-submit', (t) => {
         // created ready for export, and in REVIEW: as asked
         { ...base(), vendor: vendor('Uber'), review_status: 'READY_FOR_EXPORT' },
         { ...base(), vendor: vendor('Uber'), review_status: 'REVIEW' },
+        // the rule's merchant, but sent coded on every line: the rule sets nothing, so it stays in PREPARE
+        {
+          ...base(),
+          vendor: vendor('Uber'),
+          lines: [
+            { amount: usd(10), field_values: [set(gl, 0)] },
+            { amount: usd(20), field_values: [set(gl, 2)] },
+          ],
+        },
+        // one line sent coded, the rule codes the other: coded in full by the two together, so it moves
+        {
+          ...base(),
+          vendor: vendor('Uber'),
+          lines: [
+            { amount: usd(10), field_values: [set(gl, 0)] },
+            { amount: usd(20), field_values: [] },
+          ],
+        },
       ],
     });
     expect(res.status, res.text).toBe(200);
     const items: any[] = res.body.items;
     expect(items.map((r) => [r.review_status, r.version])).toEqual([
       ['REVIEW', 2],
-      ['REVIEW', 2],
+      ['PREPARE', 1],
       ['PREPARE', 1],
       ['PREPARE', 1],
       ['READY_FOR_EXPORT', 1],
       ['REVIEW', 1],
+      ['PREPARE', 1],
+      ['REVIEW', 2],
     ]);
+    // The rule's value on the last record's second line only; the first keeps what was sent.
+    expect(
+      items[7].line_items.slice(0, 2).map((l: any) => l.accounting_field_values.map((v: any) => v.svc_field_value_id)),
+    ).toEqual([[set(gl, 0).svc_id], [set(gl, 1).svc_id]]);
     for (const r of items) {
       expect(await storedRecord(t.ctx, api.accountId, r.id)).toMatchObject({
         review_status: r.review_status,
@@ -110,19 +134,25 @@ describeEachDialect('review settings: auto-submit', (t) => {
         changes: { review_status: { from: 'PREPARE', to: 'REVIEW' }, auto_submitted: true },
       },
     ]);
-    expect((await api.get(historyUrl(items[1].id))).body.items.map((e: any) => [e.type, e.changes])).toEqual([
-      ['INGESTED', { review_status: 'PREPARE' }],
+    expect((await api.get(historyUrl(items[7].id))).body.items.map((e: any) => [e.type, e.changes])).toEqual([
+      [
+        'INGESTED',
+        {
+          review_status: 'PREPARE',
+          coded_by_rules: [{ line_id: items[7].line_items[1].id, ...set(gl, 1), rule_id: rule.id, rule_version: 1 }],
+        },
+      ],
       ['MOVED', { review_status: { from: 'PREPARE', to: 'REVIEW' }, auto_submitted: true }],
     ]);
-    for (const r of items.slice(2)) {
+    for (const r of items.slice(1, 7)) {
       expect((await api.get(historyUrl(r.id))).body.items.map((e: any) => e.type)).toEqual(['INGESTED']);
     }
 
     // The counts and the review queue see them where they are.
     const inReview = await api.get(SEARCH, { review_status: 'REVIEW', limit: '100' });
-    expect(inReview.body.items.map((r: any) => r.id).sort()).toEqual([items[0].id, items[1].id, items[5].id].sort());
+    expect(inReview.body.items.map((r: any) => r.id).sort()).toEqual([items[0].id, items[5].id, items[7].id].sort());
     const prepare = await api.get(RECORDS, { review_status: 'PREPARE' });
-    expect(prepare.body.total_count).toBe(2);
+    expect(prepare.body.total_count).toBe(4);
 
     // The feed announces what a move from PREPARE to REVIEW announces: nothing; only the record made ready does.
     const feed = await api.get(EVENTS);

@@ -382,7 +382,7 @@ export interface paths {
   "/internal/v1/accounting/review-settings": {
     /**
      * The account's review settings (auto-submit)
-     * @description auto_submit: records ingested in PREPARE that carry every field of the required coding on every economic line (as sent, or set by coding rules) go on to REVIEW in the ingestion itself. Off until set.
+     * @description auto_submit: records ingested in PREPARE that coding rules coded (a rule set at least one value) and that then carry every field of the required coding on every economic line go on to REVIEW in the ingestion itself; records sent coded with no rule involved stay in PREPARE. Off until set.
      */
     get: operations["getReviewSettings"];
     /**
@@ -6682,7 +6682,7 @@ export interface operations {
   };
   /**
    * The account's review settings (auto-submit)
-   * @description auto_submit: records ingested in PREPARE that carry every field of the required coding on every economic line (as sent, or set by coding rules) go on to REVIEW in the ingestion itself. Off until set.
+   * @description auto_submit: records ingested in PREPARE that coding rules coded (a rule set at least one value) and that then carry every field of the required coding on every economic line go on to REVIEW in the ingestion itself; records sent coded with no rule involved stay in PREPARE. Off until set.
    */
   getReviewSettings: {
     responses: {
@@ -6690,7 +6690,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            /** @description Records ingested in PREPARE whose every economic line carries every field of the account's required coding (as sent, or set by coding rules) go on to REVIEW in the ingestion itself (a MOVED event with auto_submitted: true). With no required coding, nothing moves. */
+            /** @description Records ingested in PREPARE that coding rules coded (a rule set at least one value) and whose every economic line then carries every field of the account's required coding go on to REVIEW in the ingestion itself (a MOVED event with auto_submitted: true). A record sent coded with no rule setting a value stays in PREPARE. With no required coding, nothing moves. */
             auto_submit: boolean;
             /** @description When a setting was last set; null: never (the defaults) */
             updated_at: string | null;
@@ -6749,7 +6749,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** @description Records ingested in PREPARE whose every economic line carries every field of the account's required coding (as sent, or set by coding rules) go on to REVIEW in the ingestion itself (a MOVED event with auto_submitted: true). With no required coding, nothing moves. */
+          /** @description Records ingested in PREPARE that coding rules coded (a rule set at least one value) and whose every economic line then carries every field of the account's required coding go on to REVIEW in the ingestion itself (a MOVED event with auto_submitted: true). A record sent coded with no rule setting a value stays in PREPARE. With no required coding, nothing moves. */
           auto_submit: boolean;
         };
       };
@@ -6759,7 +6759,7 @@ export interface operations {
       200: {
         content: {
           "application/json": {
-            /** @description Records ingested in PREPARE whose every economic line carries every field of the account's required coding (as sent, or set by coding rules) go on to REVIEW in the ingestion itself (a MOVED event with auto_submitted: true). With no required coding, nothing moves. */
+            /** @description Records ingested in PREPARE that coding rules coded (a rule set at least one value) and whose every economic line then carries every field of the account's required coding go on to REVIEW in the ingestion itself (a MOVED event with auto_submitted: true). A record sent coded with no rule setting a value stays in PREPARE. With no required coding, nothing moves. */
             auto_submit: boolean;
             /** @description When a setting was last set; null: never (the defaults) */
             updated_at: string | null;

@@ -191,7 +191,8 @@ export function reviewApi(http: Transport) {
       http.request<ReviewSettings>({ method: 'GET', path: '/internal/v1/accounting/review-settings', options }),
     /**
      * Replaces the account's review settings (accounting.record.admin): with auto_submit, records ingested in
-     * PREPARE that carry the required coding go on to REVIEW in the ingestion itself.
+     * PREPARE that coding rules coded and that then carry the required coding go on to REVIEW in the ingestion
+     * itself (records sent coded, no rule setting a value, stay in PREPARE).
      */
     setReviewSettings: (settings: ReviewSettingsRequest, options?: WriteOptions) =>
       write<ReviewSettings>('PUT', '/internal/v1/accounting/review-settings', settings, options),

@@ -45,7 +45,9 @@ eachDialectWith(
         await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click();
         await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
         await page.getByText('No receipt is required.').waitFor();
-        expect(await page.getByLabel('Submit fully coded records for review when they arrive').isChecked()).toBe(false);
+        expect(await page.getByLabel('Submit records coded by rules for review when they arrive').isChecked()).toBe(
+          false,
+        );
 
         // Two rules: USD above 75.50 for card expenses; JPY with a fraction of a yen, which JPY does not have.
         await page.getByRole('button', { name: 'Add a currency' }).click();
@@ -86,7 +88,7 @@ eachDialectWith(
         expect(await page.getByLabel('Receipt required above, rule 1').inputValue()).toBe('7500');
         expect(await page.getByLabel('Receipt required above, rule 2').inputValue()).toBe('75.50');
 
-        await page.getByLabel('Submit fully coded records for review when they arrive').check();
+        await page.getByLabel('Submit records coded by rules for review when they arrive').check();
         await page.getByRole('button', { name: 'Save review settings' }).click();
         await page.getByText('The review settings are saved.').waitFor();
         expect((await stored(server().db, accountId)).autoSubmit).toBe(1);
@@ -114,7 +116,9 @@ eachDialectWith(
         expect(await page.getByLabel('Receipt required above, rule 1').inputValue()).toBe('75.00');
         expect(await page.getByLabel('Receipt required above, rule 1').getAttribute('readonly')).not.toBeNull();
         expect(await rule(page, 1).getByLabel('Card expense post').isDisabled()).toBe(true);
-        expect(await page.getByLabel('Submit fully coded records for review when they arrive').isDisabled()).toBe(true);
+        expect(await page.getByLabel('Submit records coded by rules for review when they arrive').isDisabled()).toBe(
+          true,
+        );
         for (const name of ['Save receipt policy', 'Add a currency', 'Remove rule 1', 'Save review settings']) {
           expect(await page.getByRole('button', { name }).count()).toBe(0);
         }

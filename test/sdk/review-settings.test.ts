@@ -17,15 +17,19 @@ async function clientOf(live: LiveServer, scopes: Scope[] = ALL, accountId?: str
   return { client: new SvcClient({ baseUrl: live.url, clientId, clientSecret, maxRetries: 0 }), accountId: account };
 }
 
-const card = (field_values: RecordCreate['lines'] extends (infer L)[] | undefined ? L : never): RecordCreate => ({
+const card = (
+  merchant: string,
+  line: RecordCreate['lines'] extends (infer L)[] | undefined ? L : never,
+): RecordCreate => ({
   type: 'CARD_EXPENSE_POST',
   amount: { amount: 25, currency: 'USD' },
   posted_at: '2026-06-11T09:09:05Z',
-  lines: [field_values],
+  vendor: { id: `v_${merchant}`, name: merchant },
+  lines: [line],
 });
 
 describeLive('SDK: review settings (auto-submit)', (s) => {
-  it('reads and sets auto-submit, typed; fully coded records then arrive in REVIEW', async () => {
+  it('reads and sets auto-submit, typed; records coding rules code in full then arrive in REVIEW', async () => {
     const { client, accountId } = await clientOf(s.live);
     const off: ReviewSettings = await client.review.reviewSettings();
     expect(off).toEqual({ auto_submit: false, updated_at: null });
@@ -40,18 +44,33 @@ describeLive('SDK: review settings (auto-submit)', (s) => {
     expect(on.auto_submit).toBe(true);
     expect(await client.review.reviewSettings()).toEqual(on);
 
-    const coded = {
-      amount: { amount: 25, currency: 'USD' },
-      field_values: [{ field_id: field.svc_id, svc_id: values[0]!.svc_id }],
-    };
-    const { items } = await client.review.createRecords([card(coded), card({ amount: coded.amount })]);
+    const travel = { field_id: field.svc_id, svc_id: values[0]!.svc_id };
+    const rule = await client.codingRules.create({
+      name: 'Uber is travel',
+      conditions: { vendor_name: { operator: 'EQUALS', value: 'Uber' } },
+      actions: { field_values: [travel] },
+    });
+    const amount = { amount: 25, currency: 'USD' };
+    // Coded by the rule: moves. Sent coded, no rule: stays. Neither: stays.
+    const { items } = await client.review.createRecords([
+      card('Uber', { amount }),
+      card('Acme', { amount, field_values: [travel] }),
+      card('Acme', { amount }),
+    ]);
     expect(items.map((r) => [r.review_status, r.version])).toEqual([
       ['REVIEW', 2],
+      ['PREPARE', 1],
       ['PREPARE', 1],
     ]);
     const history = await client.review.history(items[0]!.id);
     expect(history.items.map((e) => [e.type, e.changes])).toEqual([
-      ['INGESTED', { review_status: 'PREPARE' }],
+      [
+        'INGESTED',
+        {
+          review_status: 'PREPARE',
+          coded_by_rules: [{ line_id: items[0]!.line_items[0]!.id, ...travel, rule_id: rule.id, rule_version: 1 }],
+        },
+      ],
       ['MOVED', { review_status: { from: 'PREPARE', to: 'REVIEW' }, auto_submitted: true }],
     ]);
 

@@ -3,7 +3,10 @@ import type { AccountingRecord, RecordCreate, SvcClient } from '../../client/src
 import type { ConsoleServer } from './browser.js';
 import { newAccountId } from './context.js';
 
-/** The coding grid's browser tests (test/console/coding-grid.browser.test.ts): a company with history, and the grid. */
+/**
+ * The coding grid's browser tests (test/console/coding-grid*.browser.test.ts): a small company with history, and the
+ * grid; the issue's measure runs on `svc seed`'s company (coding-grid-measure.browser.test.ts).
+ */
 
 /**
  * Every click and key press the test makes, counted (a typed text counts one press per character): the issue's
@@ -108,18 +111,6 @@ export async function stored(api: SvcClient, records: readonly AccountingRecord[
     }),
   );
 }
-
-/** What `stored` answers for records of MERCHANTS coded to their merchant's account and department and approved. */
-export const codedAndApproved = (records: readonly AccountingRecord[], version: number) =>
-  records.map((r) => {
-    const [account, department] = MERCHANTS[r.vendor!.name as keyof typeof MERCHANTS];
-    return {
-      vendor: r.vendor!.name,
-      review_status: 'READY_FOR_EXPORT',
-      version,
-      coding: [[`GL Account=${account}`, `Department=${department}`]],
-    };
-  });
 
 export const grid = (page: Page) => page.getByRole('grid', { name: 'Lines to code' });
 /** A field's cell on the row of a vendor (its accessible name starts with both). */

@@ -205,7 +205,7 @@ export function reviewRoutes(db: Db): FastifyPluginAsyncTypebox {
           operationId: 'getReviewSettings',
           summary: "The account's review settings (auto-submit)",
           description:
-            'auto_submit: records ingested in PREPARE that carry every field of the required coding on every economic line (as sent, or set by coding rules) go on to REVIEW in the ingestion itself. Off until set.',
+            'auto_submit: records ingested in PREPARE that coding rules coded (a rule set at least one value) and that then carry every field of the required coding on every economic line go on to REVIEW in the ingestion itself; records sent coded with no rule involved stay in PREPARE. Off until set.',
           tags,
           response: { 200: ReviewSettingsResponse },
         },

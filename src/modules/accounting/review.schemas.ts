@@ -177,7 +177,7 @@ export const RequiredFieldsResponse = Type.Object(
 
 const AutoSubmit = Type.Boolean({
   description:
-    "Records ingested in PREPARE whose every economic line carries every field of the account's required coding (as sent, or set by coding rules) go on to REVIEW in the ingestion itself (a MOVED event with auto_submitted: true). With no required coding, nothing moves.",
+    "Records ingested in PREPARE that coding rules coded (a rule set at least one value) and whose every economic line then carries every field of the account's required coding go on to REVIEW in the ingestion itself (a MOVED event with auto_submitted: true). A record sent coded with no rule setting a value stays in PREPARE. With no required coding, nothing moves.",
 });
 export const ReviewSettingsBody = Type.Object(
   { auto_submit: AutoSubmit },

@@ -4,7 +4,7 @@ import type { Caller, Tenant } from '../auth/auth.service.js';
 import { accountingRepository } from './accounting.repository.js';
 import { AccountingRecordShape } from './accounting.schemas.js';
 import type { AcceptedSuggestion } from './history.js';
-import { economicLines, sourceTypeOf, type LineItem, type RecordType, type SourceType } from './ledger.js';
+import { economicLines, LEDGER, sourceTypeOf, type LineItem, type RecordType, type SourceType } from './ledger.js';
 import { EDITABLE, type ReviewStatus } from './lifecycle.js';
 import { checkLineIds, codingsFor, editRecord } from './line-edit.js';
 import { recordClock } from './record-clock.repository.js';
@@ -19,6 +19,12 @@ import { suggestionValues, type CodedValue } from '../../speed/suggestion-values
 
 export type { AcceptedSuggestion } from './history.js';
 export type { HistorySignal } from './suggestion-history.repository.js';
+
+/**
+ * What a record's economic lines book to ('expense', 'bank (cash)', 'revenue', …): a vendor's bills and its
+ * payments are of one vendor but not of one account, and suggestions learn each from its own kind.
+ */
+export const bookedTo = (type: RecordType): string => LEDGER[type].economicAccount;
 
 /** A record as suggestions see it: what they learn from, and its economic lines with the fields each is coded in. */
 export interface SuggestionSubject {

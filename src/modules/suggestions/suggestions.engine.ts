@@ -1,5 +1,5 @@
 import { fromMinor } from '../accounting/accounting.service.js';
-import type { HistoryRecord, SuggestionSubject } from '../accounting/suggestion-coding.service.js';
+import { bookedTo, type HistoryRecord, type SuggestionSubject } from '../accounting/suggestion-coding.service.js';
 
 /**
  * How a value is chosen (docs/suggestions.md): plain counting over bounded samples of the account's approved
@@ -90,8 +90,15 @@ export function samplesOf(
     records.some((r) => r.id === subject.id) ? records.filter((r) => r.id !== subject.id) : records;
   const samples: Sample[] = [];
   if (subject.vendor_name !== null) {
-    const qualifier = `of vendor ${subject.vendor_name}`;
-    samples.push({ signal: 'VENDOR', noun: 'record', qualifier, records: others(history.vendor) });
+    // The vendor's records that book where the subject does (a payment to cash, not to the bill's expense); when
+    // all of them do (the usual case), the vendor's whole history, shared with the page's other records.
+    const vendor = others(history.vendor);
+    const side = bookedTo(subject.type);
+    const alike = vendor.every((r) => bookedTo(r.type) === side)
+      ? vendor
+      : vendor.filter((r) => bookedTo(r.type) === side);
+    const qualifier = `of vendor ${subject.vendor_name}${alike === vendor ? '' : ` booked to ${side}`}`;
+    samples.push({ signal: 'VENDOR', noun: 'record', qualifier, records: alike });
   }
   if (subject.user_email !== null) {
     const qualifier = `of user ${subject.user_email}`;

@@ -1,6 +1,7 @@
-import type { BulkCodingItem, RecordSearchQuery } from '@svc/client';
+import type { BulkCodingItem, BulkMoveResponse, RecordSearchQuery } from '@svc/client';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { client } from '../../../lib/client';
+import type { ReviewStatus } from '../../../lib/labels';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** Records a grid page holds: 200 records (at least 200 lines, and the most one suggestions request takes). */
@@ -44,12 +45,41 @@ export function useBulkCoding() {
   });
 }
 
-/** Moves the selected records, all or nothing (the grid's Approve selected: a refusal names each record). */
+/** A refusal met after the records had made the first steps (they are in `at` now, at their new versions). */
+export class MoveStopped extends Error {
+  constructor(
+    readonly cause: unknown,
+    readonly at: ReviewStatus,
+    readonly records: number,
+  ) {
+    super(`Stopped in ${at}`);
+  }
+}
+
+/**
+ * Moves the selected records through `steps`, each step all or nothing, each record at the version the step before
+ * answered (the grid's Approve selected; in Prepare, Submit and approve selected: to REVIEW, then to
+ * READY_FOR_EXPORT, as the record page's "Submit and approve" does). A refusal names each record; one after a step
+ * has moved them is a MoveStopped.
+ */
 export function useMoveRecords() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (move: Parameters<typeof client.review.moveRecords>[0]) => client.review.moveRecords(move),
-    onSuccess: async () => {
+    mutationFn: async (move: { steps: readonly ReviewStatus[]; records: { id: string; version: number }[] }) => {
+      let records = move.records;
+      let answer: BulkMoveResponse = { items: [] };
+      for (const [i, step] of move.steps.entries()) {
+        try {
+          answer = await client.review.moveRecords({ review_status: step, records });
+        } catch (error) {
+          if (i === 0) throw error;
+          throw new MoveStopped(error, move.steps[i - 1]!, records.length);
+        }
+        records = answer.items.map((item) => ({ id: item.id, version: item.version }));
+      }
+      return answer;
+    },
+    onSettled: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.records }),
         queryClient.invalidateQueries({ queryKey: queryKeys.overview }),

@@ -44,6 +44,8 @@ interface GridActionsProps {
   selectedRows: number;
   saving: boolean;
   approving: boolean;
+  /** "Approve selected", or in Prepare "Submit and approve selected" (through Review). */
+  approveLabel: string;
   onAcceptAll: () => void;
   onApplyToSelected: () => void;
   onSave: () => void;
@@ -68,7 +70,7 @@ export function GridActions(p: GridActionsProps) {
         Discard changes
       </button>
       <button type="button" disabled={p.selectedRows === 0 || p.approving} onClick={p.onApprove}>
-        Approve selected
+        {p.approveLabel}
       </button>
       <p className="bulk-count" aria-live="polite">
         {p.changedRecords === 0 ? 'No change' : `${plural(p.changedRecords, 'record')} changed`};{' '}

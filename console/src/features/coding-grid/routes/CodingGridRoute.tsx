@@ -9,7 +9,14 @@ import { plural } from '../../../lib/format';
 import { useDebounced } from '../../../lib/use-debounced';
 import { useCodingFields, useRequiredCoding } from '../../record/api/record';
 
-import { GRID_PAGE_RECORDS, useBulkCoding, useGridPage, useGridSuggestions, useMoveRecords } from '../api/grid';
+import {
+  GRID_PAGE_RECORDS,
+  MoveStopped,
+  useBulkCoding,
+  useGridPage,
+  useGridSuggestions,
+  useMoveRecords,
+} from '../api/grid';
 import { CodingGridTable } from '../components/CodingGridTable';
 import { GridActions, GridFilters, type GridStatus } from '../components/GridToolbar';
 import { KEY_HELP } from '../grid-keys';
@@ -123,8 +130,10 @@ export function CodingGridRoute() {
       return;
     }
     setOutcome(null);
+    // A record in Prepare is submitted for review first (the lifecycle goes one step at a time).
+    const steps = status === 'PREPARE' ? (['REVIEW', 'READY_FOR_EXPORT'] as const) : (['READY_FOR_EXPORT'] as const);
     move.mutate(
-      { review_status: 'READY_FOR_EXPORT', records: chosen.map((r) => ({ id: r.id, version: r.version })) },
+      { steps, records: chosen.map((r) => ({ id: r.id, version: r.version })) },
       {
         onSuccess: (answer) => {
           grid.setSelected(new Set());
@@ -132,7 +141,9 @@ export function CodingGridRoute() {
           setRefusals(new Map());
           setOutcome(`${plural(answer.items.length, 'record')} approved (now Ready for export).`);
         },
-        onError: (error) => {
+        onError: (failure) => {
+          const stopped = failure instanceof MoveStopped ? failure : null;
+          const error = stopped ? stopped.cause : failure;
           const problems = recordProblems(error);
           const words = new Map<string, string>();
           for (const [id, p] of problems) {
@@ -140,7 +151,10 @@ export function CodingGridRoute() {
             words.set(id, `Not approved: ${p.message}${lines}`);
           }
           setRefusals(words);
-          setOutcome(`Nothing was approved: ${plural(problems.size, 'record')} cannot be (the reason is on its rows).`);
+          const submitted = stopped ? ` ${plural(stopped.records, 'record')} submitted for review, none approved:` : '';
+          setOutcome(
+            `Nothing was approved:${submitted} ${plural(problems.size, 'record')} cannot be (the reason is on its rows).`,
+          );
         },
       },
     );
@@ -192,6 +206,7 @@ export function CodingGridRoute() {
         selectedRows={grid.selected.size}
         saving={bulkCoding.isPending}
         approving={move.isPending}
+        approveLabel={status === 'PREPARE' ? 'Submit and approve selected' : 'Approve selected'}
         onAcceptAll={grid.acceptAll}
         onApplyToSelected={grid.applyToSelected}
         onSave={save}

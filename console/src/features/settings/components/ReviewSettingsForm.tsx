@@ -28,11 +28,12 @@ export function ReviewSettingsForm({ settings, mayWrite }: { settings: ReviewSet
           aria-describedby={`${id}-hint`}
           onChange={(e) => setAutoSubmit(e.target.checked)}
         />
-        <span>Submit fully coded records for review when they arrive</span>
+        <span>Submit records coded by rules for review when they arrive</span>
       </label>
       <p className="hint" id={`${id}-hint`}>
-        Records that arrive in Prepare with every field the account requires on every line go straight to Review. With
-        no required coding, nothing moves. Last changed: {formatDateTime(settings.updated_at)}.
+        Records that arrive in Prepare, are coded by the coding rules and then have every field the account requires on
+        every line go straight to Review; records that arrive coded with no rule involved stay in Prepare. With no
+        required coding, nothing moves. Last changed: {formatDateTime(settings.updated_at)}.
       </p>
       {save.isError && <ErrorMessage title="The review settings were not saved." error={save.error} />}
       {saved && (
