@@ -2744,6 +2744,8 @@ export interface operations {
                 /** @description An API client (its client_id) or a console user (their user id) */
                 created_by: {
                   id: string;
+                  /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+                  name?: string;
                   /** @enum {string} */
                   type: "client" | "user" | "system";
                 };
@@ -2768,6 +2770,8 @@ export interface operations {
                 /** @description An API client (its client_id) or a console user (their user id) */
                 updated_by: {
                   id: string;
+                  /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+                  name?: string;
                   /** @enum {string} */
                   type: "client" | "user" | "system";
                 };
@@ -2964,6 +2968,8 @@ export interface operations {
             /** @description An API client (its client_id) or a console user (their user id) */
             created_by: {
               id: string;
+              /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+              name?: string;
               /** @enum {string} */
               type: "client" | "user" | "system";
             };
@@ -2988,6 +2994,8 @@ export interface operations {
             /** @description An API client (its client_id) or a console user (their user id) */
             updated_by: {
               id: string;
+              /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+              name?: string;
               /** @enum {string} */
               type: "client" | "user" | "system";
             };
@@ -3124,6 +3132,8 @@ export interface operations {
             /** @description An API client (its client_id) or a console user (their user id) */
             created_by: {
               id: string;
+              /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+              name?: string;
               /** @enum {string} */
               type: "client" | "user" | "system";
             };
@@ -3148,6 +3158,8 @@ export interface operations {
             /** @description An API client (its client_id) or a console user (their user id) */
             updated_by: {
               id: string;
+              /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+              name?: string;
               /** @enum {string} */
               type: "client" | "user" | "system";
             };
@@ -3431,6 +3443,8 @@ export interface operations {
             /** @description An API client (its client_id) or a console user (their user id) */
             created_by: {
               id: string;
+              /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+              name?: string;
               /** @enum {string} */
               type: "client" | "user" | "system";
             };
@@ -3455,6 +3469,8 @@ export interface operations {
             /** @description An API client (its client_id) or a console user (their user id) */
             updated_by: {
               id: string;
+              /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+              name?: string;
               /** @enum {string} */
               type: "client" | "user" | "system";
             };
@@ -3562,6 +3578,8 @@ export interface operations {
                 /** @description An API client (its client_id) or a console user (their user id) */
                 changed_by: {
                   id: string;
+                  /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+                  name?: string;
                   /** @enum {string} */
                   type: "client" | "user" | "system";
                 };
@@ -7573,6 +7591,8 @@ export interface operations {
                 actor: {
                   /** @description The user id (usr_…), the client id (cli_…), or svc-cli */
                   id: string;
+                  /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+                  name?: string;
                   /**
                    * @description A console user, an API client, or the operator (`svc`) and the service itself
                    * @enum {string}
