@@ -3,9 +3,9 @@ import { describeEachDialect } from './support/context.js';
 import { codingUrl, REVIEWER } from './support/review.js';
 
 const recordUrl = (id: string) => `/internal/v1/accounting/records/${id}`;
-const FORBIDDEN = 'Your role may see records but not code them.';
+const FORBIDDEN = 'Your role can see the coding (in the line items) but not change it.';
 const locked = (state: string) =>
-  `It is in ${state}: coding can be changed only in Prepare or Review (send it back to change it).`;
+  `The coding can change while a record is in Prepare or Review. This record is ${state}: send it back to Review to change its coding.`;
 
 describeEachDialect('review: whether a record’s coding may be changed, as the server decides it', (t) => {
   it('says editable in PREPARE and REVIEW, and why not in every other state; a coding request agrees each time', async () => {

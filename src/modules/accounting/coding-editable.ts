@@ -15,13 +15,17 @@ export type CodingEditable =
  */
 export function codingEditable(auth: AuthContext, status: ReviewStatus): CodingEditable {
   if (!CODING_SCOPES.some((scope) => auth.scopes.has(scope))) {
-    return { editable: false, reason_code: 'FORBIDDEN', reason: 'Your role may see records but not code them.' };
+    return {
+      editable: false,
+      reason_code: 'FORBIDDEN',
+      reason: 'Your role can see the coding (in the line items) but not change it.',
+    };
   }
   if (!EDITABLE.includes(status)) {
     return {
       editable: false,
       reason_code: 'RECORD_NOT_EDITABLE',
-      reason: `It is in ${LABELS[status]}: coding can be changed only in Prepare or Review (send it back to change it).`,
+      reason: `The coding can change while a record is in Prepare or Review. This record is ${LABELS[status]}: send it back to Review to change its coding.`,
     };
   }
   return { editable: true };

@@ -1,8 +1,9 @@
 import { PageHeading } from '../../../components/PageHeading';
+import { useSessionScopes } from '../../auth/api/session';
 import { recordProblems } from '../../../lib/errors';
 import { formatMoney } from '../../../lib/format';
 import { recordTitle } from '../../../lib/labels';
-import { canReview, useCurrentUser } from '../../auth/session-context';
+import { useCurrentUser } from '../../auth/session-context';
 import { canManageRules } from '../../coding-rules/roles';
 import type { RecordViews } from '../api/record';
 import { CodingCard } from '../components/CodingCard';
@@ -29,9 +30,10 @@ interface RecordPageProps {
 export function RecordPage({ id, views, onReload, dirty, onDirtyChange }: RecordPageProps) {
   const { record, singleEntry } = views;
   const user = useCurrentUser();
-  const mayReview = canReview(user);
-  const editable = singleEntry.review_status === 'PREPARE' || singleEntry.review_status === 'REVIEW';
-  const changes = useRecordChanges(id, user.user_id, views, mayReview && editable);
+  const scopes = useSessionScopes();
+  // Whether the coding may change now (scopes and state) is the server's answer, as the moves are.
+  const editable = views.coding.editable;
+  const changes = useRecordChanges(id, user.user_id, views, editable);
   const { conflict, notice } = changes;
 
   return (
@@ -65,12 +67,11 @@ export function RecordPage({ id, views, onReload, dirty, onDirtyChange }: Record
       <CodingCard
         views={views}
         changes={changes}
-        mayReview={mayReview}
-        mayManageRules={canManageRules(user)}
+        mayManageRules={canManageRules(scopes)}
         onDirtyChange={onDirtyChange}
       />
 
-      {mayReview && editable && <SplitMergeSection views={views} changes={changes} dirty={dirty} />}
+      {editable && <SplitMergeSection views={views} changes={changes} dirty={dirty} />}
 
       <section aria-labelledby="record-lines" className="card">
         <h2 id="record-lines">Line items</h2>
