@@ -195,15 +195,16 @@ describeEachDialect('audit log of administrative actions', (t) => {
     const log = await browser.get(AUDIT, { target_type: 'connected_app' });
     expect(log.status, log.text).toBe(200);
     const userId = browser.clientId;
+    const email = (await browser.get('/auth/session')).body.user.email;
     expect(log.body.items).toEqual([
       expect.objectContaining({
         action: 'connected_app.revoked',
-        actor: { type: 'user', id: userId },
+        actor: { type: 'user', id: userId, name: email },
         target: { type: 'connected_app', id: app.id },
       }),
       expect.objectContaining({
         action: 'connected_app.authorized',
-        actor: { type: 'user', id: userId },
+        actor: { type: 'user', id: userId, name: email },
         details: { scopes: ['fields.read', 'accounting.integration.write'], redirect_uri: expect.any(String) },
       }),
     ]);
@@ -260,7 +261,7 @@ describeEachDialect('audit log of administrative actions', (t) => {
     const log = await admin.get(AUDIT);
     expect(log.status, log.text).toBe(200);
     const operator = { type: 'system', id: 'svc-cli' };
-    const byAdmin = { type: 'user', id: adminUser.user_id };
+    const byAdmin = { type: 'user', id: adminUser.user_id, name: adminUser.email };
     expect(
       log.body.items.map((e: { action: string; actor: unknown; target: unknown; details: unknown }) => [
         e.action,

@@ -175,6 +175,7 @@ describeEachDialect('review: allowed moves', (t) => {
           no('READY_FOR_EXPORT', 'FORWARD', 'CODING_REQUIRED', CODING),
           no('EXPORTED', 'FORWARD', 'INVALID_TRANSITION', EXPORT_ONLY),
         ],
+        coding: { editable: true },
         // No approved history in this account: nothing to suggest (test/suggestions.read.test.ts has some).
         suggestions: [],
       },

@@ -21,7 +21,7 @@ const ADDED: Record<string, string[]> = {
   // Since d22c65a (one pagination convention): a history page says whether another follows.
   '/internal/v1/accounting/records/{accr}/history': ['$.has_next_page'],
   // Since the record for review carries its coding suggestions (issue 30).
-  '/internal/v1/accounting/records/{accr}': ['$.suggestions'],
+  '/internal/v1/accounting/records/{accr}': ['$.suggestions', '$.coding'],
 };
 
 /** The same for the JSON lines of the CLI's listings, by command. */

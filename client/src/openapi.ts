@@ -262,7 +262,7 @@ export interface paths {
   "/internal/v1/accounting/records/{record_id}": {
     /**
      * A record to review, with the moves it allows
-     * @description The record in double-entry and single-entry form, its allowed moves and its coding suggestions, all of one read (one version). allowed_moves lists every other review state: allowed, or not with the reason_code the move would be refused with and the reason in plain words, as the move (POST /internal/v1/accounting/records/review-status) would decide it now for this caller: its scopes, the lifecycle and the required coding. suggestions are those GET /internal/v1/accounting/records/{record_id}/suggestions answers, for a caller who may code (accounting.record.review or accounting.record.admin); null for any other.
+     * @description The record in double-entry and single-entry form, its allowed moves, whether the caller may change its coding now (coding: editable, or not with the reason_code a coding, split or merge would be refused with and the reason in plain words) and its coding suggestions, all of one read (one version). allowed_moves lists every other review state: allowed, or not with the reason_code the move would be refused with and the reason in plain words, as the move (POST /internal/v1/accounting/records/review-status) would decide it now for this caller: its scopes, the lifecycle and the required coding. suggestions are those GET /internal/v1/accounting/records/{record_id}/suggestions answers, for a caller who may code (accounting.record.review or accounting.record.admin); null for any other.
      */
     get: operations["getAccountingRecordForReview"];
   };
@@ -2744,6 +2744,8 @@ export interface operations {
                 /** @description An API client (its client_id) or a console user (their user id) */
                 created_by: {
                   id: string;
+                  /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+                  name?: string;
                   /** @enum {string} */
                   type: "client" | "user" | "system";
                 };
@@ -2768,6 +2770,8 @@ export interface operations {
                 /** @description An API client (its client_id) or a console user (their user id) */
                 updated_by: {
                   id: string;
+                  /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+                  name?: string;
                   /** @enum {string} */
                   type: "client" | "user" | "system";
                 };
@@ -2964,6 +2968,8 @@ export interface operations {
             /** @description An API client (its client_id) or a console user (their user id) */
             created_by: {
               id: string;
+              /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+              name?: string;
               /** @enum {string} */
               type: "client" | "user" | "system";
             };
@@ -2988,6 +2994,8 @@ export interface operations {
             /** @description An API client (its client_id) or a console user (their user id) */
             updated_by: {
               id: string;
+              /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+              name?: string;
               /** @enum {string} */
               type: "client" | "user" | "system";
             };
@@ -3124,6 +3132,8 @@ export interface operations {
             /** @description An API client (its client_id) or a console user (their user id) */
             created_by: {
               id: string;
+              /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+              name?: string;
               /** @enum {string} */
               type: "client" | "user" | "system";
             };
@@ -3148,6 +3158,8 @@ export interface operations {
             /** @description An API client (its client_id) or a console user (their user id) */
             updated_by: {
               id: string;
+              /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+              name?: string;
               /** @enum {string} */
               type: "client" | "user" | "system";
             };
@@ -3431,6 +3443,8 @@ export interface operations {
             /** @description An API client (its client_id) or a console user (their user id) */
             created_by: {
               id: string;
+              /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+              name?: string;
               /** @enum {string} */
               type: "client" | "user" | "system";
             };
@@ -3455,6 +3469,8 @@ export interface operations {
             /** @description An API client (its client_id) or a console user (their user id) */
             updated_by: {
               id: string;
+              /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+              name?: string;
               /** @enum {string} */
               type: "client" | "user" | "system";
             };
@@ -3562,6 +3578,8 @@ export interface operations {
                 /** @description An API client (its client_id) or a console user (their user id) */
                 changed_by: {
                   id: string;
+                  /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+                  name?: string;
                   /** @enum {string} */
                   type: "client" | "user" | "system";
                 };
@@ -4764,7 +4782,7 @@ export interface operations {
   };
   /**
    * A record to review, with the moves it allows
-   * @description The record in double-entry and single-entry form, its allowed moves and its coding suggestions, all of one read (one version). allowed_moves lists every other review state: allowed, or not with the reason_code the move would be refused with and the reason in plain words, as the move (POST /internal/v1/accounting/records/review-status) would decide it now for this caller: its scopes, the lifecycle and the required coding. suggestions are those GET /internal/v1/accounting/records/{record_id}/suggestions answers, for a caller who may code (accounting.record.review or accounting.record.admin); null for any other.
+   * @description The record in double-entry and single-entry form, its allowed moves, whether the caller may change its coding now (coding: editable, or not with the reason_code a coding, split or merge would be refused with and the reason in plain words) and its coding suggestions, all of one read (one version). allowed_moves lists every other review state: allowed, or not with the reason_code the move would be refused with and the reason in plain words, as the move (POST /internal/v1/accounting/records/review-status) would decide it now for this caller: its scopes, the lifecycle and the required coding. suggestions are those GET /internal/v1/accounting/records/{record_id}/suggestions answers, for a caller who may code (accounting.record.review or accounting.record.admin); null for any other.
    */
   getAccountingRecordForReview: {
     parameters: {
@@ -4815,6 +4833,24 @@ export interface operations {
                  */
                 to: "PREPARE" | "REVIEW" | "READY_FOR_EXPORT" | "EXPORTED";
               }))[];
+            /**
+             * CodingEditable
+             * @description Whether this caller may change the record's coding now (code its lines, split or merge them), as those requests would decide it: their scopes, and the review state (PREPARE or REVIEW). A stale version aside.
+             */
+            coding: {
+              /** @enum {boolean} */
+              editable: true;
+            } | ({
+              /** @enum {boolean} */
+              editable: false;
+              /** @description Why not, in plain words for a person */
+              reason: string;
+              /**
+               * @description The error_code a change of its coding (coding, split, merge) would be refused with (FORBIDDEN: the caller's scopes or role)
+               * @enum {string}
+               */
+              reason_code: "FORBIDDEN" | "RECORD_NOT_EDITABLE";
+            });
             record: components["schemas"]["AccountingRecord"];
             single_entry: components["schemas"]["AccountingRecord"];
             /** @description The record's coding suggestions at this version (as GET …/records/{record_id}/suggestions answers them), for a caller who may code (accounting.record.review or accounting.record.admin); null for any other */
@@ -7592,6 +7628,8 @@ export interface operations {
                 actor: {
                   /** @description The user id (usr_…), the client id (cli_…), or svc-cli */
                   id: string;
+                  /** @description A user's name as people know them (the email they sign in with), when the actor is a user of the account */
+                  name?: string;
                   /**
                    * @description A console user, an API client, or the operator (`svc`) and the service itself
                    * @enum {string}

@@ -96,7 +96,7 @@ eachDialectWith(
       await alert.waitFor();
       await expect(textOf(alert)).resolves.toContain('The record is at version 2, not 1.');
       await checkScreen(page, 'record-conflict', dialect);
-      await alert.getByRole('button', { name: 'Reload' }).click();
+      await alert.getByRole('button', { name: 'Keep mine' }).click();
       await alert.waitFor({ state: 'detached' });
       await eventually(() => page.getByRole('combobox', { name: 'GL Account for line 2' }).inputValue()).toBe('Meals');
       // The unsaved pick is the user's draft: it comes back over the current version, which it says changed.

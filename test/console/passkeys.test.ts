@@ -122,12 +122,12 @@ describeEachDialect(
       const audited = await auditOf(browser, 'user.passkey_added');
       expect(audited.map((e: any) => [e.actor, e.target, e.details])).toEqual([
         [
-          { type: 'user', id: user.user_id },
+          { type: 'user', id: user.user_id, name: user.email },
           { type: 'user', id: user.user_id },
           { passkey_id: laptop.body.passkey.passkey_id, name: 'Work laptop' },
         ],
         [
-          { type: 'user', id: user.user_id },
+          { type: 'user', id: user.user_id, name: user.email },
           { type: 'user', id: user.user_id },
           { passkey_id: added.body.passkey.passkey_id, name: 'YubiKey 5' },
         ],

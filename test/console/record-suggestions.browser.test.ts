@@ -170,7 +170,7 @@ eachDialectWith(
       await alert.waitFor();
       const record = await api.accountingRecords.get(ids.conflict!, { single_entry: true });
       expect([record.version, codingOf(record)]).toEqual([2, [[]]]);
-      await alert.getByRole('button', { name: 'Reload' }).click();
+      await alert.getByRole('button', { name: 'Reload (discard mine)' }).click();
       await alert.waitFor({ state: 'detached' });
       await page.getByRole('button', { name: 'Suggested: Sales for Department on line 1 (100%)' }).waitFor();
     });

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
+import { useSessionScopes } from '../features/auth/api/session';
 import { Link, useRoute } from 'wouter';
 import { SignOutButton } from '../features/auth/components/SignOutButton';
-import { canManageClients, canReview, useCurrentUser } from '../features/auth/session-context';
+import { canManageClients, canReadAudit, canReview, useCurrentUser } from '../features/auth/session-context';
 import { canSeeRules } from '../features/coding-rules/roles';
 import { ExportsNavItem } from '../features/exports/components/ExportsNavItem';
 import { canSeeSettings } from '../features/settings/roles';
@@ -20,6 +21,7 @@ function NavLink({ href, pattern, children }: { href: string; pattern: string; c
 /** The frame of every signed-in page: a skip link, the header (navigation, who is signed in, sign out), the page. */
 export function Layout({ children }: { children: ReactNode }) {
   const user = useCurrentUser();
+  const scopes = useSessionScopes();
   return (
     <>
       <a className="skip-link" href="#content">
@@ -41,7 +43,7 @@ export function Layout({ children }: { children: ReactNode }) {
                 Review queue
               </NavLink>
             </li>
-            {canReview(user) && (
+            {canReview(scopes) && (
               <li>
                 <NavLink href="/coding-grid" pattern="/coding-grid">
                   Coding grid
@@ -58,7 +60,7 @@ export function Layout({ children }: { children: ReactNode }) {
                 Fields
               </NavLink>
             </li>
-            {canSeeRules(user) && (
+            {canSeeRules(scopes) && (
               <li>
                 <NavLink href="/coding-rules" pattern="/coding-rules/*?">
                   Coding rules
@@ -70,42 +72,42 @@ export function Layout({ children }: { children: ReactNode }) {
                 Integrations
               </NavLink>
             </li>
-            {canManageClients(user) && (
+            {canManageClients(scopes) && (
               <li>
                 <NavLink href="/api-clients" pattern="/api-clients">
                   API clients
                 </NavLink>
               </li>
             )}
-            {canManageClients(user) && (
+            {canManageClients(scopes) && (
               <li>
                 <NavLink href="/users" pattern="/users">
                   Users
                 </NavLink>
               </li>
             )}
-            {canManageClients(user) && (
+            {canManageClients(scopes) && (
               <li>
                 <NavLink href="/connected-apps" pattern="/connected-apps">
                   Connected apps
                 </NavLink>
               </li>
             )}
-            {canManageWebhooks(user) && (
+            {canManageWebhooks(scopes) && (
               <li>
                 <NavLink href="/webhooks" pattern="/webhooks/*?">
                   Webhooks
                 </NavLink>
               </li>
             )}
-            {canSeeSettings(user) && (
+            {canSeeSettings(scopes) && (
               <li>
                 <NavLink href="/settings" pattern="/settings">
                   Settings
                 </NavLink>
               </li>
             )}
-            {canManageClients(user) && (
+            {canReadAudit(scopes) && (
               <li>
                 <NavLink href="/audit" pattern="/audit">
                   Audit log

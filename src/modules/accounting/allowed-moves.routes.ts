@@ -42,7 +42,7 @@ export function allowedMovesRoutes(db: Db, suggestions: SuggestionsPort): Fastif
         schema: {
           operationId: 'getAccountingRecordForReview',
           summary: 'A record to review, with the moves it allows',
-          description: `The record in double-entry and single-entry form, its allowed moves and its coding suggestions, all of one read (one version). ${MOVES_NOTE} suggestions are those GET /internal/v1/accounting/records/{record_id}/suggestions answers, for a caller who may code (accounting.record.review or accounting.record.admin); null for any other.`,
+          description: `The record in double-entry and single-entry form, its allowed moves, whether the caller may change its coding now (coding: editable, or not with the reason_code a coding, split or merge would be refused with and the reason in plain words) and its coding suggestions, all of one read (one version). ${MOVES_NOTE} suggestions are those GET /internal/v1/accounting/records/{record_id}/suggestions answers, for a caller who may code (accounting.record.review or accounting.record.admin); null for any other.`,
           tags,
           params: RecordIdParams,
           response: { 200: RecordWithAllowedMovesSchema, ...errorResponses(404) },

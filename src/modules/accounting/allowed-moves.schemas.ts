@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { oneOf, ReviewStatusSchema, Text } from './accounting.schema-parts.js';
+import type { CodingEditable } from './coding-editable.js';
 import type { AccountingRecordDto } from './record.shape.js';
 
 const Direction = oneOf(['FORWARD', 'BACK'] as const, 'FORWARD: towards EXPORTED (submit, approve); BACK: send back');
@@ -34,6 +35,28 @@ const AllowedMoveSchema = Type.Union(
 
 export type AllowedMove = Static<typeof AllowedMoveSchema>;
 
+const CodingEditableSchema = Type.Union(
+  [
+    Type.Object({ editable: Type.Literal(true) }, { additionalProperties: false, title: 'EditableCoding' }),
+    Type.Object(
+      {
+        editable: Type.Literal(false),
+        reason_code: oneOf(
+          ['FORBIDDEN', 'RECORD_NOT_EDITABLE'] as const,
+          "The error_code a change of its coding (coding, split, merge) would be refused with (FORBIDDEN: the caller's scopes or role)",
+        ),
+        reason: Type.String({ description: 'Why not, in plain words for a person' }),
+      },
+      { additionalProperties: false, title: 'LockedCoding' },
+    ),
+  ],
+  {
+    title: 'CodingEditable',
+    description:
+      "Whether this caller may change the record's coding now (code its lines, split or merge them), as those requests would decide it: their scopes, and the review state (PREPARE or REVIEW). A stale version aside.",
+  },
+);
+
 export const AllowedMoves = Type.Array(AllowedMoveSchema, {
   description:
     'Every review state other than the current one, in lifecycle order: whether a move there would be accepted now, for this caller, and why not. The same rules the move applies.',
@@ -44,6 +67,7 @@ export const RecordWithAllowedMovesSchema = Type.Object(
     record: Type.Ref('AccountingRecord'),
     single_entry: Type.Ref('AccountingRecord', { description: 'The same record as single_entry=true shows it' }),
     allowed_moves: AllowedMoves,
+    coding: CodingEditableSchema,
     suggestions: Type.Union([Type.Array(Type.Ref('CodingSuggestion')), Type.Null()], {
       description:
         "The record's coding suggestions at this version (as GET …/records/{record_id}/suggestions answers them), for a caller who may code (accounting.record.review or accounting.record.admin); null for any other",
@@ -55,6 +79,7 @@ export interface RecordWithAllowedMoves {
   record: AccountingRecordDto;
   single_entry: AccountingRecordDto;
   allowed_moves: AllowedMove[];
+  coding: CodingEditable;
   suggestions: object[] | null;
 }
 

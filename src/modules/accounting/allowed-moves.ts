@@ -2,6 +2,7 @@ import type { Executor } from '../../db/database.js';
 import { errors } from '../../errors.js';
 import type { AuthContext } from '../auth/auth.service.js';
 import { accountingRepository } from './accounting.repository.js';
+import { codingEditable, CODING_SCOPES } from './coding-editable.js';
 import { REVIEW_STATUSES, type ReviewStatus } from './lifecycle.js';
 import { moveDirection, moveRefusals, MOVE_SCOPES, PLAIN_REASONS, readyRules, type ReadyRules } from './move-rules.js';
 import { AccountingRecordShape } from './record.shape.js';
@@ -74,9 +75,6 @@ export interface SuggestionsPort {
   suggestionsOf(ex: Executor, tenant: AuthContext, id: string): Promise<object[]>;
 }
 
-/** Scopes that may code a record, and so are shown its suggestions (as GET …/suggestions requires). */
-const CODING_SCOPES = ['accounting.record.review', 'accounting.record.admin'] as const;
-
 export const allowedMovesService = {
   /**
    * A record (double entry and single entry) with its allowed moves and, for a caller who may code, its coding
@@ -107,6 +105,8 @@ export const allowedMovesService = {
       record: AccountingRecordShape.toObject(row, { singleEntry: false, accountId: auth.accountId }),
       single_entry: AccountingRecordShape.toObject(row, { singleEntry: true, accountId: auth.accountId }),
       allowed_moves: moves.get(id)!,
+      coding: codingEditable(auth, review_status),
+      // Those who may code are shown its suggestions (as GET …/suggestions requires).
       suggestions: CODING_SCOPES.some((scope) => auth.scopes.has(scope))
         ? await suggestions.suggestionsOf(ex, auth, id)
         : null,

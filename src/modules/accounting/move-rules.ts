@@ -42,7 +42,8 @@ export interface MoveProblem {
   [detail: string]: unknown;
 }
 
-const LABELS: Record<ReviewStatus, string> = {
+/** Each review state as a person reads it. */
+export const LABELS: Readonly<Record<ReviewStatus, string>> = {
   PREPARE: 'Prepare',
   REVIEW: 'Review',
   READY_FOR_EXPORT: 'Ready for export',

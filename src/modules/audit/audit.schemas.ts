@@ -14,6 +14,12 @@ export const AuditEvent = Type.Object(
       {
         type: oneOf(AUDIT_ACTOR_TYPES, 'A console user, an API client, or the operator (`svc`) and the service itself'),
         id: Type.String({ description: 'The user id (usr_…), the client id (cli_…), or svc-cli' }),
+        name: Type.Optional(
+          Type.String({
+            description:
+              "A user's name as people know them (the email they sign in with), when the actor is a user of the account",
+          }),
+        ),
       },
       { additionalProperties: false, description: 'Who did it' },
     ),

@@ -5,6 +5,7 @@ import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { isRecord } from '../../lib/guards.js';
 import { newId } from '../../lib/ids.js';
 import { pageLinks, pageOf, type PageLinks } from '../../lib/pagination.js';
+import { userNamesService } from '../users/user-names.service.js';
 import { auditRepository } from './audit.repository.js';
 import type { Static } from 'typebox';
 import { isOneOf } from '../../lib/guards.js';
@@ -61,7 +62,8 @@ export interface AuditQuery {
   limit: number;
 }
 
-function rowToEvent(row: AuditEventsTable): AuditEventDto {
+/** A stored entry as answered; a user who is a user of the account is named (`names`: user id → name). */
+function rowToEvent(row: AuditEventsTable, names: ReadonlyMap<string, string>): AuditEventDto {
   // Written by record() below from JSON.stringify of an object, and never changed.
   const details: unknown = JSON.parse(row.details);
   // Written from the unions of audit.tables.ts: anything else would be a row this code did not write.
@@ -70,12 +72,17 @@ function rowToEvent(row: AuditEventsTable): AuditEventDto {
     id: row.event_id,
     occurred_at: microsToIso(row.occurred_at),
     action: row.action,
-    actor: { type: row.actor_type, id: row.actor_id },
+    actor: actorOf(row.actor_type, row.actor_id, names),
     target: { type: row.target_type, id: row.target_id },
     address: row.address,
     request_id: row.request_id,
     details: isRecord(details) ? details : {},
   };
+}
+
+function actorOf(type: AuditEventDto['actor']['type'], id: string, names: ReadonlyMap<string, string>) {
+  const name = type === 'user' ? names.get(id) : undefined;
+  return name === undefined ? { type, id } : { type, id, name };
 }
 
 function time(value: string | undefined, path: string): number | undefined {
@@ -127,8 +134,11 @@ export const auditService = {
     }
     const rows = await auditRepository.list(db.direct, auth.accountId, filter, { after, limit: query.limit });
     const page = pageOf(rows, query.limit);
+    const userIds = page.items.filter((row) => row.actor_type === 'user').map((row) => row.actor_id);
+    // Read at each answer: what is stored is the actor's id, and a name shown is the user's name now.
+    const names = await userNamesService.namesOf(db.direct, auth.accountId, userIds);
     return {
-      items: page.items.map(rowToEvent),
+      items: page.items.map((row) => rowToEvent(row, names)),
       ...pageLinks(page, (last) =>
         sealCursor(auth.cursorKey, 'audit_events', binding, [last.occurred_at, last.event_id]),
       ),

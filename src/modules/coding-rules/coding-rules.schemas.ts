@@ -125,7 +125,16 @@ export const UpdateRuleBody = Type.Object(
 export type UpdateRuleInput = Static<typeof UpdateRuleBody>;
 
 const Actor = Type.Object(
-  { type: oneOf(['client', 'user', 'system'] as const), id: Type.String() },
+  {
+    type: oneOf(['client', 'user', 'system'] as const),
+    id: Type.String(),
+    name: Type.Optional(
+      Type.String({
+        description:
+          "A user's name as people know them (the email they sign in with), when the actor is a user of the account",
+      }),
+    ),
+  },
   { description: 'An API client (its client_id) or a console user (their user id)' },
 );
 

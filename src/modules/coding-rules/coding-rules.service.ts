@@ -12,7 +12,7 @@ import { checkShape, checkValues, parsedRule, usable } from './coding-rules.chec
 import { decide, type LineDecision, type RuleSubject, type UsableRule } from './coding-rules.engine.js';
 import { codingRulesRepository as repo } from './coding-rules.repository.js';
 import type { CodingRuleDto, CreateRuleInput, RuleVersion, UpdateRuleInput } from './coding-rules.schemas.js';
-import { answered, ruleRowToRule, versionRow, versionRowToVersion } from './coding-rules.shape.js';
+import { actorNames, answered, created, versionRow, versionRowToVersion } from './coding-rules.shape.js';
 import type { CodingRulesTable } from './coding-rules.tables.js';
 
 export type { FieldChange, LineDecision, RuleSubject, ShownValue, UsableRule } from './coding-rules.engine.js';
@@ -61,7 +61,7 @@ export const codingRulesService = {
     await repo.insert(ex, row);
     await repo.insertVersion(ex, versionRow(row, 'CREATED', caller, now));
     await codingRulesAudit.created(ex, caller, row);
-    return ruleRowToRule(row, []);
+    return created(ex, caller, row);
   },
 
   async get(ex: Executor, tenant: Tenant, ruleId: string): Promise<CodingRuleDto> {
@@ -174,8 +174,13 @@ export const codingRulesService = {
     const rows = await repo.versions(ex, auth.accountId, ruleId, after, query.limit);
     if (rows.length === 0 && after === 0) throw notFound(ruleId);
     const page = pageOf(rows, query.limit);
+    const names = await actorNames(
+      ex,
+      auth,
+      page.items.map((v) => ({ type: v.changed_by_type, id: v.changed_by_id })),
+    );
     return {
-      items: page.items.map(versionRowToVersion),
+      items: page.items.map((v) => versionRowToVersion(v, names)),
       ...pageLinks(page, (last) => sealCursor(auth.cursorKey, 'coding_rule_versions', binding, [Number(last.version)])),
     };
   },

@@ -11,32 +11,46 @@ export function useCurrentUser(): ConsoleUser {
 }
 
 /**
- * Whether the user's role may review (code, approve, send back). The server decides on every request; this only
- * spares the user buttons that would answer 403.
+ * What the console offers follows the session answer's scopes (useSessionScopes), never the role's name: the scopes
+ * are what the server checks on every request, so a control is shown exactly when its request would be allowed
+ * (by scope; the record's own state is the server's to say too: allowed_moves, coding.editable).
  */
-export function canReview(user: ConsoleUser): boolean {
-  return user.role === 'ACCOUNT_ADMIN' || user.role === 'BOOKKEEPER';
+const any = (scopes: readonly string[], wanted: readonly string[]) => wanted.some((scope) => scopes.includes(scope));
+
+/** Whether the session may review: code, split and merge, move records (accounting.record.review or .admin). */
+export function canReview(scopes: readonly string[]): boolean {
+  return any(scopes, ['accounting.record.review', 'accounting.record.admin']);
 }
 
-/** Whether the role may add, rename, disable and enable field values (field_values.write). */
-export function canEditValues(user: ConsoleUser): boolean {
-  return user.role === 'ACCOUNT_ADMIN' || user.role === 'BOOKKEEPER';
+/** Whether the session may add, rename, disable and enable field values (field_values.write). */
+export function canEditValues(scopes: readonly string[]): boolean {
+  return scopes.includes('field_values.write');
 }
 
-/** Whether the role may create, change and delete fields, and delete values (fields.write). */
-export function canManageFields(user: ConsoleUser): boolean {
-  return user.role === 'ACCOUNT_ADMIN';
+/** Whether the session may create, change and delete fields, and delete values (fields.write). */
+export function canManageFields(scopes: readonly string[]): boolean {
+  return scopes.includes('fields.write');
 }
 
-/** Whether the role may create, list and revoke the account's API clients (account.admin). */
-export function canManageClients(user: ConsoleUser): boolean {
-  return user.role === 'ACCOUNT_ADMIN';
+/** Whether the session may manage the account's API clients, users and connected apps (account.admin). */
+export function canManageClients(scopes: readonly string[]): boolean {
+  return scopes.includes('account.admin');
+}
+
+/** Whether the session may connect, disconnect and reactivate integrations (accounting.integration.write). */
+export function canManageIntegrations(scopes: readonly string[]): boolean {
+  return scopes.includes('accounting.integration.write');
+}
+
+/** Whether the session may read the audit log (audit.read). */
+export function canReadAudit(scopes: readonly string[]): boolean {
+  return scopes.includes('audit.read');
 }
 
 /**
  * Whether the session's scopes let it attach and remove receipts (the upload route's: accounting.record.admin or
- * accounting.record.review). The session answer carries the scopes; the server checks them again on every request.
+ * accounting.record.review).
  */
 export function canAttachReceipts(scopes: readonly string[]): boolean {
-  return scopes.includes('accounting.record.admin') || scopes.includes('accounting.record.review');
+  return any(scopes, ['accounting.record.admin', 'accounting.record.review']);
 }

@@ -47,7 +47,10 @@ export function conditionWords(c: Conditions, naming: Naming = BY_ID): string[] 
 
 /** Who saved a version: you, another console user, an API client, or svc itself (the CLI). */
 export function actorWords(actor: CodingRule['updated_by'], me: ConsoleUser): string {
-  if (actor.type === 'user') return actor.id === me.user_id ? 'you' : `user ${actor.id}`;
+  if (actor.type === 'user') {
+    if (actor.id === me.user_id) return 'you';
+    return actor.name ?? `a user no longer in the account (${actor.id})`;
+  }
   if (actor.type === 'client') return `API client ${actor.id}`;
   return `svc (${actor.id})`;
 }

@@ -1,4 +1,4 @@
-import type { ConsoleUser, EventType } from '@svc/client';
+import type { EventType } from '@svc/client';
 
 /** Every event type of the catalogue, in the catalogue's order, with what it announces (docs/webhooks.md). */
 export const EVENT_TYPE_WORDS: Record<EventType, string> = {
@@ -20,9 +20,9 @@ export function isEventType(value: string): value is EventType {
 }
 
 /**
- * Whether the role may see and change the account's webhooks (webhooks.read, webhooks.write: an admin's). The
- * server decides on every request; this only spares other roles a screen that would answer 403.
+ * Whether the session's scopes may see and change the account's webhooks (webhooks.write, which reads them too).
+ * The server decides on every request; this only spares others a screen that would answer 403.
  */
-export function canManageWebhooks(user: ConsoleUser): boolean {
-  return user.role === 'ACCOUNT_ADMIN';
+export function canManageWebhooks(scopes: readonly string[]): boolean {
+  return scopes.includes('webhooks.write');
 }

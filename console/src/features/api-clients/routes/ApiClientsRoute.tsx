@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { useSessionScopes } from '../../auth/api/session';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
-import { canManageClients, useCurrentUser } from '../../auth/session-context';
+import { canManageClients } from '../../auth/session-context';
 import { useApiClients } from '../api/clients';
 import { ClientsTable } from '../components/ClientsTable';
 import { NewClientForm } from '../components/NewClientForm';
@@ -77,7 +78,7 @@ function ClientsScreen() {
 
 /** The account's API clients (account admins): create one (its secret shown once), list them, revoke one. */
 export function ApiClientsRoute() {
-  const user = useCurrentUser();
+  const scopes = useSessionScopes();
   return (
     <>
       <PageHeading title="API clients" />
@@ -85,7 +86,7 @@ export function ApiClientsRoute() {
         An API client is how an integration signs in: it exchanges its id and secret for a token at{' '}
         <code>/oauth2/token</code>.
       </p>
-      {canManageClients(user) ? (
+      {canManageClients(scopes) ? (
         <ClientsScreen />
       ) : (
         <p className="notice notice-info">Only an account admin manages the account&rsquo;s API clients.</p>

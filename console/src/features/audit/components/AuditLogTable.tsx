@@ -8,6 +8,16 @@ const ACTORS: Record<AuditEvent['actor']['type'], string> = {
   system: 'Operator (svc)',
 };
 
+/** Who acted: a user by name (their email); one the account no longer has, and clients, by their id. */
+function ActorCell({ actor }: { actor: AuditEvent['actor'] }) {
+  if (actor.type === 'user' && actor.name !== undefined) return <>{actor.name}</>;
+  return (
+    <>
+      {actor.type === 'user' ? 'A user no longer in the account' : ACTORS[actor.type]} <code>{actor.id}</code>
+    </>
+  );
+}
+
 /** What an action did, in a line: its details as `name: value` pairs (never a secret: the server records none). */
 function detailsText(details: AuditEvent['details']): string {
   return Object.entries(details)
@@ -37,7 +47,7 @@ export function AuditLogTable({ items }: { items: AuditEvent[] }) {
               <td className="nowrap">{formatDateTime(event.occurred_at)}</td>
               <th scope="row">{humanize(event.action.replace('.', ' '))}</th>
               <td>
-                {ACTORS[event.actor.type]} <code>{event.actor.id}</code>
+                <ActorCell actor={event.actor} />
               </td>
               <td>
                 {humanize(event.target.type)} <code>{event.target.id}</code>

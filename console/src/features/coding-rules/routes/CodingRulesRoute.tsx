@@ -1,4 +1,5 @@
 import type { CodingRule } from '@svc/client';
+import { useSessionScopes } from '../../auth/api/session';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { useHistoryState } from 'wouter/use-browser-location';
@@ -7,7 +8,6 @@ import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
 import { isApiError } from '../../../lib/errors';
-import { useCurrentUser } from '../../auth/session-context';
 import { useAllFields } from '../../fields/api/fields';
 import { useDeleteRule, useReorderRules, useRules, useUpdateRule } from '../api/rules';
 import { ApplyRules } from '../components/ApplyRules';
@@ -122,8 +122,8 @@ function RulesScreen({ mayWrite }: { mayWrite: boolean }) {
 
 /** The account's coding rules: everyone who reviews sees them and previews them; an admin changes and applies them. */
 export function CodingRulesRoute() {
-  const user = useCurrentUser();
-  const mayWrite = canManageRules(user);
+  const scopes = useSessionScopes();
+  const mayWrite = canManageRules(scopes);
   return (
     <>
       <PageHeading title="Coding rules" />
@@ -131,7 +131,7 @@ export function CodingRulesRoute() {
         A coding rule codes the records it matches before anyone looks at them, at ingestion and when applied here. Each
         record&rsquo;s history names the rule and version that set each value.
       </p>
-      {!canSeeRules(user) ? (
+      {!canSeeRules(scopes) ? (
         <p className="notice notice-info">Only bookkeepers and account admins see the account&rsquo;s coding rules.</p>
       ) : (
         <>

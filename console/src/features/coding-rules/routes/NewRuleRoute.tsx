@@ -1,9 +1,9 @@
 import { useSearch, useLocation } from 'wouter';
+import { useSessionScopes } from '../../auth/api/session';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
 import { recordTitle } from '../../../lib/labels';
-import { useCurrentUser } from '../../auth/session-context';
 import { useAllFields } from '../../fields/api/fields';
 import { useCodingFields, useRecord } from '../../record/api/record';
 import { useCreateRule } from '../api/rules';
@@ -58,12 +58,12 @@ function FromRecord({ recordId }: { recordId: string }) {
 
 /** A new coding rule (account admins), empty or from a record (?from_record=…). */
 export function NewRuleRoute() {
-  const user = useCurrentUser();
+  const scopes = useSessionScopes();
   const from = new URLSearchParams(useSearch()).get('from_record');
   return (
     <>
       <PageHeading title="New coding rule" />
-      {!canManageRules(user) ? (
+      {!canManageRules(scopes) ? (
         <p className="notice notice-info">Only an account admin creates coding rules.</p>
       ) : from ? (
         <FromRecord recordId={from} />

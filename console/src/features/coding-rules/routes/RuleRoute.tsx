@@ -1,4 +1,5 @@
 import type { CodingRule, Field } from '@svc/client';
+import { useSessionScopes } from '../../auth/api/session';
 import { SvcApiError } from '@svc/client';
 import { useState } from 'react';
 import { Link } from 'wouter';
@@ -117,6 +118,7 @@ function ShowRule({ rule, fields }: { rule: CodingRule; fields: readonly Field[]
 /** One rule: its status, its change (admins) or a preview (others), and its history. */
 export function RuleRoute({ id }: { id: string }) {
   const user = useCurrentUser();
+  const scopes = useSessionScopes();
   const rule = useRule(id);
   const allFields = useAllFields();
   if (rule.isPending) {
@@ -159,7 +161,7 @@ export function RuleRoute({ id }: { id: string }) {
           {actorWords(current.updated_by, user)}
         </p>
       </div>
-      {canManageRules(user) ? (
+      {canManageRules(scopes) ? (
         <EditRule rule={current} onReload={async () => (await rule.refetch()).data} />
       ) : (
         <ShowRule rule={current} fields={allFields.data} />

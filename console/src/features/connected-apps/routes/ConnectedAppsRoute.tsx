@@ -1,9 +1,10 @@
 import { useState } from 'react';
+import { useSessionScopes } from '../../auth/api/session';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
-import { canManageClients, useCurrentUser } from '../../auth/session-context';
+import { canManageClients } from '../../auth/session-context';
 import { useConnectedApps } from '../api/connected-apps';
 import { ConnectedAppsTable } from '../components/ConnectedAppsTable';
 
@@ -38,11 +39,11 @@ function ConnectedAppsScreen() {
 
 /** The partner apps connected to the account (account admins): list, revoke. */
 export function ConnectedAppsRoute() {
-  const user = useCurrentUser();
+  const scopes = useSessionScopes();
   return (
     <>
       <PageHeading title="Connected apps" />
-      {canManageClients(user) ? (
+      {canManageClients(scopes) ? (
         <ConnectedAppsScreen />
       ) : (
         <p className="notice notice-info">Only an account admin manages the apps connected to the account.</p>

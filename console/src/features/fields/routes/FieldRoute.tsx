@@ -1,9 +1,10 @@
 import { Link, useLocation } from 'wouter';
+import { useSessionScopes } from '../../auth/api/session';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
 import { isApiError } from '../../../lib/errors';
-import { canEditValues, canManageFields, useCurrentUser } from '../../auth/session-context';
+import { canEditValues, canManageFields } from '../../auth/session-context';
 import { useField } from '../api/fields';
 import { AddValueForm } from '../components/AddValueForm';
 import { CsvImport } from '../components/CsvImport';
@@ -13,11 +14,11 @@ import { FIELD_GROUP_LABELS } from '../labels';
 
 /** One field: its values (search, add, change, import), and for an admin the field's own settings. */
 export function FieldRoute({ id }: { id: string }) {
-  const user = useCurrentUser();
+  const scopes = useSessionScopes();
   const field = useField(id);
   const [, navigate] = useLocation();
-  const edit = canEditValues(user);
-  const manage = canManageFields(user);
+  const edit = canEditValues(scopes);
+  const manage = canManageFields(scopes);
 
   if (field.isPending) return <Loading label="Loading the field…" />;
   if (field.isError) {

@@ -1,25 +1,26 @@
 import { useLocation } from 'wouter';
+import { useSessionScopes } from '../../auth/api/session';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
-import { canEditValues, canManageFields, useCurrentUser } from '../../auth/session-context';
+import { canEditValues, canManageFields } from '../../auth/session-context';
 import { useAllFields } from '../api/fields';
 import { FieldsTable } from '../components/FieldsTable';
 import { NewFieldForm } from '../components/NewFieldForm';
 
 /** The account's custom fields; an admin creates new ones here. */
 export function FieldsRoute() {
-  const user = useCurrentUser();
+  const scopes = useSessionScopes();
   const fields = useAllFields();
   const [, navigate] = useLocation();
-  const manage = canManageFields(user);
+  const manage = canManageFields(scopes);
 
   return (
     <>
       <PageHeading title="Fields" />
       <p className="hint">
-        {canEditValues(user)
+        {canEditValues(scopes)
           ? 'Open a field to search, add, change and import its values.'
           : 'Open a field to see its values. Your role can see fields and values but not change them.'}
       </p>

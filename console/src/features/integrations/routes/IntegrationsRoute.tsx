@@ -1,8 +1,9 @@
 import { EmptyState } from '../../../components/EmptyState';
+import { useSessionScopes } from '../../auth/api/session';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
-import { canManageClients, useCurrentUser } from '../../auth/session-context';
+import { canManageIntegrations } from '../../auth/session-context';
 import { useIntegrations } from '../api/integrations';
 import { IntegrationsTable } from '../components/IntegrationsTable';
 
@@ -11,7 +12,7 @@ import { IntegrationsTable } from '../components/IntegrationsTable';
  * A partner creates one through the API (POST /v3/accounting/integration), usually from its connected app.
  */
 export function IntegrationsRoute() {
-  const user = useCurrentUser();
+  const scopes = useSessionScopes();
   const integrations = useIntegrations();
   return (
     <>
@@ -33,7 +34,7 @@ export function IntegrationsRoute() {
         </EmptyState>
       )}
       {integrations.data && integrations.data.items.length > 0 && (
-        <IntegrationsTable items={integrations.data.items} mayChange={canManageClients(user)} />
+        <IntegrationsTable items={integrations.data.items} mayChange={canManageIntegrations(scopes)} />
       )}
     </>
   );

@@ -1,11 +1,12 @@
 import type { ConsentQuery, ConsentRequest } from '@svc/client';
+import { useSessionScopes } from '../../auth/api/session';
 import { useMemo } from 'react';
 import { useSearch } from 'wouter';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
 import { isApiError } from '../../../lib/errors';
-import { canManageClients, useCurrentUser } from '../../auth/session-context';
+import { canManageClients } from '../../auth/session-context';
 import { useConsentDecision, useConsentRequest } from '../api/consent';
 
 const PARAMS = [
@@ -94,12 +95,12 @@ function Consent({ query, request }: { query: ConsentQuery; request: ConsentRequ
 export function ConsentRoute() {
   const search = useSearch();
   const query = useMemo(() => requestOf(search), [search]);
-  const user = useCurrentUser();
+  const scopes = useSessionScopes();
   const request = useConsentRequest(query);
   return (
     <>
       <PageHeading title="Connect an app" />
-      {!canManageClients(user) ? (
+      {!canManageClients(scopes) ? (
         <p className="notice notice-info" role="alert">
           Only an account admin can connect an app to the account. Ask one of your account&rsquo;s admins.
         </p>

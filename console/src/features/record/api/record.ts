@@ -3,6 +3,7 @@ import type {
   CodeLinesRequest,
   BulkMoveResponse,
   MergeLinesRequest,
+  RecordForReview,
   ReviewMove,
   SplitLineRequest,
 } from '@svc/client';
@@ -19,6 +20,8 @@ export interface RecordViews {
   record: AccountingRecord;
   singleEntry: AccountingRecord;
   allowedMoves: ReviewMove[];
+  /** Whether the user may change the coding now (lines coded, split, merged), and why not: the server's answer. */
+  coding: RecordForReview['coding'];
 }
 
 export function useRecord(id: string) {
@@ -37,7 +40,12 @@ export function useRecord(id: string) {
           suggestions: answer.suggestions,
         });
       }
-      return { record: answer.record, singleEntry: answer.single_entry, allowedMoves: answer.allowed_moves };
+      return {
+        record: answer.record,
+        singleEntry: answer.single_entry,
+        allowedMoves: answer.allowed_moves,
+        coding: answer.coding,
+      };
     },
   });
 }
@@ -55,6 +63,8 @@ export async function storeChangedRecord(
     record: answer.record,
     singleEntry: answer.single_entry,
     allowedMoves: was?.allowedMoves ?? [],
+    // Until the record is read again (below): what the page was told, or nothing editable.
+    coding: was?.coding ?? { editable: false, reason_code: 'RECORD_NOT_EDITABLE', reason: '' },
   }));
   await queryClient.invalidateQueries({ queryKey: queryKeys.record(id) });
 }

@@ -9,13 +9,11 @@ import { RequiredCodingWarnings } from './RequiredCodingWarnings';
 export function CodingCard({
   views,
   changes,
-  mayReview,
   mayManageRules,
   onDirtyChange,
 }: {
   views: RecordViews;
   changes: RecordChanges;
-  mayReview: boolean;
   mayManageRules: boolean;
   onDirtyChange: (dirty: boolean) => void;
 }) {
@@ -34,7 +32,6 @@ export function CodingCard({
       <CodingSection
         views={views}
         generation={changes.generation}
-        mayReview={mayReview}
         saving={save.isPending || accept.isPending}
         onDirtyChange={onDirtyChange}
         draftLoading={aids.draftLoading}

@@ -1,19 +1,15 @@
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
-import { REVIEW_STATUS_LABELS, type ReviewStatus } from '../../../lib/labels';
 import { useCodingFields, type RecordViews } from '../api/record';
 import { CodingForm } from './CodingForm';
 
 type FormProps = Parameters<typeof CodingForm>[0];
 
-const EDITABLE: readonly ReviewStatus[] = ['PREPARE', 'REVIEW'];
-
-/** The coding form when the user may code this record now; otherwise why not. */
+/** The coding form when the server says the user may code this record now (views.coding); otherwise its reason. */
 export function CodingSection({
   views,
   generation,
-  mayReview,
   saving,
   onSave,
   onDirtyChange,
@@ -23,7 +19,6 @@ export function CodingSection({
   views: RecordViews;
   /** A new form (edits dropped) after each save and each reload. */
   generation: number;
-  mayReview: boolean;
   saving: boolean;
   onSave: Parameters<typeof CodingForm>[0]['onSave'];
   onDirtyChange: (dirty: boolean) => void;
@@ -33,16 +28,8 @@ export function CodingSection({
   draftLoading?: boolean;
 }) {
   const fields = useCodingFields();
-  const { singleEntry } = views;
-  if (!mayReview) return <p className="muted">Your role can see the coding (in the line items) but not change it.</p>;
-  if (!EDITABLE.includes(singleEntry.review_status)) {
-    return (
-      <p className="muted">
-        The coding can change while a record is in Prepare or Review. This record is{' '}
-        {REVIEW_STATUS_LABELS[singleEntry.review_status]}: send it back to Review to change its coding.
-      </p>
-    );
-  }
+  const { singleEntry, coding } = views;
+  if (!coding.editable) return <p className="muted">{coding.reason}</p>;
   if (fields.isPending) return <Loading label="Loading the fields…" />;
   if (draftLoading) return <Loading label="Looking for your draft…" />;
   if (fields.isError) return <ErrorMessage title="The fields could not be loaded." error={fields.error} />;

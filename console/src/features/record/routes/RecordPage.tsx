@@ -1,9 +1,13 @@
+import { SvcApiError } from '@svc/client';
+import { useRef } from 'react';
 import { PageHeading } from '../../../components/PageHeading';
+import { useSessionScopes } from '../../auth/api/session';
 import { recordProblems } from '../../../lib/errors';
 import { formatMoney } from '../../../lib/format';
 import { recordTitle } from '../../../lib/labels';
-import { canReview, useCurrentUser } from '../../auth/session-context';
+import { useCurrentUser } from '../../auth/session-context';
 import { canManageRules } from '../../coding-rules/roles';
+import { useConflictChanges } from '../api/conflict';
 import type { RecordViews } from '../api/record';
 import { CodingCard } from '../components/CodingCard';
 import { LastExportResult } from '../components/LastExportResult';
@@ -15,6 +19,23 @@ import { ReviewSection } from '../components/ReviewSection';
 import { SplitMergeSection } from '../components/SplitMergeSection';
 import { VersionConflictNotice } from '../components/VersionConflictNotice';
 import { useRecordChanges } from './use-record-changes';
+
+/**
+ * Every version of the record this page has shown, by version: a version conflict is told against the version the
+ * user edited, which the page may have read anew since (in the background) while the edits stayed on the old one.
+ */
+function useSeenVersions(views: RecordViews): ReadonlyMap<number, RecordViews> {
+  const seen = useRef(new Map<number, RecordViews>());
+  if (!seen.current.has(views.record.version)) seen.current.set(views.record.version, views);
+  return seen.current;
+}
+
+/** The version a refused change was sent at, as the service says it (details.expected_version of one record). */
+function editedVersion(error: unknown): number | undefined {
+  if (!(error instanceof SvcApiError)) return undefined;
+  const expected = error.details?.expected_version;
+  return typeof expected === 'number' ? expected : undefined;
+}
 
 interface RecordPageProps {
   id: string;
@@ -29,10 +50,14 @@ interface RecordPageProps {
 export function RecordPage({ id, views, onReload, dirty, onDirtyChange }: RecordPageProps) {
   const { record, singleEntry } = views;
   const user = useCurrentUser();
-  const mayReview = canReview(user);
-  const editable = singleEntry.review_status === 'PREPARE' || singleEntry.review_status === 'REVIEW';
-  const changes = useRecordChanges(id, user.user_id, views, mayReview && editable);
+  const scopes = useSessionScopes();
+  // Whether the coding may change now (scopes and state) is the server's answer, as the moves are.
+  const editable = views.coding.editable;
+  const changes = useRecordChanges(id, user.user_id, views, editable);
   const { conflict, notice } = changes;
+  const seen = useSeenVersions(views);
+  const edited = conflict ? (seen.get(editedVersion(conflict) ?? views.record.version) ?? views) : views;
+  const conflictChanges = useConflictChanges(id, edited, user.user_id, conflict !== null);
 
   return (
     <>
@@ -43,8 +68,10 @@ export function RecordPage({ id, views, onReload, dirty, onDirtyChange }: Record
         <VersionConflictNotice
           error={conflict}
           detail={recordProblems(conflict).get(id)?.message}
+          changes={conflictChanges.data}
           reloading={changes.reloading}
-          onReload={() => void changes.reload(onReload)}
+          onKeepMine={() => void changes.reload(onReload, true)}
+          onDiscardMine={() => void changes.reload(onReload, false)}
         />
       )}
       {notice && (
@@ -65,12 +92,11 @@ export function RecordPage({ id, views, onReload, dirty, onDirtyChange }: Record
       <CodingCard
         views={views}
         changes={changes}
-        mayReview={mayReview}
-        mayManageRules={canManageRules(user)}
+        mayManageRules={canManageRules(scopes)}
         onDirtyChange={onDirtyChange}
       />
 
-      {mayReview && editable && <SplitMergeSection views={views} changes={changes} dirty={dirty} />}
+      {editable && <SplitMergeSection views={views} changes={changes} dirty={dirty} />}
 
       <section aria-labelledby="record-lines" className="card">
         <h2 id="record-lines">Line items</h2>

@@ -32,6 +32,11 @@ export function useCodingAids(id: string, userId: string, views: RecordViews, ca
       await sync.flush();
       await queryClient.invalidateQueries({ queryKey: queryKeys.draft(id) });
     },
+    /** The user chose the current version over their edits: their draft is deleted, and read again as none. */
+    async discardDraft() {
+      await sync.clear();
+      await queryClient.invalidateQueries({ queryKey: queryKeys.draft(id) });
+    },
     draftLoading: canCode && draft.isPending,
     extra: {
       suggestions: cells ?? undefined,

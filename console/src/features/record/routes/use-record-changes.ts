@@ -49,11 +49,16 @@ export function useRecordChanges(id: string, userId: string, views: RecordViews,
     linesError: unlessConflict(split.error ?? merge.error),
     resetAll,
     changed,
-    /** The current version first, then a fresh form over it (the edits are dropped) and the notice gone. */
-    async reload(onReload: () => Promise<unknown>) {
+    /**
+     * The current version first, then a fresh form over it and the notice gone. Keeping the user's edits (`keep`),
+     * their draft is sent first and comes back over the current version (a save then sends the current version);
+     * otherwise the draft is deleted and the form shows the current version alone.
+     */
+    async reload(onReload: () => Promise<unknown>, keep = true) {
       setReloading(true);
       try {
-        await aids.beforeReload();
+        if (keep) await aids.beforeReload();
+        else await aids.discardDraft();
         await onReload();
       } finally {
         setGeneration((g) => g + 1);

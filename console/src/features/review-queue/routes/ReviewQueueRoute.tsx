@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { useSessionScopes } from '../../auth/api/session';
 import { Link, useLocation, useSearch } from 'wouter';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorMessage } from '../../../components/ErrorMessage';
@@ -7,7 +8,7 @@ import { PageHeading } from '../../../components/PageHeading';
 import { plural } from '../../../lib/format';
 import { recordProblems, type RecordProblem } from '../../../lib/errors';
 import { REVIEW_STATUS_LABELS } from '../../../lib/labels';
-import { canReview, useCurrentUser } from '../../auth/session-context';
+import { canReview } from '../../auth/session-context';
 import { usePlanBulk, useRunBulk, type BulkOutcome } from '../api/bulk';
 import { useRecordSearch } from '../api/search';
 import type { BulkAction, BulkPlan } from '../bulk-plan';
@@ -53,8 +54,8 @@ function outcomeWords(outcome: BulkOutcome): string {
 function QueueView({ search }: { search: string }) {
   const view = useMemo(() => parseQueueView(search), [search]);
   const [, navigate] = useLocation();
-  const user = useCurrentUser();
-  const mayReview = canReview(user);
+  const scopes = useSessionScopes();
+  const mayReview = canReview(scopes);
 
   const [cursors, setCursors] = useState<string[]>(() => readCursors(search));
   const cursor = cursors.at(-1);

@@ -1,7 +1,7 @@
 import { ErrorMessage } from '../../../components/ErrorMessage';
+import { useSessionScopes } from '../../auth/api/session';
 import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
-import { useCurrentUser } from '../../auth/session-context';
 import { useReceiptPolicy, useReviewSettings } from '../api/settings';
 import { ReceiptPolicyForm } from '../components/ReceiptPolicyForm';
 import { ReviewSettingsForm } from '../components/ReviewSettingsForm';
@@ -38,12 +38,12 @@ function SettingsScreen({ mayWrite }: { mayWrite: boolean }) {
 
 /** The account's settings: bookkeepers see them; an admin changes them. */
 export function SettingsRoute() {
-  const user = useCurrentUser();
+  const scopes = useSessionScopes();
   return (
     <>
       <PageHeading title="Settings" />
-      {canSeeSettings(user) ? (
-        <SettingsScreen mayWrite={canManageSettings(user)} />
+      {canSeeSettings(scopes) ? (
+        <SettingsScreen mayWrite={canManageSettings(scopes)} />
       ) : (
         <p className="notice notice-info">Only bookkeepers and account admins see the account&rsquo;s settings.</p>
       )}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSessionScopes } from '../../auth/api/session';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
@@ -40,13 +41,14 @@ function UsersScreen({ selfId }: { selfId: string }) {
 /** The account's console users and their two-step sign-in (account admins). New users come from `svc users`. */
 export function UsersRoute() {
   const user = useCurrentUser();
+  const scopes = useSessionScopes();
   return (
     <>
       <PageHeading title="Users" />
       <p className="hint">
         People who sign in to this console. An operator adds them with <code>svc users create</code>.
       </p>
-      {canManageClients(user) ? (
+      {canManageClients(scopes) ? (
         <UsersScreen selfId={user.user_id} />
       ) : (
         <p className="notice notice-info">Only an account admin manages the account&rsquo;s users.</p>

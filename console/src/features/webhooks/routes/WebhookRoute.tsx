@@ -1,4 +1,5 @@
 import type { WebhookEndpoint } from '@svc/client';
+import { useSessionScopes } from '../../auth/api/session';
 import { useId, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ErrorMessage } from '../../../components/ErrorMessage';
@@ -6,7 +7,6 @@ import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
 import { formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/errors';
-import { useCurrentUser } from '../../auth/session-context';
 import { useUpdateWebhook, useWebhook } from '../api/webhooks';
 import { DeliveryLog } from '../components/DeliveryLog';
 import { EndpointActions } from '../components/EndpointActions';
@@ -163,13 +163,13 @@ function EndpointBody({ endpoint, onDeleted }: { endpoint: ReturnType<typeof use
 
 /** One webhook endpoint: its settings, actions, delivery log and redelivery (account admins). */
 export function WebhookRoute({ id }: { id: string }) {
-  const user = useCurrentUser();
+  const scopes = useSessionScopes();
   return (
     <>
       <p className="back-link">
         <Link href="/webhooks">← Webhooks</Link>
       </p>
-      {canManageWebhooks(user) ? (
+      {canManageWebhooks(scopes) ? (
         <EndpointScreen id={id} />
       ) : (
         <>

@@ -1,11 +1,11 @@
 import type { WebhookEndpointCreated } from '@svc/client';
+import { useSessionScopes } from '../../auth/api/session';
 import { useId, useState } from 'react';
 import { Link } from 'wouter';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
-import { useCurrentUser } from '../../auth/session-context';
 import { useCreateWebhook, useWebhooks } from '../api/webhooks';
 import { EndpointForm } from '../components/EndpointForm';
 import { urlRefusalWords } from '../url-refusal';
@@ -101,7 +101,7 @@ function WebhooksScreen() {
 
 /** The account's webhook endpoints (account admins): create one (its secret shown once) and list them. */
 export function WebhooksRoute() {
-  const user = useCurrentUser();
+  const scopes = useSessionScopes();
   return (
     <>
       <PageHeading title="Webhooks" />
@@ -109,7 +109,7 @@ export function WebhooksRoute() {
         svc sends the account&rsquo;s events (a record ready for export, an export result…) to these endpoints seconds
         after they happen, signed, retried for three days. The same events are in the feed at <code>/v1/events</code>.
       </p>
-      {canManageWebhooks(user) ? (
+      {canManageWebhooks(scopes) ? (
         <WebhooksScreen />
       ) : (
         <p className="notice notice-info">Only an account admin manages the account&rsquo;s webhooks.</p>
