@@ -15,7 +15,17 @@ eachDialectWith(
   'every control of the admin screens reached by Tab',
   (dialect) => startConsoleServer(dialect, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }),
   (server) => {
-    const seeded = seededConsole(server, browser, (signedOut) => expectEveryControlReachedByTab(signedOut, '/sign-in'));
+    const seeded = seededConsole(server, browser, async (signedOut) => {
+      // Before any test (no polling here): the heading is the wait, the signed-out screens load nothing more.
+      const open = async (path: string, heading: string) => {
+        await signedOut.goto(`${server().url}/console${path}`);
+        await signedOut.getByRole('heading', { level: 1, name: heading }).waitFor();
+      };
+      await expectEveryControlReachedByTab(signedOut, '/sign-in');
+      await open('/set-password', 'Set your password');
+      await expectEveryControlReachedByTab(signedOut, '/set-password');
+      await open('/sign-in', 'Sign in');
+    });
     const page = (): Page => seeded()!.page;
     const walk = async (path: string, heading: string | RegExp) => {
       await openScreen(page(), `${server().url}/console${path}`, heading);

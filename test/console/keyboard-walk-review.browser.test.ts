@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { screenshotFailuresThenClose, sharedBrowser, startConsoleServer } from '../support/browser.js';
+import { DESKTOP, PHONE, screenshotFailuresThenClose, sharedBrowser, startConsoleServer } from '../support/browser.js';
 import { expectEveryControlReachedByTab, walkWithTab } from '../support/console-a11y.js';
 import { openScreen, seededConsole } from '../support/console-seeded.js';
 import { eachDialectWith } from '../support/dialects.js';
@@ -41,6 +41,16 @@ eachDialectWith(
       expect(seen.stops.filter((s) => !s.shown).map((s) => s.what)).toEqual(['button “No ring”']);
       await walk('/queue', 'Review queue');
       await walk(`/records/${ids().record}`, /.+/);
+    });
+
+    it('goes round the queue and a record on a phone, where a reviewer reads, approves or sends back', async () => {
+      await page().setViewportSize(PHONE);
+      try {
+        await walk('/queue?review_status=REVIEW', 'Review queue');
+        await walk(`/records/${ids().record}`, /.+/);
+      } finally {
+        await page().setViewportSize(DESKTOP);
+      }
     });
 
     it('goes round the coding grid and the export', async () => {

@@ -20,7 +20,7 @@ export async function expectNoAxeViolationsAtBothWidths(page: Page, screen: stri
 export interface FocusStop {
   /** tag, role and name, as a reader would tell it apart ("button “Approve”"). */
   what: string;
-  /** An outline or a box shadow is drawn while it has the focus (:focus-visible). */
+  /** An outline or a box shadow is drawn while it has the focus (on its label for a control hidden behind one). */
   shown: boolean;
   /** A modal dialog is open and the focus is outside it. */
   escaped: boolean;
@@ -35,9 +35,9 @@ export interface TabWalk {
 }
 
 /**
- * Presses Tab from where the focus is (nothing focused: the top of the page as it is loaded) until the focus
- * comes back to a control it has been on, at most `limit` times, then lists every control of the page (links, buttons, form controls, anything
- * with a tabindex ≥ 0, visible and enabled) that no stop reached. A radio group is reached when one of its radios
+ * Presses Tab from where the focus is (nothing focused: the top of the page as it is loaded) until the focus comes
+ * back to a control it has been on, at most `limit` times, then lists every control of the page (links, buttons,
+ * form controls, anything with a tabindex ≥ 0, visible and enabled) that no stop reached. A radio group is reached when one of its radios
  * is (Tab enters a group once, arrows move inside), and a grid when one of its cells is (arrow keys move between
  * cells: the grid's help says so). Inside an open modal dialog, only the dialog's controls count.
  */
@@ -48,6 +48,7 @@ export async function walkWithTab(page: Page, limit = 1500): Promise<TabWalk> {
   const stops: FocusStop[] = [];
   const ids: number[] = [];
   let cycled = false;
+  let previous: number | null = null;
   for (let i = 0; i < limit && !cycled; i++) {
     await page.keyboard.press('Tab');
     const stop = await page.evaluate(() => {
@@ -80,9 +81,12 @@ export async function walkWithTab(page: Page, limit = 1500): Promise<TabWalk> {
       return { id: walk.ids.get(el) as number, what, shown, escaped };
     });
     // Tab from the last control goes to the browser's own toolbar (the document's body has the focus): go on.
-    if (!stop) continue;
+    if (!stop) {
+      previous = null;
+      continue;
+    }
     // Tab inside one control (a date's day, month, year and calendar button) is one stop, drawn at each step.
-    if (stop.id === ids.at(-1)) {
+    if (stop.id === previous) {
       stops.at(-1)!.shown &&= stop.shown;
       continue;
     }
@@ -92,6 +96,7 @@ export async function walkWithTab(page: Page, limit = 1500): Promise<TabWalk> {
       ids.push(stop.id);
       stops.push({ what: stop.what, shown: stop.shown, escaped: stop.escaped });
     }
+    previous = stop.id;
   }
   const missed = await page.evaluate(() => {
     const reached: Set<Element> = (window as any).__walk.reached;
@@ -155,4 +160,10 @@ export async function expectEveryControlReachedByTab(page: Page, screen: string)
     walk.stops.filter((s) => s.escaped).map((s) => s.what),
     `${screen}: stops outside the open modal dialog`,
   ).toEqual([]);
+}
+
+/** A state of a screen as issue 31 wants each: axe at every impact at both widths, and Tab round every control. */
+export async function expectAccessible(page: Page, state: string): Promise<void> {
+  await expectNoAxeViolationsAtBothWidths(page, state);
+  await expectEveryControlReachedByTab(page, state);
 }

@@ -67,14 +67,12 @@ export function seededConsole(
   return () => opened;
 }
 
-/** Opens a page of the console and waits for its heading and for every region of it to have loaded. */
+/** What a region still loading says (the console's Loading: "Loading the record…", "Looking for your draft…"). */
+const LOADING = /^(Loading|Looking for|Checking)\b.*…$/;
+
+/** Opens a page of the console and waits for its heading and for every region of it to have loaded (in a test). */
 export async function openScreen(page: Page, url: string, heading: string | RegExp): Promise<void> {
   await page.goto(url);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  await eventually(() =>
-    page
-      .getByRole('status')
-      .filter({ hasText: /Loading|loading/ })
-      .count(),
-  ).toBe(0);
+  await eventually(() => page.getByRole('status').filter({ hasText: LOADING }).count()).toBe(0);
 }
