@@ -1,6 +1,5 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll } from 'vitest';
-import type { Browser } from 'playwright-core';
 import type { SvcClient } from '../../client/src/index.js';
 import { seed } from '../../src/cli/seed.js';
 import { vendorsService } from '../../src/modules/integrations/vendors.service.js';
