@@ -28,6 +28,10 @@ describeEachDialect('svc seed: a company', (t) => {
   it('seeds a chart of accounts and a history coded as each merchant always is, with an uncoded queue of the same merchants', async () => {
     const { summary, api, records } = await seeded(['--records', '760', '--values', '60']);
     expect(records).toHaveLength(760);
+    // A person is one email (suggestions and the console know people by it): no two of the company's people share one.
+    const emails = new Map(records.filter((r) => r.user).map((r) => [r.user.id, r.user.email]));
+    expect(emails.size).toBeGreaterThan(30);
+    expect(new Set(emails.values()).size).toBe(emails.size);
     const gl = summary.fields.find((f: any) => f.name === 'GL Account');
     const chart = (await api.get(`/v1/fields/${gl.svc_id}/values`, { limit: '1000' })).body.items.map(
       (v: any) => v.value,

@@ -36,11 +36,15 @@ export function companyUsers() {
   return Array.from({ length: 40 }, (_, i) => {
     const department = i % 10 === 9 ? 'People' : DEPARTMENTS[i % DEPARTMENTS.length]!;
     const location = LOCATIONS[(i * 7) % LOCATIONS.length]!;
+    // Forty different people, forty different emails (an email names a person to suggestions and the console): the
+    // users ten apart share a first name, so their last names are moved on by one for every ten.
+    const first = FIRST[i % FIRST.length]!;
+    const last = LAST[(i * 7 + Math.floor(i / FIRST.length)) % LAST.length]!;
     return {
       id: `cuuser_${String(i + 1).padStart(6, '0')}`,
-      email: `${FIRST[i % FIRST.length]!.toLowerCase()}.${LAST[(i * 7) % LAST.length]!.toLowerCase()}@example.invalid`,
-      first_name: FIRST[i % FIRST.length]!,
-      last_name: LAST[(i * 7) % LAST.length]!,
+      email: `${first.toLowerCase()}.${last.toLowerCase()}@example.invalid`,
+      first_name: first,
+      last_name: last,
       role: ROLES[i % ROLES.length]!,
       status: i % 13 === 12 ? 'DISABLED' : 'ACTIVE',
       department_id: `dept_${slug(department)}`,
