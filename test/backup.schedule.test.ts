@@ -26,6 +26,16 @@ async function migratedSqlite() {
   return { database, target, dir: path.join(tempDir('svc-schedule-'), 'backups') };
 }
 
+/** A connection of this process holding the database's file exclusively (until `exec('rollback')`). */
+function lockedExclusively(target: { dialect: string; path?: string }): SqliteDatabase.Database {
+  if (target.dialect !== 'sqlite' || target.path === undefined) throw new Error('a SQLite database was asked for');
+  const locker = new SqliteDatabase(target.path);
+  locker.pragma('locking_mode = EXCLUSIVE');
+  locker.exec('begin exclusive');
+  locker.prepare('select count(*) from kysely_migration').get();
+  return locker;
+}
+
 describe('scheduled backups (SQLite)', () => {
   it('backs up when the newest is due, and keeps the newest of the last days and weeks', async () => {
     const { database, target, dir } = await migratedSqlite();
@@ -57,11 +67,7 @@ describe('scheduled backups (SQLite)', () => {
     const { database, target, dir } = await migratedSqlite();
     // The file held by this process's own connection: a backup on this thread would wait in SQLite's busy handler,
     // so that nothing here could run to let it go before the wait ran out (a minute) and the backup failed.
-    if (target.dialect !== 'sqlite') throw new Error('a SQLite database was asked for');
-    const locker = new SqliteDatabase(target.path);
-    locker.pragma('locking_mode = EXCLUSIVE');
-    locker.exec('begin exclusive');
-    locker.prepare('select count(*) from kysely_migration').get();
+    const locker = lockedExclusively(target);
     try {
       const taking = backupStep(target, { dir, ...SCHEDULE }, { svcVersion: 'test', now: at('2026-11-02T03:00:00Z') });
       // The copy's file is made when the backup opens it, just before it asks the source for a read lock, and waits.
@@ -82,12 +88,8 @@ describe('scheduled backups (SQLite)', () => {
 
   it('stops a backup under way when the server stops: its threads ended, nothing of it left', async () => {
     const { database, target, dir } = await migratedSqlite();
-    if (target.dialect !== 'sqlite') throw new Error('a SQLite database was asked for');
     // As above: the backup waits for the lock this connection holds, and the server is told to stop meanwhile.
-    const locker = new SqliteDatabase(target.path);
-    locker.pragma('locking_mode = EXCLUSIVE');
-    locker.exec('begin exclusive');
-    locker.prepare('select count(*) from kysely_migration').get();
+    const locker = lockedExclusively(target);
     const logged: string[] = [];
     const quiet = () => {};
     const log: FastifyBaseLogger = {
