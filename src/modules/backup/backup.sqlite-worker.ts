@@ -56,7 +56,7 @@ async function copy() {
     try {
       return await copyOnce();
     } catch (error) {
-      const busy = error && (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED');
+      const busy = error && /^SQLITE_(BUSY|LOCKED)/.test(String(error.code)); // extended codes too
       if (!busy || Date.now() >= deadline) throw error;
     }
   }
