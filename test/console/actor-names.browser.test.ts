@@ -6,7 +6,7 @@ import {
   newContext,
   screenshotFailuresThenClose,
   sharedBrowser,
-  signInThroughForm,
+  signIn,
   startConsoleServer,
 } from '../support/browser.js';
 import { newUser } from '../support/console.js';
@@ -66,11 +66,8 @@ eachDialectWith(
 
       const admin = await newUser(server().db, 'ACCOUNT_ADMIN', accountId);
       const context = await newContext(browser());
-      page = await context.newPage();
+      page = await signIn(context, base(), admin);
       opened = { context, page };
-      await page.goto(`${base()}/sign-in`);
-      await signInThroughForm(page, admin);
-      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     });
     screenshotFailuresThenClose('actor-names', () => opened);
 

@@ -5,7 +5,7 @@ import {
   newContext,
   screenshotFailuresThenClose,
   sharedBrowser,
-  signInThroughForm,
+  signIn,
   startConsoleServer,
   textOf,
 } from '../support/browser.js';
@@ -42,14 +42,6 @@ eachDialectWith(
       await page.getByRole('combobox', { name: 'GL Account for line 1' }).fill(value.slice(0, 4));
       await page.getByRole('option', { name: new RegExp(`^${value} · `) }).click();
     };
-    const signedIn = async (context: BrowserContext, user: { email: string; password: string }) => {
-      const page = await context.newPage();
-      await page.goto(`${base()}/sign-in`);
-      await signInThroughForm(page, user);
-      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-      return page;
-    };
-
     beforeAll(async () => {
       accountId = newAccountId();
       api = await server().apiClient(accountId);
@@ -74,10 +66,10 @@ eachDialectWith(
       const bobUser = await newUser(server().db, 'BOOKKEEPER', accountId);
       bobEmail = bobUser.email;
       const context = await newContext(browser());
-      ann = await signedIn(context, annUser);
+      ann = await signIn(context, base(), annUser);
       opened = { context, page: ann };
       bobContext = await newContext(browser());
-      bob = await signedIn(bobContext, bobUser);
+      bob = await signIn(bobContext, base(), bobUser);
     });
     screenshotFailuresThenClose('version-conflict', () => opened);
     afterAll(async () => {
