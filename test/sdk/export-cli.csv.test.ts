@@ -1,29 +1,10 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { readCsv } from '../../client/src/integration/csv.js';
 import { RECORDS } from '../support/accounting.js';
-import { exportChart } from '../support/exports.js';
+import { exportChart, svcExport } from '../support/exports.js';
 import { tempDir } from '../support/processes.js';
 import { describeLive } from './live-server.js';
-
-const run = promisify(execFile);
-const BIN = new URL('../../bin/svc.js', import.meta.url).pathname;
-
-async function svcExport(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; lines: any[] }> {
-  const done = await run(process.execPath, [BIN, 'export', ...args], { env }).then(
-    (r) => ({ code: 0, stdout: r.stdout }),
-    (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
-  );
-  return {
-    code: done.code,
-    lines: done.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l)),
-  };
-}
 
 /** Memos a CSV must quote: line feeds, CRLF, quotes, commas, and a word that could pass for an id. */
 const MEMOS = ['line one\nline', 'crlf\r\nline', 'say "hi", then\n"bye"', 'accr_fake, or not\r\n'];

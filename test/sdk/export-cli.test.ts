@@ -3,28 +3,13 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { RECORDS } from '../support/accounting.js';
-import { EXPORTS, exportBook, exportChart, exported } from '../support/exports.js';
+import { EXPORTS, exportBook, exportChart, exported, svcExport } from '../support/exports.js';
 import { beanCheck, hledgerCheck } from '../support/ledger-tools.js';
 import { tempDir } from '../support/processes.js';
 import { describeLive } from './live-server.js';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/svc.js', import.meta.url).pathname;
-
-/** `svc export …`: its exit code and printed JSON lines. */
-async function svcExport(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; lines: any[] }> {
-  const done = await run(process.execPath, [BIN, 'export', ...args], { env }).then(
-    (r) => ({ code: 0, stdout: r.stdout }),
-    (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
-  );
-  return {
-    code: done.code,
-    lines: done.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l)),
-  };
-}
 
 const count = (text: string, id: string) => text.split(`svc_record:${id}`).length - 1;
 

@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { execFile } from 'node:child_process';
 import { expect } from 'vitest';
 import type { ApiClient } from './api.js';
 import { PEOPLE } from './accounting.js';
@@ -162,4 +164,22 @@ export function minorOf(text: string, currency: string): bigint {
   const negative = whole!.startsWith('-');
   const digits = `${whole!.replace('-', '')}${fraction.padEnd(exponent, '0')}`;
   return negative ? -BigInt(digits) : BigInt(digits);
+}
+
+const runFile = promisify(execFile);
+const SVC_BIN = new URL('../../bin/svc.js', import.meta.url).pathname;
+
+/** `svc export …`: its exit code and printed JSON lines. */
+export async function svcExport(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; lines: any[] }> {
+  const done = await runFile(process.execPath, [SVC_BIN, 'export', ...args], { env }).then(
+    (r) => ({ code: 0, stdout: r.stdout }),
+    (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
+  );
+  return {
+    code: done.code,
+    lines: done.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l)),
+  };
 }
