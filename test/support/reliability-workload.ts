@@ -51,6 +51,11 @@ export class Workload {
   readonly values = new Map<string, string>();
   readonly records = new Map<string, ModelRecord>();
   private n = 0;
+  /**
+   * Kinds the test waits to see acknowledged (say, each step of the review cycle before it stops killing): half of
+   * the ops are then of the first of them that can run now, the rest follow the shares. Empty: the shares alone.
+   */
+  wanted: ReadonlySet<OpKind> = new Set();
 
   constructor(
     readonly api: HttpApi,
@@ -121,9 +126,15 @@ export class Workload {
     // Each kind has its own share of the rolls: the bands follow one another over [0, 1), so a kind never takes
     // another's share. A kind that cannot run now (nothing in the state it needs) leaves its roll to the next
     // band that can; what is left creates values.
-    const kinds: { share: number; can: boolean; op: () => Op }[] = [
-      { share: 0.05, can: exported.length > 0, op: () => bulk('reopen', 'REVIEW', this.pick(exported, 10)) },
+    const kinds: { kind: OpKind; share: number; can: boolean; op: () => Op }[] = [
       {
+        kind: 'reopen',
+        share: 0.05,
+        can: exported.length > 0,
+        op: () => bulk('reopen', 'REVIEW', this.pick(exported, 10)),
+      },
+      {
+        kind: 'code',
         share: 0.07,
         can: inReview.length > 0,
         op: () => {
@@ -135,6 +146,7 @@ export class Workload {
         },
       },
       {
+        kind: 'split',
         share: 0.05,
         can: splittable.length > 0,
         op: () => {
@@ -146,6 +158,7 @@ export class Workload {
         },
       },
       {
+        kind: 'merge',
         share: 0.06,
         can: mergeable.length > 0,
         op: () => {
@@ -155,12 +168,14 @@ export class Workload {
         },
       },
       {
+        kind: 'approve',
         share: 0.06,
         can: inReview.length > 0,
         op: () => bulk('approve', 'READY_FOR_EXPORT', this.pick(inReview, 10)),
       },
-      { share: 0.03, can: ready.length > 0, op: () => report('fail', this.pick(ready, 3)) },
+      { kind: 'fail', share: 0.03, can: ready.length > 0, op: () => report('fail', this.pick(ready, 3)) },
       {
+        kind: 'delete',
         share: 0.07,
         can: this.values.size > 0,
         op: () => {
@@ -170,6 +185,7 @@ export class Workload {
         },
       },
       {
+        kind: 'update',
         share: 0.13,
         can: this.values.size > 0,
         op: () => {
@@ -178,8 +194,9 @@ export class Workload {
           return { kind: 'update', method: 'PUT', path: values, key, targets, text: tag, body };
         },
       },
-      { share: 0.12, can: ready.length > 0, op: () => report('export', this.pick(ready, 5)) },
+      { kind: 'export', share: 0.12, can: ready.length > 0, op: () => report('export', this.pick(ready, 5)) },
       {
+        kind: 'ingest',
         share: 0.18,
         can: true,
         op: () => {
@@ -202,6 +219,11 @@ export class Workload {
         },
       },
     ];
+    // Half the rolls go to a kind the test still waits for, when one can run now (none is wanted by default).
+    if (this.wanted.size > 0 && this.random() < 0.5) {
+      const wanted = kinds.find((k) => this.wanted.has(k.kind) && k.can);
+      if (wanted) return wanted.op();
+    }
     const roll = this.random();
     let band = 0;
     for (const kind of kinds) {
