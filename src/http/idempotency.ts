@@ -59,11 +59,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     const stored = await idempotencyService.storedAnswer(db, ids, hash);
     if (stored) {
       request.idempotency = { ids, hash, state: 'replayed', leave: () => {} };
-      void reply
-        .code(stored.status)
-        .header('idempotent-replayed', 'true')
-        .type('application/json; charset=utf-8')
-        .send(stored.body);
+      void replay(reply, stored);
       return;
     }
     const leave = inFlight.enter(ids, hash);
@@ -107,6 +103,15 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
   }
 }
 
+/** Sends an answer stored under the key, as it was stored. */
+function replay(reply: FastifyReply, answer: Answer): FastifyReply {
+  return reply
+    .code(answer.status)
+    .header('idempotent-replayed', 'true')
+    .type('application/json; charset=utf-8')
+    .send(answer.body);
+}
+
 /**
  * Runs a write in one transaction and, when the request carries an Idempotency-Key, claims the key in that
  * transaction and stores the answer there: the change and its answer commit together, or neither does. A
@@ -120,7 +125,7 @@ export async function writeTransaction<T>(
   reply: FastifyReply,
   work: (ex: Executor) => Promise<T>,
   status = 200,
-): Promise<T> {
+): Promise<T | FastifyReply> {
   const claim = request.idempotency?.state === 'running' ? request.idempotency : null;
   if (!claim) {
     const body = await db.write(work);
@@ -141,12 +146,24 @@ export async function writeTransaction<T>(
     },
   };
   let outcome: Outcome<T>;
+  // A GroupedWrites runs the work again alone when its group's commit is reported failed: that commit may have
+  // been done, with this request's answer stored.
+  let runs = 0;
   try {
-    outcome = await db.write((ex) => idempotencyService.runClaimed(ex, claim.ids, claim.hash, work, answers));
+    outcome = await db.write((ex) =>
+      idempotencyService.runClaimed(ex, claim.ids, claim.hash, work, answers, runs++ > 0),
+    );
   } catch (error) {
     // Rolled back: a failure (5xx), or another request holds the key (409). Neither is stored.
     claim.state = 'released';
     throw error;
+  }
+  if (outcome.ok === 'replayed') {
+    // The key holds this request's answer already (a commit reported failed though done, then run again): that
+    // answer, never a 409 for what is stored.
+    claim.state = 'replayed';
+    claim.leave();
+    return replay(reply, outcome.answer);
   }
   claim.state = 'stored';
   if (!outcome.ok) throw outcome.error;

@@ -27,10 +27,12 @@ export interface GroupedWrites {
  * (test/speed/grouped-writes.test.ts, both dialects):
  * - each caller is answered with its value only once the group's commit is done: the same durability, the fsync
  *   shared;
- * - a work that throws is rolled back to its own savepoint (the others' work stays) and its caller gets its error
- *   at once: nothing of it is written;
- * - when the group's commit fails, each work whose value was waiting is run again in a transaction of its own, so a
- *   caller fails only for its own work.
+ * - a work that throws is rolled back to its own savepoint (the others' work stays): nothing of it is written. Its
+ *   caller gets its error at once when no peer's work was done before it in the group (the error rests on
+ *   committed state alone); otherwise once the group has committed, since the error may rest on a peer's work
+ *   (a receipt the peer attached): so an answer is only ever given on committed state;
+ * - when the group's commit fails, each work whose value or error was waiting is run again in a transaction of its
+ *   own, so a caller fails only for its own work, and is refused only for what is committed.
  * A work must be one that may run again (it is: a rolled-back transaction left nothing) and must not commit or roll
  * back itself. A write starts on the next turn of the event loop (requests that arrived in the same turn join it),
  * once every `before` step under way when the first of them arrived has ended (those writes join it: the wait is
@@ -78,6 +80,8 @@ export function groupedWrites(db: Db, options: { maxBatch: number; concurrency: 
     const done: { w: Waiting; hand: () => void }[] = [];
     /** Works whose caller has its answer already (its own error, rolled back to its savepoint). */
     const refused = new Set<Waiting>();
+    /** Works that threw after a peer's work was done: their error may rest on that work, not committed yet. */
+    const held: { w: Waiting; error: unknown }[] = [];
     try {
       await db.write(async (ex) => {
         for (const w of batch) {
@@ -89,19 +93,27 @@ export function groupedWrites(db: Db, options: { maxBatch: number; concurrency: 
           } catch (error) {
             await sql`rollback to savepoint grouped_write`.execute(ex);
             await sql`release savepoint grouped_write`.execute(ex);
-            refused.add(w);
-            w.reject(error);
+            if (done.length > 0) {
+              held.push({ w, error });
+            } else {
+              // Nothing of a peer is written yet: the error rests on committed state alone.
+              refused.add(w);
+              w.reject(error);
+            }
           }
         }
       });
     } catch {
       // The group's transaction failed (its BEGIN, a savepoint statement, a rollback SQLite made by itself, the
-      // commit): nothing of it is written. Every work not answered yet — done, under way, or not reached — is tried
-      // again alone, and its caller gets that transaction's answer (a 503 when the database is busy), never none.
+      // commit): nothing of it is written. Every work not answered yet — done, held, under way, or not reached —
+      // is tried again alone, and its caller gets that transaction's answer (a 503 when the database is busy),
+      // never none; a held refusal is judged again on what is committed (a peer's attach that never committed no
+      // longer refuses it).
       for (const w of batch) if (!refused.has(w)) await db.write(w.work).then(settle, w.reject);
       return;
     }
     for (const { hand } of done) hand();
+    for (const { w, error } of held) w.reject(error);
   }
 
   return {

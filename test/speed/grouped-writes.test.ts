@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { beforeEach, expect, it } from 'vitest';
 import type { Db, Executor } from '../../src/db/database.js';
-import { groupedWrites } from '../../src/speed/grouped-writes.js';
+import { groupedWrites, type GroupedWrites } from '../../src/speed/grouped-writes.js';
 import { describeEachDialect } from '../support/context.js';
 
 /**
@@ -11,15 +11,34 @@ import { describeEachDialect } from '../support/context.js';
  */
 describeEachDialect('speed: grouped writes', (t) => {
   let commits = 0;
-  /** The test's database, counting the transactions opened through it. */
-  const counted = (): Db => ({ ...t.ctx.db, write: (work) => (commits++, t.ctx.db.write(work)) });
+  /** What happened, in order: each commit done, and each answer. */
+  let log: string[] = [];
+  /** The test's database, counting the transactions opened through it and logging their commits. */
+  const counted = (): Db => ({
+    ...t.ctx.db,
+    write: async (work) => {
+      commits++;
+      const value = await t.ctx.db.write(work);
+      log.push('commit');
+      return value;
+    },
+  });
   const insert = (ex: Executor, id: string, parent: string) =>
     sql`insert into gw_child (id, parent_id) values (${id}, ${parent})`.execute(ex);
+  /** Takes the one name (a row of gw_child) for `id`, refused when another row has it already. */
+  const take = (grouped: GroupedWrites, id: string, parent: string) =>
+    grouped.write(async (ex) => {
+      const taken = (await sql<{ id: string }>`select id from gw_child`.execute(ex)).rows[0];
+      if (taken) throw new Error(`taken by ${taken.id}`);
+      await insert(ex, id, parent);
+      return id;
+    });
   const children = async () =>
     (await sql<{ id: string }>`select id from gw_child order by id`.execute(t.ctx.db.direct)).rows.map((r) => r.id);
 
   beforeEach(async () => {
     commits = 0;
+    log = [];
     await sql`drop table if exists gw_child`.execute(t.ctx.db.direct);
     await sql`drop table if exists gw_parent`.execute(t.ctx.db.direct);
     await sql`create table gw_parent (id text primary key)`.execute(t.ctx.db.direct);
@@ -78,7 +97,7 @@ describeEachDialect('speed: grouped writes', (t) => {
     expect(await children()).toEqual(['a', 'b', 'c']);
   });
 
-  it('undoes a work that throws alone, and answers it at once with its error', async () => {
+  it('undoes a work that throws alone, and answers it with its error', async () => {
     const grouped = groupedWrites(counted(), { maxBatch: 32, concurrency: 1 });
     const answers = await Promise.allSettled(
       ['a', 'b', 'c'].map((id) =>
@@ -96,6 +115,34 @@ describeEachDialect('speed: grouped writes', (t) => {
     ]);
     expect(await children()).toEqual(['a', 'c']);
     expect(commits).toBe(1);
+  });
+
+  it('answers a refusal that read a peer of its group only once the group has committed', async () => {
+    const grouped = groupedWrites(counted(), { maxBatch: 32, concurrency: 1 });
+    const answers = await Promise.allSettled([
+      // 'a' takes a name; 'b', asking after it in the same group, finds it taken (by 'a', not committed yet).
+      take(grouped, 'a', 'p').finally(() => log.push('a answered')),
+      take(grouped, 'b', 'p').finally(() => log.push('b answered')),
+    ]);
+    expect(answers.map((a) => (a.status === 'fulfilled' ? a.value : (a.reason as Error).message))).toEqual([
+      'a',
+      'taken by a',
+    ]);
+    // Refused on committed state: after what refused it was committed.
+    expect(log).toEqual(['commit', 'a answered', 'b answered']);
+    expect(commits).toBe(1);
+  });
+
+  it('judges a refusal that read a peer again alone when the group commit fails: the peer never committed', async () => {
+    const grouped = groupedWrites(counted(), { maxBatch: 32, concurrency: 1 });
+    // 'a' takes the name, but its row fails the commit (its parent is missing), in the group and alone; 'b' found
+    // the name taken by 'a' in the group. Refused then, 'b' would be told of a taker that never was.
+    const answers = await Promise.allSettled([take(grouped, 'a', 'missing'), take(grouped, 'b', 'p')]);
+    expect(answers[0]!.status).toBe('rejected');
+    expect(answers[1]).toEqual({ status: 'fulfilled', value: 'b' });
+    expect(await children()).toEqual(['b']);
+    // The group's, then 'a' alone and 'b' alone.
+    expect(commits).toBe(3);
   });
 
   it('runs each work again alone when the group commit fails: only the work the database refuses fails', async () => {

@@ -14,6 +14,8 @@ import { eachDialectWith, type DialectFilter } from './dialects.js';
 export interface ContextOptions {
   /** Runs on the built app before `app.ready()`: register test-only routes or hooks here. */
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+  /** The database as the app is given it: a fault injected around its transactions (`ctx.db` stays the real one). */
+  wrapDb?: (db: Db) => Db;
 }
 
 export interface TestContext {
@@ -71,7 +73,7 @@ export async function createTestContext(
   const config = testConfig(env, database.url);
   const db = openDatabase(config.database, { poolSize: 10 });
   await migrateToLatest(db);
-  const app = await appFor(config, db, options);
+  const app = await appFor(config, options.wrapDb?.(db) ?? db, options);
   const others: { app: FastifyInstance; db: Db }[] = [];
 
   const newClient: TestContext['newClient'] = async (scopes, accountId = newAccountId()) =>

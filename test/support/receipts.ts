@@ -143,3 +143,32 @@ export async function storedBlobs(ctx: TestContext, accountId: string): Promise<
     .flatMap((prefix) => fs.readdirSync(path.join(folder, prefix)))
     .sort();
 }
+
+/** Where the file store keeps an account's receipt (files/store.ts's name for it). */
+export const receiptFile = (ctx: TestContext, accountId: string, sha256: string) =>
+  path.join(ctx.config.receipts.dir!, Buffer.from(accountId).toString('base64url'), sha256.slice(0, 2), sha256);
+
+/** The bytes a store keeps for a receipt replaced by hand (`null`: deleted), as an operator's mistake would. */
+export async function changeStoredBytes(ctx: TestContext, accountId: string, sha256: string, bytes: Buffer | null) {
+  if (ctx.dialect === 'sqlite') {
+    const file = receiptFile(ctx, accountId, sha256);
+    if (bytes === null) fs.rmSync(file);
+    else fs.writeFileSync(file, bytes);
+    return;
+  }
+  const { direct } = ctx.db;
+  if (bytes === null) {
+    await direct
+      .deleteFrom('receipt_contents')
+      .where('account_id', '=', accountId)
+      .where('sha256', '=', sha256)
+      .execute();
+    return;
+  }
+  await direct
+    .updateTable('receipt_contents')
+    .set({ content: bytes })
+    .where('account_id', '=', accountId)
+    .where('sha256', '=', sha256)
+    .execute();
+}

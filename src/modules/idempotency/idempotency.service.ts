@@ -29,8 +29,11 @@ export interface Answer {
   body: string;
 }
 
-/** What a claimed piece of work led to. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+/**
+ * What a claimed piece of work led to; `replayed`: nothing ran, the key holds this request's answer already (an
+ * earlier run of it committed, though its commit was reported failed).
+ */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown } | { ok: 'replayed'; answer: Answer };
 
 export function requestHash(method: string, url: string, body: unknown): string {
   return createHash('sha256')
@@ -66,6 +69,24 @@ export class KeysInFlight {
   }
 }
 
+/**
+ * The key was answered since this request looked it up: 409, as while it is held; but when this is the request's
+ * work run again (its earlier run's commit was reported failed, and was done all the same: a connection lost during
+ * COMMIT, a group of grouped writes run again work by work) and the answer is this request's, that answer is
+ * replayed: a request whose answer is stored is never told the key is in use.
+ */
+async function answeredAlready(
+  ex: Executor,
+  ids: IdempotencyKeyIds,
+  hash: string,
+  again: boolean,
+): Promise<Outcome<never>> {
+  const row = again ? await repo.find(ex, ids) : undefined;
+  if (!row || row.state !== 'DONE' || row.request_hash !== hash || row.expires_at <= nowMicros())
+    throw errors.idempotencyKeyInUse();
+  return { ok: 'replayed', answer: { status: row.response_status ?? 200, body: row.response_body ?? '{}' } };
+}
+
 export const idempotencyService = {
   /**
    * The answer stored under the key for this request (hash), to replay; null when the key is free. 422 when it
@@ -83,7 +104,9 @@ export const idempotencyService = {
 
   /**
    * Runs `work` in the write transaction `ex` under the key's claim and stores its answer in that transaction.
-   * 409 when another request holds the key, or has answered under it since the look-up. A business error
+   * 409 when another request holds the key, or has answered under it since the look-up; when the work runs
+   * `again` and finds this same request's answer stored, that answer to replay (nothing of the work is kept). A
+   * business error
    * (`answers.error` gives its answer) undoes the work and stores the answer; a failure without one (5xx) is
    * thrown, so the transaction rolls back with nothing stored and the key free.
    */
@@ -93,8 +116,9 @@ export const idempotencyService = {
     hash: string,
     work: (ex: Executor) => Promise<T>,
     answers: { value(value: T): Answer; error(error: unknown): Answer | null },
+    again = false,
   ): Promise<Outcome<T>> {
-    if (!(await repo.claim[ex.dialect](ex, ids, nowMicros()))) throw errors.idempotencyKeyInUse();
+    if (!(await repo.claim[ex.dialect](ex, ids, nowMicros()))) return answeredAlready(ex, ids, hash, again);
     await repo.savepoint(ex);
     let outcome: Outcome<T>;
     try {
@@ -120,7 +144,10 @@ export const idempotencyService = {
       created_at: now,
       expires_at: now + RETENTION_MICROS,
     });
-    if (!stored) throw errors.idempotencyKeyInUse();
+    if (!stored) {
+      await repo.undoWork(ex);
+      return answeredAlready(ex, ids, hash, again);
+    }
     return outcome;
   },
 

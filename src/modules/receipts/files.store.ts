@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -38,14 +38,21 @@ async function writeFile(dir: string, accountId: string, sha256: string, bytes: 
   await folder(path.join(dir, PARTIAL));
   await folder(path.dirname(target));
   const partial = path.join(dir, PARTIAL, `${randomBytes(12).toString('hex')}.part`);
-  const handle = await fsp.open(partial, 'wx', 0o600);
   try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
+    const handle = await fsp.open(partial, 'wx', 0o600);
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fsp.rename(partial, target);
+  } catch (error) {
+    // A write that failed (a full disk, an I/O error, a name in the way) leaves no partial file to wait for the
+    // sweep: the upload fails, and nothing of it stays.
+    await remove(partial);
+    throw error;
   }
-  await fsp.rename(partial, target);
   // The name made durable too: a directory's entries reach the disk with the directory's own flush, and an
   // acknowledged receipt must survive a power cut, not only a crash of the process.
   await syncFolder(path.dirname(target));
@@ -86,6 +93,15 @@ async function makeFolder(name: string): Promise<void> {
     }
 }
 
+/** Whether the file at `file` is `size` bytes whose SHA-256 is `sha256`: a file lost or damaged by hand is not. */
+async function whole(file: string, sha256: string, size: number): Promise<boolean> {
+  const stat = await fsp.stat(file).catch(() => null);
+  if (stat === null || !stat.isFile() || stat.size !== size) return false;
+  // At most a receipt's size limit, read only when the same bytes are uploaded again.
+  const content = await fsp.readFile(file).catch(() => null);
+  return content !== null && createHash('sha256').update(content).digest('hex') === sha256;
+}
+
 export function fileStore(dir: string): ReceiptStore {
   const pathOf = (accountId: string, sha256: string) => pathIn(dir, accountId, sha256);
 
@@ -94,6 +110,10 @@ export function fileStore(dir: string): ReceiptStore {
 
     async write(_ex, accountId, sha256, bytes) {
       await writeReceiptFile(dir, accountId, sha256, bytes);
+    },
+
+    async holds(_ex, accountId, sha256, size) {
+      return whole(pathOf(accountId, sha256), sha256, size);
     },
 
     async keep() {

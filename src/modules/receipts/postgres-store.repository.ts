@@ -29,12 +29,37 @@ async function insert(ex: Executor, accountId: string, sha256: string, bytes: Bu
     .execute();
 }
 
+/** The bytes are whole: `size` bytes whose SHA-256 is their name (computed where they are, in PostgreSQL). */
+const whole = (sha256: string, size: number) =>
+  sql<boolean>`octet_length(receipt_contents.content) = ${size}
+    and sha256(receipt_contents.content) = decode(${sha256}, 'hex')`;
+
 export function postgresStore(): ReceiptStore {
   return {
     kind: 'postgres',
 
     async write(ex, accountId, sha256, bytes) {
-      await insert(ex, accountId, sha256, bytes);
+      // Stored already but not whole (changed by hand): replaced by these bytes, which are.
+      await ex
+        .insertInto('receipt_contents')
+        .values({ account_id: accountId, sha256, content: bytes })
+        .onConflict((oc) =>
+          oc
+            .columns(['account_id', 'sha256'])
+            .doUpdateSet({ content: (eb) => eb.ref('excluded.content') })
+            .where(sql<boolean>`not (${whole(sha256, bytes.length)})`),
+        )
+        .execute();
+    },
+
+    async holds(ex, accountId, sha256, size) {
+      const found = await ex
+        .selectFrom('receipt_contents')
+        .select(whole(sha256, size).as('whole'))
+        .where('account_id', '=', accountId)
+        .where('sha256', '=', sha256)
+        .executeTakeFirst();
+      return found?.whole === true;
     },
 
     async keep(ex, accountId, sha256, bytes) {

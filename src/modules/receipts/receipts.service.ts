@@ -107,8 +107,10 @@ export function receiptsService(settings: ReceiptsSettings) {
       const found = await recognise(upload.bytes);
       if (!found.ok) throw errors.unsupportedReceiptType(found.found, RECEIPT_TYPES, HEIC_DECODABLE);
       const sha256 = sha256Of(upload.bytes);
-      // Stored already (uploaded again, or a retry): a named receipt's bytes are never swept, nothing to write.
-      if (!(await repo.findBySha(db.direct, caller.accountId, sha256)))
+      // Stored already (uploaded again, or a retry): a named receipt's bytes are never swept, so nothing to write,
+      // unless they were lost or damaged by hand since: then these bytes, the same, repair them.
+      const named = await repo.findBySha(db.direct, caller.accountId, sha256);
+      if (!named || !(await store.holds(db.direct, caller.accountId, sha256, upload.bytes.length)))
         await store.write(db.direct, caller.accountId, sha256, upload.bytes);
       return found.type;
     },

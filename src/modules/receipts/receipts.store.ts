@@ -18,9 +18,16 @@ export interface ReceiptStore {
   readonly kind: 'files' | 'postgres';
   /**
    * Before the row's transaction, on `ex` outside any transaction: the bytes made durable (files: a temporary
-   * name, flushed, renamed into place; PostgreSQL: a row of receipt_contents, committed on its own).
+   * name, flushed, renamed into place; PostgreSQL: a row of receipt_contents, committed on its own). Bytes there
+   * already that are not whole (`holds`) are replaced.
    */
   write(ex: Executor, accountId: string, sha256: string, bytes: Buffer): Promise<void>;
+  /**
+   * Whether the store has the bytes whole (`size` bytes of this SHA-256), on `ex` outside any transaction: a receipt
+   * row's bytes lost or damaged by hand (a file deleted on the file store, a row of receipt_contents deleted) are
+   * not, and an upload of the same bytes writes them again.
+   */
+  holds(ex: Executor, accountId: string, sha256: string, size: number): Promise<boolean>;
   /**
    * In the transaction that writes the receipt's row, before it: the bytes are kept until it commits (PostgreSQL:
    * their row locked against the sweep, or written again when a sweep took them since `write`).
