@@ -74,7 +74,7 @@ export async function startConsoleServer(
   dialect: DialectName,
   env: Record<string, string> = {},
 ): Promise<ConsoleServer> {
-  const database: TestDatabase = await createTestDatabase(dialect);
+  const database: TestDatabase = await createTestDatabase(dialect, { migrated: true });
   let server: RunningServer | null = null;
   let db: Db | null = null;
   const close = async () => {
@@ -84,7 +84,8 @@ export async function startConsoleServer(
     await database.drop();
   };
   try {
-    // The server migrates at start; the test process opens the database only after that.
+    // A copy of the migrated template; the server migrates at start (nothing left to do), the test process opens the
+    // database only after that.
     server = await startServer({ DATABASE_URL: database.url, RATE_LIMIT_MAX: '0', TOKEN_RATE_LIMIT_MAX: '0', ...env });
     db = openDatabase(loadConfig({ DATABASE_URL: database.url }).database, { poolSize: 2 });
     const opened = db;

@@ -69,7 +69,7 @@ export async function createTestContext(
   env: Record<string, string> = {},
   options: ContextOptions = {},
 ): Promise<TestContext> {
-  const database = await createTestDatabase(dialect);
+  const database = await createTestDatabase(dialect, { migrated: true });
   const config = testConfig(env, database.url);
   const db = openDatabase(config.database, { poolSize: 10 });
   await migrateToLatest(db);

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { DialectName } from '../../src/db/database.js';
 import { PG_URL } from './dialects.js';
+import { templateOf } from './database-templates.js';
 
 export interface TestDatabase {
   /** DATABASE_URL of the new, empty database */
@@ -12,11 +13,20 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A new empty database: a temporary SQLite file, or a freshly created PostgreSQL database. */
-export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+/**
+ * A new database: a temporary SQLite file, or a freshly created PostgreSQL database; empty, or with `migrated` a copy
+ * of this run's migrated template (database-templates.ts) when the global setup made one, else empty (the caller
+ * migrates it, as it would anyway: migrating a copy of the template does nothing).
+ */
+export async function createTestDatabase(
+  dialect: DialectName,
+  { migrated = false }: { migrated?: boolean } = {},
+): Promise<TestDatabase> {
   const name = `svc_test_${randomBytes(6).toString('hex')}`;
+  const template = migrated ? templateOf(dialect) : undefined;
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
+    if (template) fs.copyFileSync(template, path.join(dir, `${name}.sqlite`));
     return {
       url: `sqlite:${path.join(dir, `${name}.sqlite`)}`,
       async drop() {
@@ -26,7 +36,7 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
   }
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const url = new URL(PG_URL);
   url.pathname = `/${name}`;

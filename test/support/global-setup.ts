@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DIALECTS, PG_URL } from './dialects.js';
+import { ensureTemplate } from './database-templates.js';
 import { leakedProcesses } from './leaked-processes.js';
 
 /**
@@ -29,6 +30,8 @@ export default async function setup(): Promise<() => Promise<void>> {
       await client.end().catch(() => {});
     }
   }
+  // Migrated once per run (or while the migrations are unchanged): each test database is a copy.
+  for (const dialect of DIALECTS) await ensureTemplate(dialect);
   return teardown;
 }
 

@@ -95,7 +95,7 @@ export class ServedDatabase {
   ) {}
 
   static async create(dialect: DialectName): Promise<ServedDatabase> {
-    const database = await createTestDatabase(dialect);
+    const database = await createTestDatabase(dialect, { migrated: true });
     const db = openDatabase(loadConfig({ DATABASE_URL: database.url }).database, { poolSize: 3 });
     await migrateToLatest(db);
     return new ServedDatabase(dialect, database, db);
