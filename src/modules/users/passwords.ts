@@ -1,6 +1,3 @@
-import { ZxcvbnFactory, type ZxcvbnResult } from '@zxcvbn-ts/core';
-import * as zxcvbnCommon from '@zxcvbn-ts/language-common';
-import * as zxcvbnEn from '@zxcvbn-ts/language-en';
 import argon2 from 'argon2';
 import type { PasswordHashCost } from '../../config.js';
 import { errors } from '../../errors.js';
@@ -18,9 +15,6 @@ export const PASSWORD_MIN = 15;
 export const PASSWORD_MAX = 256;
 /** zxcvbn's 3: "safely unguessable: moderate protection from an offline slow-hash scenario" (10^8 guesses and more). */
 export const MIN_SCORE = 3;
-/** The estimator reads at most this many characters: its work grows faster than the length, and a request waits for it. */
-const ESTIMATED_LENGTH = 100;
-
 /** The library's defaults, above OWASP's argon2id floor (19 MiB, 2 passes). */
 export const DEFAULT_HASH_COST: PasswordHashCost = { memoryKib: 65_536, passes: 3 };
 
@@ -44,18 +38,6 @@ export const hashNeedsUpdate = (hash: string): boolean => argon2.needsRehash(has
 let decoyHash: Promise<string> | null = null;
 export const decoy = (): Promise<string> => (decoyHash ??= argon2.hash(randomToken(16), hashOptions));
 
-let estimator: ZxcvbnFactory | null = null;
-/** Built at first use: its dictionaries take a tenth of a second and some megabytes. */
-function estimate(password: string, userInputs: string[]): ZxcvbnResult {
-  estimator ??= new ZxcvbnFactory({
-    dictionary: { ...zxcvbnCommon.dictionary, ...zxcvbnEn.dictionary },
-    graphs: zxcvbnCommon.adjacencyGraphs,
-    translations: zxcvbnEn.translations,
-    maxLength: ESTIMATED_LENGTH,
-  });
-  return estimator.check(password, userInputs);
-}
-
 /** A password as it is hashed and compared: NFKC, so that the same characters typed another way are the same password. */
 export const normalPassword = (password: string): string => password.normalize('NFKC');
 
@@ -73,7 +55,10 @@ const refuse = (message: string) => errors.invalidField('/password', message);
  * Refuses a password the policy does not accept (400 INVALID_REQUEST at /password, with what to do); answers it
  * normalised otherwise.
  */
-export function acceptablePassword(password: string, user: { email: string; account_id: string }): string {
+export async function acceptablePassword(
+  password: string,
+  user: { email: string; account_id: string },
+): Promise<string> {
   const normal = normalPassword(password);
   const length = [...normal].length;
   if (length < PASSWORD_MIN)
@@ -84,6 +69,7 @@ export function acceptablePassword(password: string, user: { email: string; acco
   if (/\p{Cc}/u.test(normal))
     throw refuse('must not contain control characters (letters, digits, symbols and spaces are all fine)');
   if (normal.trim().toLowerCase() === user.email) throw refuse('must not be your email');
+  const { estimate } = await import('./password-strength.js');
   const result = estimate(normal, userInputs(user.email, user.account_id));
   if (result.score < MIN_SCORE) {
     const { warning, suggestions } = result.feedback;

@@ -195,7 +195,7 @@ export const usersService = {
     const user = await usersRepository.find(db.direct, link.account_id, link.user_id);
     if (!user || user.disabled_at !== null) throw errors.invalidPasswordLink();
     // A refused password leaves the link as it was, for the next try.
-    const accepted = acceptablePassword(password, user);
+    const accepted = await acceptablePassword(password, user);
     const passwordHash = await hashPassword(accepted);
     const changes = { password_hash: passwordHash, updated_at: nowMicros() };
     await db.write(async (ex) => {
