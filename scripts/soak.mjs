@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const SOAK = {
   CRASH_KILLS: '100', // SIGKILLs of the serving process per dialect (CI: 8)
-  GARBAGE_RUNS: '2200', // fuzzed inputs per operation: 45 × 2200 + 5 × 1100 = 104,500 per dialect (CI: 200)
+  GARBAGE_RUNS: '2200', // fuzzed inputs per operation: 73 × 2200 + 5 × 1100 = 166,100 per dialect (CI: 100)
   MULTI_NODE_SECONDS: '600', // the multi-node chaos, PostgreSQL only, needs HAProxy and Redis (CI: 12)
 };
 const FILES = ['crash', 'garbage', 'garbage.shard2', 'multi-node'].map((name) => `test/reliability/${name}.test.ts`);

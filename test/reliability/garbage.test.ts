@@ -3,21 +3,17 @@ import { expect, it, vi } from 'vitest';
 import { describeEachDialect } from '../support/context.js';
 import { expectErrorShape } from '../support/expect.js';
 import { report } from '../support/reliability.js';
-import { fuzzOperations } from '../support/reliability-fuzz.js';
+import { fuzzOperations, GARBAGE_RUNS, GARBAGE_TIMEOUT_MS } from '../support/reliability-fuzz.js';
 import { businessState } from '../support/reliability-state.js';
 import { encode, garbageRequests, headerSafe, urlOf, type GarbageRequest } from '../support/reliability-garbage.js';
 import { newEstate } from '../support/reliability-routes.js';
-import { knob } from '../support/knobs.js';
 
 /**
- * Inputs per operation (each operation is one route of the OpenAPI table), half as many per token or public
- * endpoint: 200 in CI; `npm run soak` sets GARBAGE_RUNS=2200. The authenticated operations are fuzzed in two shards, this
- * file and garbage.shard2.test.ts, which run side by side.
+ * The authenticated operations are fuzzed in two shards, this file and garbage.shard2.test.ts, which run side by side
+ * (GARBAGE_RUNS inputs per operation; the ceiling, for a hang, passed 300 s with the machine at a load of 19).
  */
-const RUNS = knob('GARBAGE_RUNS', 200);
-// A ceiling for a hang, not a bound: 900 s a test in CI (a shard takes a minute or two alone, and ran past 300 s
-// with the machine at a load of 19), else 4.5 s per input of each operation.
-vi.setConfig({ testTimeout: Math.max(900_000, RUNS * 4500) });
+const RUNS = GARBAGE_RUNS;
+vi.setConfig({ testTimeout: GARBAGE_TIMEOUT_MS });
 const BODY_LIMIT = 65_536;
 
 const headersOf = (req: GarbageRequest, token?: string) => {
