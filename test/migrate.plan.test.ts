@@ -49,6 +49,7 @@ describeEachDialect('svc migrate --plan', (t) => {
         '0022_suggestion_indexes': false,
         '0027_record_search_terms': false,
         '0030_record_receipt_links': false,
+        '0033_covering_history_indexes': false,
         '0012_client_secret_rotation': true,
         '0024_merchant_category_code': true,
         '0025_receipts': true,
@@ -79,6 +80,7 @@ describeEachDialect('svc migrate --plan', (t) => {
       '0022_suggestion_indexes': { accounting_records: 3 },
       '0027_record_search_terms': { accounting_records: 3, accounting_record_details: 3 },
       '0030_record_receipt_links': { accounting_record_details: 3 },
+      '0033_covering_history_indexes': { accounting_records: 3 },
     };
     expect(await plan(t.ctx.database.url)).toEqual({
       dialect: t.dialect,

@@ -32,6 +32,7 @@ import * as m0029 from './migrations/0029_api_client_names.js';
 import * as m0030 from './migrations/0030_record_receipt_links.js';
 import * as m0031 from './migrations/0031_export_mappings.js';
 import * as m0032 from './migrations/0032_saved_views.js';
+import * as m0033 from './migrations/0033_covering_history_indexes.js';
 
 /**
  * The numbered migrations, in order. Imported statically so that the same list serves the compiled
@@ -70,6 +71,7 @@ export const MIGRATIONS: Record<string, Migration & { plan: MigrationPlan }> = {
   '0030_record_receipt_links': m0030,
   '0031_export_mappings': m0031,
   '0032_saved_views': m0032,
+  '0033_covering_history_indexes': m0033,
 };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

@@ -32,6 +32,7 @@ export const CLIENT_NAMES = '0029_api_client_names';
 export const RECEIPT_LINKS = '0030_record_receipt_links';
 export const EXPORT_MAPPINGS = '0031_export_mappings';
 export const SAVED_VIEWS = '0032_saved_views';
+export const COVERING_HISTORY = '0033_covering_history_indexes';
 /** The migrations after 0003, in the order they run. */
 export const LATER = [
   '0004_line_items_as_answered',
@@ -62,6 +63,7 @@ export const LATER = [
   RECEIPT_LINKS,
   EXPORT_MAPPINGS,
   SAVED_VIEWS,
+  COVERING_HISTORY,
 ];
 /** `name` and the migrations after it, in the order they run: what migrateToLatest applies once `name` is undone. */
 export const laterFrom = (name: string): string[] => {
@@ -114,27 +116,41 @@ export async function undoIntegrations(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${INTEGRATIONS}`.execute(db);
 }
 
-/** Undoes migration 0032 (console users' saved views of the review queue). */
+/** Undoes migration 0033 (the vendor and user history indexes as covering indexes): 0022's indexes again. */
+export async function undoCoveringHistory(db: Kysely<any>) {
+  for (const [index, column] of [
+    ['accounting_records_vendor_hist_idx', 'vendor_name'],
+    ['accounting_records_user_hist_idx', 'user_email'],
+  ] as const) {
+    await sql`drop index ${sql.ref(index)}`.execute(db);
+    await sql`create index ${sql.ref(index)}
+      on accounting_records (account_id, lower(${sql.ref(column)}), posted_at, id)`.execute(db);
+  }
+  await sql`delete from kysely_migration where name = ${COVERING_HISTORY}`.execute(db);
+}
+
+/** Undoes migrations 0033 and 0032 (console users' saved views of the review queue). */
 export async function undoSavedViews(db: Kysely<any>) {
+  await undoCoveringHistory(db);
   await sql`drop table saved_views`.execute(db);
   await sql`delete from kysely_migration where name = ${SAVED_VIEWS}`.execute(db);
 }
 
-/** Undoes migrations 0032 and 0031 (an account's export mapping). */
+/** Undoes migrations 0033 to 0031 (an account's export mapping). */
 export async function undoExportMappings(db: Kysely<any>) {
   await undoSavedViews(db);
   await sql`drop table account_export_mappings`.execute(db);
   await sql`delete from kysely_migration where name = ${EXPORT_MAPPINGS}`.execute(db);
 }
 
-/** Undoes migrations 0032, 0031 and 0030 (which receipts each record lists). */
+/** Undoes migrations 0033 to 0030 (which receipts each record lists). */
 export async function undoReceiptLinks(db: Kysely<any>) {
   await undoExportMappings(db);
   await sql`drop table accounting_record_receipts`.execute(db);
   await sql`delete from kysely_migration where name = ${RECEIPT_LINKS}`.execute(db);
 }
 
-/** Undoes migrations 0032 to 0029 (an API client's name and last use). */
+/** Undoes migrations 0033 to 0029 (an API client's name and last use). */
 export async function undoClientNames(db: Kysely<any>) {
   await undoReceiptLinks(db);
   for (const column of ['name', 'last_used_at']) {
@@ -143,21 +159,21 @@ export async function undoClientNames(db: Kysely<any>) {
   await sql`delete from kysely_migration where name = ${CLIENT_NAMES}`.execute(db);
 }
 
-/** Undoes migrations 0032 to 0028 (an account's receipt policy). */
+/** Undoes migrations 0033 to 0028 (an account's receipt policy). */
 export async function undoReceiptPolicy(db: Kysely<any>) {
   await undoClientNames(db);
   await sql`drop table account_receipt_policies`.execute(db);
   await sql`delete from kysely_migration where name = ${RECEIPT_POLICY}`.execute(db);
 }
 
-/** Undoes migrations 0032 to 0027 (the words records are found by in the queue's free-text search). */
+/** Undoes migrations 0033 to 0027 (the words records are found by in the queue's free-text search). */
 export async function undoRecordTerms(db: Kysely<any>) {
   await undoReceiptPolicy(db);
   await sql`drop table accounting_record_terms`.execute(db);
   await sql`delete from kysely_migration where name = ${RECORD_TERMS}`.execute(db);
 }
 
-/** Undoes migrations 0032 to 0025 (receipts uploaded to svc). */
+/** Undoes migrations 0033 to 0025 (receipts uploaded to svc). */
 async function undoReceipts(db: Kysely<any>) {
   await undoRecordTerms(db);
   for (const table of ['receipt_contents', 'receipts']) await sql`drop table ${sql.ref(table)}`.execute(db);

@@ -45,10 +45,21 @@ export interface SuggestionSubject {
 export interface HistoryRecord {
   id: string;
   type: RecordType;
-  memo: string | null;
   currency: string;
   amount_minor: number;
   values: readonly { field_id: string; svc_id: string }[];
+}
+
+/** A record of a record type's history, with its memo: the memo signal looks for its words among these. */
+export interface TypeHistoryRecord extends HistoryRecord {
+  memo: string | null;
+}
+
+/** The histories of a page's keys: a record type's records carry their memos. */
+export interface Histories {
+  VENDOR: Map<string, HistoryRecord[]>;
+  USER: Map<string, HistoryRecord[]>;
+  RECORD_TYPE: Map<string, TypeHistoryRecord[]>;
 }
 
 function economicOf(row: Pick<SuggestionRow, 'type' | 'line_items_json'>): LineItem[] {
@@ -91,14 +102,7 @@ function valuesOf(row: Pick<SuggestionRow, 'type' | 'line_items_json'>): CodedVa
 }
 
 function historyOf(row: HistoryRow, values: readonly CodedValue[]): HistoryRecord {
-  return {
-    id: row.id,
-    type: row.type,
-    memo: row.memo,
-    currency: row.currency,
-    amount_minor: Number(row.amount_minor),
-    values,
-  };
+  return { id: row.id, type: row.type, currency: row.currency, amount_minor: Number(row.amount_minor), values };
 }
 
 /**
@@ -122,46 +126,58 @@ export const suggestionCodingService = {
     tenant: Tenant,
     keys: Readonly<Record<HistorySignal, readonly string[]>>,
     limit: number,
-  ): Promise<Record<HistorySignal, Map<string, HistoryRecord[]>>> {
+  ): Promise<Histories> {
     const read = async (signal: HistorySignal) =>
       suggestionHistoryRepository.history(ex, tenant.accountId, signal, keys[signal], limit);
     const rows = { VENDOR: await read('VENDOR'), USER: await read('USER'), RECORD_TYPE: await read('RECORD_TYPE') };
     const { accountId } = tenant;
     // Line items are read only for the versions this process has not worked out yet (src/speed/suggestion-values.ts).
     // Taken out of the cache once, here: what this request adds to it may push older entries out meanwhile.
-    const known = new Map<string, readonly CodedValue[]>();
-    const missing = new Set<string>();
+    const made = new Map<string, HistoryRecord>();
+    const missing = new Map<string, HistoryRow>();
     for (const byKey of Object.values(rows)) {
       for (const list of byKey.values()) {
         for (const row of list) {
-          if (known.has(row.id) || missing.has(row.id)) continue;
+          if (made.has(row.id) || missing.has(row.id)) continue;
           const values = suggestionValues.get(accountId, row.id, Number(row.version));
-          if (values) known.set(row.id, values);
-          else missing.add(row.id);
+          if (values) made.set(row.id, historyOf(row, values));
+          else missing.set(row.id, row);
         }
       }
     }
-    const items = await suggestionHistoryRepository.lineItems(ex, accountId, [...missing]);
-    const made = new Map<string, HistoryRecord>();
-    const recordOf = (row: HistoryRow): HistoryRecord[] => {
-      let record = made.get(row.id);
-      if (!record) {
-        let values = known.get(row.id);
-        if (!values) {
-          const lineItemsJson = items.get(row.id);
-          // Details are written with their record; one missing is left out, as a join would leave it.
-          if (lineItemsJson === undefined) return [];
-          values = valuesOf({ type: row.type, line_items_json: lineItemsJson });
-          suggestionValues.set(accountId, row.id, Number(row.version), values);
+    const items = await suggestionHistoryRepository.lineItems(ex, accountId, [...missing.keys()]);
+    for (const [id, row] of missing) {
+      const lineItemsJson = items.get(id);
+      // Details are written with their record; one missing is left out, as a join would leave it.
+      if (lineItemsJson === undefined) continue;
+      const values = valuesOf({ type: row.type, line_items_json: lineItemsJson });
+      suggestionValues.set(accountId, id, Number(row.version), values);
+      made.set(id, historyOf(row, values));
+    }
+    const worked = <R>(byKey: Map<string, HistoryRow[]>, recordOf: (row: HistoryRow, record: HistoryRecord) => R) => {
+      const out = new Map<string, R[]>();
+      for (const [key, list] of byKey) {
+        const records: R[] = [];
+        for (const row of list) {
+          const record = made.get(row.id);
+          if (record) records.push(recordOf(row, record));
         }
-        record = historyOf(row, values);
-        made.set(row.id, record);
+        out.set(key, records);
       }
-      return [record];
+      return out;
     };
-    const worked = (byKey: Map<string, HistoryRow[]>) =>
-      new Map([...byKey].map(([key, list]) => [key, list.flatMap(recordOf)]));
-    return { VENDOR: worked(rows.VENDOR), USER: worked(rows.USER), RECORD_TYPE: worked(rows.RECORD_TYPE) };
+    // A type's records with their memos (read with them): objects of their own, a few hundred a page at most.
+    const withMemo = new Map<string, TypeHistoryRecord>();
+    const typed = (row: HistoryRow, record: HistoryRecord): TypeHistoryRecord => {
+      let typedRecord = withMemo.get(row.id);
+      if (!typedRecord) withMemo.set(row.id, (typedRecord = { ...record, memo: row.memo ?? null }));
+      return typedRecord;
+    };
+    return {
+      VENDOR: worked(rows.VENDOR, (_, record) => record),
+      USER: worked(rows.USER, (_, record) => record),
+      RECORD_TYPE: worked(rows.RECORD_TYPE, typed),
+    };
   },
 
   /**

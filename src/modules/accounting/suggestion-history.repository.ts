@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { ByDialect, Executor } from '../../db/database.js';
+import { preparedQuery } from '../../speed/prepared.js';
 import { ID_CHUNK, chunks, filtered, withDetails } from './accounting.repository.js';
 import type { RecordType } from './ledger.js';
 import type { ReviewStatus } from './lifecycle.js';
@@ -39,7 +40,7 @@ const COLUMNS = [
   'd.line_items_json',
 ] as const;
 
-/** The indexed expression of each signal (migration 0022), and the key compared with it. */
+/** The indexed expression of each signal (migrations 0022 and 0033), and the key compared with it. */
 const COLUMN = {
   VENDOR: sql`lower(r.vendor_name)`,
   USER: sql`lower(r.user_email)`,
@@ -49,14 +50,16 @@ const keyed = (signal: HistorySignal, key: unknown) => (signal === 'RECORD_TYPE'
 
 /**
  * A record of a history as its read answers it: what a history record shows of its row (its line items are read
- * apart, once; each history row is a read of the records' table, so it takes no column it does not use).
+ * apart, once). A vendor's and a user's histories are read from their indexes alone (migration 0033: each index
+ * holds these columns), so they take no memo; a record type's history takes it too (the memo signal looks among a
+ * type's records), reading the records' table for its few rows.
  */
-export type HistoryRow = Pick<
-  SuggestionRow,
-  'id' | 'type' | 'version' | 'memo' | 'currency' | 'amount_minor' | 'posted_at'
->;
+export type HistoryRow = Pick<SuggestionRow, 'id' | 'type' | 'version' | 'currency' | 'amount_minor' | 'posted_at'> & {
+  memo?: string | null;
+};
 
-const HEAD_COLUMNS = ['r.id', 'r.type', 'r.version', 'r.memo', 'r.currency', 'r.amount_minor', 'r.posted_at'] as const;
+const HEAD_COLUMNS = ['r.id', 'r.type', 'r.version', 'r.currency', 'r.amount_minor', 'r.posted_at'] as const;
+const WITH_MEMO = { VENDOR: false, USER: false, RECORD_TYPE: true } as const satisfies Record<HistorySignal, boolean>;
 
 type Read = (
   ex: Executor,
@@ -64,7 +67,23 @@ type Read = (
   signal: HistorySignal,
   keys: readonly string[],
   limit: number,
-) => Promise<(HistoryRow & { key: string })[]>;
+) => Promise<Map<string, HistoryRow[]>>;
+
+/** One key's read on SQLite, built and compiled once per signal (src/speed/prepared.ts): a page runs hundreds. */
+const keyRead = (signal: HistorySignal) =>
+  preparedQuery<{ accountId: string; key: string; limit: number }>()((ex, param) =>
+    ex
+      .selectFrom('accounting_records as r')
+      .select(HEAD_COLUMNS)
+      .$if(WITH_MEMO[signal], (q) => q.select('r.memo'))
+      .where('r.account_id', '=', param('accountId'))
+      .where(COLUMN[signal], '=', keyed(signal, param('key')))
+      .where('r.review_status', 'in', APPROVED)
+      .orderBy('r.posted_at', 'desc')
+      .orderBy('r.id', 'desc')
+      .limit(param('limit')),
+  );
+const KEY_READS = { VENDOR: keyRead('VENDOR'), USER: keyRead('USER'), RECORD_TYPE: keyRead('RECORD_TYPE') };
 
 /**
  * Each key's last `limit` approved records, their rows only. SQLite: one statement per key (in-process, each a
@@ -73,32 +92,24 @@ type Read = (
  */
 const readHistory: ByDialect<Read> = {
   sqlite: async (ex, accountId, signal, keys, limit) => {
-    const out: (HistoryRow & { key: string })[] = [];
-    for (const key of keys) {
-      const rows = await filtered(ex, accountId, {})
-        .select(HEAD_COLUMNS)
-        .where(COLUMN[signal], '=', keyed(signal, key))
-        .where('r.review_status', 'in', APPROVED)
-        .orderBy('r.posted_at', 'desc')
-        .orderBy('r.id', 'desc')
-        .limit(limit)
-        .execute();
-      for (const row of rows) out.push({ ...row, key });
-    }
-    return out;
+    const byKey = new Map<string, HistoryRow[]>();
+    for (const key of keys) byKey.set(key, (await KEY_READS[signal](ex, { accountId, key, limit })).rows);
+    return byKey;
   },
   postgres: async (ex, accountId, signal, keys, limit) => {
     const rows = await sql<HistoryRow & { key: string }>`
       select k.key, h.* from unnest(${[...keys]}::text[]) as k(key)
       cross join lateral (
-        select r.id, r.type, r.version, r.memo, r.currency, r.amount_minor, r.posted_at
+        select r.id, r.type, r.version, r.currency, r.amount_minor, r.posted_at${WITH_MEMO[signal] ? sql`, r.memo` : sql``}
         from accounting_records as r
         where r.account_id = ${accountId} and ${COLUMN[signal]} = ${keyed(signal, sql`k.key`)}
           and r.review_status in (${sql.join(APPROVED)})
         order by r.posted_at desc, r.id desc
         limit ${limit}
       ) as h`.execute(ex);
-    return rows.rows;
+    const byKey = new Map<string, HistoryRow[]>(keys.map((k) => [k, []]));
+    for (const { key, ...row } of rows.rows) byKey.get(key)?.push(row);
+    return byKey;
   },
 };
 
@@ -119,7 +130,7 @@ export const suggestionHistoryRepository = {
   /**
    * For each key, its last `limit` approved records (READY_FOR_EXPORT, EXPORTED), newest posted first (then by id,
    * so that ties of posted_at are ordered too), without their line items (`lineItems`). Each walks one index of
-   * migration 0022 backwards from its key.
+   * migration 0022 (0033 for vendors and users: from the index alone) backwards from its key.
    */
   async history(
     ex: Executor,
@@ -128,11 +139,8 @@ export const suggestionHistoryRepository = {
     keys: readonly string[],
     limit: number,
   ): Promise<Map<string, HistoryRow[]>> {
-    const byKey = new Map<string, HistoryRow[]>(keys.map((k) => [k, []]));
-    if (keys.length === 0) return byKey;
-    for (const { key, ...row } of await readHistory[ex.dialect](ex, accountId, signal, keys, limit)) {
-      byKey.get(key)?.push(row);
-    }
+    if (keys.length === 0) return new Map();
+    const byKey = await readHistory[ex.dialect](ex, accountId, signal, keys, limit);
     const newestFirst = (a: HistoryRow, b: HistoryRow) =>
       Number(b.posted_at) - Number(a.posted_at) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
     for (const rows of byKey.values()) rows.sort(newestFirst);

@@ -1,5 +1,10 @@
 import { fromMinor } from '../accounting/accounting.service.js';
-import { bookedTo, type HistoryRecord, type SuggestionSubject } from '../accounting/suggestion-coding.service.js';
+import {
+  bookedTo,
+  type HistoryRecord,
+  type SuggestionSubject,
+  type TypeHistoryRecord,
+} from '../accounting/suggestion-coding.service.js';
 
 /**
  * How a value is chosen (docs/suggestions.md): plain counting over bounded samples of the account's approved
@@ -60,8 +65,8 @@ export function memoWords(memo: string | null): string[] {
 }
 
 /** A history record's memo words, worked out once however many subjects of a grid page look at it. */
-const WORDS = new WeakMap<HistoryRecord, string[]>();
-function wordsOf(record: HistoryRecord): string[] {
+const WORDS = new WeakMap<TypeHistoryRecord, string[]>();
+function wordsOf(record: TypeHistoryRecord): string[] {
   let words = WORDS.get(record);
   if (!words) {
     words = memoWords(record.memo);
@@ -83,10 +88,10 @@ function bandOf(minor: number): { lo: number; hi: number } {
  */
 export function samplesOf(
   subject: SuggestionSubject,
-  history: { vendor: readonly HistoryRecord[]; user: readonly HistoryRecord[]; type: readonly HistoryRecord[] },
+  history: { vendor: readonly HistoryRecord[]; user: readonly HistoryRecord[]; type: readonly TypeHistoryRecord[] },
 ): Sample[] {
   // The history as read when the subject is not in it (the usual case): samples that share it share its work.
-  const others = (records: readonly HistoryRecord[]) =>
+  const others = <R extends HistoryRecord>(records: readonly R[]) =>
     records.some((r) => r.id === subject.id) ? records.filter((r) => r.id !== subject.id) : records;
   const samples: Sample[] = [];
   if (subject.vendor_name !== null) {
@@ -189,6 +194,23 @@ function fieldsIn(records: readonly HistoryRecord[]): string[] {
   const ids = new Set<string>();
   for (const r of records) for (const v of r.values) ids.add(v.field_id);
   return [...ids];
+}
+
+/**
+ * Every record of the subjects' samples, once each. Samples taken whole from one history read are one array, walked
+ * once; a memo's or an amount band's records are among the record type's (samplesOf), so they add none.
+ */
+export function recordsIn(sampled: readonly (readonly Sample[])[]): Set<HistoryRecord> {
+  const arrays = new Set<readonly HistoryRecord[]>();
+  const records = new Set<HistoryRecord>();
+  for (const samples of sampled) {
+    for (const sample of samples) {
+      if (!SHARED.has(sample.signal) || arrays.has(sample.records)) continue;
+      arrays.add(sample.records);
+      for (const r of sample.records) records.add(r);
+    }
+  }
+  return records;
 }
 
 /**

@@ -4,11 +4,19 @@ import type { Caller, Tenant } from '../auth/auth.service.js';
 import {
   suggestionCodingService,
   type AcceptedSuggestion,
-  type HistoryRecord,
   type SuggestionSubject,
+  type TypeHistoryRecord,
 } from '../accounting/suggestion-coding.service.js';
 import { fieldValuesService, type Coding } from '../field-values/field-values.service.js';
-import { chooser, HISTORY_LIMIT, reasonOf, samplesOf, type Sample, type Signal } from './suggestions.engine.js';
+import {
+  chooser,
+  HISTORY_LIMIT,
+  reasonOf,
+  recordsIn,
+  samplesOf,
+  type Sample,
+  type Signal,
+} from './suggestions.engine.js';
 
 /** One suggested value for one line: the value most likely in a field the line has none in, and why. */
 export interface Suggestion {
@@ -49,7 +57,7 @@ async function historiesOf(ex: Executor, tenant: Tenant, subjects: readonly Sugg
     { VENDOR: keys((s) => s.vendor_name), USER: keys((s) => s.user_email), RECORD_TYPE: keys((s) => s.type) },
     HISTORY_LIMIT,
   );
-  const none: HistoryRecord[] = [];
+  const none: TypeHistoryRecord[] = [];
   return subjects.map((s) => ({
     vendor: (s.vendor_name !== null && vendors.get(s.vendor_name)) || none,
     user: (s.user_email !== null && users.get(s.user_email)) || none,
@@ -63,15 +71,8 @@ async function suggest(ex: Executor, tenant: Tenant, subjects: readonly Suggesti
   const sampled: Sample[][] = subjects.map((s, i) => samplesOf(s, histories[i]!));
   // Only values that may be coded now: neither deleted nor disabled, nor of a disabled or deleted field.
   const refs = new Map<string, { field_id: string; svc_id: string }>();
-  const seen = new Set<HistoryRecord>();
-  for (const samples of sampled) {
-    for (const sample of samples) {
-      for (const r of sample.records) {
-        if (seen.has(r)) continue;
-        seen.add(r);
-        for (const v of r.values) refs.set(pair(v.field_id, v.svc_id), v);
-      }
-    }
+  for (const r of recordsIn(sampled)) {
+    for (const v of r.values) refs.set(pair(v.field_id, v.svc_id), v);
   }
   const looked = await fieldValuesService.lookupCodings(ex, tenant, [...refs.values()]);
   const usable = new Map<string, Coding>();
