@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { BackupError, BackupStopped, sha256Of } from './backup.manifest.js';
-import { writeOutMeanwhile } from './backup.write-out.js';
 
 /**
  * How long the backup's connection waits for a lock another connection holds (a checkpoint, say): a minute, so that
@@ -27,7 +26,8 @@ export interface SqliteCopy {
  * The backup's SQLite work in a worker thread, so that a backup in the server's process (the schedule) never holds
  * its event loop: better-sqlite3 copies all pages in one synchronous call, and waits for a lock synchronously too.
  * The worker copies the live database through the online backup API in one step (one read transaction: a snapshot,
- * while the service writes), makes the copy a rollback-journal database, says so, then checks it and counts its rows.
+ * while the service writes) into a destination of 64 KiB pages (the same bytes, written 16 source pages at a time),
+ * makes the copy a rollback-journal database, says so, then checks it and counts its rows.
  * The parent hashes the copy in a second worker from that moment, beside the check. Plain CommonJS given as text (as
  * the hash worker's), so that the bundled CLI and server carry it; the driver is passed by its resolved path.
  */
@@ -141,10 +141,6 @@ export function copyAndCheckSqlite(
     eval: true,
     workerData: { driver, source, target, lockWaitMs: LOCK_WAIT_MS, mapBytes, stop },
   });
-  // The copy's pages on their way to the disk while SQLite still writes them; the descriptor closed once the worker,
-  // and with it SQLite's connections to the copy, is gone (see writeOutMeanwhile).
-  const writeOut = writeOutMeanwhile(target);
-  worker.once('exit', () => void writeOut.close());
   // The checksum's own stop: the backup's signal, or a copy refused after it started (its hash is not wanted).
   const hashStop = new AbortController();
   let hashing: Promise<string> | undefined;
@@ -154,7 +150,6 @@ export function copyAndCheckSqlite(
       // Told, not ended (see the worker): it leaves at its next look, and holds this process open no longer.
       Atomics.store(stop, 0, 1);
       worker.unref();
-      void writeOut.stop();
       hashStop.abort();
       reject(new BackupStopped());
     };
@@ -162,8 +157,6 @@ export function copyAndCheckSqlite(
     options.signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (message: Message) => {
       if ('copied' in message) {
-        // Committed and flushed by SQLite: nothing left to send.
-        void writeOut.stop();
         hashing = sha256Of(target, hashStop.signal);
         // Awaited below once the check has passed; a refused copy's hash is not wanted, nor its failure.
         hashing.catch(() => undefined);
