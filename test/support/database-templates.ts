@@ -43,8 +43,13 @@ async function migrate(url: string): Promise<void> {
   }
 }
 
-/** A template older than this whose hash is not the run's is dropped by the global setup (another checkout's). */
-const STALE_MS = 24 * 3600_000;
+/**
+ * A template of other migrations (another checkout's, an older commit's) not used for this long is dropped by the
+ * global setup. Each run marks its own as used (a file's time, a database's comment), so a checkout still testing keeps
+ * its template; one whose template went all the same makes empty databases and migrates them (databases.ts).
+ */
+const STALE_MS = 7 * 24 * 3600_000;
+const SQLITE_TEMPLATE = /^[0-9a-f]{16}\.sqlite$/;
 
 /** Makes the migrated template of `dialect` unless it exists, and records it in the environment. */
 export async function ensureTemplate(dialect: DialectName): Promise<void> {
@@ -59,9 +64,13 @@ export async function ensureTemplate(dialect: DialectName): Promise<void> {
       for (const suffix of ['-wal', '-shm']) fs.rmSync(`${partial}${suffix}`, { force: true });
       fs.renameSync(partial, file);
     }
-    for (const old of fs.readdirSync(path.dirname(file))) {
-      const at = path.join(path.dirname(file), old);
-      if (at !== file && Date.now() - fs.statSync(at).mtimeMs > STALE_MS) fs.rmSync(at, { force: true });
+    const now = new Date();
+    fs.utimesSync(file, now, now);
+    for (const other of fs.readdirSync(path.dirname(file))) {
+      const at = path.join(path.dirname(file), other);
+      // Only finished templates: another run's partial file may be renamed or removed under this loop.
+      const stat = SQLITE_TEMPLATE.test(other) && at !== file ? fs.statSync(at, { throwIfNoEntry: false }) : undefined;
+      if (stat && now.getTime() - stat.mtimeMs > STALE_MS) fs.rmSync(at, { force: true });
     }
     process.env[ENV.sqlite] = file;
     return;
@@ -81,8 +90,8 @@ export async function ensureTemplate(dialect: DialectName): Promise<void> {
       url.pathname = `/${partial}`;
       await migrate(url.toString());
       await admin.query(`alter database ${partial} rename to ${name}`);
-      await admin.query(`comment on database ${name} is '${new Date().toISOString()}'`);
     }
+    await admin.query(`comment on database ${name} is '${new Date().toISOString()}'`); // used now
     const stale = await admin.query<{ datname: string; made: string | null }>(
       `select datname, shobj_description(oid, 'pg_database') as made from pg_database
         where datname like 'svc\\_test\\_template\\_%' and datname <> $1`,

@@ -15,8 +15,8 @@ export interface TestDatabase {
 
 /**
  * A new database: a temporary SQLite file, or a freshly created PostgreSQL database; empty, or with `migrated` a copy
- * of this run's migrated template (database-templates.ts) when the global setup made one, else empty (the caller
- * migrates it, as it would anyway: migrating a copy of the template does nothing).
+ * of this run's migrated template (database-templates.ts) when the global setup made one, else (or when that template
+ * is gone) empty: the caller migrates it, as it would anyway (migrating a copy of the template does nothing).
  */
 export async function createTestDatabase(
   dialect: DialectName,
@@ -26,7 +26,11 @@ export async function createTestDatabase(
   const template = migrated ? templateOf(dialect) : undefined;
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
-    if (template) fs.copyFileSync(template, path.join(dir, `${name}.sqlite`));
+    try {
+      if (template) fs.copyFileSync(template, path.join(dir, `${name}.sqlite`));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // the template went: an empty one
+    }
     return {
       url: `sqlite:${path.join(dir, `${name}.sqlite`)}`,
       async drop() {
@@ -36,8 +40,15 @@ export async function createTestDatabase(
   }
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
-  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
-  await admin.end();
+  try {
+    await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
+  } catch (error) {
+    // The template went (3D000: no such database): an empty one, which the caller migrates.
+    if (!template || (error as { code?: string }).code !== '3D000') throw error;
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(PG_URL);
   url.pathname = `/${name}`;
   return {
