@@ -93,8 +93,11 @@ describeEachDialect(
       const receipts = await storedReceipts(t.ctx, api.accountId);
       expect(receipts.map((r) => r.id)).toEqual([attached.body.receipt.id]);
       expect(await storedLinks(t.ctx, api.accountId)).toEqual([{ record_id: other.id, receipt_id: receipts[0]!.id }]);
-      // SQLite: the two shared a group (whose commit failed), then each ran alone; PostgreSQL: each alone.
-      expect(runs).toBe(t.dialect === 'sqlite' ? 2 : 1);
+      // SQLite: the two shared a group (whose commit failed), then each ran alone (2 runs); PostgreSQL: each alone. Two
+      // uploads sent at once share a group when their bytes are staged close enough together, which is how it goes
+      // here but is not certain: either way the answers above hold (speed/grouped-writes.test.ts holds the group's
+      // own order of events for certain).
+      expect(runs).toEqual(t.dialect === 'sqlite' ? expect.toSatisfy((n: number) => n === 1 || n === 2) : 1);
     });
 
     it('replays the stored answer of a keyed upload whose commit was reported failed though done; stores it once', async () => {
@@ -116,12 +119,15 @@ describeEachDialect(
       const answers = await Promise.all([upload(0), upload(1)]);
       fault = null;
       expect(reported).toBe(true);
-      if (t.dialect === 'sqlite') {
-        // The group's commit was done: each upload, run again alone, finds its own answer stored and replays it.
+      const statuses = answers.map((a) => a.status).sort();
+      if (t.dialect === 'sqlite' && statuses[1] === 200) {
+        // The two shared a group, whose commit was done: each upload, run again alone, finds its own answer stored and
+        // replays it.
         for (const a of answers) expect([a.status, a.headers['idempotent-replayed']], a.text).toEqual([200, 'true']);
       } else {
-        // A transaction each: the one reported failed is answered 503 (the client retries), the other 200.
-        expect(answers.map((a) => a.status).sort()).toEqual([200, 503]);
+        // A transaction each (PostgreSQL; SQLite when the two were staged too far apart to share a group): the one
+        // reported failed is answered 503 (the client retries), the other 200.
+        expect(statuses).toEqual([200, 503]);
       }
       // A retry under each key replays the stored answer; nothing is attached twice.
       for (const i of [0, 1]) {

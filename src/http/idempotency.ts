@@ -116,8 +116,10 @@ function replay(reply: FastifyReply, answer: Answer): FastifyReply {
  * Runs a write in one transaction and, when the request carries an Idempotency-Key, claims the key in that
  * transaction and stores the answer there: the change and its answer commit together, or neither does. A
  * business error (4xx) undoes the work and is stored as the key's answer; the error is thrown on after the
- * commit, for the error handler to send. Returns the body to send (status 200 unless given). `db` may be a
- * `GroupedWrites` (src/speed/grouped-writes.ts): the transaction then may share its commit with others'.
+ * commit, for the error handler to send. Returns the body to send (status 200 unless given), or, when the work ran
+ * again and found this request's answer stored, the reply that replays it (already sent: a handler returns it to
+ * Fastify as it is, and reads nothing from it). `db` may be a `GroupedWrites` (src/speed/grouped-writes.ts): the
+ * transaction then may share its commit with others'.
  */
 export async function writeTransaction<T>(
   db: Pick<Db, 'write'>,
