@@ -7,7 +7,7 @@ import {
   expectNoHorizontalOverflow,
   newContext,
   PHONE,
-  screenshot,
+  screenshotOfScreen,
   screenshotFailuresThenClose,
   sharedBrowser,
   signIn,
@@ -131,13 +131,13 @@ eachDialectWith(
       expect(await thumbnailDrawn(pdfTile)).toBeNull();
       expect(await textOf(pdfTile)).toBe('PDF');
       await expectNoAxeViolations(page, 'record page with receipts');
-      await screenshot(page, 'receipts-record');
+      await screenshotOfScreen(page, 'receipts-record');
       // On a phone: the receipts and the upload fit the width.
       await page.setViewportSize(PHONE);
       try {
         await expectNoHorizontalOverflow(page, 'record page with receipts at 390 px');
         await expectNoAxeViolations(page, 'record page with receipts at 390 px');
-        await screenshot(page, 'receipts-record-phone');
+        await screenshotOfScreen(page, 'receipts-record-phone');
       } finally {
         await page.setViewportSize(DESKTOP);
       }
@@ -210,11 +210,11 @@ eachDialectWith(
       await viewer().getByText('Zoom 100%, turned 180 degrees.').waitFor();
       expect(await image.evaluate((img) => getComputedStyle(img).transform)).toMatch(/^matrix\(-1, /);
       await expectNoAxeViolations(page, 'record page with the receipt viewer open');
-      await screenshot(page, 'receipts-viewer');
+      await screenshotOfScreen(page, 'receipts-viewer');
       await page.setViewportSize(PHONE);
       try {
         await expectNoHorizontalOverflow(page, 'the receipt viewer at 390 px');
-        await screenshot(page, 'receipts-viewer-phone');
+        await screenshotOfScreen(page, 'receipts-viewer-phone');
       } finally {
         await page.setViewportSize(DESKTOP);
       }

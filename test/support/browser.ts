@@ -165,18 +165,28 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /**
+ * A screen's picture for people to look at (test-artifacts/console/), written when SCREENSHOTS=1 (`SCREENSHOTS=1 npx
+ * vitest run --project console`): a full-page PNG took a fifth of a browser file's time, and nobody reads a passing
+ * run's. The screenshot of a test that failed is always written (`screenshot`, screenshotFailuresThenClose).
+ */
+export async function screenshotOfScreen(page: Page, name: string): Promise<void> {
+  if (process.env.SCREENSHOTS === '1') await screenshot(page, name);
+}
+
+/**
  * One screen as the suite checks every screen: axe at 1280 px and at 390 px, no sideways page scroll at either,
- * and a screenshot of each (test-artifacts/console/<screen>-<dialect>.png, and …-phone-<dialect>.png).
+ * and, with SCREENSHOTS=1, a screenshot of each (test-artifacts/console/<screen>-<dialect>.png, and
+ * …-phone-<dialect>.png).
  */
 export async function checkScreen(page: Page, screen: string, dialect: DialectName): Promise<void> {
   await expectNoSeriousAxeViolations(page, `${screen} at ${DESKTOP.width} px`);
   await expectNoHorizontalOverflow(page, `${screen} at ${DESKTOP.width} px`);
-  await screenshot(page, `${screen}-${dialect}`);
+  await screenshotOfScreen(page, `${screen}-${dialect}`);
   await page.setViewportSize(PHONE);
   try {
     await expectNoHorizontalOverflow(page, `${screen} at ${PHONE.width} px`);
     await expectNoSeriousAxeViolations(page, `${screen} at ${PHONE.width} px`);
-    await screenshot(page, `${screen}-phone-${dialect}`);
+    await screenshotOfScreen(page, `${screen}-phone-${dialect}`);
   } finally {
     await page.setViewportSize(DESKTOP);
   }
