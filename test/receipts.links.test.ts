@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { INGEST, item } from './support/accounting.js';
 import type { Api, Query } from './support/api.js';
-import { describeEachDialect, type TestContext } from './support/context.js';
+import { describeEachDialect } from './support/context.js';
+import { planOf } from './support/plans.js';
 import { laterFrom, RECEIPT_LINKS, undoReceiptLinks } from './support/migrations.js';
 import { newJpeg, receiptsUrl, storedLinks, uploadRaw } from './support/receipts.js';
 import { ids, SEARCH } from './support/review.js';
@@ -57,24 +57,6 @@ async function writeRecords(api: Api) {
   expect(res.status, res.text).toBe(200);
   const named = res.body.items[0].id as string;
   return { none, empty, ingested, uploaded, removed, named, onUploaded, gone, bytes, free };
-}
-
-/** Where a statement's plan reads: EXPLAIN's text (PostgreSQL told to prefer an index when one can serve). */
-async function planOf(ctx: TestContext, query: string, params: unknown[]): Promise<string> {
-  return ctx.db.direct.transaction().execute(async (tx) => {
-    const parts = query.split('?');
-    const statement = sql.join(
-      parts.map((p, i) => (i < params.length ? sql`${sql.raw(p)}${params[i]}` : sql.raw(p))),
-      sql``,
-    );
-    if (ctx.dialect === 'postgres') {
-      await sql`set local enable_seqscan = off`.execute(tx);
-      const { rows } = await sql<Record<string, string>>`explain ${statement}`.execute(tx);
-      return rows.map((r) => Object.values(r).join(' ')).join('\n');
-    }
-    const { rows } = await sql<{ detail: string }>`explain query plan ${statement}`.execute(tx);
-    return rows.map((r) => r.detail).join('\n');
-  });
 }
 
 describeEachDialect(

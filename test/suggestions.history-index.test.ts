@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { ruleChart } from './support/coding-rules.js';
-import { describeEachDialect, type TestContext } from './support/context.js';
+import { describeEachDialect } from './support/context.js';
+import { planOf } from './support/plans.js';
 import { COVERING_HISTORY, laterFrom, undoCoveringHistory } from './support/migrations.js';
 import { BATCH, history } from './support/suggestions.js';
 
@@ -17,30 +17,13 @@ const read = (columns: string, compared: string) =>
 const VENDOR_READ = read(HEAD, 'lower(r.vendor_name)');
 const USER_READ = read(HEAD, 'lower(r.user_email)');
 
-/** EXPLAIN's text of a statement (PostgreSQL told to prefer an index, its statistics and visibility map fresh). */
-async function planOf(ctx: TestContext, query: string, params: unknown[]): Promise<string> {
-  if (ctx.dialect === 'postgres') await sql`vacuum analyze accounting_records`.execute(ctx.db.direct);
-  return ctx.db.direct.transaction().execute(async (tx) => {
-    const parts = query.split('?');
-    const statement = sql.join(
-      parts.map((p, i) => (i < params.length ? sql`${sql.raw(p)}${params[i]}` : sql.raw(p))),
-      sql``,
-    );
-    if (ctx.dialect === 'postgres') {
-      await sql`set local enable_seqscan = off`.execute(tx);
-      await sql`set local enable_bitmapscan = off`.execute(tx);
-      const { rows } = await sql<Record<string, string>>`explain ${statement}`.execute(tx);
-      return rows.map((r) => Object.values(r).join(' ')).join('\n');
-    }
-    const { rows } = await sql<{ detail: string }>`explain query plan ${statement}`.execute(tx);
-    return rows.map((r) => r.detail).join('\n');
-  });
-}
+/** PostgreSQL told to prefer an index scan, the records' statistics and visibility map fresh. */
+const HISTORY_PLAN = { indexScans: true, fresh: 'accounting_records' };
 
 describeEachDialect("coding suggestions: the history reads' indexes (0033)", (t) => {
   it("reads a vendor's and a user's history from the index alone, newest first (no sort, no table read)", async () => {
-    const vendor = await planOf(t.ctx, VENDOR_READ, ['acc', 'Uber']);
-    const user = await planOf(t.ctx, USER_READ, ['acc', 'a@example.com']);
+    const vendor = await planOf(t.ctx, VENDOR_READ, ['acc', 'Uber'], HISTORY_PLAN);
+    const user = await planOf(t.ctx, USER_READ, ['acc', 'a@example.com'], HISTORY_PLAN);
     if (t.dialect === 'sqlite') {
       expect(vendor).toBe(
         'SEARCH r USING COVERING INDEX accounting_records_vendor_hist_idx (account_id=? AND <expr>=?)',
@@ -80,14 +63,14 @@ describeEachDialect("coding suggestions: the history reads' indexes (0033)", (t)
     expect(await ask()).toBe(answer);
     if (t.dialect === 'sqlite') {
       // 0022's indexes again: each row read from the records' table.
-      expect(await planOf(t.ctx, VENDOR_READ, [api.accountId, 'uber'])).toBe(
+      expect(await planOf(t.ctx, VENDOR_READ, [api.accountId, 'uber'], HISTORY_PLAN)).toBe(
         'SEARCH r USING INDEX accounting_records_vendor_hist_idx (account_id=? AND <expr>=?)',
       );
     }
 
     expect(await migrateToLatest(t.ctx.db)).toEqual(laterFrom(COVERING_HISTORY));
     expect(await ask()).toBe(answer);
-    expect(await planOf(t.ctx, VENDOR_READ, [api.accountId, 'uber'])).toMatch(
+    expect(await planOf(t.ctx, VENDOR_READ, [api.accountId, 'uber'], HISTORY_PLAN)).toMatch(
       /COVERING INDEX accounting_records_vendor_hist_idx|Index Only Scan Backward using accounting_records_vendor_hist_idx/,
     );
   });
