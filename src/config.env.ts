@@ -36,6 +36,7 @@ export const ENV_SCHEMA = Type.Object({
   HOST: Type.String({ default: '127.0.0.1' }),
   PORT: whole(8080, 0, 65535),
   DATABASE_URL: text(),
+  DATABASE_LISTEN_URL: text(),
   LOG_LEVEL: Type.Enum(LOG_LEVELS, { default: 'info' }),
   TOKEN_TTL_SECONDS: whole(3600, 60, 86_400),
   RATE_LIMIT_MAX: whole(1000, 0, 1_000_000_000),

@@ -1,9 +1,15 @@
 import os from 'node:os';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { ENV_NAMES, packageRoot, readEnv, type Env, type EnvName, type LOG_LEVELS } from './config.env.js';
+import { ENV_NAMES, readEnv, type Env, type EnvName, type LOG_LEVELS } from './config.env.js';
+import { parseDatabaseUrl, parseListenUrl, type DatabaseTarget } from './config.database.js';
 
-export type DatabaseTarget = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string };
+export {
+  DEFAULT_SANDBOX_SQLITE_PATH,
+  DEFAULT_SQLITE_PATH,
+  parseDatabaseUrl,
+  type DatabaseTarget,
+} from './config.database.js';
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -96,36 +102,6 @@ export class ConfigError extends Error {
   }
 }
 
-/** data/svc.sqlite in the package's folder: the server and every CLI command find the same file wherever they run. */
-export const DEFAULT_SQLITE_PATH = path.join(packageRoot(), 'data', 'svc.sqlite');
-/** A sandbox's own default file beside it: a sandbox never writes its test accounts into the real database. */
-export const DEFAULT_SANDBOX_SQLITE_PATH = path.join(packageRoot(), 'data', 'svc-sandbox.sqlite');
-
-/**
- * Parses DATABASE_URL: unset → data/svc.sqlite in the package's folder (data/svc-sandbox.sqlite for a sandbox);
- * `sqlite:<path>`; `postgres://` or `postgresql://`.
- */
-export function parseDatabaseUrl(raw: string | undefined, sandbox = false): DatabaseTarget | string {
-  if (raw === undefined || raw.trim() === '') {
-    return { dialect: 'sqlite', path: sandbox ? DEFAULT_SANDBOX_SQLITE_PATH : DEFAULT_SQLITE_PATH };
-  }
-  const value = raw.trim();
-  if (value.startsWith('sqlite:')) {
-    const file = value.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
-    if (file === '') return 'DATABASE_URL: sqlite: needs a file path, e.g. sqlite:./data/svc.sqlite';
-    return { dialect: 'sqlite', path: file };
-  }
-  if (/^postgres(ql)?:\/\//.test(value)) {
-    try {
-      new URL(value);
-    } catch {
-      return 'DATABASE_URL: not a valid postgres:// URL';
-    }
-    return { dialect: 'postgres', url: value };
-  }
-  return 'DATABASE_URL: must start with sqlite: or postgres:// (got an unsupported scheme)';
-}
-
 const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /**
@@ -172,8 +148,14 @@ export function loadConfig(env: Env): Config {
   const problem = (name: EnvName, words: string) =>
     problems.set(name, [...(problems.get(name) ?? []), `${name}: ${words}`]);
 
-  const database = parseDatabaseUrl(env.DATABASE_URL, v.SANDBOX);
-  if (typeof database === 'string') problems.set('DATABASE_URL', [database]);
+  const parsed = parseDatabaseUrl(env.DATABASE_URL, v.SANDBOX);
+  if (typeof parsed === 'string') problems.set('DATABASE_URL', [parsed]);
+  const listen = parseListenUrl(env.DATABASE_LISTEN_URL, parsed);
+  if (typeof listen === 'string') problems.set('DATABASE_LISTEN_URL', [listen]);
+  const database =
+    typeof parsed !== 'string' && parsed.dialect === 'postgres' && typeof listen === 'object'
+      ? { ...parsed, listenUrl: listen.url }
+      : parsed;
   const trustProxyParsed = parseTrustProxy(env.TRUST_PROXY);
   if (typeof trustProxyParsed === 'string') problems.set('TRUST_PROXY', [trustProxyParsed]);
 

@@ -7,7 +7,8 @@ import { dbOver, type Database, type Db } from './database.js';
 
 const INT8_OID = 20;
 
-export function openPostgres(url: string, poolSize: number): Db {
+/** `listenUrl`: where the grant cache's listener connects (DATABASE_LISTEN_URL), else `url`. */
+export function openPostgres(url: string, poolSize: number, listenUrl = url): Db {
   // Loaded on first use: a SQLite service does not pay for the driver at start-up.
   const pg: typeof PgModule = createRequire(import.meta.url)('pg');
   const textParser = pg.types.getTypeParser.bind(pg.types);
@@ -37,7 +38,7 @@ export function openPostgres(url: string, poolSize: number): Db {
   return dbOver(kysely, 'postgres', {
     directRead: pgDirectReads(pool),
     changeMark: pgChangeMark(marks, () => {
-      listener = listenForGrants(pg, url, marks);
+      listener = listenForGrants(pg, listenUrl, marks);
     }),
     close: async () => {
       await listener?.close();

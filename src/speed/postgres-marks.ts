@@ -107,7 +107,8 @@ export function watchStatements(client: PgModule.PoolClient, state: PgMarkState)
  * A connection of its own that LISTENs on GRANTS_CHANNEL (piece `grant-cache` on PostgreSQL): each notification moves
  * the generation; while it is not listening (connecting, lost, reconnecting a second later) there is no mark, so
  * nothing is answered from memory. It must reach PostgreSQL itself: through a PgBouncer in transaction mode its
- * LISTEN hears nothing, and only PG_GRANT_BOUND_MICROS bounds what a node keeps.
+ * LISTEN hears nothing, and only PG_GRANT_BOUND_MICROS bounds what a node keeps; DATABASE_LISTEN_URL gives it a
+ * direct URL when DATABASE_URL goes through one.
  */
 export function listenForGrants(pg: typeof PgModule, url: string, state: PgMarkState): { close(): Promise<void> } {
   let client: PgModule.Client | null = null;

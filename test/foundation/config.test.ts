@@ -46,6 +46,26 @@ describe('configuration', () => {
     expect(() => loadConfig({ WORKERS: 'all' })).toThrow(/WORKERS: must be a whole number from 1 to 256/);
   });
 
+  it("takes DATABASE_LISTEN_URL as the grant listener's direct PostgreSQL URL, and only with a PostgreSQL DATABASE_URL", () => {
+    const pg = { DATABASE_URL: 'postgres://svc@bouncer:6432/svc' };
+    expect(loadConfig(pg).database).toEqual({ dialect: 'postgres', url: pg.DATABASE_URL });
+    expect(loadConfig({ ...pg, DATABASE_LISTEN_URL: ' postgresql://svc@db:5432/svc ' }).database).toEqual({
+      dialect: 'postgres',
+      url: pg.DATABASE_URL,
+      listenUrl: 'postgresql://svc@db:5432/svc',
+    });
+    expect(loadConfig({ ...pg, DATABASE_LISTEN_URL: '  ' }).database).toEqual({
+      dialect: 'postgres',
+      url: pg.DATABASE_URL,
+    });
+    expect(() => loadConfig({ ...pg, DATABASE_LISTEN_URL: 'sqlite:/tmp/x.sqlite' })).toThrow(
+      /DATABASE_LISTEN_URL: must be a postgres:\/\/ URL/,
+    );
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.sqlite', DATABASE_LISTEN_URL: 'postgres://db/svc' }),
+    ).toThrow(/DATABASE_LISTEN_URL: only with a postgres:\/\/ DATABASE_URL/);
+  });
+
   it("takes TRUST_PROXY as a hop count or the proxies' addresses, never as true", () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);

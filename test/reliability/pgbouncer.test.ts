@@ -6,9 +6,11 @@ import { INGEST, item } from '../support/accounting.js';
 import { newAccountId } from '../support/context.js';
 import { expectErrorShape } from '../support/expect.js';
 import { valuesUrl } from '../support/field-values.js';
-import { describeBouncer, POOL } from '../support/pgbouncer-nodes.js';
+import { authService } from '../../src/modules/auth/auth.service.js';
+import { describeBouncer, LISTENER, POOL } from '../support/pgbouncer-nodes.js';
 import { ROOT } from '../support/processes.js';
 import { report, sleep, tally } from '../support/reliability.js';
+import { sql } from 'kysely';
 import { storedKeys, storedRecordRows, storedValues } from '../support/stored.js';
 
 /**
@@ -158,5 +160,27 @@ describeBouncer('two nodes through PgBouncer in transaction mode', (bounced) => 
       replayed: counts['200 replayed'] ?? 0,
       in_use_409: counts['409 IDEMPOTENCY_KEY_IN_USE'] ?? 0,
     });
+  });
+
+  it("keeps each worker's grant listener on a direct connection (DATABASE_LISTEN_URL): a revocation reaches both nodes", async () => {
+    const [a, b] = await clients(newAccountId());
+    for (const client of [a!, b!]) expect((await client.get('/v1/fields')).status).toBe(200);
+    // A worker opens its listener with its first authenticated request: on the direct URL, never through PgBouncer
+    // (where LISTEN hears nothing). Both nodes have served one.
+    const listening = async () =>
+      Number(
+        (
+          await sql<{ n: string }>`select count(*) as n from pg_stat_activity
+            where datname = current_database() and application_name = ${LISTENER} and query ilike 'listen %'`.execute(
+            bounced.db.direct,
+          )
+        ).rows[0]!.n,
+      );
+    await bounced.until('a listener of each node, connected directly', async () => (await listening()) >= 2);
+    await authService.revokeClient(bounced.db, a!.clientId);
+    for (const client of [a!, b!]) {
+      await bounced.until('the revoked token refused', async () => (await client.get('/v1/fields')).status === 401);
+    }
+    report('pgbouncer: grant listeners', { direct_listeners: await listening() });
   });
 });

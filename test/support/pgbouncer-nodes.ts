@@ -20,6 +20,8 @@ import { CEILING_MS, until } from './wait.js';
 export const POOL = 4;
 /** The test's own connections to PostgreSQL, told apart from PgBouncer's in pg_stat_activity. */
 const DIRECT = 'svc-pgbouncer-test';
+/** The application name of the nodes' grant listeners, which connect directly (DATABASE_LISTEN_URL). */
+export const LISTENER = 'svc-grant-listener';
 
 /** Kills a node as a machine dies: its primary and its workers, SIGKILL, all at once. */
 export function killNode(node: ClusterServer): Promise<unknown> {
@@ -48,7 +50,7 @@ export interface BouncedNodes {
   clients(accountId: string, scopes?: readonly Scope[]): Promise<HttpApi[]>;
   /** A direct connection of the test's own (not through PgBouncer). */
   directClient(): Promise<Client>;
-  /** PostgreSQL backends of the database other than the test's: PgBouncer's server connections. */
+  /** PostgreSQL backends of the database other than the test's and the listeners': PgBouncer's server connections. */
   serverBackends(): Promise<number>;
   /** Backends of the database waiting for a lock. */
   lockWaiters(): Promise<number>;
@@ -94,7 +96,15 @@ function bouncedNodes(): BouncedNodes {
     },
     nodes: [],
     async startNodes() {
-      const env = { DATABASE_URL: opened(bouncer).url(name), WORKERS: '2', RATE_LIMIT_MAX: '0' };
+      // The grant cache's listener on a direct connection (docs/operations.md): LISTEN hears nothing through PgBouncer.
+      const listen = new URL(opened(database).url);
+      listen.searchParams.set('application_name', LISTENER);
+      const env = {
+        DATABASE_URL: opened(bouncer).url(name),
+        DATABASE_LISTEN_URL: listen.toString(),
+        WORKERS: '2',
+        RATE_LIMIT_MAX: '0',
+      };
       b.nodes = await Promise.all([startCluster(env), startCluster(env)]);
     },
     async clients(accountId, scopes = [...ADMIN, 'accounting.record.read']) {
@@ -109,7 +119,8 @@ function bouncedNodes(): BouncedNodes {
     },
     serverBackends: () =>
       count(sql`select count(*) as n from pg_stat_activity
-        where datname = current_database() and backend_type = 'client backend' and application_name <> ${DIRECT}`),
+        where datname = current_database() and backend_type = 'client backend'
+          and application_name not in (${DIRECT}, ${LISTENER})`),
     lockWaiters: () =>
       count(sql`select count(*) as n from pg_stat_activity
         where datname = current_database() and wait_event_type = 'Lock'`),
