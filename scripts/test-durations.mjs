@@ -7,6 +7,7 @@
 // (test/unit/test-durations.test.ts checks that every name is a test file that exists).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const [reportFile] = process.argv.slice(2);
 if (!reportFile) {
@@ -14,7 +15,8 @@ if (!reportFile) {
   process.exit(2);
 }
 const report = JSON.parse(readFileSync(reportFile, 'utf8'));
-const root = process.cwd();
+// The repository's root, wherever the script is run from: the report names files by absolute path.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const durations = Object.fromEntries(
   report.testResults
     .map((file) => [path.relative(root, file.name), Math.round((file.endTime - file.startTime) / 100) / 10])
