@@ -65,7 +65,7 @@ describeEachDialect('receipts: bytes lost, damaged, or not written', (t) => {
     const bytes = await newJpeg();
     const digest = sha(bytes);
     // The fault: files, a folder where the file is to be renamed (after it was written whole under its temporary
-    // name); PostgreSQL, the insert of the bytes refused as a full disk would.
+    // name); PostgreSQL, the insert of the bytes failing with an I/O error (a full disk is 507: storage-full.test.ts).
     const undo = await failWrites(api.accountId, digest);
     const partials = () => {
       const folder = path.join(t.ctx.config.receipts.dir ?? '', '.partial');
@@ -101,14 +101,14 @@ describeEachDialect('receipts: bytes lost, damaged, or not written', (t) => {
       return async () => fs.rmSync(file, { recursive: true });
     }
     const { direct } = t.ctx.db;
-    await sql`create or replace function test_full_disk() returns trigger language plpgsql as $$
-      begin raise exception 'could not extend file: No space left on device' using errcode = '53100'; end $$`.execute(
+    await sql`create or replace function test_io_error() returns trigger language plpgsql as $$
+      begin raise exception 'could not write block 7 of relation base/5/16384: Input/output error' using errcode = '58030'; end $$`.execute(
       direct,
     );
-    await sql`create trigger test_full_disk before insert on receipt_contents for each row
-      when (new.account_id = ${sql.lit(accountId)}) execute function test_full_disk()`.execute(direct);
+    await sql`create trigger test_io_error before insert on receipt_contents for each row
+      when (new.account_id = ${sql.lit(accountId)}) execute function test_io_error()`.execute(direct);
     return async () => {
-      await sql`drop trigger test_full_disk on receipt_contents`.execute(direct);
+      await sql`drop trigger test_io_error on receipt_contents`.execute(direct);
     };
   }
 });

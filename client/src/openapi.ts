@@ -1320,7 +1320,7 @@ export interface components {
        * @description Machine-readable error code
        * @enum {string}
        */
-      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "EXPORT_REFUSED" | "EXPORT_TOO_LARGE" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "INVALID_PASSKEY" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "WEBHOOK_ENDPOINT_DISABLED" | "INVALID_AUTHORIZATION_REQUEST" | "UNSUPPORTED_RECEIPT_TYPE" | "RECEIPT_LIMIT_REACHED" | "RECEIPT_ATTACHED_ELSEWHERE" | "RECEIPT_REQUIRED" | "INVALID_RECEIPT_LINK" | "RECEIPT_LINK_EXPIRED" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+      error_code: "INVALID_REQUEST" | "INVALID_CURSOR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "IDEMPOTENCY_KEY_IN_USE" | "INVALID_TRANSITION" | "VERSION_CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "DUPLICATE_ACCOUNTING_RECORD_IDS" | "ACCOUNTING_RECORD_NOT_READY_FOR_EXPORT" | "RECORD_NOT_EDITABLE" | "INVALID_CODING" | "CODING_REQUIRED" | "EXPORT_REFUSED" | "EXPORT_TOO_LARGE" | "RATE_LIMITED" | "INVALID_CREDENTIALS" | "SIGN_IN_LOCKED" | "INVALID_MFA_CODE" | "CSRF_TOKEN_INVALID" | "INVALID_PASSWORD_LINK" | "INVALID_PASSKEY" | "ACTIVE_INTEGRATION_EXISTS" | "VENDOR_ACCOUNT_ID_MISMATCH" | "INTEGRATION_NOT_ACTIVE" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "WEBHOOK_ENDPOINT_DISABLED" | "INVALID_AUTHORIZATION_REQUEST" | "UNSUPPORTED_RECEIPT_TYPE" | "RECEIPT_LIMIT_REACHED" | "RECEIPT_ATTACHED_ELSEWHERE" | "RECEIPT_REQUIRED" | "INVALID_RECEIPT_LINK" | "RECEIPT_LINK_EXPIRED" | "SERVICE_UNAVAILABLE" | "INSUFFICIENT_STORAGE" | "INTERNAL_ERROR";
       /** @description Human-readable error message */
       message: string;
       /** @description The X-Request-Id of the request */
@@ -2658,6 +2658,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -3051,6 +3057,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -3283,6 +3295,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -3532,6 +3550,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -3770,6 +3794,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -3929,6 +3959,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -4143,6 +4179,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -4502,6 +4544,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -4778,6 +4826,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -5005,6 +5059,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -5212,6 +5272,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -5286,6 +5352,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -5476,6 +5548,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -5576,6 +5654,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -5686,6 +5770,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -5764,6 +5854,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -6033,6 +6129,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -6202,6 +6304,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -6431,6 +6539,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -6568,6 +6682,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -6714,6 +6834,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -6846,6 +6972,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -7191,6 +7323,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -7265,6 +7403,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -7492,6 +7636,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -7579,6 +7729,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -7899,6 +8055,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -7993,6 +8155,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -8205,6 +8373,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -8617,6 +8791,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -8953,6 +9133,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -9181,6 +9367,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -9372,6 +9564,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -9462,6 +9660,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -9564,6 +9768,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -9818,6 +10028,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -9892,6 +10108,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -10072,6 +10294,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -10269,6 +10497,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -10343,6 +10577,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -10532,6 +10772,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -10697,6 +10943,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -10790,6 +11042,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -10891,6 +11149,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -10988,6 +11252,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -11081,6 +11351,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -11499,6 +11775,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };

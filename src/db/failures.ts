@@ -41,8 +41,9 @@ export function isForeignKeyViolation(error: unknown): boolean {
 
 /**
  * True when `error` means the database cannot serve requests now (→ 503, retry later) rather than a bug in
- * the request (→ 500): the connection failed or was cut, the server is shutting down or full, the database
- * is gone; for SQLite, the file is locked, unreadable or not a database.
+ * the request (→ 500): the connection failed or was cut, the server is shutting down or has no connection left,
+ * the database is gone; for SQLite, the file is locked, unreadable or not a database. A full disk is not this
+ * (`isStorageFull`): retrying in a second does not help.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
@@ -52,9 +53,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     // PostgreSQL: class 08 connection exception, class 57P operator intervention (shutdown, database
     // dropped), 53300 too many connections, 3D000 the database does not exist (any more).
     /^(08...|57P0[1-4]|53300|3D000)$/.test(code) ||
-    /^SQLITE_(BUSY|LOCKED|NOTADB|CORRUPT|CANTOPEN|IOERR|FULL)/.test(code) ||
+    /^SQLITE_(BUSY|LOCKED|NOTADB|CORRUPT|CANTOPEN|IOERR)/.test(code) ||
     /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
       errorMessage(error),
     )
   );
+}
+
+/**
+ * True when `error` means there is no room left to store what the request writes (→ 507, nothing stored): the file
+ * system is full or over quota (ENOSPC, EDQUOT: a receipt's file), SQLite could not grow its database or journal
+ * (SQLITE_FULL), PostgreSQL could not extend a file (53100 disk_full).
+ */
+export function isStorageFull(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === '53100' || code === 'SQLITE_FULL';
 }

@@ -40,6 +40,7 @@ export const ERROR_CODES = [
   'INVALID_RECEIPT_LINK',
   'RECEIPT_LINK_EXPIRED',
   'SERVICE_UNAVAILABLE',
+  'INSUFFICIENT_STORAGE',
   'INTERNAL_ERROR',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

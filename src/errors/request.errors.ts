@@ -89,6 +89,16 @@ export const requestErrors = {
     new AppError('SERVICE_UNAVAILABLE', 503, 'The database is unavailable. Retry later.', null, {
       'retry-after': '1',
     }),
+  /**
+   * No room left where the request's writes go (a full disk, a quota, SQLite's page limit): nothing was stored, and
+   * an Idempotency-Key stays free. No Retry-After: room is made by the service's operator, not by waiting a second.
+   */
+  storageFull: () =>
+    new AppError(
+      'INSUFFICIENT_STORAGE',
+      507,
+      "The service has no room left to store this request (its storage is full): nothing was stored. Send it again once the service's operator has made room.",
+    ),
   /** PostgreSQL undid the request's transaction for a concurrent one (a deadlock's victim, a serialization failure). */
   concurrentConflict: () =>
     new AppError(

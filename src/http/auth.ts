@@ -63,6 +63,7 @@ export function completeRouteSchema(route: RouteOptions): void {
     schema.headers = Type.Object(properties);
     response['409'] ??= errorResponses(409)[409]!;
     response['422'] ??= errorResponses(422)[422]!;
+    response['507'] ??= errorResponses(507)[507]!;
   }
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AppError, DRAIN_LIMIT, errors, isAppError, problemsMessage } from '../errors.js';
-import { isDatabaseUnavailable, isTransactionConflict } from '../db/failures.js';
+import { isDatabaseUnavailable, isStorageFull, isTransactionConflict } from '../db/failures.js';
 import { isRecord } from '../lib/guards.js';
 import { allProblems } from './validation.js';
 
@@ -18,6 +18,7 @@ export function errorBody(error: AppError, requestId: string): ErrorBody {
 /** Maps anything thrown while serving a request to an AppError. Unknown failures become INTERNAL_ERROR. */
 export function toAppError(error: unknown, request: FastifyRequest): AppError {
   if (isAppError(error)) return error;
+  if (isStorageFull(error)) return errors.storageFull();
   if (isDatabaseUnavailable(error)) return errors.serviceUnavailable();
   if (isTransactionConflict(error)) return errors.concurrentConflict();
   if (!isRecord(error)) return errors.internal();
@@ -84,13 +85,13 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
  * The token endpoint's answer to a failure (RFC 6749 §5.2), whatever failed, Fastify's own failures included:
  * `{error, error_description}`, never cached. An error without its own OAuth code is `invalid_request` 400 (another
  * content type or a malformed body too, as OAuth clients expect, rather than the API's 415), `temporarily_unavailable`
- * when over the rate limit (429) or the database is away (503), `server_error` 500 otherwise. A failed HTTP Basic
+ * when over the rate limit (429), the database is away (503) or its storage full (507), `server_error` 500 otherwise. A failed HTTP Basic
  * authentication carries `WWW-Authenticate: Basic`.
  */
 export function sendOAuthError(reply: FastifyReply, error: AppError): FastifyReply {
   const request = reply.request;
   const { status } = error;
-  const temporary = status === 429 || status === 503;
+  const temporary = status === 429 || status === 503 || status === 507;
   const code =
     error.oauth ?? (temporary ? 'temporarily_unavailable' : status >= 500 ? 'server_error' : 'invalid_request');
   const description =
@@ -118,7 +119,9 @@ export function sendOAuthError(reply: FastifyReply, error: AppError): FastifyRep
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error, request);
-    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (appError.code === 'INSUFFICIENT_STORAGE')
+      request.log.error({ err: error }, 'request failed: no room left to store it (storage full)');
+    else if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     else request.log.info({ error_code: appError.code }, appError.message);
     if (request.routeOptions.config.answers === 'oauth') return sendOAuthError(reply, appError);
     return sendError(reply, appError);

@@ -36,6 +36,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   429: 'RATE_LIMITED',
   500: 'INTERNAL_ERROR',
   503: 'SERVICE_UNAVAILABLE: the database cannot be reached',
+  507: 'INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored',
 };
 
 const errorRef = Type.Ref('ErrorResponse');
