@@ -289,6 +289,43 @@ describeEachDialect(
       }
     });
 
+    it("answers 422 to a request whose key took another request's answer after its look-up, and keeps that answer", async () => {
+      const api = await t.ctx.as(['fields.write']);
+      const otherDb = openDatabase(t.ctx.config.database, { poolSize: 3 });
+      const other = await buildApp(t.ctx.config, { db: otherDb, logger: false });
+      testRoutes(other, () => otherDb);
+      // The other process's request is held after its look-up (nothing stored then) until the first has answered.
+      let lookedUp!: () => void;
+      const lookedUpThere = new Promise<void>((resolve) => (lookedUp = resolve));
+      const firstAnswered = deferred();
+      other.addHook('preHandler', async () => {
+        lookedUp();
+        await firstAnswered.promise;
+      });
+      await other.ready();
+      try {
+        const elsewhere = new Api(other, api.token, api.accountId, api.clientId);
+        const key = { 'idempotency-key': 'answered-meanwhile' };
+        const second = elsewhere.post('/test/held-before', { another: 'request' }, key);
+        await lookedUpThere;
+        newGate();
+        gate.release.resolve();
+        const first = await api.post('/test/held-before', {}, key);
+        expect([first.status, first.headers['idempotent-replayed']]).toEqual([200, undefined]);
+        firstAnswered.resolve();
+        const refused = await second;
+        expect(refused.status, refused.text).toBe(422);
+        expect(refused.body).toEqual(errorBody('IDEMPOTENCY_KEY_REUSED'));
+        // Nothing of the refused request was kept, and the key still answers the first request.
+        expect(await storedFields(t.ctx, api.accountId)).toHaveLength(1);
+        const replay = await api.post('/test/held-before', {}, key);
+        expect([replay.status, replay.headers['idempotent-replayed'], replay.body]).toEqual([200, 'true', first.body]);
+      } finally {
+        await other.close();
+        await otherDb.close();
+      }
+    });
+
     it('frees the key after a 5xx and stores a business error with its work undone', async () => {
       const api = await t.ctx.as(['fields.write']);
       const key = { 'idempotency-key': 'fails' };

@@ -70,10 +70,11 @@ export class KeysInFlight {
 }
 
 /**
- * The key was answered since this request looked it up: 409, as while it is held; but when this is the request's
+ * The key was answered since this request looked it up. Another request's answer stands: 422, as the look-up would
+ * have said (CONVENTIONS.md: same key, different request). This request's own answer is replayed when this is its
  * work run again (its earlier run's commit was reported failed, and was done all the same: a connection lost during
- * COMMIT, a group of grouped writes run again work by work) and the answer is this request's, that answer is
- * replayed: a request whose answer is stored is never told the key is in use.
+ * COMMIT, a group of grouped writes run again work by work): a request whose answer is stored is never told the key
+ * is in use. Otherwise (another request holds the key, or a duplicate of this one answered meanwhile): 409, retry.
  */
 async function answeredAlready(
   ex: Executor,
@@ -81,10 +82,13 @@ async function answeredAlready(
   hash: string,
   again: boolean,
 ): Promise<Outcome<never>> {
-  const row = again ? await repo.find(ex, ids) : undefined;
-  if (!row || row.state !== 'DONE' || row.request_hash !== hash || row.expires_at <= nowMicros())
-    throw errors.idempotencyKeyInUse();
-  return { ok: 'replayed', answer: { status: row.response_status ?? 200, body: row.response_body ?? '{}' } };
+  const row = await repo.find(ex, ids);
+  if (row && row.state === 'DONE' && row.expires_at > nowMicros()) {
+    if (row.request_hash !== hash) throw errors.idempotencyKeyReused();
+    if (again)
+      return { ok: 'replayed', answer: { status: row.response_status ?? 200, body: row.response_body ?? '{}' } };
+  }
+  throw errors.idempotencyKeyInUse();
 }
 
 export const idempotencyService = {
