@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import type { Config } from '../../src/config.js';
 import type { Db } from '../../src/db/database.js';
 import { openDatabase } from '../../src/db/open.js';
 import { errors } from '../../src/errors.js';
@@ -54,6 +55,31 @@ function testRoutes(app: FastifyInstance, db: () => Db): void {
     }),
   );
   app.post('/test/outside', { config }, async (request) => db().write(create(request, 'Outside')));
+}
+
+/**
+ * Another process's app over the same database (connections of its own), with the test routes. `lookedUpThere`
+ * resolves when one of its requests is past the idempotency look-up (a preHandler: hooks run in the order they were
+ * added), which then goes on once `holdAfterLookUp` has resolved.
+ */
+async function otherProcess(config: Config, holdAfterLookUp: Promise<void> = Promise.resolve()) {
+  const otherDb = openDatabase(config.database, { poolSize: 3 });
+  const other = await buildApp(config, { db: otherDb, logger: false });
+  testRoutes(other, () => otherDb);
+  const lookedUp = deferred();
+  other.addHook('preHandler', async () => {
+    lookedUp.resolve();
+    await holdAfterLookUp;
+  });
+  await other.ready();
+  return {
+    other,
+    lookedUpThere: lookedUp.promise,
+    close: async () => {
+      await other.close();
+      await otherDb.close();
+    },
+  };
 }
 
 let currentDb: Db | undefined;
@@ -247,17 +273,7 @@ describeEachDialect(
 
     it('holds the key in the transaction against another process: refused, never run twice', async () => {
       const api = await t.ctx.as(['fields.write']);
-      const otherDb = openDatabase(t.ctx.config.database, { poolSize: 3 });
-      const other = await buildApp(t.ctx.config, { db: otherDb, logger: false });
-      testRoutes(other, () => otherDb);
-      // Runs after the idempotency hook's look-up (hooks run in the order they were added).
-      let lookedUp!: () => void;
-      const lookedUpThere = new Promise<void>((resolve) => (lookedUp = resolve));
-      other.addHook('preHandler', (_request, _reply, done) => {
-        lookedUp();
-        done();
-      });
-      await other.ready();
+      const { other, lookedUpThere, close } = await otherProcess(t.ctx.config);
       try {
         const elsewhere = new Api(other, api.token, api.accountId, api.clientId);
         const key = { 'idempotency-key': 'held-inside' };
@@ -284,25 +300,15 @@ describeEachDialect(
         expect([replay.status, replay.headers['idempotent-replayed'], replay.body]).toEqual([200, 'true', done.body]);
         expect(await storedFields(t.ctx, api.accountId)).toHaveLength(1);
       } finally {
-        await other.close();
-        await otherDb.close();
+        await close();
       }
     });
 
     it("answers 422 to a request whose key took another request's answer after its look-up, and keeps that answer", async () => {
       const api = await t.ctx.as(['fields.write']);
-      const otherDb = openDatabase(t.ctx.config.database, { poolSize: 3 });
-      const other = await buildApp(t.ctx.config, { db: otherDb, logger: false });
-      testRoutes(other, () => otherDb);
       // The other process's request is held after its look-up (nothing stored then) until the first has answered.
-      let lookedUp!: () => void;
-      const lookedUpThere = new Promise<void>((resolve) => (lookedUp = resolve));
       const firstAnswered = deferred();
-      other.addHook('preHandler', async () => {
-        lookedUp();
-        await firstAnswered.promise;
-      });
-      await other.ready();
+      const { other, lookedUpThere, close } = await otherProcess(t.ctx.config, firstAnswered.promise);
       try {
         const elsewhere = new Api(other, api.token, api.accountId, api.clientId);
         const key = { 'idempotency-key': 'answered-meanwhile' };
@@ -321,8 +327,7 @@ describeEachDialect(
         const replay = await api.post('/test/held-before', {}, key);
         expect([replay.status, replay.headers['idempotent-replayed'], replay.body]).toEqual([200, 'true', first.body]);
       } finally {
-        await other.close();
-        await otherDb.close();
+        await close();
       }
     });
 
