@@ -19,7 +19,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * first. Files overlap (several workers), and a run ends when its last file does: a long file that starts late runs
  * alone at the end while the other workers wait (a fresh clone has no timings of its own, and vitest then starts
  * larger files first: webhooks.served.test.ts, 42 s, started 568 s into a 610 s group). The lengths are
- * test/support/durations.json's; a file it does not name yet counts as a file of median length.
+ * test/support/durations.json's; a file it does not name yet counts as a file of median length. On a machine that
+ * ran the suite before, files that failed in its last run start first within their project, as vitest's own order
+ * has them (a fresh clone, CI's, has no such results).
  */
 export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -31,6 +33,10 @@ export default class LongestFirst extends BaseSequencer {
       const at = FIRST.indexOf(spec.project.name);
       return at === -1 ? FIRST.length : at;
     };
-    return [...files].sort((a, b) => group(a) - group(b) || rank(a) - rank(b) || seconds(b) - seconds(a));
+    const failedLast = (spec: TestSpecification) =>
+      this.ctx.cache.getFileTestResults(`${spec.project.name}:${path.relative(root, spec.moduleId)}`)?.failed ? 0 : 1;
+    return [...files].sort(
+      (a, b) => group(a) - group(b) || rank(a) - rank(b) || failedLast(a) - failedLast(b) || seconds(b) - seconds(a),
+    );
   }
 }
