@@ -25,18 +25,26 @@ import { storedValues } from './support/stored.js';
 const LARGE_PDF = Buffer.concat([PDF, Buffer.from('%'), randomBytes(1_500_000)]);
 
 const FULL_DIR = path.join(os.tmpdir(), `svc-full-${randomBytes(6).toString('hex')}`);
-const root = process.getuid?.() === 0;
 let mounted = false;
+const unmount = () => {
+  if (mounted) execFileSync('umount', ['-l', FULL_DIR]);
+  mounted = false;
+};
 
 beforeAll(() => {
-  if (!root) return;
   fs.mkdirSync(FULL_DIR, { recursive: true });
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0700', 'svc-test-full', FULL_DIR]);
-  mounted = true;
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0700', 'svc-test-full', FULL_DIR], { stdio: 'pipe' });
+    mounted = true;
+    // A worker that exits without afterAll (killed by vitest) leaves no mount behind.
+    process.once('exit', unmount);
+  } catch {
+    // Not allowed here (mounting needs root with CAP_SYS_ADMIN, as CI's machine has): the file test says skipped.
+  }
 });
 
 afterAll(() => {
-  if (mounted) execFileSync('umount', ['-l', FULL_DIR]);
+  unmount();
   fs.rmSync(FULL_DIR, { recursive: true, force: true });
 });
 
@@ -63,6 +71,17 @@ async function pgDiskFull(ctx: TestContext, table: string, accountId: string): P
   };
 }
 
+/** SQLite's database kept from growing (`max_page_count` at its size now), as a full disk would; returns the undo. */
+async function sqliteAtItsLimit(ctx: TestContext): Promise<() => Promise<void>> {
+  const { direct } = ctx.db;
+  const limit = await sql<{ max_page_count: number }>`pragma max_page_count`.execute(direct);
+  const pages = await sql<{ page_count: number }>`pragma page_count`.execute(direct);
+  await sql.raw(`pragma max_page_count = ${pages.rows[0]!.page_count}`).execute(direct);
+  return async () => {
+    await sql.raw(`pragma max_page_count = ${limit.rows[0]!.max_page_count}`).execute(direct);
+  };
+}
+
 describeEachDialect('storage full: the database', (t) => {
   it('answers a batch the database has no room for 507, stores none of it, and takes the same key once there is room', async () => {
     const api = await t.ctx.as(['fields.write', 'field_values.write', 'field_values.read']);
@@ -73,12 +92,7 @@ describeEachDialect('storage full: the database', (t) => {
     }));
     let undo: () => Promise<void>;
     if (t.dialect === 'sqlite') {
-      const { direct } = t.ctx.db;
-      const pages = await sql<{ page_count: number }>`pragma page_count`.execute(direct);
-      await sql.raw(`pragma max_page_count = ${pages.rows[0]!.page_count}`).execute(direct);
-      undo = async () => {
-        await sql.raw('pragma max_page_count = 1073741823').execute(direct);
-      };
+      undo = await sqliteAtItsLimit(t.ctx);
     } else {
       undo = await pgDiskFull(t.ctx, 'field_values', api.accountId);
     }
@@ -99,54 +113,101 @@ describeEachDialect('storage full: the database', (t) => {
     expect(done.body.items).toHaveLength(1000);
     expect((await storedValues(t.ctx, api.accountId, fieldId)).map((v) => v.value)).toEqual(items.map((i) => i.value));
   });
+
+  it("answers a token the database has no room for 507 in OAuth's shape (server_error, said in words), never cached", async () => {
+    const creds = await t.ctx.newClient(['fields.read']);
+    const ask = () =>
+      t.ctx.app.inject({
+        method: 'POST',
+        url: '/oauth2/token',
+        payload: { grant_type: 'client_credentials', client_id: creds.client_id, client_secret: creds.client_secret },
+      });
+    // SQLite: tokens are issued until one needs a page the database may not add (a page holds a few dozen).
+    const undo =
+      t.dialect === 'sqlite'
+        ? await sqliteAtItsLimit(t.ctx)
+        : await pgDiskFull(t.ctx, 'access_tokens', creds.account_id);
+    let refused;
+    try {
+      for (let issued = 0; issued < 2000 && (refused === undefined || refused.statusCode === 200); issued++)
+        refused = await ask();
+    } finally {
+      await undo();
+    }
+    expect(refused?.statusCode, refused?.body).toBe(507);
+    expect(refused?.json()).toEqual({ error: 'server_error', error_description: expect.stringContaining('no room') });
+    expect(refused?.headers['cache-control']).toBe('no-store');
+    expect(refused?.headers['retry-after']).toBeUndefined();
+    expect((await ask()).statusCode).toBe(200);
+  });
 });
+
+describeEachDialect(
+  'storage full: a transaction SQLite ended itself',
+  (t) => {
+    it('fails with the error that ended it, not with the ROLLBACK that finds no transaction', async () => {
+      // SQLite rolls the whole transaction back on some errors (SQLITE_FULL among them); the ROLLBACK the driver
+      // then sends would fail ("no transaction is active") and hide the error (a full disk answered 500, not 507).
+      const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      const failed = t.ctx.db.write(async (ex) => {
+        await sql`rollback`.execute(ex);
+        throw full;
+      });
+      await expect(failed).rejects.toBe(full);
+      // The connection is whole: the next transaction runs.
+      expect(
+        await t.ctx.db.write(async (ex) => (await sql<{ one: number }>`select 1 as one`.execute(ex)).rows),
+      ).toEqual([{ one: 1 }]);
+    });
+  },
+  {},
+  { only: 'sqlite' },
+);
 
 describeEachDialect(
   'storage full: receipts',
   (t) => {
-    it.skipIf(t.dialect === 'sqlite' && !root)(
-      'answers a receipt the store has no room for 507, keeps nothing of it, and takes the same key once there is room',
-      async () => {
-        const api = await t.ctx.as(RECEIPT_WRITER);
-        const record = await api.newRecord();
-        const partials = () => {
-          const folder = path.join(FULL_DIR, '.partial');
-          return fs.existsSync(folder) ? fs.readdirSync(folder) : [];
+    it('answers a receipt the store has no room for 507, keeps nothing of it, and takes the same key once there is room', async (context) => {
+      if (t.dialect === 'sqlite' && !mounted) context.skip('mounting a small file system needs root (CI has it)');
+      const api = await t.ctx.as(RECEIPT_WRITER);
+      const record = await api.newRecord();
+      const partials = () => {
+        const folder = path.join(FULL_DIR, '.partial');
+        return fs.existsSync(folder) ? fs.readdirSync(folder) : [];
+      };
+      let undo: () => Promise<void>;
+      if (t.dialect === 'sqlite') {
+        // The file system is full: 1.5 MB do not fit in its 1 MiB (the file store writes there, RECEIPTS_DIR).
+        expect(t.ctx.config.receipts.dir).toBe(FULL_DIR);
+        undo = async () => {
+          execFileSync('mount', ['-o', 'remount,size=8m', FULL_DIR]);
         };
-        let undo: () => Promise<void>;
-        if (t.dialect === 'sqlite') {
-          // The file system is full: 1.5 MB do not fit in its 1 MiB (the file store writes there, RECEIPTS_DIR).
-          expect(t.ctx.config.receipts.dir).toBe(FULL_DIR);
-          undo = async () => {
-            execFileSync('mount', ['-o', 'remount,size=8m', FULL_DIR]);
-          };
-        } else {
-          undo = await pgDiskFull(t.ctx, 'receipt_contents', api.accountId);
-        }
-        const key = randomUUID();
-        let refused;
-        try {
-          refused = await uploadRaw(api, record.id, LARGE_PDF, 'application/pdf', { 'idempotency-key': key });
-        } finally {
-          await undo();
-        }
-        expectStorageFull(refused);
-        // Nothing of the upload stays: no partial file, no bytes, no receipt, no attach, the record unchanged.
-        if (t.dialect === 'sqlite') expect(partials()).toEqual([]);
-        expect(await storedBlobs(t.ctx, api.accountId)).toEqual([]);
-        expect(await storedReceipts(t.ctx, api.accountId)).toEqual([]);
-        expect(await storedLinks(t.ctx, api.accountId)).toEqual([]);
-        const unchanged = await api.get(`/v3/accounting/records/${record.id}`);
-        expect(unchanged.body.version).toBe(record.version);
+      } else {
+        undo = await pgDiskFull(t.ctx, 'receipt_contents', api.accountId);
+      }
+      const key = randomUUID();
+      let refused;
+      try {
+        refused = await uploadRaw(api, record.id, LARGE_PDF, 'application/pdf', { 'idempotency-key': key });
+      } finally {
+        await undo();
+      }
+      expectStorageFull(refused);
+      // Nothing of the upload stays: no partial file, no bytes, no receipt, no attach, the record unchanged.
+      if (t.dialect === 'sqlite') expect(partials()).toEqual([]);
+      expect(await storedBlobs(t.ctx, api.accountId)).toEqual([]);
+      expect(await storedReceipts(t.ctx, api.accountId)).toEqual([]);
+      expect(await storedLinks(t.ctx, api.accountId)).toEqual([]);
+      const unchanged = await api.get(`/v3/accounting/records/${record.id}`);
+      expect(unchanged.body.version).toBe(record.version);
 
-        // Room made: the same key goes through, and the receipt is stored whole.
-        const done = await uploadRaw(api, record.id, LARGE_PDF, 'application/pdf', { 'idempotency-key': key });
-        expect(done.status, done.text).toBe(200);
-        expect(done.headers['idempotent-replayed']).toBeUndefined();
-        expect(await storedBlobs(t.ctx, api.accountId)).toEqual([sha(LARGE_PDF)]);
-        if (t.dialect === 'sqlite') expect(partials()).toEqual([]);
-      },
-    );
+      // Room made: the same key goes through, and the receipt is stored whole.
+      const done = await uploadRaw(api, record.id, LARGE_PDF, 'application/pdf', { 'idempotency-key': key });
+      expect(done.status, done.text).toBe(200);
+      expect(done.headers['idempotent-replayed']).toBeUndefined();
+      expect(await storedBlobs(t.ctx, api.accountId)).toEqual([sha(LARGE_PDF)]);
+      if (t.dialect === 'sqlite') expect(partials()).toEqual([]);
+    });
   },
   { RECEIPTS_DIR: FULL_DIR },
 );

@@ -709,6 +709,16 @@ export interface paths {
             };
           };
         };
+        /** @description Default Response */
+        507: {
+          content: {
+            "application/json": {
+              /** @enum {string} */
+              error: "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_scope" | "unauthorized_client" | "unsupported_grant_type" | "temporarily_unavailable" | "server_error";
+              error_description: string;
+            };
+          };
+        };
       };
     };
   };
@@ -4295,6 +4305,13 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+          "text/plain": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "text/csv": components["schemas"]["ErrorResponse"];
           "text/plain": components["schemas"]["ErrorResponse"];
@@ -7977,6 +7994,12 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   /**
@@ -8236,6 +8259,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };
@@ -8695,6 +8724,12 @@ export interface operations {
       };
       /** @description SERVICE_UNAVAILABLE: the database cannot be reached */
       503: {
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description INSUFFICIENT_STORAGE: no room left to store the request (a full disk); nothing was stored */
+      507: {
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
         };

@@ -54,9 +54,12 @@ class ImmediateSqliteDriver extends SqliteDriver {
   #connection: LockWaitingConnection | undefined;
   readonly #state: ConnectionState;
 
-  constructor(config: ConstructorParameters<typeof SqliteDriver>[0], state: ConnectionState) {
+  readonly #open: () => boolean;
+
+  constructor(config: ConstructorParameters<typeof SqliteDriver>[0], state: ConnectionState, open: () => boolean) {
     super(config);
     this.#state = state;
+    this.#open = open;
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
@@ -80,7 +83,10 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     try {
-      await super.rollbackTransaction(connection);
+      // SQLite may have ended the transaction itself (it rolls the whole of it back on some errors: SQLITE_FULL,
+      // SQLITE_IOERR, SQLITE_NOMEM). A ROLLBACK then fails ("no transaction is active"), and its error would replace
+      // the one that ended the transaction (a full disk answered 500 instead of 507).
+      if (this.#open()) await super.rollbackTransaction(connection);
     } finally {
       this.#marked(connection, false);
     }
@@ -95,13 +101,16 @@ class ImmediateSqliteDriver extends SqliteDriver {
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
   readonly #state: ConnectionState;
-  constructor(config: ConstructorParameters<typeof SqliteDialect>[0], state: ConnectionState) {
+  readonly #open: () => boolean;
+  /** `open`: whether the connection has a transaction open (SQLite's own word, better-sqlite3's `inTransaction`). */
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0], state: ConnectionState, open: () => boolean) {
     super(config);
     this.#config = config;
     this.#state = state;
+    this.#open = open;
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config, this.#state);
+    return new ImmediateSqliteDriver(this.#config, this.#state, this.#open);
   }
 }
 
@@ -121,7 +130,7 @@ export function openSqlite(file: string): Db {
   // The speed machinery of SQLite's connection (src/speed/): the statement cache and the change mark.
   const statements = statementsOf(database, state);
   const kysely = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: statements }, state),
+    dialect: new ImmediateSqliteDialect({ database: statements }, state, () => database.inTransaction),
   });
   return dbOver(kysely, 'sqlite', {
     changeMark: changeMark(database, state),

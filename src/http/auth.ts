@@ -63,8 +63,9 @@ export function completeRouteSchema(route: RouteOptions): void {
     schema.headers = Type.Object(properties);
     response['409'] ??= errorResponses(409)[409]!;
     response['422'] ??= errorResponses(422)[422]!;
-    response['507'] ??= errorResponses(507)[507]!;
   }
+  // A write finds no room on a full disk (docs/design.md, "Errors"); every write route says so.
+  if (methodsOf(route).some((m) => WRITE_METHODS.has(m))) response['507'] ??= errorResponses(507)[507]!;
 }
 
 function bearerToken(header: string | undefined): string | null | AppError {

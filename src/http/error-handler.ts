@@ -85,18 +85,21 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
  * The token endpoint's answer to a failure (RFC 6749 §5.2), whatever failed, Fastify's own failures included:
  * `{error, error_description}`, never cached. An error without its own OAuth code is `invalid_request` 400 (another
  * content type or a malformed body too, as OAuth clients expect, rather than the API's 415), `temporarily_unavailable`
- * when over the rate limit (429), the database is away (503) or its storage full (507), `server_error` 500 otherwise. A failed HTTP Basic
- * authentication carries `WWW-Authenticate: Basic`.
+ * when over the rate limit (429) or the database is away (503), `server_error` otherwise: 500, or 507 when there is
+ * no room to store the token (said in the description; not temporary: retrying on a timer makes no room). A failed
+ * HTTP Basic authentication carries `WWW-Authenticate: Basic`.
  */
 export function sendOAuthError(reply: FastifyReply, error: AppError): FastifyReply {
   const request = reply.request;
   const { status } = error;
-  const temporary = status === 429 || status === 503 || status === 507;
+  const temporary = status === 429 || status === 503;
   const code =
     error.oauth ?? (temporary ? 'temporarily_unavailable' : status >= 500 ? 'server_error' : 'invalid_request');
   const description =
     code === 'server_error'
-      ? 'An unexpected error occurred.'
+      ? error.code === 'INSUFFICIENT_STORAGE'
+        ? error.message
+        : 'An unexpected error occurred.'
       : error.code === 'UNSUPPORTED_MEDIA_TYPE'
         ? `Content-Type ${request.headers['content-type'] ?? '(none)'} is not supported; send application/x-www-form-urlencoded or application/json.`
         : error.message;

@@ -156,7 +156,7 @@ export async function writeTransaction<T>(
       idempotencyService.runClaimed(ex, claim.ids, claim.hash, work, answers, runs++ > 0),
     );
   } catch (error) {
-    // Rolled back: a failure (5xx), or another request holds the key (409). Neither is stored.
+    // Rolled back: a failure (5xx), or the key is another request's (409 held, 422 answered). None is stored.
     claim.state = 'released';
     throw error;
   }

@@ -101,6 +101,7 @@ export function tokenRoutes(db: Db, ttlSeconds: number, limiter: Limiter, commit
             429: OAuthErrorResponse,
             500: OAuthErrorResponse,
             503: OAuthErrorResponse,
+            507: OAuthErrorResponse,
           },
         },
       },

@@ -108,10 +108,9 @@ export const idempotencyService = {
 
   /**
    * Runs `work` in the write transaction `ex` under the key's claim and stores its answer in that transaction.
-   * 409 when another request holds the key, or has answered under it since the look-up; when the work runs
-   * `again` and finds this same request's answer stored, that answer to replay (nothing of the work is kept). A
-   * business error
-   * (`answers.error` gives its answer) undoes the work and stores the answer; a failure without one (5xx) is
+   * 409 when another request holds the key; when an answer was stored under it since the look-up, 422 if it is
+   * another request's, this same request's answer to replay when the work runs `again` (nothing of the work is
+   * kept), 409 otherwise (`answeredAlready`). A business error (`answers.error` gives its answer) undoes the work and stores the answer; a failure without one (5xx) is
    * thrown, so the transaction rolls back with nothing stored and the key free.
    */
   async runClaimed<T>(
