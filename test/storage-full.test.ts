@@ -90,12 +90,8 @@ describeEachDialect('storage full: the database', (t) => {
     const items = Array.from({ length: 1000 }, (_, i) => ({
       value: `${String(i).padStart(4, '0')} ${'x'.repeat(195)}`,
     }));
-    let undo: () => Promise<void>;
-    if (t.dialect === 'sqlite') {
-      undo = await sqliteAtItsLimit(t.ctx);
-    } else {
-      undo = await pgDiskFull(t.ctx, 'field_values', api.accountId);
-    }
+    const undo =
+      t.dialect === 'sqlite' ? await sqliteAtItsLimit(t.ctx) : await pgDiskFull(t.ctx, 'field_values', api.accountId);
     const key = randomUUID();
     let refused;
     try {
@@ -206,6 +202,10 @@ describeEachDialect(
       expect(done.status, done.text).toBe(200);
       expect(done.headers['idempotent-replayed']).toBeUndefined();
       expect(await storedBlobs(t.ctx, api.accountId)).toEqual([sha(LARGE_PDF)]);
+      expect((await storedReceipts(t.ctx, api.accountId)).map((r) => r.id)).toEqual([done.body.receipt.id]);
+      expect(await storedLinks(t.ctx, api.accountId)).toEqual([
+        { record_id: record.id, receipt_id: done.body.receipt.id },
+      ]);
       if (t.dialect === 'sqlite') expect(partials()).toEqual([]);
     });
   },
