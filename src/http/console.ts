@@ -67,7 +67,7 @@ export async function registerConsole(app: FastifyInstance, db: Db, config: Conf
     await scope.register(fastifySession, {
       secret,
       cookieName,
-      store: new DbSessionStore(db, limits),
+      store: new DbSessionStore(db, limits, app.log),
       saveUninitialized: false,
       // Idle expiry is the store's (last_seen_at); the cookie lives as long as the session may.
       rolling: false,

@@ -1,5 +1,5 @@
 import type { SessionStore } from '@fastify/session';
-import type { Session } from 'fastify';
+import type { FastifyBaseLogger, Session } from 'fastify';
 import type { Db, Executor } from '../../db/database.js';
 import { nowMicros } from '../../lib/clock.js';
 import { isOneOf, isRecord } from '../../lib/guards.js';
@@ -49,11 +49,17 @@ const fail = (callback: (error?: unknown) => void) => (error: unknown) => callba
  * @fastify/session's store over the service's database, shared by every process. Sessions are kept by the
  * SHA-256 of their id. A load ends (deletes) a session past its idle or absolute expiry or whose user is
  * disabled, and answers it with the user's current role.
+ *
+ * What a load writes is housekeeping: the last-seen time (at most once a minute) and the deletion of an ended
+ * session. A load answers as if it had been written when it could not be (a full disk, a busy database): a read is
+ * not refused for it. The session then counts as idle since the last time that was written, the next request writes
+ * it again, and the maintenance sweep deletes an ended session later.
  */
 export class DbSessionStore implements SessionStore {
   constructor(
     private readonly db: Db,
     private readonly limits: SessionLimits,
+    private readonly log: FastifyBaseLogger,
   ) {}
 
   set(sessionId: string, session: Session, callback: (error?: unknown) => void): void {
@@ -94,14 +100,22 @@ export class DbSessionStore implements SessionStore {
     const now = nowMicros();
     const ended = row.disabled_at !== null || Boolean(row.password_reset);
     if (ended || row.expires_at <= now || row.last_seen_at + this.limits.idle <= now) {
-      await usersRepository.deleteSession(ex, hash);
+      await this.housekeeping(usersRepository.deleteSession(ex, hash), 'its end');
       return null;
     }
     if (now - row.last_seen_at >= Math.min(TOUCH_EVERY, this.limits.idle / 4))
-      await usersRepository.touchSession(ex, hash, now);
+      await this.housekeeping(usersRepository.touchSession(ex, hash, now), 'its last-seen time');
     const data: unknown = { ...JSON.parse(row.data_json), role: row.role, email: row.email };
     // The stored data is what set() wrote; the user's role and email are read fresh.
     return isSessionData(data) ? data : null;
+  }
+
+  private async housekeeping(write: Promise<unknown>, what: string): Promise<void> {
+    try {
+      await write;
+    } catch (error) {
+      this.log.warn({ err: error }, `console session: ${what} was not written; the request goes on`);
+    }
   }
 }
 
