@@ -49,6 +49,10 @@ describeEachDialect(
       const monthAgo = Date.now() - 31 * 24 * 3600 * 1000;
       for (const r of records) expect(Date.parse(r.posted_at)).toBeGreaterThan(monthAgo);
       expect(new Set(records.map((r) => r.type)).size).toBeGreaterThanOrEqual(5);
+      // A person is one email (suggestions and the console know people by it): no two of the cardholders share one.
+      const emails = new Map(records.filter((r) => r.user).map((r) => [r.user.id, r.user.email]));
+      expect(emails.size).toBeGreaterThan(30);
+      expect(new Set(emails.values()).size).toBe(emails.size);
     });
 
     it('export-failures: 20 records to export and 10 back in review after a failed export', async () => {

@@ -47,8 +47,8 @@ export const DEMO_FIELDS = [
 ] as const;
 export type DemoField = (typeof DEMO_FIELDS)[number];
 
-const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances', 'Ken', 'Radia', 'Tim'];
-const LAST = [
+export const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances', 'Ken', 'Radia', 'Tim'];
+export const LAST = [
   'Lovelace',
   'Hopper',
   'Turing',
@@ -60,6 +60,16 @@ const LAST = [
   'Perlman',
   'Berners-Lee',
 ];
+
+/**
+ * The demo company's person `i` (0–39): forty people, forty emails (an email names a person to suggestions and the
+ * console). People ten apart share a first name, so their last names move on by one for every ten.
+ */
+export function demoPerson(i: number): { first_name: string; last_name: string; email: string } {
+  const first = FIRST[i % FIRST.length]!;
+  const last = LAST[(i * 7 + Math.floor(i / FIRST.length)) % LAST.length]!;
+  return { first_name: first, last_name: last, email: `${first}.${last}@example.invalid`.toLowerCase() };
+}
 const ROLES = ['EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE', 'CARD_ADMIN', 'BOOKKEEPER', 'AP_CLERK', 'ACCOUNT_ADMIN'];
 const VENDORS = [
   'Delta Air Lines',
@@ -193,9 +203,7 @@ export function demoRecords(seed: number, now: number, fields: readonly (readonl
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const users = Array.from({ length: 40 }, (_, i) => ({
     id: `cuuser_${String(i + 1).padStart(6, '0')}`,
-    email: `${FIRST[i % FIRST.length]!.toLowerCase()}.${LAST[(i * 7) % LAST.length]!.toLowerCase()}@example.invalid`,
-    first_name: FIRST[i % FIRST.length]!,
-    last_name: LAST[(i * 7) % LAST.length]!,
+    ...demoPerson(i),
     role: ROLES[i % ROLES.length]!,
     status: i % 13 === 12 ? 'DISABLED' : 'ACTIVE',
     department_name: DEMO_FIELDS[1].words[i % DEMO_FIELDS[1].words.length]!,

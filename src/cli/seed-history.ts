@@ -11,7 +11,7 @@ import {
   type Channel,
   type Merchant,
 } from './seed-company.js';
-import { activityOf, mulberry32 } from './seed-data.js';
+import { activityOf, demoPerson, FIRST, LAST, mulberry32 } from './seed-data.js';
 
 /** The company's values of each field, by name ("6010 Travel", "Sales"); a value the chart lacks is absent. */
 export interface CompanyChart {
@@ -21,8 +21,6 @@ export interface CompanyChart {
   classes: ReadonlyMap<string, Coding>;
 }
 
-const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances', 'Ken', 'Radia', 'Tim'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Thompson', 'Perlman', 'Lee'];
 const ROLES = ['EMPLOYEE', 'EMPLOYEE', 'EMPLOYEE', 'CARD_ADMIN', 'BOOKKEEPER', 'AP_CLERK', 'ACCOUNT_ADMIN'];
 /** Engineering is the largest department, then Sales. */
 const DEPARTMENTS = ['Engineering', 'Sales', 'Engineering', 'Marketing', 'Operations', 'Sales', 'Finance', 'Support'];
@@ -36,15 +34,9 @@ export function companyUsers() {
   return Array.from({ length: 40 }, (_, i) => {
     const department = i % 10 === 9 ? 'People' : DEPARTMENTS[i % DEPARTMENTS.length]!;
     const location = LOCATIONS[(i * 7) % LOCATIONS.length]!;
-    // Forty different people, forty different emails (an email names a person to suggestions and the console): the
-    // users ten apart share a first name, so their last names are moved on by one for every ten.
-    const first = FIRST[i % FIRST.length]!;
-    const last = LAST[(i * 7 + Math.floor(i / FIRST.length)) % LAST.length]!;
     return {
       id: `cuuser_${String(i + 1).padStart(6, '0')}`,
-      email: `${first.toLowerCase()}.${last.toLowerCase()}@example.invalid`,
-      first_name: first,
-      last_name: last,
+      ...demoPerson(i),
       role: ROLES[i % ROLES.length]!,
       status: i % 13 === 12 ? 'DISABLED' : 'ACTIVE',
       department_id: `dept_${slug(department)}`,
