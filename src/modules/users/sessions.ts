@@ -100,7 +100,7 @@ export class DbSessionStore implements SessionStore {
     const now = nowMicros();
     const ended = row.disabled_at !== null || Boolean(row.password_reset);
     if (ended || row.expires_at <= now || row.last_seen_at + this.limits.idle <= now) {
-      await this.housekeeping(usersRepository.deleteSession(ex, hash), 'its end');
+      await this.housekeeping(usersRepository.deleteSession(ex, hash), 'its deletion');
       return null;
     }
     if (now - row.last_seen_at >= Math.min(TOUCH_EVERY, this.limits.idle / 4))
