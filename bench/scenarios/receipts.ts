@@ -1,19 +1,16 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import pg from 'pg';
 import { call } from '../lib/api.js';
 import { sqlitePath } from '../lib/backup-tools.js';
 import { database, log, recorder, startBench, type Bench, type Settings } from '../lib/context.js';
 import { serve, type Served } from '../lib/processes.js';
 import { writeReport } from '../lib/report.js';
-import { syncFolder } from '../../src/modules/receipts/files.store.js';
+import { fileFloor, pdfOf, pgFloor, pool, UPLOAD_CONCURRENCY } from '../lib/receipt-floors.js';
 
 const MB = 1e6;
-/** Uploads (and floor writes) in flight at once: a few clients, as phones and an integration would send them. */
-const UPLOAD_CONCURRENCY = 4;
 /** Rounds of each side (floor, svc), alternating: a drift of the shared machine weighs on both. */
 const ROUNDS = 2;
 const DOWNLOADS = 100;
@@ -24,28 +21,6 @@ const uptime = () =>
   execFileSync('uptime', { encoding: 'utf8' })
     .trim()
     .replace(/^.*load average:\s*/, 'load ');
-
-/**
- * A PDF as svc recognises it (by its first bytes), of `size` bytes, each different: no two are deduplicated. A
- * Uint8Array of its own ArrayBuffer: what fetch takes as a body, made before any clock starts.
- */
-function pdfOf(size: number): Uint8Array<ArrayBuffer> {
-  const head = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1');
-  const tail = Buffer.from('\n%%EOF\n');
-  return new Uint8Array(Buffer.concat([head, randomBytes(size - head.length - tail.length), tail]));
-}
-
-/** Runs `work` on each item, `concurrency` at a time; the seconds it took. */
-async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<number> {
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
-  return (performance.now() - started) / 1000;
-}
 
 /** `count` records of the bench's account (one receipt each: a receipt belongs to one record), by id. */
 async function newRecords(b: Bench, bearer: string, count: number): Promise<string[]> {
@@ -89,54 +64,6 @@ async function upload(
   if (res.status !== 200) throw new Error(`upload → ${res.status} ${text.slice(0, 300)}`);
   if (bare) return '';
   return (JSON.parse(text) as { receipt: { download_uri: string } }).receipt.download_uri;
-}
-
-/**
- * The raw write floor of the same storage: each file written and fsynced under the data folder (SQLite's), and its
- * name with the folder.
- */
-async function fileFloor(dir: string, files: Uint8Array<ArrayBuffer>[]): Promise<number> {
-  fs.mkdirSync(dir, { recursive: true });
-  let n = 0;
-  const seconds = await pool(files, UPLOAD_CONCURRENCY, async (bytes) => {
-    const handle = await fs.promises.open(path.join(dir, `floor-${n++}`), 'wx');
-    await handle.writeFile(bytes);
-    await handle.sync();
-    await handle.close();
-    // As durable as svc's files: the new name flushed with its folder (files.store.ts).
-    await syncFolder(dir);
-  });
-  fs.rmSync(dir, { recursive: true, force: true });
-  return seconds;
-}
-
-/** The raw write floor on PostgreSQL: an INSERT of the same bytes (bytea, one commit each) through pg. */
-async function pgFloor(url: string, files: Uint8Array<ArrayBuffer>[]): Promise<number> {
-  const clients = await Promise.all(
-    Array.from({ length: UPLOAD_CONCURRENCY }, async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      return c;
-    }),
-  );
-  try {
-    await clients[0]!.query('create table if not exists bench_receipt_floor (id serial primary key, content bytea)');
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      clients.map(async (c) => {
-        while (next < files.length) {
-          const bytes = files[next++]!;
-          await c.query('insert into bench_receipt_floor (content) values ($1)', [Buffer.from(bytes.buffer)]);
-        }
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    await clients[0]!.query('drop table bench_receipt_floor');
-    return seconds;
-  } finally {
-    await Promise.all(clients.map((c) => c.end()));
-  }
 }
 
 /**
