@@ -51,24 +51,36 @@ async function signedIn(ctx: TestContext) {
 
 const lastSeen = async (ctx: TestContext, userId: string) => (await storedSessions(ctx, userId))[0]?.last_seen_at;
 
+/**
+ * A user's session last seen at `lastSeenAt`, read from the review queue while every `event` of a session row fails;
+ * the failure is undone after the read.
+ */
+async function readWhileSessionWritesFail(
+  ctx: TestContext,
+  session: Awaited<ReturnType<typeof signedIn>>,
+  lastSeenAt: number,
+  event: 'UPDATE' | 'DELETE',
+) {
+  await ctx.db.direct
+    .updateTable('user_sessions')
+    .set({ last_seen_at: lastSeenAt })
+    .where('user_id', '=', session.user.user_id)
+    .execute();
+  const undo = await sessionWritesFail(ctx, event);
+  try {
+    return await session.browser.get(SEARCH, { review_status: 'REVIEW' });
+  } finally {
+    await undo();
+  }
+}
+
 describeEachDialect('console: a session read goes on when its housekeeping write fails', (t) => {
   it('answers a read whose last-seen time cannot be written, and writes that time at the next request', async () => {
-    const { record, user, browser } = await signedIn(t.ctx);
+    const session = await signedIn(t.ctx);
+    const { record, user, browser } = session;
     // Two minutes since the session was last seen: this request's load writes the time.
     const before = Date.now() * 1000 - 2 * MINUTE;
-    await t.ctx.db.direct
-      .updateTable('user_sessions')
-      .set({ last_seen_at: before })
-      .where('user_id', '=', user.user_id)
-      .execute();
-
-    const undo = await sessionWritesFail(t.ctx, 'UPDATE');
-    let read;
-    try {
-      read = await browser.get(SEARCH, { review_status: 'REVIEW' });
-    } finally {
-      await undo();
-    }
+    const read = await readWhileSessionWritesFail(t.ctx, session, before, 'UPDATE');
     expect(read.status, read.text).toBe(200);
     expect(read.body.items.map((r: { id: string }) => r.id)).toEqual([record.id]);
     expect(Number(await lastSeen(t.ctx, user.user_id))).toBe(before);
@@ -79,21 +91,10 @@ describeEachDialect('console: a session read goes on when its housekeeping write
   });
 
   it('signs an idle session out though its row cannot be deleted; the maintenance sweep deletes it later', async () => {
-    const { user, browser } = await signedIn(t.ctx);
-    const idleSince = Date.now() * 1000 - 31 * MINUTE;
-    await t.ctx.db.direct
-      .updateTable('user_sessions')
-      .set({ last_seen_at: idleSince })
-      .where('user_id', '=', user.user_id)
-      .execute();
-
-    const undo = await sessionWritesFail(t.ctx, 'DELETE');
-    let read;
-    try {
-      read = await browser.get(SEARCH, { review_status: 'REVIEW' });
-    } finally {
-      await undo();
-    }
+    const session = await signedIn(t.ctx);
+    const { user } = session;
+    // Idle for 31 minutes (the limit is 30): this request's load ends the session.
+    const read = await readWhileSessionWritesFail(t.ctx, session, Date.now() * 1000 - 31 * MINUTE, 'DELETE');
     expect(read.status, read.text).toBe(401);
     expect(read.body.error_code).toBe('UNAUTHORIZED');
     expect(await storedSessions(t.ctx, user.user_id)).toHaveLength(1);
