@@ -1,6 +1,7 @@
 import type { SessionStore } from '@fastify/session';
 import type { FastifyBaseLogger, Session } from 'fastify';
 import type { Db, Executor } from '../../db/database.js';
+import { isDatabaseUnavailable, isStorageFull } from '../../db/failures.js';
 import { nowMicros } from '../../lib/clock.js';
 import { isOneOf, isRecord } from '../../lib/guards.js';
 import { authService, hashSecret, type AuthContext } from '../auth/auth.service.js';
@@ -51,9 +52,11 @@ const fail = (callback: (error?: unknown) => void) => (error: unknown) => callba
  * disabled, and answers it with the user's current role.
  *
  * What a load writes is housekeeping: the last-seen time (at most once a minute) and the deletion of an ended
- * session. A load answers as if it had been written when it could not be (a full disk, a busy database): a read is
- * not refused for it. The session then counts as idle since the last time that was written, the next request writes
- * it again, and the maintenance sweep deletes an ended session later.
+ * session. When the database cannot take that write now (a full disk; busy, locked or going away), the load answers
+ * as if it had been written: a read is not refused for it. The session then counts as idle since the last time that
+ * was written (it ends sooner, never later), the next request writes it again, and an ended session stays refused
+ * (every load checks it again) until the maintenance sweep deletes it past its idle or absolute time. Any other
+ * failure fails the request.
  */
 export class DbSessionStore implements SessionStore {
   constructor(
@@ -100,11 +103,11 @@ export class DbSessionStore implements SessionStore {
     const now = nowMicros();
     const ended = row.disabled_at !== null || Boolean(row.password_reset);
     if (ended || row.expires_at <= now || row.last_seen_at + this.limits.idle <= now) {
-      await this.housekeeping(usersRepository.deleteSession(ex, hash), 'its deletion');
+      await this.housekeeping(usersRepository.deleteSession(ex, hash), 'an ended session was not deleted');
       return null;
     }
     if (now - row.last_seen_at >= Math.min(TOUCH_EVERY, this.limits.idle / 4))
-      await this.housekeeping(usersRepository.touchSession(ex, hash, now), 'its last-seen time');
+      await this.housekeeping(usersRepository.touchSession(ex, hash, now), 'its last-seen time was not written');
     const data: unknown = { ...JSON.parse(row.data_json), role: row.role, email: row.email };
     // The stored data is what set() wrote; the user's role and email are read fresh.
     return isSessionData(data) ? data : null;
@@ -114,7 +117,8 @@ export class DbSessionStore implements SessionStore {
     try {
       await write;
     } catch (error) {
-      this.log.warn({ err: error }, `console session: ${what} was not written; the request goes on`);
+      if (!isStorageFull(error) && !isDatabaseUnavailable(error)) throw error;
+      this.log.warn({ err: error }, `console session: ${what}; the request goes on`);
     }
   }
 }
