@@ -43,10 +43,20 @@ eachDialectWith(
     beforeAll(async () => {
       const account = await rulesAccount(server());
       ({ accountId, api, department, values, r } = account);
+      // As the admin's story leaves it: made from a coded record, then given an amount range.
       await api.codingRules.create({
         name: 'Acme is travel',
-        conditions: { vendor_name: { operator: 'EQUALS', value: 'Acme Travel' } },
-        actions: { field_values: [{ field_id: account.gl, svc_id: values.Travel!.svc_id }] },
+        conditions: {
+          vendor_name: { operator: 'EQUALS', value: 'Acme Travel' },
+          source_types: ['CARD'],
+          amount: { currency: 'USD', max: 500 },
+        },
+        actions: {
+          field_values: [
+            { field_id: account.gl, svc_id: values.Travel!.svc_id },
+            { field_id: department, svc_id: values.Sales!.svc_id },
+          ],
+        },
       });
       await api.codingRules.create({
         name: 'Coffee and tea are meals',
