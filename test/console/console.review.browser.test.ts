@@ -42,7 +42,7 @@ eachDialectWith(
       await picker.press('ArrowDown');
       await picker.press('ArrowDown');
       await picker.press('Enter');
-      await expect(picker.inputValue()).resolves.toBe('Travel');
+      await eventually(() => picker.inputValue()).toBe('Travel');
       await page.getByRole('button', { name: 'Save coding' }).click();
       await page.getByRole('status').filter({ hasText: 'Coding saved: the record is now at version 2.' }).waitFor();
       await expect(page.getByRole('note').count()).resolves.toBe(0);

@@ -173,7 +173,7 @@ eachDialectWith(
       await picker().fill('Mea');
       await page.getByRole('option', { name: 'Meals · 6200' }).waitFor();
       await picker().press('Escape');
-      await expect(picker().inputValue()).resolves.toBe('Travel');
+      await eventually(() => picker().inputValue()).toBe('Travel');
 
       await server().db.direct.deleteFrom('user_sessions').where('user_id', '=', user.user_id).execute();
       // The next pick's draft is refused (401): the console asks to sign in again, and brings the user back here.

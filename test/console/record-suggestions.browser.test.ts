@@ -130,13 +130,13 @@ eachDialectWith(
 
       // One click: the value is in the form, unsaved, as a pick would be.
       await gl.click();
-      await expect(page.getByRole('combobox', { name: 'GL Account for line 1' }).inputValue()).resolves.toBe(
+      await eventually(() => page.getByRole('combobox', { name: 'GL Account for line 1' }).inputValue()).toBe(
         '6010 Travel',
       );
       await gl.waitFor({ state: 'detached' });
       await page.getByText('Unsaved changes on 1 line').waitFor();
       expect((await api.accountingRecords.get(ids.uber!)).version).toBe(1);
-      await expect(page.getByRole('button', { name: 'Accept all suggestions' }).isDisabled()).resolves.toBe(true);
+      await eventually(() => page.getByRole('button', { name: 'Accept all suggestions' }).isDisabled()).toBe(true);
       await page.getByRole('button', { name: 'Save coding' }).click();
       await page.getByText('Coding saved: the record is now at version 2.').waitFor();
       const saved = await api.accountingRecords.get(ids.uber!, { single_entry: true });
@@ -156,7 +156,7 @@ eachDialectWith(
       // Nothing left to suggest: no suggestion, no button.
       await eventually(() => page.getByRole('button', { name: /^Suggested: / }).count()).toBe(0);
       await expect(page.getByRole('button', { name: 'Accept all suggestions' }).count()).resolves.toBe(0);
-      await expect(page.getByRole('combobox', { name: 'Department for line 1' }).inputValue()).resolves.toBe('Sales');
+      await eventually(() => page.getByRole('combobox', { name: 'Department for line 1' }).inputValue()).toBe('Sales');
     });
 
     it('accepting all at a version someone else moved on is a conflict, and changes nothing', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { SvcClient } from '../../client/src/index.js';
 import {
   API_SCOPES,
+  eventually,
   expectNoAxeViolations,
   newContext,
   sharedBrowser,
@@ -153,7 +154,7 @@ eachDialectWith(
       // Another file: no resume offered for it, and nothing imported until the old one is forgotten.
       await expect(offer.getByRole('button', { name: /^Resume/ }).count()).resolves.toBe(0);
       await offer.getByRole('button', { name: 'Forget it and start over' }).click();
-      await expect(offer.count()).resolves.toBe(0);
+      await eventually(() => offer.count()).toBe(0);
       await page.getByRole('button', { name: `Import ${ROWS.toLocaleString('en-US')} rows` }).click();
       await page.getByRole('status').filter({ hasText: 'Import finished' }).waitFor();
       await expect(allValues(api, field.svc_id)).resolves.toHaveLength(ROWS);

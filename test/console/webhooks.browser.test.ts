@@ -70,7 +70,7 @@ eachDialectWith(
         const startedAt = new Date(Date.now() - 60_000);
         await page.getByLabel('Endpoint URL').fill(receiver.url);
         await page.getByLabel('Description (optional)').fill('ERP connector');
-        await expect(page.getByRole('checkbox', { name: new RegExp(`^${READY}`) }).isChecked()).resolves.toBe(true);
+        await eventually(() => page.getByRole('checkbox', { name: new RegExp(`^${READY}`) }).isChecked()).toBe(true);
         await page.getByRole('button', { name: 'Create endpoint' }).click();
         await page.getByRole('heading', { level: 2, name: 'Endpoint created: copy its signing secret now' }).waitFor();
         const secret = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
@@ -88,7 +88,7 @@ eachDialectWith(
         expect((await api.webhooks.secrets(endpoint!.id)).secrets).toEqual([{ secret, expires_at: null }]);
         await checkScreen(page, 'webhook-secret', dialect);
         await page.getByRole('button', { name: 'Done: hide the secret' }).click();
-        await expect(page.getByRole('textbox', { name: 'Signing secret' }).count()).resolves.toBe(0);
+        await eventually(() => page.getByRole('textbox', { name: 'Signing secret' }).count()).toBe(0);
         await eventually(() => tableCells(page, 'Webhook endpoints of the account')).toEqual([
           [`${receiver.url}\nERP connector`, READY, 'Enabled', expect.stringMatching(/ UTC$/)],
         ]);
