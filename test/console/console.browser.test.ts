@@ -78,7 +78,7 @@ eachDialectWith(
       await expect(chart.count()).resolves.toBe(1);
       await page.getByRole('button', { name: 'Show as table' }).click();
       const days = page.getByRole('table', { name: 'Records exported and failed per day (UTC)' });
-      await expect(days.getByRole('row').count()).resolves.toBe(31);
+      await eventually(() => days.getByRole('row').count()).toBe(31);
       expect(overview.exports_per_day).toHaveLength(30);
       await page.getByRole('button', { name: 'Show as table' }).click();
       await checkScreen(page, 'overview', dialect);

@@ -113,7 +113,7 @@ eachDialectWith(
       // Change its scopes: fields.read taken away leaves the live token at once; webhooks.read is added.
       await page.getByRole('button', { name: `Change scopes of ${credentials.client_id}` }).click();
       const scopesForm = page.getByRole('form', { name: `Scopes of ${credentials.client_id}` });
-      await expect(scopesForm.getByRole('checkbox', { name: /^fields\.read / }).isChecked()).resolves.toBe(true);
+      await eventually(() => scopesForm.getByRole('checkbox', { name: /^fields\.read / }).isChecked()).toBe(true);
       await scopesForm.getByRole('checkbox', { name: /^fields\.read / }).uncheck();
       await scopesForm.getByRole('checkbox', { name: /^webhooks\.read / }).check();
       await scopesForm.getByRole('button', { name: 'Save scopes' }).click();
