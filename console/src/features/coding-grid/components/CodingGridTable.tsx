@@ -1,5 +1,5 @@
 import type { Field } from '@svc/client';
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { recordTitle } from '../../../lib/labels';
 import { gridAction } from '../grid-keys';
@@ -28,8 +28,11 @@ export function CodingGridTable({ rows, fields, suggestions, grid, refusals }: C
   const table = useRef<HTMLTableElement>(null);
   const { active, editing, edits, selected } = grid;
 
-  // The active cell holds the focus while the grid has it (and takes it back when an edit ends).
-  useEffect(() => {
+  // The active cell holds the focus while the grid has it (and takes it back when an edit ends). A layout effect: it
+  // runs in the same task as the change that removed the editor, so a key pressed right after (Tab after an Enter
+  // that took a match when the search answered) never finds the focus on the page's body, where the browser's own
+  // Tab would carry it out of the grid.
+  useLayoutEffect(() => {
     if (editing) return;
     const inGrid = table.current?.contains(document.activeElement) || document.activeElement === document.body;
     if (!inGrid) return;
