@@ -1,5 +1,6 @@
 import type { Db } from '../../src/db/database.js';
-import { centsOf, economicLines, type Op, type Workload } from './reliability-workload.js';
+import { centsOf, economicLines, type Op } from './reliability-ops.js';
+import type { Workload } from './reliability-workload.js';
 
 /** What the database holds of a Workload's entities, read directly and told in the model's terms. */
 

@@ -1,43 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import {
+  centsOf,
+  economicLines,
+  usd,
+  type ModelLine,
+  type ModelRecord,
+  type Op,
+  type OpKind,
+} from './reliability-ops.js';
 import type { HttpApi } from './reliability.js';
 
-export type OpKind =
-  'create' | 'update' | 'delete' | 'ingest' | 'export' | 'fail' | 'reopen' | 'code' | 'split' | 'merge' | 'approve';
-
-export interface Op {
-  kind: OpKind;
-  method: 'POST' | 'PUT' | 'DELETE';
-  path: string;
-  body: any;
-  key: string;
-  /** remote_ids (values) or source_ids (records) the op touches, and what it sets. */
-  targets: string[];
-  text: string;
-}
-
-/** An economic line as the model knows it: its id, amount in cents, and the remote_id of its value (null: uncoded). */
-interface ModelLine {
-  id: string;
-  cents: number;
-  coded: string | null;
-}
-
-/** What the model knows of a record: its review state and version, its last export report and its economic lines. */
-interface ModelRecord {
-  id: string;
-  status: 'READY_FOR_EXPORT' | 'EXPORTED' | 'REVIEW';
-  version: number;
-  /** The reference of the last export reported a success; the message of the last one reported a failure. */
-  reference: string | null;
-  failure: string | null;
-  lines: ModelLine[];
-}
-
-const usd = (cents: number) => ({ amount: cents / 100, currency: 'USD' });
-export const centsOf = (money: { amount: number }) => Math.round(money.amount * 100);
-/** Every record of the workload books its economic side as DEBIT lines (card expenses and bill expenses). */
-export const economicLines = <L extends { id: string; type: string }>(lineItems: L[]): L[] =>
-  lineItems.filter((l) => l.type === 'DEBIT');
+export type { Op, OpKind } from './reliability-ops.js';
 
 /**
  * One client's stream of batch writes over entities that only it touches, so that its model of the stored
