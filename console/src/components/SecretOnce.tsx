@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 
 /** Copies text: the Clipboard API where the page may use it, else the selected field's text. */
 async function copy(text: string, field: HTMLInputElement | null): Promise<boolean> {
@@ -35,7 +35,7 @@ export function SecretOnce({ title, warning, label, secret, before, children, on
   const headingRef = useRef<HTMLHeadingElement>(null);
   const secretRef = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState<string | null>(null);
-  useEffect(() => headingRef.current?.focus(), []);
+  useLayoutEffect(() => headingRef.current?.focus(), []);
 
   const copySecret = async () =>
     setCopied(

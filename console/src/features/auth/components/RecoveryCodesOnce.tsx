@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 
 /**
  * Recovery codes, shown this once (the service keeps only their hashes): a list to copy or write down, and the
@@ -16,7 +16,7 @@ export function RecoveryCodesOnce({
   const id = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [copied, setCopied] = useState<string | null>(null);
-  useEffect(() => headingRef.current?.focus(), []);
+  useLayoutEffect(() => headingRef.current?.focus(), []);
 
   const copy = async () => {
     try {

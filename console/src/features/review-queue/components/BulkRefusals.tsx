@@ -1,5 +1,5 @@
 import type { AccountingRecord } from '@svc/client';
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { plural } from '../../../lib/format';
 import { recordTitle } from '../../../lib/labels';
 import { movingCount, type BulkPlan } from '../bulk-plan';
@@ -21,7 +21,7 @@ interface BulkRefusalsProps {
  */
 export function BulkRefusals({ plan, records, busy, onGoOn, onSubmitAndApprove, onCancel }: BulkRefusalsProps) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [plan]);
+  useLayoutEffect(() => heading.current?.focus(), [plan]);
   const titles = new Map(records.map((r) => [r.id, recordTitle(r)]));
   const moving = movingCount(plan);
   const verb = VERBS[plan.action];
