@@ -117,3 +117,32 @@ export const grid = (page: Page) => page.getByRole('grid', { name: 'Lines to cod
 export const cell = (page: Page, field: string, vendor: string) =>
   grid(page).getByRole('gridcell', { name: new RegExp(`^${field} for ${vendor},`) });
 export const nameOf = (locator: Locator) => locator.getAttribute('aria-label');
+
+/**
+ * Counts the changes of the page after which the focus was on the page's body (a Tab pressed then is the browser's,
+ * and leaves the grid), with the page's CPU slowed `rate` times, so that React yields between drawing a change and
+ * its passive effects as it does on a loaded machine: `stop()` gives the count and lets the CPU run again.
+ */
+export async function watchFocusOnBody(page: Page, rate = 8) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+  await page.evaluate(() => {
+    document.body.dataset.focusOnBody = '0';
+    new MutationObserver(() => {
+      if (document.activeElement !== document.body) return;
+      document.body.dataset.focusOnBody = String(Number(document.body.dataset.focusOnBody) + 1);
+    }).observe(document.getElementById('root') ?? document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
+  });
+  return {
+    async stop(): Promise<number> {
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      await cdp.detach();
+      return Number(await page.evaluate(() => document.body.dataset.focusOnBody));
+    },
+  };
+}
