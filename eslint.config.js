@@ -108,7 +108,17 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-type-assertion': 'error',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', ...unsafeCasts],
+      'no-restricted-syntax': [
+        'error',
+        ...unsafeCasts,
+        {
+          // docs/console.md: a passive effect runs after the page is drawn, and a key pressed in between acts where
+          // the focus was (on the page's body, when the element that had it is gone).
+          selector:
+            'CallExpression[callee.name="useEffect"] CallExpression[callee.property.name=/^(focus|showModal)$/]',
+          message: 'Move the focus in useLayoutEffect, with the drawing that shows where it goes (docs/console.md).',
+        },
+      ],
     },
   },
   {

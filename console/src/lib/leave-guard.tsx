@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 
 /** The page's guard while it has unsaved edits: where Back is undone to, and how to ask. */
 let guarded: { url: string; state: unknown; ask: (go: () => void) => void } | null = null;
@@ -112,7 +112,7 @@ function LeaveDialog({
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const textId = useId();
-  useEffect(() => {
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
   }, []);

@@ -1,5 +1,5 @@
 import type { Receipt } from '@svc/client';
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { onThisOrigin } from '../api/receipts';
 import { formatBytes, receiptKind } from '../receipt-words';
 import { PdfFrame } from './PdfFrame';
@@ -29,7 +29,7 @@ export function ReceiptViewer({ receipts, index, onIndex, onClose, recovery }: R
   const [rotation, setRotation] = useState(0);
   const receipt = receipts[index];
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
     // The way out has the focus (showModal alone would give it to the first button).

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId, useLayoutEffect, useRef } from 'react';
 import { shownError } from '../../../lib/errors';
 import type { ConflictChanges } from '../conflict-words';
 
@@ -28,7 +28,7 @@ export function VersionConflictNotice({
   const shown = shownError(error);
   const notice = useRef<HTMLDivElement>(null);
   const id = useId();
-  useEffect(() => {
+  useLayoutEffect(() => {
     notice.current?.scrollIntoView({ block: 'center' });
     notice.current?.focus({ preventScroll: true });
   }, []);
