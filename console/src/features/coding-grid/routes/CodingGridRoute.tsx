@@ -4,6 +4,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
+import { RefreshFailed } from '../../../components/RefreshFailed';
 import { describeMissingLines, recordProblems } from '../../../lib/errors';
 import { plural } from '../../../lib/format';
 import { useDebounced } from '../../../lib/use-debounced';
@@ -170,9 +171,10 @@ export function CodingGridRoute() {
 
   let body;
   if (page.isPending || allFields.isPending || required.isPending) body = <Loading label="Loading the lines…" />;
-  else if (page.isError) body = <ErrorMessage title="The lines could not be loaded." error={page.error} />;
-  else if (allFields.isError) body = <ErrorMessage title="The fields could not be loaded." error={allFields.error} />;
-  else if (rows.length === 0) body = <EmptyState title="No line to code here." />;
+  else if (page.data === undefined) body = <ErrorMessage title="The lines could not be loaded." error={page.error} />;
+  else if (allFields.data === undefined) {
+    body = <ErrorMessage title="The fields could not be loaded." error={allFields.error} />;
+  } else if (rows.length === 0) body = <EmptyState title="No line to code here." />;
   else if (fields.length === 0) body = <EmptyState title="The account has no field to code lines with." />;
   else
     body = (
@@ -220,6 +222,7 @@ export function CodingGridRoute() {
       {suggestionPage.isError && (
         <ErrorMessage title="The suggestions could not be loaded." error={suggestionPage.error} />
       )}
+      <RefreshFailed what="The lines or the fields" queries={[page, allFields]} />
       {body}
       <nav className="pager" aria-label="Pages of lines">
         <button

@@ -2,6 +2,7 @@ import { useSearch, useLocation } from 'wouter';
 import { useSessionScopes } from '../../auth/api/session';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
+import { RefreshFailed } from '../../../components/RefreshFailed';
 import { PageHeading } from '../../../components/PageHeading';
 import { recordTitle } from '../../../lib/labels';
 import { useAllFields } from '../../fields/api/fields';
@@ -18,24 +19,27 @@ function NewRuleForm({ initial }: { initial: RuleDraft }) {
   const allFields = useAllFields();
   const create = useCreateRule();
   if (fields.isPending) return <Loading label="Loading the fields…" />;
-  if (fields.isError) return <ErrorMessage title="The fields could not be loaded." error={fields.error} />;
+  if (fields.data === undefined) return <ErrorMessage title="The fields could not be loaded." error={fields.error} />;
   return (
-    <RuleForm
-      initial={initial}
-      fields={fields.data}
-      allFields={allFields.data}
-      submitLabel="Save rule"
-      pendingLabel="Saving…"
-      pending={create.isPending}
-      saveError={create.error}
-      onResetSave={() => create.reset()}
-      onSave={(name, body) =>
-        create.mutate(
-          { name, ...body },
-          { onSuccess: (rule) => navigate('/coding-rules', { state: { saved: `${rule.name} is saved.` } }) },
-        )
-      }
-    />
+    <>
+      <RefreshFailed what="The fields" queries={[fields]} />
+      <RuleForm
+        initial={initial}
+        fields={fields.data}
+        allFields={allFields.data}
+        submitLabel="Save rule"
+        pendingLabel="Saving…"
+        pending={create.isPending}
+        saveError={create.error}
+        onResetSave={() => create.reset()}
+        onSave={(name, body) =>
+          create.mutate(
+            { name, ...body },
+            { onSuccess: (rule) => navigate('/coding-rules', { state: { saved: `${rule.name} is saved.` } }) },
+          )
+        }
+      />
+    </>
   );
 }
 
@@ -43,7 +47,9 @@ function NewRuleForm({ initial }: { initial: RuleDraft }) {
 function FromRecord({ recordId }: { recordId: string }) {
   const record = useRecord(recordId);
   if (record.isPending) return <Loading label="Loading the record…" />;
-  if (record.isError) return <ErrorMessage title="The record could not be loaded." error={record.error} />;
+  if (record.data === undefined) {
+    return <ErrorMessage title="The record could not be loaded." error={record.error} />;
+  }
   const { singleEntry } = record.data;
   return (
     <>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
+import { RefreshFailed } from '../../../components/RefreshFailed';
 import { PageHeading } from '../../../components/PageHeading';
 import { formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/errors';
@@ -40,10 +41,11 @@ function EditRule({ rule, onReload }: { rule: CodingRule; onReload: () => Promis
     setGeneration((g) => g + 1);
   };
   if (fields.isPending || names.pending) return <Loading label="Loading the rule's fields and values…" />;
-  if (fields.isError) return <ErrorMessage title="The fields could not be loaded." error={fields.error} />;
+  if (fields.data === undefined) return <ErrorMessage title="The fields could not be loaded." error={fields.error} />;
   return (
     <section aria-labelledby="rule-edit-title">
       <h2 id="rule-edit-title">Change the rule</h2>
+      <RefreshFailed what="The fields" queries={[fields]} />
       {conflict && (
         <div className="notice notice-error" role="alert">
           <p className="notice-title">Someone else changed this rule since you opened it.</p>
@@ -129,7 +131,7 @@ export function RuleRoute({ id }: { id: string }) {
       </>
     );
   }
-  if (rule.isError) {
+  if (rule.data === undefined) {
     const missing = rule.error instanceof SvcApiError && rule.error.status === 404;
     return (
       <>
@@ -154,6 +156,7 @@ export function RuleRoute({ id }: { id: string }) {
         </Link>
       </p>
       <PageHeading title={current.name} />
+      <RefreshFailed what="The rule" queries={[rule]} />
       <div className="field-summary">
         <RuleStatus rule={current} fields={allFields.data} />
         <p className="muted">

@@ -4,6 +4,7 @@ import { ErrorMessage } from '../../../components/ErrorMessage';
 import { PageHeading } from '../../../components/PageHeading';
 import { plural } from '../../../lib/format';
 import { Loading } from '../../../components/Loading';
+import { RefreshFailed } from '../../../components/RefreshFailed';
 import { useAllFields } from '../../fields/api/fields';
 import { useCanExport, useCanSetMapping } from '../access';
 import { useExportMapping } from '../api/export-mapping';
@@ -94,7 +95,7 @@ function MappingSection() {
   const fields = useAllFields();
   const mayWrite = useCanSetMapping();
   if (mapping.isPending || fields.isPending) return <Loading label="Loading the mapping…" />;
-  if (mapping.isError || fields.isError) {
+  if (mapping.data === undefined || fields.data === undefined) {
     return (
       <ErrorMessage title="The mapping could not be loaded." error={mapping.error ?? fields.error}>
         <button type="button" onClick={() => void Promise.all([mapping.refetch(), fields.refetch()])}>
@@ -103,7 +104,12 @@ function MappingSection() {
       </ErrorMessage>
     );
   }
-  return <ExportMappingForm mapping={mapping.data} fields={fields.data} mayWrite={mayWrite} />;
+  return (
+    <>
+      <RefreshFailed what="The mapping" queries={[mapping, fields]} />
+      <ExportMappingForm mapping={mapping.data} fields={fields.data} mayWrite={mayWrite} />
+    </>
+  );
 }
 
 /** The Export page: the account's records ready for export as a file for a ledger or an ERP's import. */

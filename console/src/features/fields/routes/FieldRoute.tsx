@@ -2,6 +2,7 @@ import { Link, useLocation } from 'wouter';
 import { useSessionScopes } from '../../auth/api/session';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
+import { RefreshFailed } from '../../../components/RefreshFailed';
 import { PageHeading } from '../../../components/PageHeading';
 import { isApiError } from '../../../lib/errors';
 import { canEditValues, canManageFields } from '../../auth/session-context';
@@ -21,7 +22,7 @@ export function FieldRoute({ id }: { id: string }) {
   const manage = canManageFields(scopes);
 
   if (field.isPending) return <Loading label="Loading the field…" />;
-  if (field.isError) {
+  if (field.data === undefined) {
     return (
       <>
         <PageHeading title="Field" />
@@ -47,6 +48,7 @@ export function FieldRoute({ id }: { id: string }) {
         <Link href="/fields">← All fields</Link>
       </p>
       <PageHeading title={f.name} />
+      <RefreshFailed what="The field" queries={[field]} />
       <p className="field-summary">
         {FIELD_GROUP_LABELS[f.group]} field
         {f.remote_id ? ` · remote id ${f.remote_id}` : ''}

@@ -1,6 +1,7 @@
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
+import { RefreshFailed } from '../../../components/RefreshFailed';
 import { useCodingFields, type RecordViews } from '../api/record';
 import { CodingForm } from './CodingForm';
 
@@ -32,19 +33,22 @@ export function CodingSection({
   if (!coding.editable) return <p className="muted">{coding.reason}</p>;
   if (fields.isPending) return <Loading label="Loading the fields…" />;
   if (draftLoading) return <Loading label="Looking for your draft…" />;
-  if (fields.isError) return <ErrorMessage title="The fields could not be loaded." error={fields.error} />;
+  if (fields.data === undefined) return <ErrorMessage title="The fields could not be loaded." error={fields.error} />;
   if (fields.data.length === 0) {
     return <EmptyState title="The account has no fields to code lines with yet." />;
   }
   return (
-    <CodingForm
-      key={generation}
-      singleEntry={singleEntry}
-      fields={fields.data}
-      saving={saving}
-      onSave={onSave}
-      onDirtyChange={onDirtyChange}
-      {...extra}
-    />
+    <>
+      <RefreshFailed what="The fields" queries={[fields]} />
+      <CodingForm
+        key={generation}
+        singleEntry={singleEntry}
+        fields={fields.data}
+        saving={saving}
+        onSave={onSave}
+        onDirtyChange={onDirtyChange}
+        {...extra}
+      />
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import { SvcApiError } from '@svc/client';
-import { useRef } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { PageHeading } from '../../../components/PageHeading';
 import { useSessionScopes } from '../../auth/api/session';
 import { recordProblems } from '../../../lib/errors';
@@ -41,13 +41,15 @@ interface RecordPageProps {
   id: string;
   views: RecordViews;
   onReload: () => Promise<unknown>;
+  /** Said under the header when the record could not be read again in the background (the page stays as it was). */
+  refreshFailed?: ReactNode;
   /** Unsaved coding: RecordRoute guards every way out while there is some. */
   dirty: boolean;
   onDirtyChange: (dirty: boolean) => void;
 }
 
 /** One record: its review moves, coding, receipts, lines, last export and history. */
-export function RecordPage({ id, views, onReload, dirty, onDirtyChange }: RecordPageProps) {
+export function RecordPage({ id, views, onReload, refreshFailed, dirty, onDirtyChange }: RecordPageProps) {
   const { record, singleEntry } = views;
   const user = useCurrentUser();
   const scopes = useSessionScopes();
@@ -63,6 +65,7 @@ export function RecordPage({ id, views, onReload, dirty, onDirtyChange }: Record
     <>
       <PageHeading title={`${recordTitle(record)}, ${formatMoney(record.amount)}`} />
       <RecordHeader record={record} />
+      {refreshFailed}
 
       {conflict && (
         <VersionConflictNotice

@@ -4,6 +4,7 @@ import { useHistoryState } from 'wouter/use-browser-location';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
+import { RefreshFailed } from '../../../components/RefreshFailed';
 import { useLeaveGuard } from '../../../lib/leave-guard';
 import { readQueueContext } from '../../../lib/queue-context';
 import { useRecord } from '../api/record';
@@ -29,7 +30,7 @@ export function RecordRoute({ id }: { id: string }) {
           <Loading label="Loading the record…" />
         </>
       )}
-      {record.isError && (
+      {record.data === undefined && record.isError && (
         <>
           <PageHeading title="Record" />
           {record.error instanceof SvcApiError && record.error.status === 404 ? (
@@ -48,6 +49,7 @@ export function RecordRoute({ id }: { id: string }) {
           id={id}
           views={record.data}
           onReload={() => record.refetch()}
+          refreshFailed={<RefreshFailed what="The record" queries={[record]} />}
           dirty={dirty}
           onDirtyChange={setDirty}
         />

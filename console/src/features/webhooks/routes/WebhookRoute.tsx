@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
+import { RefreshFailed } from '../../../components/RefreshFailed';
 import { PageHeading } from '../../../components/PageHeading';
 import { formatDateTime } from '../../../lib/format';
 import { isApiError } from '../../../lib/errors';
@@ -124,7 +125,7 @@ function EndpointScreen({ id }: { id: string }) {
 
 function EndpointBody({ endpoint, onDeleted }: { endpoint: ReturnType<typeof useWebhook>; onDeleted: () => void }) {
   if (endpoint.isPending) return <Loading label="Loading the endpoint…" />;
-  if (endpoint.isError) {
+  if (endpoint.data === undefined) {
     return isApiError(endpoint.error, 'NOT_FOUND') ? (
       <ErrorMessage title="This webhook endpoint does not exist." error={endpoint.error} showMessage={false}>
         <p>
@@ -142,6 +143,7 @@ function EndpointBody({ endpoint, onDeleted }: { endpoint: ReturnType<typeof use
   const data = endpoint.data;
   return (
     <>
+      <RefreshFailed what="The endpoint" queries={[endpoint]} />
       <p className="endpoint-url">
         <code>{data.url}</code>
       </p>

@@ -1,0 +1,107 @@
+import type { BrowserContext, Page, Route } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import {
+  eventually,
+  newContext,
+  screenshotFailuresThenClose,
+  sharedBrowser,
+  signIn,
+  startConsoleServer,
+} from '../support/browser.js';
+import { newUser } from '../support/console.js';
+import { newAccountId } from '../support/context.js';
+import { eachDialectWith } from '../support/dialects.js';
+
+const browser = sharedBrowser();
+
+/** What the service answers while its database is down (the SDK's SvcUnavailableError). */
+const unavailable = (route: Route) =>
+  route.request().method() === 'GET'
+    ? route.fulfill({
+        status: 503,
+        json: { error_code: 'SERVICE_UNAVAILABLE', message: 'The database is unavailable.', request_id: 'req_down' },
+      })
+    : route.fallback();
+
+eachDialectWith(
+  'console: a failed refresh takes nothing away',
+  (dialect) => startConsoleServer(dialect),
+  (server) => {
+    let context: BrowserContext;
+    let page: Page;
+    let recordUrl: string;
+    let recordId: string;
+
+    beforeAll(async () => {
+      const accountId = newAccountId();
+      const api = await server().apiClient(accountId);
+      const gl = await api.fields.create({ name: 'GL Account', group: 'ACCOUNTING' });
+      await api.fieldValues.create(gl.svc_id, [{ value: 'Travel', remote_id: '6100' }]);
+      const created = await api.review.createRecords([
+        {
+          type: 'CARD_EXPENSE_POST',
+          review_status: 'REVIEW',
+          amount: { amount: 30, currency: 'USD' },
+          posted_at: '2026-11-20T09:00:00Z',
+          vendor: { id: 'v_zephyr', name: 'Zephyr Cabs' },
+        },
+      ]);
+      recordId = created.items[0]!.id;
+      recordUrl = `${server().url}/console/records/${recordId}`;
+      context = await newContext(browser());
+      // The page's clock, which the test moves: what the console read becomes stale when the test says so.
+      await context.clock.install();
+      page = await signIn(context, `${server().url}/console`, await newUser(server().db, 'BOOKKEEPER', accountId));
+    });
+
+    screenshotFailuresThenClose('refresh-failed', () => (page ? { context, page } : undefined));
+
+    it('keeps the record page and its unsaved coding when reading the record and the fields again fails; says so, and tries again', async () => {
+      await page.goto(recordUrl);
+      await page.getByRole('heading', { level: 1, name: 'Zephyr Cabs, 30.00 USD' }).waitFor();
+      const picker = page.getByRole('combobox', { name: 'GL Account for line 1' });
+      await picker.fill('Trav');
+      await page.getByRole('option', { name: 'Travel · 6100' }).click();
+      await page.getByText('Unsaved changes on 1 line').waitFor();
+
+      // The service goes down; the user comes back to the tab after a while: the page reads the record and the
+      // fields again (TanStack Query's refetch on focus, past their stale time), and both fail.
+      const isRecord = (url: URL) => url.pathname.endsWith(`/accounting/records/${recordId}`);
+      const isFields = (url: URL) => url.pathname.endsWith('/fields');
+      const recordFailed = page
+        .getByRole('alert')
+        .filter({ hasText: 'The record could not be read again: the page shows it as it was.' });
+      const fieldsFailed = page
+        .getByRole('alert')
+        .filter({ hasText: 'The fields could not be read again: the page shows it as it was.' });
+      await page.route(isRecord, unavailable);
+      await page.route(isFields, unavailable);
+      try {
+        await page.clock.fastForward('05:00');
+        await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+        await recordFailed.waitFor();
+        await fieldsFailed.waitFor();
+        await expect(recordFailed.getByText('Request id: req_down').count()).resolves.toBe(1);
+
+        // Nothing was taken away: one page, its heading, the coding form with the unsaved choice in it.
+        await expect(page.getByRole('heading', { level: 1 }).allInnerTexts()).resolves.toEqual([
+          'Zephyr Cabs, 30.00 USD',
+        ]);
+        await expect(page.getByText('Unsaved changes on 1 line').count()).resolves.toBe(1);
+        await expect(picker.inputValue()).resolves.toBe('Travel');
+      } finally {
+        await page.unroute(isRecord);
+        await page.unroute(isFields);
+      }
+
+      // The service is back: "Try again" reads both, the notices go, the unsaved choice stays.
+      await recordFailed.getByRole('button', { name: 'Try again' }).click();
+      await recordFailed.waitFor({ state: 'detached' });
+      await fieldsFailed.getByRole('button', { name: 'Try again' }).click();
+      await eventually(() => page.getByRole('alert').filter({ hasText: 'could not be read again' }).count()).toBe(0);
+      await expect(page.getByText('Unsaved changes on 1 line').count()).resolves.toBe(1);
+      await expect(picker.inputValue()).resolves.toBe('Travel');
+    });
+  },
+  { only: 'sqlite' },
+);
