@@ -25,7 +25,9 @@ interface LineCodingPickerProps {
 /**
  * A combobox (ARIA 1.2, list autocomplete) over one field's values for one line: typing searches the service
  * (values starting with the text first, then containing it); arrows move through the answers, Enter or a click
- * picks one, Escape goes back to the line's value. Emptying the box removes the field from the line's coding.
+ * picks one (Enter with none highlighted, the top match: when pressed before the answer came, once it comes; typed
+ * text never submits the form), Escape goes back to the line's value. Emptying the box removes the field from the
+ * line's coding.
  */
 export function LineCodingPicker({
   fieldId,
@@ -42,6 +44,7 @@ export function LineCodingPicker({
   const [typed, setTyped] = useState(false);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
+  const [enterPending, setEnterPending] = useState(false);
   // A value set from outside (changes discarded) shows, unless the user is typing.
   const valueLabel = value?.label ?? '';
   useEffect(() => {
@@ -51,6 +54,7 @@ export function LineCodingPicker({
   const search = useFieldValueSearch(fieldId, query, typed);
   const options = typed && query === text.trim() ? (search.data?.items ?? []) : [];
   const showList = open && typed && options.length > 0;
+  const settled = typed && query === text.trim() && !search.isFetching && (search.isSuccess || search.isError);
 
   const choose = (index: number) => {
     const option = options[index];
@@ -61,8 +65,16 @@ export function LineCodingPicker({
     setOpen(false);
     setActive(-1);
   };
+  // Enter pressed while the answer for the text was on its way: the top match once it is here (none: the box says
+  // that nothing matches).
+  useEffect(() => {
+    if (!enterPending || !settled) return;
+    setEnterPending(false);
+    choose(0);
+  }, [enterPending, settled]);
   const revert = () => {
     setText(value?.label ?? '');
+    setEnterPending(false);
     setTyped(false);
     setOpen(false);
     setActive(-1);
@@ -91,6 +103,11 @@ export function LineCodingPicker({
     } else if (event.key === 'Enter' && showList && active >= 0) {
       event.preventDefault();
       choose(active);
+    } else if (event.key === 'Enter' && typed) {
+      event.preventDefault();
+      if (text.trim() === '') leave();
+      else if (settled) choose(0);
+      else setEnterPending(true);
     } else if (event.key === 'Escape' && (open || typed)) {
       event.preventDefault();
       revert();
@@ -131,6 +148,7 @@ export function LineCodingPicker({
           setTyped(true);
           setOpen(true);
           setActive(-1);
+          setEnterPending(false);
         }}
         onKeyDown={onKeyDown}
         onBlur={leave}

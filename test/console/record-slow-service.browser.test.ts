@@ -1,4 +1,5 @@
 import type { BrowserContext, Page, Route } from 'playwright-core';
+import type { AccountingRecord } from '../../client/src/index.js';
 import { beforeAll, expect, it } from 'vitest';
 import {
   eventually,
@@ -24,37 +25,46 @@ const unavailable = (route: Route) =>
     : route.fallback();
 
 eachDialectWith(
-  'console: a failed refresh takes nothing away',
+  'console: the record page when the service is slow or down',
   (dialect) => startConsoleServer(dialect),
   (server) => {
     let context: BrowserContext;
     let page: Page;
     let recordUrl: string;
     let recordId: string;
+    let slowRecordUrl: string;
+    let otherId: string;
+    let fetchRecord: (id: string) => Promise<AccountingRecord>;
 
     beforeAll(async () => {
       const accountId = newAccountId();
       const api = await server().apiClient(accountId);
       const gl = await api.fields.create({ name: 'GL Account', group: 'ACCOUNTING' });
-      await api.fieldValues.create(gl.svc_id, [{ value: 'Travel', remote_id: '6100' }]);
-      const created = await api.review.createRecords([
-        {
-          type: 'CARD_EXPENSE_POST',
-          review_status: 'REVIEW',
-          amount: { amount: 30, currency: 'USD' },
+      await api.fieldValues.create(gl.svc_id, [
+        { value: 'Travel', remote_id: '6100' },
+        { value: 'Transport', remote_id: '6150' },
+      ]);
+      const created = await api.review.createRecords(
+        [30, 12].map((amount) => ({
+          type: 'CARD_EXPENSE_POST' as const,
+          review_status: 'REVIEW' as const,
+          amount: { amount, currency: 'USD' },
           posted_at: '2026-11-20T09:00:00Z',
           vendor: { id: 'v_zephyr', name: 'Zephyr Cabs' },
-        },
-      ]);
+        })),
+      );
       recordId = created.items[0]!.id;
       recordUrl = `${server().url}/console/records/${recordId}`;
+      slowRecordUrl = `${server().url}/console/records/${created.items[1]!.id}`;
+      fetchRecord = (id) => api.accountingRecords.get(id, { single_entry: true });
+      otherId = created.items[1]!.id;
       context = await newContext(browser());
       // The page's clock, which the test moves: what the console read becomes stale when the test says so.
       await context.clock.install();
       page = await signIn(context, `${server().url}/console`, await newUser(server().db, 'BOOKKEEPER', accountId));
     });
 
-    screenshotFailuresThenClose('refresh-failed', () => (page ? { context, page } : undefined));
+    screenshotFailuresThenClose('record-slow-service', () => (page ? { context, page } : undefined));
 
     it('keeps the record page and its unsaved coding when reading the record and the fields again fails; says so, and tries again', async () => {
       await page.goto(recordUrl);
@@ -101,6 +111,36 @@ eachDialectWith(
       await eventually(() => page.getByRole('alert').filter({ hasText: 'could not be read again' }).count()).toBe(0);
       await expect(page.getByText('Unsaved changes on 1 line').count()).resolves.toBe(1);
       await expect(picker.inputValue()).resolves.toBe('Travel');
+    });
+
+    it('takes the top match when Enter is pressed before the search answered, and never saves the form for it', async () => {
+      await page.goto(slowRecordUrl);
+      await page.getByRole('heading', { level: 1, name: 'Zephyr Cabs, 12.00 USD' }).waitFor();
+      // The search's answer is held until Enter has been pressed.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const isSearch = (url: URL) => url.pathname.endsWith('/values/search');
+      await page.route(isSearch, async (route) => {
+        await held;
+        await route.fallback();
+      });
+      try {
+        const picker = page.getByRole('combobox', { name: 'GL Account for line 1' });
+        await picker.fill('Trav');
+        await page.getByText('Searching…').waitFor();
+        await picker.press('Enter');
+        release();
+        await eventually(() => picker.inputValue()).toBe('Travel');
+        await page.getByText('Unsaved changes on 1 line').waitFor();
+      } finally {
+        await page.unroute(isSearch);
+      }
+      // Nothing was saved by that Enter: the record is as it was, uncoded, at version 1.
+      const stored = await fetchRecord(otherId);
+      expect({
+        version: stored.version,
+        coded: stored.line_items.some((line) => line.accounting_field_values.length > 0),
+      }).toEqual({ version: 1, coded: false });
     });
   },
   { only: 'sqlite' },
