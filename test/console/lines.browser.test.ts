@@ -145,6 +145,51 @@ eachDialectWith(
       await page.getByText('Someone else changed this record since you opened it.').waitFor();
       expect((await linesOf(api, id)).version).toBe(2);
     });
+
+    it('an open split waits while the coding has unsaved changes: sending it would have dropped them', async () => {
+      const gl = await api.fields.create({ name: 'GL Account', group: 'ACCOUNTING' });
+      await api.fieldValues.create(gl.svc_id, [{ value: 'Travel', remote_id: '6100' }]);
+      const created = await api.review.createRecords([
+        {
+          type: 'CARD_EXPENSE_POST',
+          review_status: 'REVIEW',
+          amount: { amount: 40, currency: 'USD' },
+          posted_at: '2026-11-20T09:00:00Z',
+          lines: [{ amount: { amount: 40, currency: 'USD' }, memo: 'Hotel' }],
+        },
+      ]);
+      const id = created.items[0]!.id;
+      await openScreen(page, `${server().url}/console/records/${id}`, /40\.00 USD/);
+      const section = page.getByRole('region', { name: 'Split and merge lines' });
+      await section.getByRole('button', { name: 'Split line 1' }).click();
+      const form = page.getByRole('form', { name: 'Split line 1 (40.00 USD)' });
+      const send = form.getByRole('button', { name: 'Split line 1' });
+      await eventually(() => send.isEnabled()).toBe(true);
+
+      // The coding changes under the open form: the split waits, and says why.
+      await page.getByRole('combobox', { name: 'GL Account for line 1' }).fill('Trav');
+      await page.getByRole('option', { name: 'Travel · 6100' }).click();
+      await page.getByText('Unsaved changes on 1 line').waitFor();
+      await eventually(() => send.isDisabled()).toBe(true);
+      await section.getByText('Save or discard the coding changes first.').waitFor();
+      await form.getByLabel('Part 1 amount (USD)').press('Enter');
+      await expect(page.getByText('Unsaved changes on 1 line').count()).resolves.toBe(1);
+      expect(await linesOf(api, id)).toEqual({ version: 1, lines: [[40, 'Hotel']] });
+
+      // Saved, the split goes.
+      await page.getByRole('button', { name: 'Save coding' }).click();
+      await page.getByText('Coding saved: the record is now at version 2.').waitFor();
+      await section.getByRole('button', { name: 'Split line 1' }).click();
+      await form.getByRole('button', { name: 'Split line 1' }).click();
+      await page.getByText('Line 1 split in 2: the record is now at version 3.').waitFor();
+      expect(await linesOf(api, id)).toEqual({
+        version: 3,
+        lines: [
+          [20, 'Hotel'],
+          [20, 'Hotel'],
+        ],
+      });
+    });
   },
   { only: 'sqlite' },
 );

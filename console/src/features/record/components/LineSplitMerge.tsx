@@ -107,6 +107,7 @@ export function LineSplitMerge({
           line={splitLine}
           number={lines.indexOf(splitLine) + 1}
           busy={busy}
+          blocked={blockedBy !== null}
           onCancel={() => setSplitting(null)}
           onSplit={(amounts) => {
             onSplit(splitLine.id, amounts);

@@ -8,12 +8,15 @@ export function SplitLineForm({
   line,
   number,
   busy,
+  blocked,
   onSplit,
   onCancel,
 }: {
   line: LineItem;
   number: number;
   busy: boolean;
+  /** Unsaved coding on the page: a split would drop it (the hint above the lines says so). */
+  blocked: boolean;
   onSplit: (amounts: number[]) => void;
   onCancel: () => void;
 }) {
@@ -34,7 +37,7 @@ export function SplitLineForm({
       aria-label={title}
       onSubmit={(event) => {
         event.preventDefault();
-        if (ready) onSplit(minors.map((m) => Number(fromMinor(m!, digits))));
+        if (ready && !busy && !blocked) onSplit(minors.map((m) => Number(fromMinor(m!, digits))));
       }}
     >
       <p className="split-form-title">{title} into parts that add up to it:</p>
@@ -79,7 +82,7 @@ export function SplitLineForm({
         >
           Add a part
         </button>
-        <button type="submit" className="button-primary" disabled={!ready || busy}>
+        <button type="submit" className="button-primary" disabled={!ready || busy || blocked}>
           {busy ? 'Splitting…' : `Split line ${number}`}
         </button>
         <button type="button" disabled={busy} onClick={onCancel}>
