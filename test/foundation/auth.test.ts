@@ -82,13 +82,16 @@ describeEachDialect(
           await authService.revokeClient(writer, api.clientId);
           // PostgreSQL: another pool is another node; its revocation reaches this one's grant cache by notification
           // (at most 1 s later: test/speed/grant-cache-postgres.test.ts). Through the node's own pool, at once.
-          const refused =
-            t.dialect === 'postgres' && writer === other
-              ? await until('the revocation noticed', async () => {
-                  const res = await api.get('/v1/fields');
+          const throughOtherNode = t.dialect === 'postgres' && writer === other;
+          /** The next answer to `caller`; through another node, the first 401 once the notification came. */
+          const nextAnswer = (caller: typeof api, what: string) =>
+            throughOtherNode
+              ? until(what, async () => {
+                  const res = await caller.get('/v1/fields');
                   return res.status === 401 && res;
                 })
-              : await api.get('/v1/fields');
+              : caller.get('/v1/fields');
+          const refused = await nextAnswer(api, 'the revocation noticed');
           expect({ name, status: refused.status, body: refused.body }).toEqual({
             name,
             status: 401,
@@ -109,13 +112,7 @@ describeEachDialect(
           // Nothing was written since the last request: the grant may come from memory, its expiry still holds.
           // PostgreSQL, another pool: the new expiry reaches this node's grant cache by notification, as the
           // revocation above does (it failed once, on a loaded machine, when asked before the notification came).
-          const expired =
-            t.dialect === 'postgres' && writer === other
-              ? await until('the new expiry noticed', async () => {
-                  const res = await expiring.get('/v1/fields');
-                  return res.status === 401 && res;
-                })
-              : await expiring.get('/v1/fields');
+          const expired = await nextAnswer(expiring, 'the new expiry noticed');
           expect({ name, status: expired.status, body: expired.body }).toEqual({
             name,
             status: 401,
