@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { SvcClient } from '../../client/src/index.js';
 import {
@@ -172,7 +172,21 @@ eachDialectWith(
       await page.getByText('Unsaved changes on 1 line').waitFor();
       await eventually(() => send.isDisabled()).toBe(true);
       await section.getByText('Save or discard the coding changes first.').waitFor();
-      await form.getByLabel('Part 1 amount (USD)').press('Enter');
+      // Enter in a part, and a click on the button: no split is sent.
+      const splits: string[] = [];
+      const onRequest = (request: Request) => {
+        if (new URL(request.url()).pathname.endsWith('/split')) splits.push(request.method());
+      };
+      page.on('request', onRequest);
+      try {
+        await form.getByLabel('Part 1 amount (USD)').press('Enter');
+        await send.click({ force: true });
+        // A request the page had started by now has been seen: the page's own fetch, sent after them, answers.
+        await page.evaluate(async () => (await fetch('/auth/session')).status);
+      } finally {
+        page.off('request', onRequest);
+      }
+      expect(splits).toEqual([]);
       await expect(page.getByText('Unsaved changes on 1 line').count()).resolves.toBe(1);
       expect(await linesOf(api, id)).toEqual({ version: 1, lines: [[40, 'Hotel']] });
 

@@ -35,6 +35,8 @@ eachDialectWith(
     let slowRecordUrl: string;
     let otherId: string;
     let fetchRecord: (id: string) => Promise<AccountingRecord>;
+    let deleteField: () => Promise<unknown>;
+    let fieldUrl: string;
 
     beforeAll(async () => {
       const accountId = newAccountId();
@@ -57,6 +59,9 @@ eachDialectWith(
       recordUrl = `${server().url}/console/records/${recordId}`;
       slowRecordUrl = `${server().url}/console/records/${created.items[1]!.id}`;
       fetchRecord = (id) => api.accountingRecords.get(id, { single_entry: true });
+      const spare = await api.fields.create({ name: 'Project', group: 'ACCOUNTING' });
+      fieldUrl = `${server().url}/console/fields/${spare.svc_id}`;
+      deleteField = () => api.fields.delete(spare.svc_id);
       otherId = created.items[1]!.id;
       context = await newContext(browser());
       // The page's clock, which the test moves: what the console read becomes stale when the test says so.
@@ -107,6 +112,8 @@ eachDialectWith(
       // The service is back: "Try again" reads both, the notices go, the unsaved choice stays.
       await recordFailed.getByRole('button', { name: 'Try again' }).click();
       await recordFailed.waitFor({ state: 'detached' });
+      // Its Try again had the focus: it goes to the page's heading, not to the page's body.
+      await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Zephyr Cabs, 30.00 USD');
       await fieldsFailed.getByRole('button', { name: 'Try again' }).click();
       await eventually(() => page.getByRole('alert').filter({ hasText: 'could not be read again' }).count()).toBe(0);
       await expect(page.getByText('Unsaved changes on 1 line').count()).resolves.toBe(1);
@@ -133,6 +140,7 @@ eachDialectWith(
         await eventually(() => picker.inputValue()).toBe('Travel');
         await page.getByText('Unsaved changes on 1 line').waitFor();
       } finally {
+        release();
         await page.unroute(isSearch);
       }
       // Nothing was saved by that Enter: the record is as it was, uncoded, at version 1.
@@ -141,6 +149,20 @@ eachDialectWith(
         version: stored.version,
         coded: stored.line_items.some((line) => line.accounting_field_values.length > 0),
       }).toEqual({ version: 1, coded: false });
+    });
+
+    it('says a thing is gone when reading it again finds it deleted, rather than keeping it as it was', async () => {
+      await page.goto(fieldUrl);
+      await page.getByRole('heading', { level: 1, name: 'Project' }).waitFor();
+      await deleteField();
+      await page.clock.fastForward('05:00');
+      await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /^There is no field .* in your account\./ })
+        .waitFor();
+      await expect(page.getByRole('heading', { level: 1 }).allInnerTexts()).resolves.toEqual(['Field']);
+      await expect(page.getByText('could not be read again').count()).resolves.toBe(0);
     });
   },
   { only: 'sqlite' },

@@ -128,21 +128,30 @@ export async function watchFocusOnBody(page: Page, rate = 8) {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
   await page.evaluate(() => {
     document.body.dataset.focusOnBody = '0';
-    new MutationObserver(() => {
+    const watch = new MutationObserver(() => {
       if (document.activeElement !== document.body) return;
       document.body.dataset.focusOnBody = String(Number(document.body.dataset.focusOnBody) + 1);
-    }).observe(document.getElementById('root') ?? document.body, {
+    });
+    watch.observe(document.getElementById('root') ?? document.body, {
       subtree: true,
       childList: true,
       attributes: true,
       characterData: true,
     });
+    Object.assign(window, { svcFocusWatch: watch });
   });
   return {
+    /** Call it in a `finally`: the page runs at full speed again, and the count stops. */
     async stop(): Promise<number> {
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
       await cdp.detach();
-      return Number(await page.evaluate(() => document.body.dataset.focusOnBody));
+      return Number(
+        await page.evaluate(() => {
+          const watch: unknown = Reflect.get(window, 'svcFocusWatch');
+          if (watch instanceof MutationObserver) watch.disconnect();
+          return document.body.dataset.focusOnBody;
+        }),
+      );
     },
   };
 }

@@ -34,6 +34,14 @@ export function isApiError(error: unknown, code: string): error is SvcApiError {
   return error instanceof SvcApiError && error.error_code === code;
 }
 
+/**
+ * The service says the thing is not there (404): deleted, or never in the user's account. Final, even when a page
+ * still holds what it read before (a failed refresh otherwise keeps the page as it was: RefreshFailed).
+ */
+export function isGone(error: unknown): boolean {
+  return error instanceof SvcApiError && error.status === 404;
+}
+
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof SvcApiError && error.status === 401;
 }

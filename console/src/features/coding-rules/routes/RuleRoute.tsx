@@ -1,6 +1,5 @@
 import type { CodingRule, Field } from '@svc/client';
 import { useSessionScopes } from '../../auth/api/session';
-import { SvcApiError } from '@svc/client';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { ErrorMessage } from '../../../components/ErrorMessage';
@@ -8,7 +7,7 @@ import { Loading } from '../../../components/Loading';
 import { RefreshFailed } from '../../../components/RefreshFailed';
 import { PageHeading } from '../../../components/PageHeading';
 import { formatDateTime } from '../../../lib/format';
-import { isApiError } from '../../../lib/errors';
+import { isApiError, isGone } from '../../../lib/errors';
 import { useCurrentUser } from '../../auth/session-context';
 import { useAllFields } from '../../fields/api/fields';
 import { useCodingFields } from '../../record/api/record';
@@ -36,8 +35,10 @@ function EditRule({ rule, onReload }: { rule: CodingRule; onReload: () => Promis
   const conflict = isApiError(update.error, 'VERSION_CONFLICT');
   const reload = async () => {
     const current = await onReload();
+    // Not read again: the notice and the form stay (the page says the read failed), to try again.
+    if (!current) return;
     update.reset();
-    if (current) setBase(current);
+    setBase(current);
     setGeneration((g) => g + 1);
   };
   if (fields.isPending || names.pending) return <Loading label="Loading the rule's fields and values…" />;
@@ -131,8 +132,8 @@ export function RuleRoute({ id }: { id: string }) {
       </>
     );
   }
-  if (rule.data === undefined) {
-    const missing = rule.error instanceof SvcApiError && rule.error.status === 404;
+  if (rule.data === undefined || isGone(rule.error)) {
+    const missing = isGone(rule.error);
     return (
       <>
         <PageHeading title="Coding rule" />
@@ -165,7 +166,13 @@ export function RuleRoute({ id }: { id: string }) {
         </p>
       </div>
       {canManageRules(scopes) ? (
-        <EditRule rule={current} onReload={async () => (await rule.refetch()).data} />
+        <EditRule
+          rule={current}
+          onReload={async () => {
+            const answer = await rule.refetch();
+            return answer.isError ? undefined : answer.data;
+          }}
+        />
       ) : (
         <ShowRule rule={current} fields={allFields.data} />
       )}

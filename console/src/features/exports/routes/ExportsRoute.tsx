@@ -97,7 +97,10 @@ function MappingSection() {
   if (mapping.isPending || fields.isPending) return <Loading label="Loading the mapping…" />;
   if (mapping.data === undefined || fields.data === undefined) {
     return (
-      <ErrorMessage title="The mapping could not be loaded." error={mapping.error ?? fields.error}>
+      <ErrorMessage
+        title="The mapping could not be loaded."
+        error={mapping.data === undefined ? mapping.error : fields.error}
+      >
         <button type="button" onClick={() => void Promise.all([mapping.refetch(), fields.refetch()])}>
           Try again
         </button>

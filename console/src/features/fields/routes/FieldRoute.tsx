@@ -4,7 +4,7 @@ import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
 import { RefreshFailed } from '../../../components/RefreshFailed';
 import { PageHeading } from '../../../components/PageHeading';
-import { isApiError } from '../../../lib/errors';
+import { isGone } from '../../../lib/errors';
 import { canEditValues, canManageFields } from '../../auth/session-context';
 import { useField } from '../api/fields';
 import { AddValueForm } from '../components/AddValueForm';
@@ -22,16 +22,12 @@ export function FieldRoute({ id }: { id: string }) {
   const manage = canManageFields(scopes);
 
   if (field.isPending) return <Loading label="Loading the field…" />;
-  if (field.data === undefined) {
+  if (field.data === undefined || isGone(field.error)) {
     return (
       <>
         <PageHeading title="Field" />
         <ErrorMessage
-          title={
-            isApiError(field.error, 'NOT_FOUND')
-              ? `There is no field ${id} in your account.`
-              : 'The field could not be loaded.'
-          }
+          title={isGone(field.error) ? `There is no field ${id} in your account.` : 'The field could not be loaded.'}
           error={field.error}
         >
           <p>

@@ -1,5 +1,5 @@
 import type { AccountingRecord } from '@svc/client';
-import { useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { ErrorMessage } from '../../../components/ErrorMessage';
 import { Loading } from '../../../components/Loading';
 import { shownError } from '../../../lib/errors';
@@ -32,12 +32,19 @@ export function ReceiptsSection({ record }: { record: AccountingRecord }) {
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setOpen(index);
   };
+  const returning = useRef(false);
   const close = () => {
+    returning.current = true;
     setOpen(null);
-    // Back where the viewer was opened from (its tile), or to the section when that tile is gone.
-    const back = opener.current?.isConnected ? opener.current : heading.current;
-    requestAnimationFrame(() => back?.focus());
   };
+  // The viewer gone: back where it was opened from (its tile), or to the section when that tile is gone, in the
+  // drawing that removes it (the focus never rests on the page's body between the two).
+  useLayoutEffect(() => {
+    if (open !== null || !returning.current) return;
+    returning.current = false;
+    const back = opener.current?.isConnected ? opener.current : heading.current;
+    back?.focus();
+  }, [open]);
 
   return (
     <section aria-labelledby="record-receipts" className="card">

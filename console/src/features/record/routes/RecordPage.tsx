@@ -40,7 +40,7 @@ function editedVersion(error: unknown): number | undefined {
 interface RecordPageProps {
   id: string;
   views: RecordViews;
-  onReload: () => Promise<unknown>;
+  onReload: () => Promise<{ isError: boolean }>;
   /** Said under the header when the record could not be read again in the background (the page stays as it was). */
   refreshFailed?: ReactNode;
   /** Unsaved coding: RecordRoute guards every way out while there is some. */

@@ -1,7 +1,7 @@
-import { SvcApiError } from '@svc/client';
 import { useState } from 'react';
 import { useHistoryState } from 'wouter/use-browser-location';
 import { ErrorMessage } from '../../../components/ErrorMessage';
+import { isGone } from '../../../lib/errors';
 import { Loading } from '../../../components/Loading';
 import { PageHeading } from '../../../components/PageHeading';
 import { RefreshFailed } from '../../../components/RefreshFailed';
@@ -14,6 +14,7 @@ import { RecordPage } from './RecordPage';
 /** A record's page: read once, navigation within the queue, and the guard on unsaved coding on every way out. */
 export function RecordRoute({ id }: { id: string }) {
   const record = useRecord(id);
+  const gone = isGone(record.error);
   const queue = readQueueContext(useHistoryState());
   const [dirty, setDirty] = useState(false);
   const guard = useLeaveGuard(
@@ -30,10 +31,10 @@ export function RecordRoute({ id }: { id: string }) {
           <Loading label="Loading the record…" />
         </>
       )}
-      {record.data === undefined && record.isError && (
+      {(record.data === undefined || gone) && record.isError && (
         <>
           <PageHeading title="Record" />
-          {record.error instanceof SvcApiError && record.error.status === 404 ? (
+          {gone ? (
             <ErrorMessage title={`There is no record ${id} in your account.`} error={record.error} />
           ) : (
             <ErrorMessage title="The record could not be loaded." error={record.error}>
@@ -44,7 +45,7 @@ export function RecordRoute({ id }: { id: string }) {
           )}
         </>
       )}
-      {record.data && (
+      {record.data && !gone && (
         <RecordPage
           id={id}
           views={record.data}

@@ -52,17 +52,21 @@ export function useRecordChanges(id: string, userId: string, views: RecordViews,
     /**
      * The current version first, then a fresh form over it and the notice gone. Keeping the user's edits (`keep`),
      * their draft is sent first and comes back over the current version (a save then sends the current version);
-     * otherwise the draft is deleted and the form shows the current version alone.
+     * otherwise the draft is deleted and the form shows the current version alone. When the record could not be read
+     * again, the form and the notice stay as they are (the page says the read failed): the user tries again.
      */
-    async reload(onReload: () => Promise<unknown>, keep = true) {
+    async reload(onReload: () => Promise<{ isError: boolean }>, keep = true) {
       setReloading(true);
+      let reloaded = false;
       try {
         if (keep) await aids.beforeReload();
         else await aids.discardDraft();
-        await onReload();
+        reloaded = !(await onReload()).isError;
       } finally {
-        setGeneration((g) => g + 1);
-        resetAll();
+        if (reloaded) {
+          setGeneration((g) => g + 1);
+          resetAll();
+        }
         setReloading(false);
       }
     },

@@ -7,7 +7,7 @@ import { Loading } from '../../../components/Loading';
 import { RefreshFailed } from '../../../components/RefreshFailed';
 import { PageHeading } from '../../../components/PageHeading';
 import { formatDateTime } from '../../../lib/format';
-import { isApiError } from '../../../lib/errors';
+import { isGone } from '../../../lib/errors';
 import { useUpdateWebhook, useWebhook } from '../api/webhooks';
 import { DeliveryLog } from '../components/DeliveryLog';
 import { EndpointActions } from '../components/EndpointActions';
@@ -125,8 +125,8 @@ function EndpointScreen({ id }: { id: string }) {
 
 function EndpointBody({ endpoint, onDeleted }: { endpoint: ReturnType<typeof useWebhook>; onDeleted: () => void }) {
   if (endpoint.isPending) return <Loading label="Loading the endpoint…" />;
-  if (endpoint.data === undefined) {
-    return isApiError(endpoint.error, 'NOT_FOUND') ? (
+  if (endpoint.data === undefined || isGone(endpoint.error)) {
+    return isGone(endpoint.error) ? (
       <ErrorMessage title="This webhook endpoint does not exist." error={endpoint.error} showMessage={false}>
         <p>
           It may have been deleted. <Link href="/webhooks">See the account&rsquo;s endpoints</Link>.
