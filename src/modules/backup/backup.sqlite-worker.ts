@@ -145,30 +145,35 @@ export function copyAndCheckSqlite(
   const hashStop = new AbortController();
   let hashing: Promise<string> | undefined;
   let onAbort = () => {};
+  let aborted = false;
   const checked = new Promise<{ tables: Record<string, number>; migrations: string[] }>((resolve, reject) => {
     onAbort = () => {
-      // Told, not ended (see the worker): it leaves at its next look, and holds this process open no longer.
+      // Told, not ended (see the worker): it leaves at its next look, with its connections closed, and holds this
+      // process open no longer meanwhile. The stop is answered when it has left (its last message, or its exit):
+      // whoever cleans up after the backup then finds no thread of it still holding the database or the copy.
+      aborted = true;
       Atomics.store(stop, 0, 1);
       worker.unref();
       hashStop.abort();
-      reject(new BackupStopped());
     };
-    if (options.signal?.aborted) return onAbort();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (message: Message) => {
       if ('copied' in message) {
         hashing = sha256Of(target, hashStop.signal);
         // Awaited below once the check has passed; a refused copy's hash is not wanted, nor its failure.
         hashing.catch(() => undefined);
-      } else if ('stopped' in message) reject(new BackupStopped());
+      } else if ('stopped' in message || aborted) reject(new BackupStopped());
       else if ('failed' in message) {
         reject(Object.assign(new Error(message.failed.message), { code: message.failed.code }));
       } else if (message.done.check !== 'ok') {
         reject(new BackupError(`the copy failed SQLite's quick check: ${message.done.check}`));
       } else resolve({ tables: message.done.tables ?? {}, migrations: message.done.migrations ?? [] });
     });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the backup's worker stopped (exit ${code})`)));
+    worker.once('error', (error) => reject(aborted ? new BackupStopped() : error));
+    worker.once('exit', (code) =>
+      reject(aborted ? new BackupStopped() : new Error(`the backup's worker stopped (exit ${code})`)),
+    );
   }).finally(() => options.signal?.removeEventListener('abort', onAbort));
   return checked.then(
     async (counted) => {
