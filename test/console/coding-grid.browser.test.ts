@@ -4,6 +4,7 @@ import {
   checkScreen,
   eventually,
   expectNoSeriousAxeViolations,
+  holdValueSearch,
   newContext,
   screenshot,
   sharedBrowser,
@@ -74,24 +75,17 @@ eachDialectWith(
         const picker = grid(page).getByRole('combobox', { name: /^GL Account for Nimbus Air,/ });
         await picker.waitFor();
         // The search's answer is held until Enter has been pressed: the edit ends when the answer comes.
-        let release!: () => void;
-        const held = new Promise<void>((resolve) => (release = resolve));
-        const isSearch = (url: URL) => url.pathname.endsWith('/values/search');
-        await page.route(isSearch, async (route) => {
-          await held;
-          await route.fallback();
-        });
+        const search = await holdValueSearch(page);
         const focus = await watchFocusOnBody(page);
         let focusOnBody: number;
         try {
           await act.type('Tra');
           await grid(page).getByText('Searching…').waitFor();
           await act.press('Enter');
-          release();
+          search.release();
           await eventually(() => nameOf(cell(page, 'GL Account', 'Nimbus Air'))).toMatch(/: Travel, changed$/);
         } finally {
-          release();
-          await page.unroute(isSearch);
+          await search.stop();
           focusOnBody = await focus.stop();
         }
         expect(focusOnBody).toBe(0);

@@ -3,6 +3,7 @@ import type { AccountingRecord } from '../../client/src/index.js';
 import { beforeAll, expect, it } from 'vitest';
 import {
   eventually,
+  holdValueSearch,
   newContext,
   screenshotFailuresThenClose,
   sharedBrowser,
@@ -124,24 +125,17 @@ eachDialectWith(
       await page.goto(slowRecordUrl);
       await page.getByRole('heading', { level: 1, name: 'Zephyr Cabs, 12.00 USD' }).waitFor();
       // The search's answer is held until Enter has been pressed.
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      const isSearch = (url: URL) => url.pathname.endsWith('/values/search');
-      await page.route(isSearch, async (route) => {
-        await held;
-        await route.fallback();
-      });
+      const search = await holdValueSearch(page);
       try {
         const picker = page.getByRole('combobox', { name: 'GL Account for line 1' });
         await picker.fill('Trav');
         await page.getByText('Searching…').waitFor();
         await picker.press('Enter');
-        release();
+        search.release();
         await eventually(() => picker.inputValue()).toBe('Travel');
         await page.getByText('Unsaved changes on 1 line').waitFor();
       } finally {
-        release();
-        await page.unroute(isSearch);
+        await search.stop();
       }
       // Nothing was saved by that Enter: the record is as it was, uncoded, at version 1.
       const stored = await fetchRecord(otherId);

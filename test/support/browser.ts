@@ -273,3 +273,24 @@ export function screenshotFailuresThenClose(
     await current()?.context.close();
   });
 }
+
+/**
+ * Holds the answers of the type-ahead's value search until `release()` (a key pressed before the answer came);
+ * `stop()`, in a `finally`, lets every held answer go and the search answer freely again.
+ */
+export async function holdValueSearch(page: Page): Promise<{ release(): void; stop(): Promise<void> }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const isSearch = (url: URL) => url.pathname.endsWith('/values/search');
+  await page.route(isSearch, async (route) => {
+    await held;
+    await route.fallback();
+  });
+  return {
+    release,
+    async stop() {
+      release();
+      await page.unroute(isSearch);
+    },
+  };
+}
