@@ -1,5 +1,5 @@
 import type { BrowserContext, Page, Route } from 'playwright-core';
-import type { AccountingRecord } from '../../client/src/index.js';
+import type { SvcClient } from '../../client/src/index.js';
 import { beforeAll, expect, it } from 'vitest';
 import {
   eventually,
@@ -31,17 +31,16 @@ eachDialectWith(
   (server) => {
     let context: BrowserContext;
     let page: Page;
-    let recordUrl: string;
+    let api: SvcClient;
+    /** Two records of Zephyr Cabs (30.00 and 12.00 USD), and a field without values ("Project"). */
     let recordId: string;
-    let slowRecordUrl: string;
     let otherId: string;
-    let fetchRecord: (id: string) => Promise<AccountingRecord>;
-    let deleteField: () => Promise<unknown>;
-    let fieldUrl: string;
+    let spareFieldId: string;
+    const url = (path: string) => `${server().url}/console/${path}`;
 
     beforeAll(async () => {
       const accountId = newAccountId();
-      const api = await server().apiClient(accountId);
+      api = await server().apiClient(accountId);
       const gl = await api.fields.create({ name: 'GL Account', group: 'ACCOUNTING' });
       await api.fieldValues.create(gl.svc_id, [
         { value: 'Travel', remote_id: '6100' },
@@ -57,13 +56,8 @@ eachDialectWith(
         })),
       );
       recordId = created.items[0]!.id;
-      recordUrl = `${server().url}/console/records/${recordId}`;
-      slowRecordUrl = `${server().url}/console/records/${created.items[1]!.id}`;
-      fetchRecord = (id) => api.accountingRecords.get(id, { single_entry: true });
-      const spare = await api.fields.create({ name: 'Project', group: 'ACCOUNTING' });
-      fieldUrl = `${server().url}/console/fields/${spare.svc_id}`;
-      deleteField = () => api.fields.delete(spare.svc_id);
       otherId = created.items[1]!.id;
+      spareFieldId = (await api.fields.create({ name: 'Project', group: 'ACCOUNTING' })).svc_id;
       context = await newContext(browser());
       // The page's clock, which the test moves: what the console read becomes stale when the test says so.
       await context.clock.install();
@@ -73,7 +67,7 @@ eachDialectWith(
     screenshotFailuresThenClose('record-slow-service', () => (page ? { context, page } : undefined));
 
     it('keeps the record page and its unsaved coding when reading the record and the fields again fails; says so, and tries again', async () => {
-      await page.goto(recordUrl);
+      await page.goto(url(`records/${recordId}`));
       await page.getByRole('heading', { level: 1, name: 'Zephyr Cabs, 30.00 USD' }).waitFor();
       const picker = page.getByRole('combobox', { name: 'GL Account for line 1' });
       await picker.fill('Trav');
@@ -122,7 +116,7 @@ eachDialectWith(
     });
 
     it('takes the top match when Enter is pressed before the search answered, and never saves the form for it', async () => {
-      await page.goto(slowRecordUrl);
+      await page.goto(url(`records/${otherId}`));
       await page.getByRole('heading', { level: 1, name: 'Zephyr Cabs, 12.00 USD' }).waitFor();
       // The search's answer is held until Enter has been pressed.
       const search = await holdValueSearch(page);
@@ -138,7 +132,7 @@ eachDialectWith(
         await search.stop();
       }
       // Nothing was saved by that Enter: the record is as it was, uncoded, at version 1.
-      const stored = await fetchRecord(otherId);
+      const stored = await api.accountingRecords.get(otherId, { single_entry: true });
       expect({
         version: stored.version,
         coded: stored.line_items.some((line) => line.accounting_field_values.length > 0),
@@ -146,9 +140,9 @@ eachDialectWith(
     });
 
     it('says a thing is gone when reading it again finds it deleted, rather than keeping it as it was', async () => {
-      await page.goto(fieldUrl);
+      await page.goto(url(`fields/${spareFieldId}`));
       await page.getByRole('heading', { level: 1, name: 'Project' }).waitFor();
-      await deleteField();
+      await api.fields.delete(spareFieldId);
       await page.clock.fastForward('05:00');
       await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
       await page

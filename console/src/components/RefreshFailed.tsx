@@ -39,7 +39,7 @@ function RefreshFailedNotice({
   useLayoutEffect(() => {
     const notice = box.current;
     return () => {
-      if (notice?.contains(document.activeElement)) document.querySelector<HTMLElement>('main h1, h1')?.focus();
+      if (notice?.contains(document.activeElement)) document.querySelector<HTMLElement>('h1')?.focus();
     };
   }, []);
   return (
