@@ -25,6 +25,10 @@ async function signedInPage(context: BrowserContext, base: string, user: { email
   return page;
 }
 
+/** The focused element, as its tag and text: where a keyboard user is. */
+const focusedText = (page: Page) =>
+  page.evaluate(() => `${document.activeElement?.tagName ?? ''} ${document.activeElement?.textContent?.trim() ?? ''}`);
+
 /** The economic lines as the API answers them: [amount, memo] each. */
 async function linesOf(api: SvcClient, id: string) {
   const record = await api.accountingRecords.get(id, { single_entry: true });
@@ -144,6 +148,9 @@ eachDialectWith(
       await section.getByRole('button', { name: 'Merge the 2 selected lines' }).click();
       await page.getByText('Someone else changed this record since you opened it.').waitFor();
       expect((await linesOf(api, id)).version).toBe(2);
+      // The refused merge keeps what the user chose (only a merge made clears it).
+      expect(await section.getByLabel('Select line 1 to merge').isChecked()).toBe(true);
+      expect(await section.getByLabel('Select line 2 to merge').isChecked()).toBe(true);
     });
 
     it('an open split waits while the coding has unsaved changes: sending it would have dropped them', async () => {
@@ -165,6 +172,8 @@ eachDialectWith(
       const form = page.getByRole('form', { name: 'Split line 1 (40.00 USD)' });
       const send = form.getByRole('button', { name: 'Split line 1' });
       await eventually(() => send.isEnabled()).toBe(true);
+      await form.getByLabel('Part 1 amount (USD)').fill('25');
+      await form.getByLabel('Part 2 amount (USD)').fill('15');
 
       // The coding changes under the open form: the split waits, and says why.
       await page.getByRole('combobox', { name: 'GL Account for line 1' }).fill('Trav');
@@ -190,19 +199,73 @@ eachDialectWith(
       await expect(page.getByText('Unsaved changes on 1 line').count()).resolves.toBe(1);
       expect(await linesOf(api, id)).toEqual({ version: 1, lines: [[40, 'Hotel']] });
 
-      // Saved, the split goes.
+      // Saved, the split goes: the form stayed open through the new version, with the parts as typed.
       await page.getByRole('button', { name: 'Save coding' }).click();
       await page.getByText('Coding saved: the record is now at version 2.').waitFor();
-      await section.getByRole('button', { name: 'Split line 1' }).click();
-      await form.getByRole('button', { name: 'Split line 1' }).click();
+      expect(await form.count()).toBe(1);
+      expect(await form.getByLabel('Part 1 amount (USD)').inputValue()).toBe('25');
+      expect(await form.getByLabel('Part 2 amount (USD)').inputValue()).toBe('15');
+      await eventually(() => send.isEnabled()).toBe(true);
+      await send.click();
       await page.getByText('Line 1 split in 2: the record is now at version 3.').waitFor();
       expect(await linesOf(api, id)).toEqual({
         version: 3,
         lines: [
-          [20, 'Hotel'],
-          [20, 'Hotel'],
+          [25, 'Hotel'],
+          [15, 'Hotel'],
         ],
       });
+      // The form and its button gone, the focus is on the section's heading, not on the page.
+      expect(await form.count()).toBe(0);
+      expect(await focusedText(page)).toBe('H2 Split and merge lines');
+    });
+
+    it('a cancelled split gives the focus back to its line; a split whose line someone else merged away closes', async () => {
+      // A page of its own whose clock the test moves: the record read again when the test says so.
+      const ownContext = await newContext(browser());
+      try {
+        await ownContext.clock.install();
+        const own = await signedInPage(
+          ownContext,
+          `${server().url}/console`,
+          await newUser(server().db, 'BOOKKEEPER', accountId),
+        );
+        const created = await api.review.createRecords([
+          {
+            type: 'CARD_EXPENSE_POST',
+            review_status: 'REVIEW',
+            amount: { amount: 30, currency: 'USD' },
+            posted_at: '2026-11-20T09:00:00Z',
+            lines: [
+              { amount: { amount: 18, currency: 'USD' }, memo: 'Lunch' },
+              { amount: { amount: 12, currency: 'USD' }, memo: 'Coffee' },
+            ],
+          },
+        ]);
+        const id = created.items[0]!.id;
+        await openScreen(own, `${server().url}/console/records/${id}`, /30\.00 USD/);
+        const section = own.getByRole('region', { name: 'Split and merge lines' });
+        await section.getByRole('button', { name: 'Split line 2' }).click();
+        const form = own.getByRole('form', { name: 'Split line 2 (12.00 USD)' });
+        await form.getByRole('button', { name: 'Cancel' }).click();
+        expect(await form.count()).toBe(0);
+        expect(await focusedText(own)).toBe('BUTTON Split line 2');
+
+        // Opened again from the keyboard, the focus in a part, while another session merges the two lines: the page
+        // reads the record again (the user comes back to the tab later) and line 2 is gone.
+        await own.keyboard.press('Enter');
+        await form.getByLabel('Part 1 amount (USD)').focus();
+        const lineIds = (await api.accountingRecords.get(id, { single_entry: true })).line_items.map((l) => l.id);
+        await api.review.mergeLines(id, { version: 1, line_ids: lineIds });
+        await own.clock.fastForward('05:00');
+        await own.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+        await eventually(() => form.count()).toBe(0);
+        expect(await focusedText(own)).toBe('H2 Split and merge lines');
+        // No split is taken to be open: the remaining line's can be opened.
+        expect(await section.getByRole('button', { name: 'Split line 1' }).isEnabled()).toBe(true);
+      } finally {
+        await ownContext.close();
+      }
     });
   },
   { only: 'sqlite' },

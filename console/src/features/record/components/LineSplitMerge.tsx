@@ -1,33 +1,68 @@
 import type { AccountingRecord } from '@svc/client';
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { ScrollRegion } from '../../../components/ScrollRegion';
 import { formatMoney } from '../../../lib/format';
 import { describeCoding } from '../lines';
 import { SplitLineForm } from './SplitLineForm';
 
+/** The focus was on what is no longer there or no longer usable (the user did not move it elsewhere meanwhile). */
+function focusLost(): boolean {
+  const active = document.activeElement;
+  return active === null || active === document.body || (active instanceof HTMLButtonElement && active.disabled);
+}
+
 /**
  * The economic lines, to split one into parts or merge several into one. A split part keeps the line's coding and
  * memo; a merged line takes the coding all its lines share (docs/accounting.md, "The review workflow").
+ *
+ * The open split and the selection outlive a new version of the record (a line that is gone drops out of them); they
+ * are cleared when the split or merge they were for is made. The focus never falls to the page: a cancelled split
+ * gives it back to its line's button; a split or merge made, or a split whose line is gone, to the section's heading.
  */
 export function LineSplitMerge({
+  heading,
   singleEntry,
   busy,
   blockedBy,
   onSplit,
   onMerge,
 }: {
+  /** The section's heading (focusable): where the focus goes once the lines it was on have changed. */
+  heading: RefObject<HTMLHeadingElement | null>;
   singleEntry: AccountingRecord;
   busy: boolean;
   /** Why the lines cannot change now (unsaved coding), or null. */
   blockedBy: string | null;
-  onSplit: (lineId: string, amounts: number[]) => void;
-  onMerge: (lineIds: string[]) => void;
+  /** Answers whether the split was made (a refusal is said by the page). */
+  onSplit: (lineId: string, amounts: number[]) => Promise<boolean>;
+  onMerge: (lineIds: string[]) => Promise<boolean>;
 }) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [splitting, setSplitting] = useState<string | null>(null);
+  const splitButtons = useRef(new Map<string, HTMLButtonElement>());
   const lines = singleEntry.line_items;
   const chosen = lines.filter((line) => selected.has(line.id)).map((line) => line.id);
   const splitLine = lines.find((line) => line.id === splitting);
+  /** The line whose split button takes the focus once drawn enabled again (a cancelled split). */
+  const focusNext = useRef<string | null>(null);
+  /** After a split or merge made: the lines it was on are redrawn, the focus to the heading unless the user moved it. */
+  const focusHeadingIfLost = () => {
+    if (focusLost()) heading.current?.focus();
+  };
+  // The open split's line merged or split away by someone else: the form is gone; so is the focus, if it was there.
+  const lineGone = splitting !== null && splitLine === undefined;
+  // Layout effects: the focus is placed before the browser hands a key pressed meanwhile to the page's body.
+  useLayoutEffect(() => {
+    if (!lineGone) return;
+    setSplitting(null);
+    focusHeadingIfLost();
+  });
+  useLayoutEffect(() => {
+    const target = focusNext.current;
+    if (target === null) return;
+    focusNext.current = null;
+    splitButtons.current.get(target)?.focus();
+  });
   const toggle = (id: string) =>
     setSelected((current) => {
       const next = new Set(current);
@@ -77,7 +112,11 @@ export function LineSplitMerge({
                 <td className="actions-cell">
                   <button
                     type="button"
-                    disabled={busy || blockedBy !== null || splitting !== null}
+                    ref={(button) => {
+                      if (button) splitButtons.current.set(line.id, button);
+                      else splitButtons.current.delete(line.id);
+                    }}
+                    disabled={busy || blockedBy !== null || splitLine !== undefined}
                     onClick={() => setSplitting(line.id)}
                   >
                     Split line {index + 1}
@@ -93,8 +132,11 @@ export function LineSplitMerge({
           type="button"
           disabled={chosen.length < 2 || busy || blockedBy !== null}
           onClick={() => {
-            onMerge(chosen);
-            setSelected(new Set());
+            void onMerge(chosen).then((merged) => {
+              if (!merged) return;
+              focusHeadingIfLost(); // this button, disabled while it worked, stays so with no selection
+              setSelected(new Set());
+            });
           }}
         >
           {chosen.length >= 2 ? `Merge the ${chosen.length} selected lines` : 'Merge selected lines'}
@@ -108,10 +150,16 @@ export function LineSplitMerge({
           number={lines.indexOf(splitLine) + 1}
           busy={busy}
           blocked={blockedBy !== null}
-          onCancel={() => setSplitting(null)}
-          onSplit={(amounts) => {
-            onSplit(splitLine.id, amounts);
+          onCancel={() => {
+            focusNext.current = splitLine.id;
             setSplitting(null);
+          }}
+          onSplit={(amounts) => {
+            void onSplit(splitLine.id, amounts).then((made) => {
+              if (!made) return;
+              focusHeadingIfLost(); // its button, disabled while it worked, goes with the form
+              setSplitting(null);
+            });
           }}
         />
       )}
