@@ -152,6 +152,37 @@ eachDialectWith(
       await expect(page.getByRole('heading', { level: 1 }).allInnerTexts()).resolves.toEqual(['Field']);
       await expect(page.getByText('could not be read again').count()).resolves.toBe(0);
     });
+
+    it('leaves the focus where a Tab pressed while the record loaded put it, and gives it to the heading after a navigation', async () => {
+      // The first load of the page, the record's answer held until the user has pressed Tab.
+      const isRecord = (url: URL) => url.pathname.endsWith(`/accounting/records/${otherId}`);
+      let held: Route | undefined;
+      const asked = new Promise<void>((resolve) => {
+        void page.route(isRecord, (route) => {
+          if (held) return route.continue();
+          held = route;
+          resolve();
+        });
+      });
+      const focused = () => page.evaluate(() => document.activeElement?.textContent ?? null);
+      try {
+        await page.goto(url(`records/${otherId}`));
+        await page.getByText('Loading the record…').waitFor();
+        await asked;
+        await page.keyboard.press('Tab');
+        await expect(focused()).resolves.toBe('Skip to content');
+      } finally {
+        await held?.continue();
+        await page.unroute(isRecord);
+      }
+      await page.getByRole('heading', { level: 1, name: 'Zephyr Cabs, 12.00 USD' }).waitFor();
+      await expect(focused()).resolves.toBe('Skip to content');
+
+      // A navigation inside the console: the new page's heading takes the focus, once its data came.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Fields' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Fields' }).waitFor();
+      await eventually(focused).toBe('Fields');
+    });
   },
   { only: 'sqlite' },
 );
