@@ -47,6 +47,9 @@ eachDialectWith(
     beforeAll(async () => {
       accountId = newAccountId();
       api = await server().apiClient(accountId, [...API_SCOPES]);
+      // A field to code the lines with (unsaved coding holds a split back).
+      const gl = await api.fields.create({ name: 'GL Account', group: 'ACCOUNTING' });
+      await api.fieldValues.create(gl.svc_id, [{ value: 'Travel', remote_id: '6100' }]);
       context = await newContext(browser());
       page = await signedInPage(
         context,
@@ -105,6 +108,8 @@ eachDialectWith(
       await section.getByLabel('Select line 3 to merge').check();
       await section.getByRole('button', { name: 'Merge the 2 selected lines' }).click();
       await page.getByText('2 lines merged into one: the record is now at version 3.').waitFor();
+      // The merge button, disabled with no selection left, does not keep the focus: the section's heading has it.
+      expect(await focusedText(page)).toBe('H2 Split and merge lines');
       expect(await linesOf(api, id)).toEqual({
         version: 3,
         lines: [
@@ -151,11 +156,22 @@ eachDialectWith(
       // The refused merge keeps what the user chose (only a merge made clears it).
       expect(await section.getByLabel('Select line 1 to merge').isChecked()).toBe(true);
       expect(await section.getByLabel('Select line 2 to merge').isChecked()).toBe(true);
+
+      // A split refused the same way keeps its form and the parts as typed, to try again once reloaded.
+      await section.getByRole('button', { name: 'Split line 1' }).click();
+      const form = page.getByRole('form', { name: 'Split line 1 (12.00 USD)' });
+      await form.getByLabel('Part 1 amount (USD)').fill('7');
+      await form.getByLabel('Part 2 amount (USD)').fill('5');
+      const refusals = page.getByText('Someone else changed this record since you opened it.');
+      await form.getByRole('button', { name: 'Split line 1' }).click();
+      await eventually(() => form.getByRole('button', { name: 'Split line 1' }).isEnabled()).toBe(true);
+      await expect(refusals.count()).resolves.toBe(1);
+      expect(await form.getByLabel('Part 1 amount (USD)').inputValue()).toBe('7');
+      expect(await form.getByLabel('Part 2 amount (USD)').inputValue()).toBe('5');
+      expect((await linesOf(api, id)).version).toBe(2);
     });
 
     it('an open split waits while the coding has unsaved changes: sending it would have dropped them', async () => {
-      const gl = await api.fields.create({ name: 'GL Account', group: 'ACCOUNTING' });
-      await api.fieldValues.create(gl.svc_id, [{ value: 'Travel', remote_id: '6100' }]);
       const created = await api.review.createRecords([
         {
           type: 'CARD_EXPENSE_POST',
@@ -261,8 +277,19 @@ eachDialectWith(
         await own.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
         await eventually(() => form.count()).toBe(0);
         expect(await focusedText(own)).toBe('H2 Split and merge lines');
+        await section.getByText('Line 2 was changed in another session: its split was closed.').waitFor();
         // No split is taken to be open: the remaining line's can be opened.
-        expect(await section.getByRole('button', { name: 'Split line 1' }).isEnabled()).toBe(true);
+        await section.getByRole('button', { name: 'Split line 1' }).click();
+
+        // Cancelled while the coding has unsaved changes, its line's button is disabled: the heading takes the focus.
+        await own.getByRole('combobox', { name: 'GL Account for line 1' }).fill('Trav');
+        await own.getByRole('option', { name: 'Travel · 6100' }).click();
+        await section.getByText('Save or discard the coding changes first.').waitFor();
+        await own
+          .getByRole('form', { name: 'Split line 1 (30.00 USD)' })
+          .getByRole('button', { name: 'Cancel' })
+          .click();
+        expect(await focusedText(own)).toBe('H2 Split and merge lines');
       } finally {
         await ownContext.close();
       }

@@ -5,19 +5,27 @@ import { formatMoney } from '../../../lib/format';
 import { describeCoding } from '../lines';
 import { SplitLineForm } from './SplitLineForm';
 
-/** The focus was on what is no longer there or no longer usable (the user did not move it elsewhere meanwhile). */
-function focusLost(): boolean {
+const HEADING = '';
+
+/**
+ * The focus was on what is no longer there (it fell to the body) or on a button of `section` that can no longer be
+ * used: the user has not moved it elsewhere meanwhile.
+ */
+function focusLost(section: Element | null): boolean {
   const active = document.activeElement;
-  return active === null || active === document.body || (active instanceof HTMLButtonElement && active.disabled);
+  if (active === null || active === document.body) return true;
+  return active instanceof HTMLButtonElement && active.disabled && section?.contains(active) === true;
 }
 
 /**
  * The economic lines, to split one into parts or merge several into one. A split part keeps the line's coding and
  * memo; a merged line takes the coding all its lines share (docs/accounting.md, "The review workflow").
  *
- * The open split and the selection outlive a new version of the record (a line that is gone drops out of them); they
- * are cleared when the split or merge they were for is made. The focus never falls to the page: a cancelled split
- * gives it back to its line's button; a split or merge made, or a split whose line is gone, to the section's heading.
+ * The open split and the selection outlive a new version of the record (a line that is gone drops out of them, and
+ * a split whose line was changed in another session closes, saying so); a split or merge made clears both. The focus
+ * does not fall to the page: a cancelled split gives it back to its line's button (to the section's heading while
+ * that button is disabled); a split or merge made, or a split whose line is gone, to the heading, unless the user
+ * had moved it elsewhere.
  */
 export function LineSplitMerge({
   heading,
@@ -38,31 +46,48 @@ export function LineSplitMerge({
   onMerge: (lineIds: string[]) => Promise<boolean>;
 }) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [splitting, setSplitting] = useState<string | null>(null);
+  /** The line whose split form is open, and its number when opened (to name it if it goes). */
+  const [splitting, setSplitting] = useState<{ id: string; number: number } | null>(null);
+  /** Said when an open split was closed because its line was split or merged in another session. */
+  const [closedNote, setClosedNote] = useState<string | null>(null);
+  /** Redraws once the state it follows has changed, so that the focus effect below runs after the removal. */
+  const [, setFocusTurn] = useState(0);
   const splitButtons = useRef(new Map<string, HTMLButtonElement>());
   const lines = singleEntry.line_items;
   const chosen = lines.filter((line) => selected.has(line.id)).map((line) => line.id);
-  const splitLine = lines.find((line) => line.id === splitting);
-  /** The line whose split button takes the focus once drawn enabled again (a cancelled split). */
+  const splitLine = lines.find((line) => line.id === splitting?.id);
+  /** Where the focus goes once the next drawing is made: a line's split button (its id), or the heading. */
   const focusNext = useRef<string | null>(null);
-  /** After a split or merge made: the lines it was on are redrawn, the focus to the heading unless the user moved it. */
-  const focusHeadingIfLost = () => {
-    if (focusLost()) heading.current?.focus();
-  };
-  // The open split's line merged or split away by someone else: the form is gone; so is the focus, if it was there.
-  const lineGone = splitting !== null && splitLine === undefined;
+  const lost = () => focusLost(heading.current?.closest('section') ?? null);
+  /** The line whose split this page has sent and not yet heard back from: its line going is this split's doing. */
+  const sending = useRef<string | null>(null);
+  // The open split's line split or merged away in another session (read in the background): the form is gone, with
+  // the focus if it was there; the section says why.
+  const gone = splitting !== null && splitLine === undefined ? splitting : null;
   // Layout effects: the focus is placed before the browser hands a key pressed meanwhile to the page's body.
   useLayoutEffect(() => {
-    if (!lineGone) return;
+    if (gone === null) return;
     setSplitting(null);
-    focusHeadingIfLost();
+    if (sending.current !== gone.id)
+      setClosedNote(`Line ${gone.number} was changed in another session: its split was closed.`);
+    if (lost()) heading.current?.focus();
   });
   useLayoutEffect(() => {
     const target = focusNext.current;
     if (target === null) return;
     focusNext.current = null;
-    splitButtons.current.get(target)?.focus();
+    const button = target === HEADING ? undefined : splitButtons.current.get(target);
+    // A line's button disabled (unsaved coding), or a change made: the heading, unless the user moved the focus.
+    if (button && !button.disabled) button.focus();
+    else if (lost()) heading.current?.focus();
   });
+  /** After a split or merge made: both cleared (the lines are new), the focus placed once the form is gone. */
+  const made = () => {
+    focusNext.current = HEADING;
+    setSplitting(null);
+    setSelected(new Set());
+    setFocusTurn((turn) => turn + 1);
+  };
   const toggle = (id: string) =>
     setSelected((current) => {
       const next = new Set(current);
@@ -74,6 +99,11 @@ export function LineSplitMerge({
   return (
     <>
       {blockedBy && <p className="hint">{blockedBy}</p>}
+      {closedNote && (
+        <p className="hint" role="status">
+          {closedNote}
+        </p>
+      )}
       <ScrollRegion label="Lines to split or merge">
         <table className="data-table">
           <caption className="visually-hidden">Economic lines, to split or merge</caption>
@@ -117,7 +147,10 @@ export function LineSplitMerge({
                       else splitButtons.current.delete(line.id);
                     }}
                     disabled={busy || blockedBy !== null || splitLine !== undefined}
-                    onClick={() => setSplitting(line.id)}
+                    onClick={() => {
+                      setClosedNote(null);
+                      setSplitting({ id: line.id, number: index + 1 });
+                    }}
                   >
                     Split line {index + 1}
                   </button>
@@ -133,9 +166,7 @@ export function LineSplitMerge({
           disabled={chosen.length < 2 || busy || blockedBy !== null}
           onClick={() => {
             void onMerge(chosen).then((merged) => {
-              if (!merged) return;
-              focusHeadingIfLost(); // this button, disabled while it worked, stays so with no selection
-              setSelected(new Set());
+              if (merged) made();
             });
           }}
         >
@@ -155,10 +186,10 @@ export function LineSplitMerge({
             setSplitting(null);
           }}
           onSplit={(amounts) => {
-            void onSplit(splitLine.id, amounts).then((made) => {
-              if (!made) return;
-              focusHeadingIfLost(); // its button, disabled while it worked, goes with the form
-              setSplitting(null);
+            sending.current = splitLine.id;
+            void onSplit(splitLine.id, amounts).then((split) => {
+              sending.current = null;
+              if (split) made();
             });
           }}
         />
