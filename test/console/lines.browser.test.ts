@@ -29,6 +29,20 @@ async function signedInPage(context: BrowserContext, base: string, user: { email
 const focusedText = (page: Page) =>
   page.evaluate(() => `${document.activeElement?.tagName ?? ''} ${document.activeElement?.textContent?.trim() ?? ''}`);
 
+/** A card expense in REVIEW, in USD, of these lines ([amount, memo] each): its id. */
+async function reviewRecord(api: SvcClient, lines: [number, string][]): Promise<string> {
+  const created = await api.review.createRecords([
+    {
+      type: 'CARD_EXPENSE_POST',
+      review_status: 'REVIEW',
+      amount: { amount: lines.reduce((sum, [amount]) => sum + amount, 0), currency: 'USD' },
+      posted_at: '2026-11-20T09:00:00Z',
+      lines: lines.map(([amount, memo]) => ({ amount: { amount, currency: 'USD' }, memo })),
+    },
+  ]);
+  return created.items[0]!.id;
+}
+
 /** The economic lines as the API answers them: [amount, memo] each. */
 async function linesOf(api: SvcClient, id: string) {
   const record = await api.accountingRecords.get(id, { single_entry: true });
@@ -63,16 +77,7 @@ eachDialectWith(
     });
 
     it('a bookkeeper splits a line into parts that must add up, then merges them back; the API and the history agree', async () => {
-      const created = await api.review.createRecords([
-        {
-          type: 'CARD_EXPENSE_POST',
-          review_status: 'REVIEW',
-          amount: { amount: 100, currency: 'USD' },
-          posted_at: '2026-11-20T09:00:00Z',
-          lines: [{ amount: { amount: 100, currency: 'USD' }, memo: 'Team dinner' }],
-        },
-      ]);
-      const id = created.items[0]!.id;
+      const id = await reviewRecord(api, [[100, 'Team dinner']]);
       // Every region of the page drawn first: a section still loading above the lines (the coding) would move the
       // button between the mouse's press and its release, and the click would be lost.
       await openScreen(page, `${server().url}/console/records/${id}`, /100\.00 USD/);
@@ -128,19 +133,10 @@ eachDialectWith(
     });
 
     it('someone else changing the record first: the merge says so and changes nothing', async () => {
-      const created = await api.review.createRecords([
-        {
-          type: 'CARD_EXPENSE_POST',
-          review_status: 'REVIEW',
-          amount: { amount: 20, currency: 'USD' },
-          posted_at: '2026-11-20T09:00:00Z',
-          lines: [
-            { amount: { amount: 12, currency: 'USD' }, memo: 'Taxi' },
-            { amount: { amount: 8, currency: 'USD' }, memo: 'Tip' },
-          ],
-        },
+      const id = await reviewRecord(api, [
+        [12, 'Taxi'],
+        [8, 'Tip'],
       ]);
-      const id = created.items[0]!.id;
       await openScreen(page, `${server().url}/console/records/${id}`, /20\.00 USD/);
       const section = page.getByRole('region', { name: 'Split and merge lines' });
       await section.getByLabel('Select line 1 to merge').check();
@@ -176,16 +172,7 @@ eachDialectWith(
     });
 
     it('an open split waits while the coding has unsaved changes: sending it would have dropped them', async () => {
-      const created = await api.review.createRecords([
-        {
-          type: 'CARD_EXPENSE_POST',
-          review_status: 'REVIEW',
-          amount: { amount: 40, currency: 'USD' },
-          posted_at: '2026-11-20T09:00:00Z',
-          lines: [{ amount: { amount: 40, currency: 'USD' }, memo: 'Hotel' }],
-        },
-      ]);
-      const id = created.items[0]!.id;
+      const id = await reviewRecord(api, [[40, 'Hotel']]);
       await openScreen(page, `${server().url}/console/records/${id}`, /40\.00 USD/);
       const section = page.getByRole('region', { name: 'Split and merge lines' });
       await section.getByRole('button', { name: 'Split line 1' }).click();
@@ -250,19 +237,10 @@ eachDialectWith(
           `${server().url}/console`,
           await newUser(server().db, 'BOOKKEEPER', accountId),
         );
-        const created = await api.review.createRecords([
-          {
-            type: 'CARD_EXPENSE_POST',
-            review_status: 'REVIEW',
-            amount: { amount: 30, currency: 'USD' },
-            posted_at: '2026-11-20T09:00:00Z',
-            lines: [
-              { amount: { amount: 18, currency: 'USD' }, memo: 'Lunch' },
-              { amount: { amount: 12, currency: 'USD' }, memo: 'Coffee' },
-            ],
-          },
+        const id = await reviewRecord(api, [
+          [18, 'Lunch'],
+          [12, 'Coffee'],
         ]);
-        const id = created.items[0]!.id;
         await openScreen(own, `${server().url}/console/records/${id}`, /30\.00 USD/);
         const section = own.getByRole('region', { name: 'Split and merge lines' });
         await section.getByRole('button', { name: 'Split line 2' }).click();

@@ -50,8 +50,6 @@ export function LineSplitMerge({
   const [splitting, setSplitting] = useState<{ id: string; number: number } | null>(null);
   /** Said when an open split was closed because its line was split or merged in another session. */
   const [closedNote, setClosedNote] = useState<string | null>(null);
-  /** Redraws once the state it follows has changed, so that the focus effect below runs after the removal. */
-  const [, setFocusTurn] = useState(0);
   const splitButtons = useRef(new Map<string, HTMLButtonElement>());
   const lines = singleEntry.line_items;
   const chosen = lines.filter((line) => selected.has(line.id)).map((line) => line.id);
@@ -81,12 +79,14 @@ export function LineSplitMerge({
     if (button && !button.disabled) button.focus();
     else if (lost()) heading.current?.focus();
   });
-  /** After a split or merge made: both cleared (the lines are new), the focus placed once the form is gone. */
+  /**
+   * After a split or merge made: both cleared (the lines are new), the focus placed once the form is gone (a new
+   * selection is always a new drawing, so the focus effect runs).
+   */
   const made = () => {
     focusNext.current = HEADING;
     setSplitting(null);
     setSelected(new Set());
-    setFocusTurn((turn) => turn + 1);
   };
   const toggle = (id: string) =>
     setSelected((current) => {
