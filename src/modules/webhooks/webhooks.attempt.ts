@@ -1,6 +1,7 @@
 import type { Db, Executor } from '../../db/database.js';
 import { microsToIso } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import { groupedWrites, ungrouped, type GroupedWrites } from '../../speed/grouped-writes.js';
 import { attemptsRepository as outcomes } from './attempts.repository.js';
 import type { DueDelivery } from './deliveries.repository.js';
 import { deliveryBody } from './events.service.js';
@@ -39,6 +40,8 @@ export interface AttemptOptions {
   rules: TargetRules;
   resolve: Resolver;
   log?: { warn(obj: object, msg: string): void };
+  /** DispatcherOptions.outcomeWrites */
+  outcomeWrites?: GroupedWrites;
 }
 
 /** One attempt of a claimed delivery: whether it delivered, and what `then` answered in its outcome's transaction. */
@@ -53,9 +56,19 @@ export type Attempt = <T>(
  * under the claim's token, with the retry schedule, the give-up after RETRY_WINDOW and the endpoint's health (its
  * disabling after DISABLE_AFTER of failures); `then` runs last in the same transaction (the dispatcher hands out the
  * place the attempt frees there, so that a claim costs no commit of its own).
+ *
+ * On SQLite the outcomes of attempts that end while another group of them commits share one commit (piece
+ * `grouped-writes`, src/speed/grouped-writes.ts): each outcome with its `then` is a savepoint of the group's
+ * transaction, and its attempt is answered only once that transaction has committed. An outcome's work may
+ * therefore run twice (its group's commit failed, and it runs again alone): `then` must start from what it found,
+ * as the dispatcher's does. PostgreSQL writes each outcome alone (concurrent groups there would hold row locks of
+ * several endpoints and accounts at once).
  */
 export function attempter(options: AttemptOptions): Attempt {
   const { db, now, random, timeoutMs, rules, resolve } = options;
+  const outcomeWrites =
+    options.outcomeWrites ??
+    (db.dialect === 'sqlite' ? groupedWrites(db, { maxBatch: 32, concurrency: 1 }) : ungrouped(db));
 
   async function attempt<T>(
     d: DueDelivery,
@@ -85,7 +98,7 @@ export function attempter(options: AttemptOptions): Attempt {
         'webhook target refused: not a public address',
       );
     }
-    const answered = await db.write(async (ex) => {
+    const answered = await outcomeWrites.write(async (ex) => {
       await settle(ex, d, token, result, startedAt, attemptId);
       return then(ex);
     });

@@ -42,6 +42,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     rules: { allowPrivate: options.allowPrivateTargets, allowLoopback: options.allowLoopbackTargets ?? false },
     resolve: options.resolve ?? systemResolver,
     log: options.log,
+    outcomeWrites: options.outcomeWrites,
   });
   const live = liveness({ db, now, takeoverAfter: options.takeoverAfter, log: options.log });
   const lease = options.lease ?? LEASE;
@@ -115,7 +116,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const chained: DueDelivery[] = [];
     let freed = false;
     const outcome = attempt(d, token, async (ex) => {
-      inFlight.remove(d);
+      // Run again when the commit of the group it ran in failed (webhooks.attempt.ts): what the run before claimed
+      // was rolled back with it, and its places are free again.
+      for (const c of chained.splice(0)) inFlight.remove(c);
+      if (!freed) inFlight.remove(d);
       freed = true;
       if (!stopping) await claimIn(ex, nextToken, chained);
     });

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import type { GroupedWrites } from '../../speed/grouped-writes.js';
 import type { EndpointKey } from './deliveries.repository.js';
 import type { Resolver } from './webhooks.targets.js';
 
@@ -27,6 +28,11 @@ export interface DispatcherOptions {
   takeoverAfter?: number;
   /** microseconds a claim is this process's at most (default LEASE: 60 s; WEBHOOK_LEASE_SECONDS) */
   lease?: number;
+  /**
+   * How attempts' outcomes are written (webhooks.attempt.ts): by default grouped on SQLite, each alone on PostgreSQL.
+   * Tests pass their own to decide which outcomes share a transaction.
+   */
+  outcomeWrites?: GroupedWrites;
 }
 
 export interface RoundStats {

@@ -1,0 +1,153 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { expect, it } from 'vitest';
+import type { Db } from '../src/db/database.js';
+import { LEASE } from '../src/modules/webhooks/webhooks.dispatcher.js';
+import { groupedWrites, type GroupedWrites } from '../src/speed/grouped-writes.js';
+import { describeEachDialect, type TestContext } from './support/context.js';
+import { DELIVERY_SCOPES, startReceiver, subscribe, testClock, testDispatcher } from './support/webhooks.js';
+
+/**
+ * Attempts' outcomes written together (webhooks.attempt.ts: on SQLite by default, piece `grouped-writes`): each
+ * outcome with the claims its freed place makes is a savepoint of the group's transaction. When the group's commit
+ * fails, each outcome is written again alone, and the claims of the run that was rolled back must not be attempted:
+ * they were never made.
+ */
+
+const PLACES = 8; // ENDPOINT_CONCURRENCY: the step claims 8, and the outcomes' transactions claim the rest
+const EVENTS = 12;
+
+/** The first `count` outcomes asked for are handed to `grouped` in one turn (one group); later ones at once. */
+function firstTogether(grouped: GroupedWrites, count: number): GroupedWrites {
+  const gate: (() => void)[] = [];
+  let asked = 0;
+  return {
+    write: (work) =>
+      new Promise((resolve, reject) => {
+        const go = () => void grouped.write(work).then(resolve, reject);
+        if (++asked > count) return go();
+        gate.push(go);
+        if (gate.length === count) for (const release of gate.splice(0)) release();
+      }),
+    before: (step) => step(),
+  };
+}
+
+/** Every transaction that holds the attempt of `eventId` fails at its commit (a deferred constraint), until undone. */
+async function commitsFailFor(ctx: TestContext, eventId: string): Promise<() => Promise<void>> {
+  const ex = ctx.db.direct;
+  await sql`create table gw_parent (id text primary key)`.execute(ex);
+  await sql`create table gw_child (parent_id text not null references gw_parent (id) deferrable initially deferred)`.execute(
+    ex,
+  );
+  if (ctx.dialect === 'sqlite') {
+    await sql`create trigger gw_fail after insert on webhook_attempts when new.event_id = ${sql.lit(eventId)}
+      begin insert into gw_child (parent_id) values ('missing'); end`.execute(ex);
+  } else {
+    await sql`create function gw_fail() returns trigger language plpgsql as $$
+      begin insert into gw_child (parent_id) values ('missing'); return new; end $$`.execute(ex);
+    await sql`create trigger gw_fail after insert on webhook_attempts for each row
+      when (new.event_id = ${sql.lit(eventId)}) execute function gw_fail()`.execute(ex);
+  }
+  return async () => {
+    if (ctx.dialect === 'sqlite') await sql`drop trigger gw_fail`.execute(ex);
+    else {
+      await sql`drop trigger gw_fail on webhook_attempts`.execute(ex);
+      await sql`drop function gw_fail()`.execute(ex);
+    }
+    await sql`drop table gw_child`.execute(ex);
+    await sql`drop table gw_parent`.execute(ex);
+  };
+}
+
+const stored = async (ctx: TestContext, endpointId: string) =>
+  (
+    await (ctx.db.direct as Kysely<any>)
+      .selectFrom('webhook_deliveries')
+      .select(['event_id', 'status', 'attempts', 'lease_token'])
+      .where('endpoint_id', '=', endpointId)
+      .orderBy('event_id')
+      .execute()
+  ).map((r) => ({ ...r, attempts: Number(r.attempts) }));
+
+const attemptRows = async (ctx: TestContext, endpointId: string) =>
+  (
+    await (ctx.db.direct as Kysely<any>)
+      .selectFrom('webhook_attempts')
+      .select(['event_id'])
+      .where('endpoint_id', '=', endpointId)
+      .execute()
+  )
+    .map((r) => r.event_id as string)
+    .sort();
+
+describeEachDialect(
+  'webhook outcomes written together',
+  (t) => {
+    it('writes each outcome of a group whose commit failed again alone, and attempts only the claims that were made', async () => {
+      const api = await t.ctx.as(DELIVERY_SCOPES);
+      const receiver = await startReceiver();
+      receiver.plan(Array<'hold'>(PLACES).fill('hold'));
+      const hook = await subscribe(api, receiver.url);
+      for (let i = 0; i < EVENTS; i++) await api.readyRecord();
+
+      // The transactions that failed: the group's, then the failing outcome's alone (and no other).
+      let failed = 0;
+      const counted: Db = {
+        ...t.ctx.db,
+        write: (work) =>
+          t.ctx.db.write(work).catch((error: unknown) => {
+            failed++;
+            throw error;
+          }),
+      };
+      const clock = testClock({ frozen: true });
+      const dispatcher = testDispatcher(
+        t.ctx.db,
+        { outcomeWrites: firstTogether(groupedWrites(counted, { maxBatch: 32, concurrency: 1 }), PLACES) },
+        clock,
+      );
+      const { claimed } = await dispatcher.step();
+      expect(claimed).toHaveLength(PLACES);
+      await receiver.arrived(PLACES);
+      const failing = claimed[3]!.event_id;
+      const undo = await commitsFailFor(t.ctx, failing);
+      try {
+        receiver.release();
+        // The failing outcome is not written, alone either; the seven others are, and their places claimed the rest.
+        const outcomes = await Promise.allSettled(claimed.map((c) => c.settled));
+        expect(outcomes.map((o) => o.status)).toEqual(
+          claimed.map((c) => (c.event_id === failing ? 'rejected' : 'fulfilled')),
+        );
+        await dispatcher.settled();
+      } finally {
+        await undo();
+      }
+      expect(failed).toBe(2);
+
+      // Each event was sent once: none of the claims the rolled-back group made was attempted.
+      const sent = receiver.received.map((r) => r.headers['webhook-id'] as string);
+      expect(sent).toHaveLength(EVENTS);
+      expect(new Set(sent).size).toBe(EVENTS);
+      const events = sent.slice().sort();
+      expect(await stored(t.ctx, hook.id)).toEqual(
+        events.map((event_id) =>
+          event_id === failing
+            ? { event_id, status: 'PENDING', attempts: 0, lease_token: expect.any(String) }
+            : { event_id, status: 'DELIVERED', attempts: 1, lease_token: null },
+        ),
+      );
+      expect(await attemptRows(t.ctx, hook.id)).toEqual(events.filter((e) => e !== failing));
+
+      // The failing outcome's delivery comes due again when its lease runs out, and is delivered then.
+      clock.advance(LEASE / 1_000_000 + 1);
+      const again = await dispatcher.runOnce();
+      expect([again.attempted, again.delivered]).toEqual([1, 1]);
+      expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([...sent, failing]);
+      expect((await stored(t.ctx, hook.id)).every((d) => d.status === 'DELIVERED' && d.attempts === 1)).toBe(true);
+      expect(await attemptRows(t.ctx, hook.id)).toEqual(events);
+      await dispatcher.stop();
+    });
+  },
+  { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+);
