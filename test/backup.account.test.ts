@@ -35,6 +35,10 @@ eachDialect('svc account export and delete', (dialect) => {
       for (const account of [gone, kept])
         expect((await svc(['seed', '--account', account, '--records', '20', '--values', '10'], env)).code).toBe(0);
       const client = await authService.createClient(db, gone, ['fields.read']);
+      const cursorKey = (
+        await sql<{ cursor_key: string }>`
+        select cursor_key from accounts where account_id = ${gone}`.execute(db.direct)
+      ).rows[0]!.cursor_key;
       const before = await rowsOf(db, gone);
       const keptBefore = await rowsOf(db, kept);
       expect(before.accounting_records).toBe(20);
@@ -71,6 +75,14 @@ eachDialect('svc account export and delete', (dialect) => {
       const clients = fs.readFileSync(path.join(out, 'oauth_clients.jsonl'), 'utf8');
       expect(JSON.parse(clients.trim()).secret_hash).toBe('[redacted]');
       expect(clients).not.toContain(client.client_secret);
+      // The key that seals the account's cursors is a secret too: whoever holds it could forge a cursor.
+      const accounts = fs.readFileSync(path.join(out, 'accounts.jsonl'), 'utf8');
+      expect(JSON.parse(accounts.trim())).toMatchObject({ account_id: gone, cursor_key: '[redacted]' });
+      for (const file of fs.readdirSync(out).filter((f) => f.endsWith('.jsonl')))
+        expect({ file, leaked: fs.readFileSync(path.join(out, file), 'utf8').includes(cursorKey) }).toEqual({
+          file,
+          leaked: false,
+        });
 
       // Without the confirmation, or with another account's id: refused, nothing deleted.
       for (const confirm of [[], ['--confirm', kept]]) {
@@ -97,6 +109,20 @@ eachDialect('svc account export and delete', (dialect) => {
 
       const again = await svc(['account', 'delete', '--account', gone, '--confirm', gone], env);
       expect([again.code, again.stderr]).toEqual([1, expect.stringContaining(`no account ${gone}`)]);
+
+      // The deleted account's id is not given to a new account: it would read the audit log kept under it.
+      const deletedRows = await rowsOf(db, gone);
+      for (const argv of [
+        ['clients', 'create', '--account', gone, '--scopes', 'audit.read'],
+        ['users', 'create', '--account', gone, '--email', 'new-owner@example.com', '--role', 'ACCOUNT_ADMIN'],
+        ['seed', '--account', gone, '--records', '1', '--values', '1'],
+      ]) {
+        const refused = await svc(argv, env);
+        // `svc users` answers every refusal of the users service as its other refusals (an email taken): exit 2.
+        expect([argv[0], refused.code, refused.stdout]).toEqual([argv[0], argv[0] === 'users' ? 2 : 1, '']);
+        expect(refused.stderr).toContain(`Account ${gone} was deleted`);
+        expect(await rowsOf(db, gone)).toEqual(deletedRows);
+      }
     } finally {
       await db.close();
       await database.drop();

@@ -17,6 +17,17 @@ export const auditRepository = {
     await ex.insertInto('audit_events').values(row).execute();
   },
 
+  /** When `action` was last recorded for the account (microseconds), or undefined: never. */
+  async lastAt(ex: Executor, accountId: string, action: string): Promise<number | undefined> {
+    const row = await ex
+      .selectFrom('audit_events')
+      .select((eb) => eb.fn.max('occurred_at').as('at'))
+      .where('account_id', '=', accountId)
+      .where('action', '=', action)
+      .executeTakeFirst();
+    return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
+  },
+
   /** Newest first: the page after `after` (its occurred_at and event_id), at most `limit` rows. */
   async list(
     ex: Executor,

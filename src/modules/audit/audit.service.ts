@@ -116,6 +116,14 @@ export const auditService = {
     });
   },
 
+  /**
+   * When the account was deleted (`svc account delete`), or null. Its audit log outlives it under its id, so the id
+   * is never given to another account (which would read that log as its own).
+   */
+  async accountDeletedAt(ex: Executor, accountId: string): Promise<number | null> {
+    return (await auditRepository.lastAt(ex, accountId, 'account.deleted')) ?? null;
+  },
+
   /** The account's audit log, newest first, filtered; a sealed cursor bound to the filters. */
   async list(db: Db, auth: Reader, query: AuditQuery): Promise<{ items: AuditEventDto[] } & PageLinks> {
     const filter = {

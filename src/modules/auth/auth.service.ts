@@ -110,9 +110,21 @@ export const authService = {
     return { client_id: clientId, client_secret: clientSecret, account_id: accountId, name, scopes: [...scopes] };
   },
 
-  /** Creates the account (with its cursor key) unless it exists. */
+  /**
+   * Creates the account (with its cursor key) unless it exists. The id of a deleted account is refused (409
+   * CONFLICT): its audit log is kept under that id, and a new account of the same id would read it as its own.
+   */
   async ensureAccount(ex: Executor, accountId: string, now = nowMicros()): Promise<void> {
     if (!ACCOUNT_ID_PATTERN.test(accountId)) throw errors.invalidField('/account_id', ACCOUNT_ID_RULE);
+    if ((await authRepository.cursorKeyOf(ex, accountId)) !== undefined) return;
+    const deletedAt = await auditService.accountDeletedAt(ex, accountId);
+    if (deletedAt !== null) {
+      const when = microsToIso(deletedAt);
+      throw errors.conflict(
+        `Account ${accountId} was deleted (${when}) and its audit log is kept under that id: a new account cannot take it. Choose another account id.`,
+        { account_id: accountId, deleted_at: when },
+      );
+    }
     await authRepository.ensureAccount(ex, accountId, randomBytes(32).toString('base64'), now);
   },
 

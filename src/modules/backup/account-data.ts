@@ -25,8 +25,14 @@ const NOT_EXPORTED = new Set([
   // A receipt's bytes are written as files of their own (receipts/<sha256>), not as JSON.
   'receipt_contents',
 ]);
-/** Secrets and their hashes are never written out: the column stays, its value reads "[redacted]". */
-const SECRET_COLUMN = /(secret|password|_hash)/;
+/**
+ * Secrets and their hashes are never written out: the column stays, its value reads "[redacted]". A column is one
+ * when its name says so (a secret, a password, a hash; not the time one expires), or it is a key named here: the
+ * account's cursor key seals its cursors, and whoever holds it could forge one.
+ */
+const SECRET_KEYS = new Set(['cursor_key']);
+const isSecret = (column: string) =>
+  SECRET_KEYS.has(column) || (/(secret|password|_hash)/.test(column) && !column.endsWith('_at'));
 /** Kept when an account is deleted: what was done to it, and by whom, including the deletion itself. */
 const KEPT = new Set(['audit_events']);
 
@@ -84,7 +90,7 @@ export async function exportAccount(
           for await (const page of rowsOf(ex, table, accountId)) {
             const lines = page.map((row) => {
               const shown = Object.fromEntries(
-                Object.entries(row).map(([k, v]) => [k, SECRET_COLUMN.test(k) && v !== null ? '[redacted]' : v]),
+                Object.entries(row).map(([k, v]) => [k, isSecret(k) && v !== null ? '[redacted]' : v]),
               );
               return `${JSON.stringify(shown)}\n`;
             });
