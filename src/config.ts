@@ -204,6 +204,13 @@ export function loadConfig(env: Env): Config {
       'scheduled backups are for SQLite; on PostgreSQL run `svc backup` from a scheduler, or WAL archiving',
     );
   }
+  // A schedule's other settings without its folder would be ignored: the operator believes backups are taken.
+  if (backupDir === null) {
+    for (const name of ['BACKUP_EVERY_HOURS', 'BACKUP_KEEP_DAILY', 'BACKUP_KEEP_WEEKLY'] as const) {
+      if (env[name]?.trim())
+        problem(name, 'takes effect only with BACKUP_DIR, which is not set: no backup is scheduled');
+    }
+  }
 
   if (problems.size > 0 || typeof database === 'string' || typeof trustProxyParsed === 'string') {
     throw new ConfigError(ENV_NAMES.flatMap((name) => problems.get(name) ?? []));

@@ -210,6 +210,12 @@ describe('configuration', () => {
       'WEBHOOK_ALLOW_PRIVATE_TARGETS: must be true or false (got "yes")',
       'SANDBOX: must be true or false (got "1")',
     ]);
+    // A schedule's settings without its folder would schedule nothing: said, not ignored.
+    expect(problems({ BACKUP_EVERY_HOURS: '6', BACKUP_KEEP_WEEKLY: '2' })).toEqual([
+      'BACKUP_EVERY_HOURS: takes effect only with BACKUP_DIR, which is not set: no backup is scheduled',
+      'BACKUP_KEEP_WEEKLY: takes effect only with BACKUP_DIR, which is not set: no backup is scheduled',
+    ]);
+    expect(loadConfig({ BACKUP_DIR: '/tmp/x', BACKUP_EVERY_HOURS: '6' }).backupSchedule?.everyHours).toBe(6);
     // A bad value is judged alone: the rules between variables see its default, not a second problem.
     expect(problems({ REQUEST_TIMEOUT_MS: 'soon', WEBHOOK_DELIVERY_CONCURRENCY: '0' })).toEqual([
       'REQUEST_TIMEOUT_MS: must be a whole number from 1000 to 600000 (got "soon")',
