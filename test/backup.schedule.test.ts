@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import type { FastifyBaseLogger } from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/open.js';
+import { nowMicros } from '../src/lib/clock.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { backupStep, kept, scheduledName, startBackupSchedule } from '../src/modules/backup/backup.schedule.js';
 import { verifiedBackup } from '../src/modules/backup/backup.manifest.js';
@@ -36,15 +37,30 @@ function lockedExclusively(target: { dialect: string; path?: string }): SqliteDa
   return locker;
 }
 
+/** A logger that keeps what it is told at warn and info, in order (the others are dropped). */
+function recordingLog() {
+  const lines: { level: string; fields: unknown; message: string }[] = [];
+  const record = (level: string) => (fields: unknown, message?: string) =>
+    void lines.push({ level, fields, message: String(message) });
+  const quiet = () => {};
+  const log: FastifyBaseLogger = {
+    level: 'info',
+    ...{ warn: record('warn'), info: record('info') },
+    ...{ error: quiet, debug: quiet, trace: quiet, fatal: quiet, silent: quiet },
+    child: () => log,
+  };
+  return { log, lines };
+}
+
 describe('scheduled backups (SQLite)', () => {
   it('backs up when the newest is due, and keeps the newest of the last days and weeks', async () => {
     const { database, target, dir } = await migratedSqlite();
     const schedule = { dir, ...SCHEDULE };
     const step = (iso: string) => backupStep(target, schedule, { svcVersion: 'test', now: at(iso) });
     try {
-      expect(await step('2026-11-02T03:00:00Z')).toEqual({ taken: 'svc-20261102T030000Z', removed: [] });
+      expect(await step('2026-11-02T03:00:00Z')).toEqual({ taken: 'svc-20261102T030000Z', removed: [], future: [] });
       // Not yet due: nothing taken.
-      expect(await step('2026-11-02T20:00:00Z')).toEqual({ taken: null, removed: [] });
+      expect(await step('2026-11-02T20:00:00Z')).toEqual({ taken: null, removed: [], future: [] });
       const days = ['2026-11-03', '2026-11-04', '2026-11-09', '2026-11-10', '2026-11-11'];
       const results = [];
       for (const day of days) results.push(await step(`${day}T03:00:00Z`));
@@ -77,7 +93,7 @@ describe('scheduled backups (SQLite)', () => {
       expect(fs.readdirSync(dir).filter((n) => !n.includes('.partial-'))).toEqual([]);
       locker.exec('rollback');
       locker.close();
-      expect(await taking).toEqual({ taken: 'svc-20261102T030000Z', removed: [] });
+      expect(await taking).toEqual({ taken: 'svc-20261102T030000Z', removed: [], future: [] });
       const { manifest } = await verifiedBackup(path.join(dir, 'svc-20261102T030000Z'));
       expect(manifest.tables.kysely_migration).toBe(manifest.migrations.length);
     } finally {
@@ -127,6 +143,74 @@ describe('scheduled backups (SQLite)', () => {
       'svc-20261101T030000Z',
       'svc-20261111T050000Z',
     ]);
+  });
+
+  it('leaves a backup dated in the future out of when one is due and of retention, and in place', async () => {
+    const { database, target, dir } = await migratedSqlite();
+    const schedule = { dir, everyHours: 1, keepDaily: 2, keepWeekly: 2 };
+    const step = (iso: string) => backupStep(target, schedule, { svcVersion: 'test', now: at(iso) });
+    try {
+      for (const day of ['2026-11-02', '2026-11-26', '2026-11-27']) await step(`${day}T03:00:00Z`);
+      // The audit's case: a backup folder named a week ahead of the clock (copied in, or the clock was ahead).
+      const ahead = 'svc-20261205T000000Z';
+      fs.cpSync(path.join(dir, 'svc-20261102T030000Z'), path.join(dir, ahead), { recursive: true });
+      // Due by 11-27's backup; the days (11-28, 11-27) and weeks (of 11-23, of 11-02) of the backups up to now.
+      expect(await step('2026-11-28T06:48:00Z')).toEqual({
+        taken: 'svc-20261128T064800Z',
+        removed: ['svc-20261126T030000Z'],
+        future: [ahead],
+      });
+      // Due again an hour after the backup just taken, not an hour after the future one.
+      expect(await step('2026-11-28T07:00:00Z')).toEqual({ taken: null, removed: [], future: [ahead] });
+      expect(await step('2026-11-28T07:48:00Z')).toEqual({
+        taken: 'svc-20261128T074800Z',
+        removed: ['svc-20261128T064800Z'],
+        future: [ahead],
+      });
+      expect(fs.readdirSync(dir).sort()).toEqual([
+        'svc-20261102T030000Z',
+        'svc-20261127T030000Z',
+        'svc-20261128T074800Z',
+        ahead,
+      ]);
+      for (const name of fs.readdirSync(dir)) await verifiedBackup(path.join(dir, name));
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('warns once a start of a backup dated in the future, naming it, and takes the backup due', async () => {
+    const { database, target, dir } = await migratedSqlite();
+    const elsewhere = path.join(tempDir('svc-schedule-'), 'elsewhere');
+    const { log, lines } = recordingLog();
+    // The minute's timer is faked, so that the test runs the schedule's second check itself.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      await backupStep(target, { dir: elsewhere, ...SCHEDULE }, { svcVersion: 'test', now: at('2026-11-02T03:00Z') });
+      // The only backup in the folder is a week ahead of this process's clock.
+      const ahead = scheduledName(new Date(nowMicros() / 1000 + 7 * 86_400_000));
+      fs.cpSync(path.join(elsewhere, 'svc-20261102T030000Z'), path.join(dir, ahead), { recursive: true });
+      const schedule = startBackupSchedule(target, { dir, ...SCHEDULE }, log, 'test');
+      await until('the first check', () => lines.some((l) => l.message === 'scheduled backup'));
+      vi.advanceTimersByTime(60_000);
+      await schedule.stop();
+      const taken = fs.readdirSync(dir).find((name) => name !== ahead);
+      expect(lines).toEqual([
+        {
+          level: 'warn',
+          fields: { dir, backup: ahead, now: expect.any(String) },
+          message:
+            'scheduled backup dated in the future: not counted as the newest nor by retention, and left in place; ' +
+            'check the system clock, then rename or remove that folder',
+        },
+        { level: 'info', fields: { dir, taken, removed: [] }, message: 'scheduled backup' },
+      ]);
+      expect(fs.readdirSync(dir).sort()).toEqual([taken, ahead]);
+      expect(taken! < ahead).toBe(true);
+    } finally {
+      vi.useRealTimers();
+      await database.drop();
+    }
   });
 
   it('is started by the server when BACKUP_DIR is set, and refused on PostgreSQL', async () => {

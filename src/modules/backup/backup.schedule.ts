@@ -63,15 +63,20 @@ export function kept(backups: { name: string; at: Date }[], schedule: BackupSche
 
 /**
  * One step of the schedule at `now`: a backup into `dir` when the newest is `everyHours` old or there is none, then
- * the backups retention does not keep are removed. Returns what it did.
+ * the backups retention does not keep are removed. Returns what it did, and the backups dated later than `now`.
+ *
+ * A backup named with a time later than `now` (the clock was once ahead, or the folder came from another machine) is
+ * left out of both: counted as the newest it would hold the schedule off until its time had passed, and in retention
+ * it would take a day's or a week's place of a good backup. It is left in place, as it may be an operator's.
  */
 export async function backupStep(
   target: DatabaseTarget & { receiptsDir: string | null },
   schedule: BackupSchedule,
   meta: { svcVersion: string; now: Date; signal?: AbortSignal },
-): Promise<{ taken: string | null; removed: string[] }> {
+): Promise<{ taken: string | null; removed: string[]; future: string[] }> {
   fs.mkdirSync(schedule.dir, { recursive: true });
-  const newest = scheduledBackups(schedule.dir)[0];
+  const notFuture = (b: { at: Date }) => b.at.getTime() <= meta.now.getTime();
+  const newest = scheduledBackups(schedule.dir).find(notFuture);
   let taken: string | null = null;
   if (!newest || meta.now.getTime() - newest.at.getTime() >= schedule.everyHours * 3_600_000) {
     taken = scheduledName(meta.now);
@@ -79,10 +84,12 @@ export async function backupStep(
     await takeBackup(target, path.join(schedule.dir, taken), { ...meta, env: {}, memoryMap: false });
   }
   const all = scheduledBackups(schedule.dir);
-  const keep = kept(all, schedule);
-  const removed = all.filter((b) => !keep.has(b.name)).map((b) => b.name);
+  const past = all.filter(notFuture);
+  const keep = kept(past, schedule);
+  const removed = past.filter((b) => !keep.has(b.name)).map((b) => b.name);
   for (const name of removed) fs.rmSync(path.join(schedule.dir, name), { recursive: true, force: true });
-  return { taken, removed };
+  const future = all.filter((b) => !notFuture(b)).map((b) => b.name);
+  return { taken, removed, future };
 }
 
 /**
@@ -97,11 +104,25 @@ export function startBackupSchedule(
 ): { stop(): Promise<void> } {
   const stopping = new AbortController();
   let running: Promise<void> | null = null;
+  // Future-dated backups already named in a warning: once per start, not every minute.
+  const warned = new Set<string>();
   const step = async () => {
     try {
       const now = new Date(nowMicros() / 1000);
-      const done = await backupStep(target, schedule, { svcVersion, now, signal: stopping.signal });
-      if (done.taken || done.removed.length > 0) log.info({ ...done, dir: schedule.dir }, 'scheduled backup');
+      const { taken, removed, future } = await backupStep(target, schedule, {
+        svcVersion,
+        now,
+        signal: stopping.signal,
+      });
+      for (const backup of future.filter((name) => !warned.has(name))) {
+        warned.add(backup);
+        log.warn(
+          { dir: schedule.dir, backup, now: now.toISOString() },
+          'scheduled backup dated in the future: not counted as the newest nor by retention, and left in place; ' +
+            'check the system clock, then rename or remove that folder',
+        );
+      }
+      if (taken || removed.length > 0) log.info({ taken, removed, dir: schedule.dir }, 'scheduled backup');
     } catch (error) {
       if (error instanceof BackupStopped) log.info({ dir: schedule.dir }, 'scheduled backup stopped at shutdown');
       else log.error({ err: error, dir: schedule.dir }, 'scheduled backup failed; will retry');
