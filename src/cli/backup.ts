@@ -6,7 +6,7 @@ import { deleteAccount, exportAccount } from '../modules/backup/account-data.js'
 import { openDatabase } from '../db/open.js';
 import { receiptStore } from '../modules/receipts/receipts.service.js';
 import { parseAccount } from './usage.js';
-import { restoreBackup, takeBackup } from '../modules/backup/backup.service.js';
+import { folderMustExist, restoreBackup, takeBackup } from '../modules/backup/backup.service.js';
 import { describeDatabase } from './database-name.js';
 import { CliUsageError } from './usage.js';
 
@@ -87,7 +87,10 @@ export async function account(args: string[], out: Out, svcVersion: string): Pro
   } else throw new CliUsageError(`unknown command: account ${sub ?? ''}`.trim());
   const config = loadConfig(process.env);
   process.stderr.write(`svc: database ${describeDatabase(config.database)}\n`);
-  const db = openDatabase(config.database, { poolSize: 2 });
+  // Both refused before the database is opened, so that a mistyped path makes nothing (exportAccount would find the
+  // missing folder only when it makes its temporary one there, and say it as ENOENT).
+  if (sub === 'export') folderMustExist(values.out!);
+  const db = openDatabase(config.database, { poolSize: 2, existing: true });
   try {
     if (sub === 'export') {
       const exported = await exportAccount(db, accountId, values.out!, {

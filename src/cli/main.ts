@@ -38,10 +38,10 @@ async function integration(): Promise<Integration> {
   return loaded;
 }
 
-function openFromEnv(poolSize: number): { db: Db; config: Config } {
+function openFromEnv(poolSize: number, existing = false): { db: Db; config: Config } {
   const config = loadConfig(process.env);
   process.stderr.write(`svc: database ${describeDatabase(config.database)}\n`);
-  return { config, db: openDatabase(config.database, { poolSize }) };
+  return { config, db: openDatabase(config.database, { poolSize, existing }) };
 }
 
 async function withDb<T>(work: (db: Db, config: Config) => Promise<T>): Promise<T> {
@@ -216,7 +216,7 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
         await account(args, out, packageVersion());
         return 0;
       case 'migrate':
-        await migrate(args, out, () => openFromEnv(1).db);
+        await migrate(args, out, ({ existing }) => openFromEnv(1, existing).db);
         return 0;
       case undefined:
         process.stderr.write(`${USAGE}\n`);

@@ -10,7 +10,7 @@ type Out = (line: string) => void;
  * `svc migrate` runs the pending migrations; `--plan` lists them without running any (each online or not, and the
  * rows it works through); `--notes` prints every migration's release note (docs/operations.md carries the same).
  */
-export async function migrate(args: string[], out: Out, open: () => Db): Promise<void> {
+export async function migrate(args: string[], out: Out, open: (options: { existing: boolean }) => Db): Promise<void> {
   const { values } = parseArgs({
     args,
     options: { plan: { type: 'boolean' }, notes: { type: 'boolean' } },
@@ -21,7 +21,9 @@ export async function migrate(args: string[], out: Out, open: () => Db): Promise
     out(releaseNotes());
     return;
   }
-  const db = open();
+  // A plan applies nothing, so it has nothing to say of a database that is not there (a mistyped path); migrate itself
+  // makes the database on a first start, as the server does.
+  const db = open({ existing: values.plan === true });
   try {
     out(JSON.stringify(values.plan ? await migrationPlan(db) : { applied: await migrateToLatest(db) }));
   } finally {

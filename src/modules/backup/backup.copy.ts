@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Migrator, sql, type RawBuilder } from 'kysely';
 import type { DatabaseTarget } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
@@ -6,6 +7,7 @@ import { openDatabase } from '../../db/open.js';
 import { receiptStore } from '../receipts/receipts.service.js';
 import { BackupError, countDifferences } from './backup.manifest.js';
 import { carryReceipts, type StoredReceipt } from './backup.receipts.js';
+import { madeByOpening } from './backup.sqlite.js';
 
 /** Rows read and written per statement: well under both dialects' limits of bound parameters. */
 const PARAMETERS_PER_STATEMENT = 30_000;
@@ -155,13 +157,20 @@ export async function copyDatabase(
   to: DatabaseTarget & { receiptsDir: string | null },
   names: { from: string; to: string },
 ): Promise<CopyReport> {
-  const source = openDatabase(from, { poolSize: 1 });
+  // The source must be there (a mistyped path would otherwise be made, empty); the target may be new.
+  const source = openDatabase(from, { poolSize: 1, existing: true });
+  const made = to.dialect === 'sqlite' ? madeByOpening(to.path, to.receiptsDir) : [];
   const target = openDatabase(to, { poolSize: 1 });
+  let copied = false;
   try {
-    return await copyBetween(source, target, names, { from: from.receiptsDir, to: to.receiptsDir });
+    const report = await copyBetween(source, target, names, { from: from.receiptsDir, to: to.receiptsDir });
+    copied = true;
+    return report;
   } finally {
     await source.close();
     await target.close();
+    // A new file the copy made goes with its failure: trying again finds no half-made database in the way.
+    if (!copied) for (const file of made) fs.rmSync(file, { recursive: true, force: true });
   }
 }
 

@@ -44,6 +44,15 @@ function sweepPartials(out: string): void {
 }
 
 /**
+ * Refuses an output (a backup, an account's export) whose folder is not there: a mistyped path is said as such, not
+ * as the failure of the first file written into it.
+ */
+export function folderMustExist(out: string): void {
+  const folder = path.dirname(path.resolve(out));
+  if (!fs.existsSync(folder)) throw new BackupError(`the folder ${folder} does not exist`);
+}
+
+/**
  * A consistent backup of the database while the service runs and writes: into a directory beside `out` under a
  * temporary name, checked (the copy's integrity, its counts, its checksum), then renamed to `out`. A backup cut short
  * leaves only a directory named `<out>.partial-<pid>-…` without a manifest, which the next backup to `out` removes.
@@ -63,8 +72,7 @@ export async function takeBackup(
 ): Promise<BackupManifest> {
   const destination = path.resolve(out);
   if (fs.existsSync(destination)) throw new BackupError(`${destination} already exists: a backup never overwrites`);
-  if (!fs.existsSync(path.dirname(destination)))
-    throw new BackupError(`the folder ${path.dirname(destination)} does not exist`);
+  folderMustExist(destination);
   sweepPartials(destination);
   const work = `${destination}${PARTIAL}${process.pid}-${randomBytes(4).toString('hex')}`;
   fs.mkdirSync(work);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { BackupError } from './backup.manifest.js';
+import { databaseMustExist } from '../../db/open.js';
 import { copyAndCheckSqlite, type SqliteCopy } from './backup.sqlite-worker.js';
 
 /** Rows per table and the migrations run, read from an open SQLite database (the backup's worker counts alike). */
@@ -38,8 +38,32 @@ export async function backupSqlite(
   target: string,
   options: { memoryMap: boolean; signal?: AbortSignal },
 ): Promise<SqliteCopy> {
-  if (!fs.existsSync(source)) throw new BackupError(`the database file ${source} does not exist`);
+  databaseMustExist({ dialect: 'sqlite', path: source });
   return copyAndCheckSqlite(source, target, options);
+}
+
+/** The outermost of `file` and its folders that is not there (null when `file` is). */
+function outermostMissing(file: string): string | null {
+  let missing: string | null = null;
+  for (let at = path.resolve(file); !fs.existsSync(at); at = path.dirname(at)) missing = at;
+  return missing;
+}
+
+/**
+ * What opening `file` as a new database would make (the file, or the outermost folder of it that is not there yet)
+ * and what writing receipts into `receiptsDir` would, for a caller that removes them when its work fails: a failed
+ * copy leaves no database behind that it made. Nothing of a file that is there already.
+ */
+export function madeByOpening(file: string, receiptsDir: string | null): string[] {
+  const made: string[] = [];
+  const outermost = outermostMissing(file);
+  if (outermost === null) return made;
+  const target = path.resolve(file);
+  if (outermost === target) made.push(target, `${target}-wal`, `${target}-shm`, `${target}-journal`);
+  else made.push(outermost);
+  const receipts = receiptsDir === null ? null : outermostMissing(receiptsDir);
+  if (receipts !== null) made.push(receipts);
+  return made;
 }
 
 /** Rows per table of a SQLite database file (a backup's data file, or a restored database). */
