@@ -6,14 +6,13 @@ import { MIGRATIONS, migrateToLatest } from '../../db/migrate.js';
 import { openDatabase } from '../../db/open.js';
 import { receiptStore } from '../receipts/receipts.service.js';
 import { BackupError, countDifferences } from './backup.manifest.js';
+import { MIGRATOR_TABLES, targetMustHoldNoData } from './backup.copy-target.js';
 import { carryReceipts, type StoredReceipt } from './backup.receipts.js';
 import { madeByOpening } from './backup.sqlite.js';
 
 /** Rows read and written per statement: well under both dialects' limits of bound parameters. */
 const PARAMETERS_PER_STATEMENT = 30_000;
 const READ_PAGE = 2_000;
-/** Kysely's own bookkeeping: the target's migrator writes it. */
-const MIGRATOR_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
 /** Receipts' bytes: carried from store to store (files on SQLite, this table on PostgreSQL), not copied as rows. */
 const RECEIPT_BYTES = 'receipt_contents';
 
@@ -147,10 +146,10 @@ export interface CopyReport {
 
 /**
  * Copies a whole svc database into an empty one of either dialect (SQLite → PostgreSQL when a team outgrows the
- * embedded default, and back): the target is migrated to the source's schema, every row is copied from one snapshot
- * of the source in one transaction of the target (all or nothing), the rows per table are compared, and then the
- * target runs the migrations this svc has that the source had not. The schema holds text and integers only, so a
- * value crosses dialects as it is.
+ * embedded default, and back), or into one a failed copy left (targetMustHoldNoData): the target is migrated to the
+ * source's schema, every row is copied from one snapshot of the source in one transaction of the target (all or
+ * nothing), the rows per table are compared, and then the target runs the migrations this svc has that the source
+ * had not. The schema holds text and integers only, so a value crosses dialects as it is.
  */
 export async function copyDatabase(
   from: DatabaseTarget & { receiptsDir: string | null },
@@ -181,10 +180,6 @@ async function copyBetween(
   receiptsDirs: { from: string | null; to: string | null },
 ): Promise<CopyReport> {
   const present = (await tablesOf(target.direct)).map((t) => t.name);
-  if (present.length > 0)
-    throw new BackupError(
-      `${names.to} is not empty (${present.length} tables): a copy writes only into an empty database`,
-    );
   return source.read(async (ex) => {
     const tables = await tablesOf(ex);
     if (!tables.some((t) => t.name === 'kysely_migration'))
@@ -197,6 +192,7 @@ async function copyBetween(
       throw new BackupError(`${names.from} was written by a newer svc (this svc does not know ${unknown.join(', ')})`);
     const schema = migrations.at(-1);
     if (schema === undefined) throw new BackupError(`${names.from} has no migration applied`);
+    await targetMustHoldNoData(target.direct, present, { tables: tables.map((t) => t.name), migrations }, names.to);
     const migrator = new Migrator({ db: target.direct, provider: { getMigrations: async () => MIGRATIONS } });
     const migrated = await migrator.migrateTo(schema);
     if (migrated.error) throw migrated.error;
