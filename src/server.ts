@@ -10,7 +10,7 @@ import { openDatabase } from './db/open.js';
 import { migrateToLatest } from './db/migrate.js';
 import { migrationsPending } from './db/migration-state.js';
 import { packageVersion } from './lib/version.js';
-import { startBackupSchedule } from './modules/backup/backup.schedule.js';
+import { backupDirProblem, startBackupSchedule } from './modules/backup/backup.schedule.js';
 import { RECEIPT_GRACE_MS, startMaintenance } from './maintenance.js';
 import { receiptsService, receiptStore } from './modules/receipts/receipts.service.js';
 import { createDispatcher } from './modules/webhooks/webhooks.dispatcher.js';
@@ -24,6 +24,10 @@ async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig(process.env);
+    // loadConfig reads the environment alone: what BACKUP_DIR names on disk is checked here, once, so that a folder
+    // no backup can be written into is refused as a bad setting is, not failed every minute by the schedule.
+    const backupDir = config.backupSchedule && backupDirProblem(config.backupSchedule.dir);
+    if (backupDir) throw new ConfigError([`BACKUP_DIR: ${backupDir}: no scheduled backup could be written`]);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`svc: ${error.message}\n`);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,12 +59,19 @@ export interface RunningServer {
   exited: Promise<Exited>;
 }
 
-/** Spawns `node dist/server.js` on a free port and resolves once it logs that it listens. */
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+/**
+ * Spawns `node dist/server.js` on a free port and resolves once it logs that it listens; `as`: another user's ids for
+ * the process (a test run by root that needs what root may not be refused).
+ */
+export async function startServer(
+  env: Record<string, string>,
+  as: Pick<SpawnOptions, 'uid' | 'gid'> = {},
+): Promise<RunningServer> {
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/server.js')], {
     cwd: ROOT,
     // One process unless a test asks for more: SIGKILL and the "address" line then concern the server itself.
     env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WORKERS: '1', ...env }),
+    ...as,
   });
   const exited = collect(child);
   const url = await new Promise<string>((resolve, reject) => {

@@ -93,6 +93,25 @@ export async function backupStep(
 }
 
 /**
+ * Why no backup could be written into `dir`, or null: it is a file or a folder this process cannot write, or it is not
+ * there yet (the first backup makes it) and the nearest of its parents that is there is one of those. The server
+ * refuses to start on it, where its schedule would otherwise fail every minute.
+ */
+export function backupDirProblem(dir: string): string | null {
+  let nearest = path.resolve(dir);
+  while (!fs.existsSync(nearest) && path.dirname(nearest) !== nearest) nearest = path.dirname(nearest);
+  const made = nearest === path.resolve(dir) ? '' : `, where ${dir} would be made,`;
+  if (!fs.statSync(nearest).isDirectory()) return `${nearest}${made} is a file, not a folder`;
+  try {
+    fs.accessSync(nearest, fs.constants.W_OK | fs.constants.X_OK);
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? ` (${String(error.code)})` : '';
+    return `${nearest}${made} cannot be written by this process${code}`;
+  }
+  return null;
+}
+
+/**
  * Checks every minute (and at start) whether a scheduled backup is due; started by server.ts. `stop()` (at shutdown)
  * ends a backup under way, its worker threads and pg_dump included, and resolves once it has cleaned up after it.
  */
