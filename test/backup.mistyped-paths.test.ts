@@ -66,6 +66,64 @@ eachDialect(
       }
     });
 
+    it('every command that lists or changes what is there refuses a database that is not there', async () => {
+      const dir = tempDir('svc-mistyped-');
+      const file = missing(dir);
+      const account = ['--account', 'acme'];
+      const commands = [
+        ['clients', 'list'],
+        ['clients', 'revoke', 'cl_x'],
+        ['clients', 'rotate-secret', 'cl_x'],
+        ['clients', 'scopes', 'cl_x', '--scopes', 'fields.read'],
+        ['clients', 'rename', 'cl_x', '--name', 'ERP'],
+        ['users', 'list'],
+        ['users', 'disable', 'usr_x'],
+        ['users', 'reset-password', 'usr_x'],
+        ['users', 'reset-mfa', 'usr_x'],
+        ['vendors', 'list'],
+        ['vendors', 'disable', 'acme_erp'],
+        ['vendors', 'enable', 'acme_erp'],
+        ['apps', 'list'],
+        ['apps', 'disable', 'app_x'],
+        ['apps', 'enable', 'app_x'],
+        ['apps', 'rotate-secret', 'app_x'],
+        ['webhooks', 'list', ...account],
+        ['webhooks', 'test', 'wh_x', ...account],
+        ['webhooks', 'disable', 'wh_x', ...account],
+        ['webhooks', 'enable', 'wh_x', ...account],
+        ['rules', 'list', ...account],
+        ['rules', 'apply', ...account],
+        ['rules', 'apply', '--dry-run', ...account],
+      ];
+      const results = await Promise.all(commands.map((args) => svc(args, { DATABASE_URL: `sqlite:${file}` })));
+      expect(results.map((res, i) => [commands[i]!.join(' '), res.code, res.stdout, res.stderr])).toEqual(
+        commands.map((args) => [args.join(' '), 1, '', `svc: database sqlite:${file}\n${refusal(file)}`]),
+      );
+      expect(fs.readdirSync(dir)).toEqual([]);
+    });
+
+    it('the commands a first start begins with still make a new database', async () => {
+      const dir = tempDir('svc-mistyped-');
+      const rule = {
+        name: 'Taxis',
+        conditions: { memo_contains: 'taxi' },
+        actions: { field_values: [], memo: 'Taxi' },
+      };
+      const commands = [
+        ['clients', 'create', '--account', 'acme', '--scopes', 'fields.read'],
+        ['users', 'create', '--account', 'acme', '--email', 'ada@example.com', '--role', 'ACCOUNT_ADMIN'],
+        ['vendors', 'create', '--vendor', 'acme_erp'],
+        ['apps', 'create', '--name', 'Acme', '--redirect-uri', 'https://acme.example/cb'],
+        ['rules', 'create', '--account', 'acme', '--json', JSON.stringify(rule)],
+        ['seed', '--account', 'acme', '--records', '1', '--values', '1'],
+      ];
+      const files = commands.map((_, i) => path.join(dir, `new-${i}`, 'svc.sqlite'));
+      const results = await Promise.all(commands.map((args, i) => svc(args, { DATABASE_URL: `sqlite:${files[i]}` })));
+      expect(results.map((res, i) => [commands[i]!.join(' '), res.code, fs.existsSync(files[i]!)])).toEqual(
+        commands.map((args) => [args.join(' '), 0, true]),
+      );
+    });
+
     it('svc account export refuses an --out whose folder is not there, in the words of svc backup', async () => {
       const database = await createTestDatabase('sqlite', { migrated: true });
       try {

@@ -44,17 +44,37 @@ function openFromEnv(poolSize: number, existing = false): { db: Db; config: Conf
   return { config, db: openDatabase(config.database, { poolSize, existing }) };
 }
 
-async function withDb<T>(work: (db: Db, config: Config) => Promise<T>): Promise<T> {
-  const { db, config } = openFromEnv(2);
-  try {
-    await migrateToLatest(db);
-    return await work(db, config);
-  } finally {
-    await db.close();
-  }
+type WithDb = <T>(work: (db: Db, config: Config) => Promise<T>) => Promise<T>;
+
+/**
+ * The commands that may be the first of a new install (they make what an account starts from, as `svc migrate` and
+ * the server's first start make the database): a SQLite file that is not there is made for them. Every other command
+ * lists or changes what is there, so a file that is not there (a mistyped path) is refused (databaseMustExist) instead
+ * of made, empty, with its folders.
+ */
+const FIRST_START = new Set([
+  'clients create',
+  'users create',
+  'vendors create',
+  'apps create',
+  'rules create',
+  'seed',
+]);
+
+/** The database of DATABASE_URL, migrated, for `command` (its words: "clients list"). */
+function withDbFor(command: string): WithDb {
+  return async (work) => {
+    const { db, config } = openFromEnv(2, !FIRST_START.has(command));
+    try {
+      await migrateToLatest(db);
+      return await work(db, config);
+    } finally {
+      await db.close();
+    }
+  };
 }
 
-async function clients(args: string[], out: Out): Promise<void> {
+async function clients(args: string[], out: Out, withDb: WithDb): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'create') {
     const { values } = parseArgs({
@@ -170,10 +190,11 @@ export async function run(argv: string[], out: Out = (l) => process.stdout.write
     out(helpFor(command === 'help' ? args : words));
     return 0;
   }
+  const withDb = withDbFor(command === 'seed' ? command : `${command} ${args[0]}`);
   try {
     switch (command) {
       case 'clients':
-        await clients(args, out);
+        await clients(args, out, withDb);
         return 0;
       case 'users':
         await users(args, out, withDb);

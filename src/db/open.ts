@@ -7,7 +7,8 @@ import { openSqlite } from './sqlite.js';
 /**
  * Refuses a SQLite file that is not there. Opening one makes it (and its folders), so a mistyped path would otherwise
  * give a new, empty database: for what only makes sense on an existing one (a backup, a copy's source, a plan, an
- * account's export or deletion). PostgreSQL never makes a database on connect: a mistyped name fails there.
+ * account's export or deletion, a CLI command that lists or changes what is there). PostgreSQL never makes a database
+ * on connect: a mistyped name fails there.
  */
 export function databaseMustExist(target: DatabaseTarget): void {
   if (target.dialect === 'sqlite' && target.path !== ':memory:' && !fs.existsSync(target.path))
