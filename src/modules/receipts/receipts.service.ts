@@ -10,7 +10,7 @@ import { receiptLinksService } from './receipt-links.service.js';
 import { receiptsRepository as repo } from './receipts.repository.js';
 import type { ByteRange, ReceiptStore } from './receipts.store.js';
 import type { ReceiptsTable } from './receipts.tables.js';
-import { HEIC_DECODABLE, IMAGE_TYPES, RECEIPT_TYPES, recognise, type ReceiptType } from './receipts.types.js';
+import { heicDecodable, IMAGE_TYPES, RECEIPT_TYPES, recognise, type ReceiptType } from './receipts.types.js';
 import { thumbnailOf } from './receipts.thumbnails.js';
 import { fileStore } from './files.store.js';
 import { postgresStore } from './postgres-store.repository.js';
@@ -105,7 +105,7 @@ export function receiptsService(settings: ReceiptsSettings) {
       if (upload.bytes.length === 0) throw errors.receiptMissing();
       if (upload.bytes.length > settings.maxBytes) throw errors.receiptTooLarge(settings.maxBytes);
       const found = await recognise(upload.bytes);
-      if (!found.ok) throw errors.unsupportedReceiptType(found.found, RECEIPT_TYPES, HEIC_DECODABLE);
+      if (!found.ok) throw errors.unsupportedReceiptType(found.found, RECEIPT_TYPES, await heicDecodable());
       const sha256 = sha256Of(upload.bytes);
       // Stored already (uploaded again, or a retry): a named receipt's bytes are never swept, so nothing to write,
       // unless they were lost or damaged by hand since: then these bytes, the same, repair them.

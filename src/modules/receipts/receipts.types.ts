@@ -1,5 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
+import { loadSharp } from './sharp.js';
 
 /** The types a receipt may be, recognised from its bytes alone (never its name or declared type). */
 export const RECEIPT_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf', 'image/heic'] as const;
@@ -12,7 +12,8 @@ export const IMAGE_TYPES: readonly ReceiptType[] = ['image/jpeg', 'image/png', '
  * HEIC is accepted only where this server's sharp (libvips with libheif) can decode it: the prebuilt sharp reads
  * AVIF but not HEVC-coded HEIC, so a phone's photo would be stored and never shown.
  */
-export const HEIC_DECODABLE = sharp.format.heif.input.fileSuffix?.includes('.heic') === true;
+export const heicDecodable = async (): Promise<boolean> =>
+  (await loadSharp()).format.heif.input.fileSuffix?.includes('.heic') === true;
 
 export type Recognised =
   | { ok: true; type: ReceiptType; extension: string }
@@ -22,7 +23,8 @@ export async function recognise(bytes: Buffer): Promise<Recognised> {
   const found = await fileTypeFromBuffer(bytes);
   if (!found) return { ok: false, found: null, reason: 'UNKNOWN' };
   const type = found.mime === 'image/heif' ? 'image/heic' : found.mime;
-  if (type === 'image/heic' && !HEIC_DECODABLE) return { ok: false, found: type, reason: 'HEIC_NOT_DECODABLE' };
+  if (type === 'image/heic' && !(await heicDecodable()))
+    return { ok: false, found: type, reason: 'HEIC_NOT_DECODABLE' };
   const accepted = RECEIPT_TYPES.find((t) => t === type);
   if (!accepted) return { ok: false, found: type, reason: 'NOT_ACCEPTED' };
   return { ok: true, type: accepted, extension: found.ext };
