@@ -1,16 +1,15 @@
 import fs from 'node:fs';
 import SqliteDatabase from 'better-sqlite3';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import type { Db } from '../src/db/database.js';
-import { MIGRATIONS } from '../src/db/migrate.js';
-import { openDatabase } from '../src/db/open.js';
-import { rowsOf, tablesOf } from '../src/modules/backup/backup.copy.js';
+import { MIGRATIONS, runMigrations } from '../src/db/migrate.js';
+import { tablesOf } from '../src/modules/backup/backup.copy.js';
 import { describeDatabase } from '../src/cli/database-name.js';
 import { createTestDatabase, type TestDatabase } from './support/databases.js';
 import { eachDialect } from './support/dialects.js';
 import { svc } from './support/processes.js';
+import { contents, onDatabase } from './support/database-contents.js';
 
 const targetOf = (url: string) => loadConfig({ DATABASE_URL: url }).database;
 
@@ -20,38 +19,10 @@ function fileOf(url: string): string {
   return target.path;
 }
 
-async function onDatabase<T>(url: string, work: (db: Db) => Promise<T>): Promise<T> {
-  const db = openDatabase(targetOf(url), { poolSize: 1 });
-  try {
-    return await work(db);
-  } finally {
-    await db.close();
-  }
-}
-
-/**
- * The migrations a database ran and every row of its tables (receipts' bytes and the migrator's bookkeeping aside),
- * each row as JSON of its columns in name order, each table's rows sorted: the same whatever the dialect's collation.
- */
-const contents = (url: string) =>
-  onDatabase(url, async (db) => {
-    const rows: Record<string, string[]> = {};
-    for (const table of await tablesOf(db.direct)) {
-      if (['kysely_migration', 'kysely_migration_lock', 'receipt_contents'].includes(table.name)) continue;
-      const texts: string[] = [];
-      for await (const page of rowsOf(db.direct, table))
-        for (const row of page) texts.push(JSON.stringify(Object.entries(row).sort(([a], [b]) => a.localeCompare(b))));
-      rows[table.name] = texts.sort();
-    }
-    const migrations = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db.direct);
-    return { migrations: migrations.rows.map((r) => r.name), rows };
-  });
-
 /** svc's tables up to `migration`, without a row. */
 const migratedTo = (url: string, migration: string) =>
   onDatabase(url, async (db) => {
-    const migrator = new Migrator({ db: db.direct, provider: { getMigrations: async () => MIGRATIONS } });
-    expect((await migrator.migrateTo(migration)).error).toBeUndefined();
+    expect((await runMigrations(db, (migrator) => migrator.migrateTo(migration))).error).toBeUndefined();
   });
 
 async function seeded(records: string): Promise<TestDatabase> {

@@ -6,8 +6,7 @@ import pg from 'pg';
 import { expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/open.js';
-import { Migrator } from 'kysely';
-import { MIGRATIONS, migrateToLatest } from '../src/db/migrate.js';
+import { MIGRATIONS, migrateToLatest, runMigrations } from '../src/db/migrate.js';
 import { createTestDatabase, type TestDatabase } from './support/databases.js';
 import { describeServed, HttpApi } from './support/reliability.js';
 import { setupOutage, type Sent } from './support/reliability-outage.js';
@@ -196,9 +195,7 @@ describeServed('svc backup and svc restore', (t) => {
     try {
       const db = openDatabase(loadConfig({ DATABASE_URL: old.url }).database, { poolSize: 1 });
       const names = Object.keys(MIGRATIONS);
-      const migrator = new Migrator({ db: db.direct, provider: { getMigrations: async () => MIGRATIONS } });
-      const result = await migrator.migrateTo(names.at(-3)!);
-      expect(result.error).toBeUndefined();
+      await runMigrations(db, (migrator) => migrator.migrateTo(names.at(-3)!));
       await db.close();
       const out = path.join(tempDir('svc-backup-'), 'old');
       expect((await svc(['backup', '--out', out], { DATABASE_URL: old.url })).code).toBe(0);

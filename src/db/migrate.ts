@@ -1,5 +1,7 @@
-import { Migrator, type Migration, type MigrationResultSet } from 'kysely';
-import type { Db } from './database.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import type { Database, Db } from './database.js';
+import { isSqliteBusy } from './failures.js';
 import type { MigrationPlan } from './migrations/helpers.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_field_values.js';
@@ -74,16 +76,89 @@ export const MIGRATIONS: Record<string, Migration & { plan: MigrationPlan }> = {
   '0033_covering_history_indexes': m0033,
 };
 
+const MIGRATION_LOCK_RETRY_MS = 50;
+
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({
-    db: db.direct,
-    provider: { getMigrations: async () => MIGRATIONS },
-    // A database made between two merges that landed their migrations out of order (the repository's 1bf87fd had
-    // 0027 and not 0025) runs the missing ones too, in name order: migrations merged side by side never depend on
-    // each other (docs/operations.md, "Upgrades").
-    allowUnorderedMigrations: true,
-  });
-  const result: MigrationResultSet = await migrator.migrateToLatest();
-  if (result.error) throw result.error;
+  // A database made between two merges that landed their migrations out of order (the repository's 1bf87fd had
+  // 0027 and not 0025) runs the missing ones too, in name order: migrations merged side by side never depend on
+  // each other (docs/operations.md, "Upgrades").
+  const result = await runMigrations(db, (migrator) => migrator.migrateToLatest(), { allowUnorderedMigrations: true });
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/**
+ * Runs svc's migrations on `db` with `migrator`'s `step` (to the latest, or to one schema), all pending ones and
+ * their records in one transaction on both dialects: a second `svc migrate` (or server) waits for the first and
+ * then finds nothing to do, and a process killed mid-way leaves the database as it was.
+ *
+ * SQLite: the adapter says its DDL is transactional (db/sqlite.ts), so Kysely's Migrator opens the transaction
+ * (BEGIN IMMEDIATE). Foreign keys are off around it (0005 rebuilds a table others refer to; the setting cannot
+ * change inside a transaction), on the connection held for the whole run, and each migration is followed by
+ * `pragma foreign_key_check` in the transaction: a migration that breaks a key fails and nothing is applied.
+ * PostgreSQL: Kysely's own transaction and advisory lock.
+ */
+export async function runMigrations(
+  db: Db,
+  step: (migrator: Migrator) => Promise<MigrationResultSet>,
+  options: { allowUnorderedMigrations?: boolean } = {},
+): Promise<MigrationResultSet> {
+  const run = async (on: Kysely<Database>, getMigrations: () => Promise<Record<string, Migration>>) => {
+    for (;;) {
+      const result = await step(new Migrator({ db: on, provider: { getMigrations }, ...options }));
+      // SQLite: another process held the write lock past the connection's wait (db/sqlite.ts), most likely another
+      // `svc migrate` in a long migration. Its transaction rolled back or never opened, so nothing was done here:
+      // wait for it, as PostgreSQL's advisory lock waits, and then find what it left pending.
+      if (result.error !== undefined && isSqliteBusy(result.error)) {
+        await delay(MIGRATION_LOCK_RETRY_MS);
+        continue;
+      }
+      if (result.error) throw result.error;
+      return result;
+    }
+  };
+  if (db.dialect === 'postgres') return run(db.direct, async () => MIGRATIONS);
+  return db.direct.connection().execute(async (connection) => {
+    await sql`pragma foreign_keys = off`.execute(connection);
+    try {
+      return await run(connection, async () => KEY_CHECKED_MIGRATIONS);
+    } finally {
+      await sql`pragma foreign_keys = on`.execute(connection);
+    }
+  });
+}
+
+/**
+ * The migrations' transaction as a migration sees it. Written when Kysely ran SQLite's migrations without a
+ * transaction, 0005, 0006, 0016 and helpers.ts's allOrNothing open their own with `db.transaction()`, which a
+ * transaction refuses. Their files stay as they were (a migration that has run does the same on every later
+ * install; test/upgrades.fixtures.test.ts holds them to their releases' text), so here their
+ * `transaction().execute(work)` runs `work` in the transaction already open. 0005's `pragma foreign_keys` is one
+ * SQLite ignores inside a transaction; runMigrations has foreign keys off.
+ */
+function enclosing(trx: Kysely<Database>): Kysely<Database> {
+  const view: Kysely<Database> = new Proxy(trx, {
+    get(target, property) {
+      if (property === 'transaction')
+        return () => ({ execute: <T>(work: (db: Kysely<Database>) => Promise<T>) => work(view) });
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return view;
+}
+
+/** SQLite's: each migration, then a check of every foreign key, in the migrations' transaction. */
+const KEY_CHECKED_MIGRATIONS: Record<string, Migration> = Object.fromEntries(
+  Object.entries(MIGRATIONS).map(([name, migration]) => [
+    name,
+    {
+      ...migration,
+      async up(trx: Kysely<Database>) {
+        await migration.up(enclosing(trx));
+        const broken = await sql`pragma foreign_key_check`.execute(trx);
+        if (broken.rows.length > 0)
+          throw new Error(`${name}: foreign keys broken: ${JSON.stringify(broken.rows.slice(0, 5))}`);
+      },
+    },
+  ]),
+);

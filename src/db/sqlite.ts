@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
   Kysely,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
@@ -98,6 +99,20 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/**
+ * SQLite's DDL is transactional, but Kysely's SqliteAdapter says it is not, so Kysely's Migrator ran each statement
+ * of a migration on its own and recorded the migration after it: two `svc migrate` on one new file both ran
+ * 0001 ("table accounts already exists"), and a process killed mid-way left a migration half applied or applied
+ * and unrecorded. Saying so, the Migrator runs all pending migrations and their records in one transaction
+ * (BEGIN IMMEDIATE here: a second migrator waits for the first, then finds its work done), as on PostgreSQL.
+ * Nothing else of svc reads this flag. runMigrations (db/migrate.ts) turns foreign keys off around it.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
   readonly #state: ConnectionState;
@@ -111,6 +126,9 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.#config, this.#state, this.#open);
+  }
+  override createAdapter(): SqliteAdapter {
+    return new TransactionalDdlSqliteAdapter();
   }
 }
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { Migrator, sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { DatabaseTarget } from '../../config.js';
 import type { Db, Executor } from '../../db/database.js';
-import { MIGRATIONS, migrateToLatest } from '../../db/migrate.js';
+import { MIGRATIONS, migrateToLatest, runMigrations } from '../../db/migrate.js';
 import { openDatabase } from '../../db/open.js';
 import { receiptStore } from '../receipts/receipts.service.js';
 import { BackupError, countDifferences } from './backup.manifest.js';
@@ -193,9 +193,7 @@ async function copyBetween(
     const schema = migrations.at(-1);
     if (schema === undefined) throw new BackupError(`${names.from} has no migration applied`);
     await targetMustHoldNoData(target.direct, present, { tables: tables.map((t) => t.name), migrations }, names.to);
-    const migrator = new Migrator({ db: target.direct, provider: { getMigrations: async () => MIGRATIONS } });
-    const migrated = await migrator.migrateTo(schema);
-    if (migrated.error) throw migrated.error;
+    await runMigrations(target, (migrator) => migrator.migrateTo(schema));
     const into = new Set((await tablesOf(target.direct)).map((t) => t.name));
     const missing = tables.filter((t) => !into.has(t.name)).map((t) => t.name);
     if (missing.length > 0)
