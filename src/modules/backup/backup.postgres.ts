@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import type PgModule from 'pg';
-import { BackupError, BackupStopped, sha256Of } from './backup.manifest.js';
+import { BackupError, BackupStopped, countDifferences, sha256Of } from './backup.manifest.js';
 
 const run = promisify(execFile);
 const MAX_OUTPUT = 16 * 1024 * 1024;
@@ -12,7 +12,7 @@ function pgModule(): typeof PgModule {
 }
 
 /** The PostgreSQL client tool `name`, found on PATH, or an error that names the Debian package it comes in. */
-async function tool(name: 'pg_dump' | 'pg_restore', env: NodeJS.ProcessEnv): Promise<void> {
+async function tool(name: 'pg_dump' | 'pg_restore' | 'psql', env: NodeJS.ProcessEnv): Promise<void> {
   try {
     await run(name, ['--version'], { env });
   } catch {
@@ -118,25 +118,107 @@ export const postgresTablesAt = (url: string): Promise<string[]> =>
     return rows.map((r) => r.tablename);
   });
 
-/** pg_restore in one transaction: it restores all of the backup or, on any error, nothing. */
-export async function restorePostgres(dataFile: string, url: string, env: NodeJS.ProcessEnv): Promise<void> {
-  await tool('pg_restore', env);
-  await run(
-    'pg_restore',
-    [
-      '--single-transaction',
-      '--exit-on-error',
-      '--no-owner',
-      '--no-privileges',
-      '--dbname',
-      decodeURIComponent(new URL(url).pathname.slice(1)),
-      dataFile,
-    ],
-    {
-      env: libpqEnv(url, env),
-      maxBuffer: MAX_OUTPUT,
-    },
-  ).catch((error: { stderr?: string }) => {
-    throw new BackupError(`pg_restore failed, nothing was restored: ${String(error.stderr ?? error).trim()}`);
+/**
+ * A child's end: its exit code, and what it said: the start of its stderr, or how it ended when it said nothing
+ * (pg_restore dies of SIGSEGV on some damaged files without a word).
+ */
+function ended(name: string, child: ChildProcess): Promise<{ code: number | null; said: string }> {
+  let stderr = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (text: string) => {
+    if (stderr.length < MAX_OUTPUT) stderr += text;
   });
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) =>
+      resolve({
+        code,
+        said: stderr.trim() || `${name} ${code === null ? `was ended by ${signal}` : `exited with ${code}`}`,
+      }),
+    ),
+  );
+}
+
+const COUNTS_MARK = 'svc-restore-counts';
+
+/**
+ * Run last in the restore's transaction: every table of the schema counted and compared with `expected` (the
+ * manifest's), an error naming the counts found when they differ. The restore's script empties search_path first.
+ */
+function countCheck(expected: Record<string, number>): string {
+  const literal = `'${JSON.stringify(expected).replaceAll("'", "''")}'`;
+  return `
+reset search_path;
+do $svc_restore$
+declare
+  expected jsonb := ${literal}::jsonb;
+  found jsonb := '{}'::jsonb;
+  t text;
+  n bigint;
+begin
+  for t in select tablename from pg_tables where schemaname = current_schema() loop
+    execute format('select count(*) from %I', t) into n;
+    found := found || jsonb_build_object(t, n);
+  end loop;
+  if found <> expected then
+    raise exception '${COUNTS_MARK} %', found::text;
+  end if;
+end
+$svc_restore$;
+`;
+}
+
+/**
+ * The backup restored in one transaction that also checks it: pg_restore writes the backup as SQL (`--file -`)
+ * and psql runs it in one transaction (`--single-transaction`, stopping at the first error), followed by the count
+ * of every table against the manifest's (countCheck). A backup whose data is not what its manifest says, or a
+ * pg_restore or psql that fails half-way, ends before the commit: all of it is restored, or nothing.
+ * (pg_restore's own `--single-transaction` committed before the counts could be compared.)
+ */
+export async function restorePostgres(
+  dataFile: string,
+  url: string,
+  env: NodeJS.ProcessEnv,
+  expected: Record<string, number>,
+): Promise<void> {
+  await tool('pg_restore', env);
+  await tool('psql', env);
+  const connection = libpqEnv(url, env);
+  const script = spawn('pg_restore', ['--no-owner', '--no-privileges', '--file', '-', dataFile], {
+    env: connection,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const psql = spawn(
+    'psql',
+    ['--no-psqlrc', '--quiet', '--single-transaction', '--set', 'ON_ERROR_STOP=1', '--file', '-'],
+    { env: connection, stdio: ['pipe', 'ignore', 'pipe'] },
+  );
+  const scripted = ended('pg_restore', script);
+  const ran = ended('psql', psql);
+  // psql gone early (it could not connect, or a statement failed): its end says why, and pg_restore is stopped.
+  psql.stdin.on('error', () => undefined);
+  void ran.then(() => {
+    if (script.exitCode === null) script.kill('SIGKILL');
+  });
+  script.stdout.pipe(psql.stdin, { end: false });
+  const made = await scripted;
+  if (made.code !== 0) {
+    // psql never reaches the end of its input, where it would commit: killed, its transaction is rolled back.
+    psql.kill('SIGKILL');
+    const gone = await ran;
+    throw new BackupError(`the restore failed, nothing was restored: ${gone.code === null ? made.said : gone.said}`);
+  }
+  psql.stdin.end(countCheck(expected));
+  const { code, said } = await ran;
+  if (code === 0) return;
+  const counts = new RegExp(`${COUNTS_MARK} (\\{.*\\})`).exec(said);
+  if (counts) {
+    const found: Record<string, number> = {};
+    const parsed: unknown = JSON.parse(counts[1]!);
+    if (typeof parsed === 'object' && parsed !== null)
+      for (const [table, n] of Object.entries(parsed)) found[table] = Number(n);
+    throw new BackupError(
+      `the backup's data file does not hold what its manifest says, nothing was restored: ${countDifferences(expected, found).join('; ')}`,
+    );
+  }
+  throw new BackupError(`the restore failed, nothing was restored: ${said}`);
 }

@@ -14,9 +14,16 @@ import {
   verifiedBackup,
   type BackupManifest,
 } from './backup.manifest.js';
-import { backupPostgres, postgresContents, postgresTablesAt, restorePostgres } from './backup.postgres.js';
+import { backupPostgres, postgresTablesAt, restorePostgres } from './backup.postgres.js';
 import { loadReceipts, saveReceipts } from './backup.receipts.js';
-import { backupSqlite, restoreSqlite, sqliteContents, sqliteReceipts, sqliteTablesAt } from './backup.sqlite.js';
+import {
+  backupSqlite,
+  checkedSqliteContents,
+  restoreSqlite,
+  sqliteContents,
+  sqliteReceipts,
+  sqliteTablesAt,
+} from './backup.sqlite.js';
 import { receiptStore } from '../receipts/receipts.service.js';
 
 const RECEIPTS_FOLDER = 'receipts';
@@ -134,7 +141,7 @@ export interface RestoreReport {
 
 /**
  * Restores the backup in `from` into the database of `target`, which must hold no table: the manifest and the data
- * file's checksum are checked first, the counts after, and then the migrations this svc has and the backup had not
+ * file's checksum are checked first, the counts before the restore is in place (PostgreSQL: in its transaction), and then the migrations this svc has and the backup had not
  * yet run are run. `env` is the environment pg_restore runs in (PATH).
  */
 export async function restoreBackup(
@@ -162,7 +169,7 @@ export async function restoreBackup(
   }
   if (target.dialect === 'sqlite') {
     // Counted before anything is written: a manifest that does not describe its data file is refused first.
-    const differences = countDifferences(manifest.tables, sqliteContents(dataFile).tables);
+    const differences = countDifferences(manifest.tables, checkedSqliteContents(dataFile).tables);
     if (differences.length > 0)
       throw new BackupError(`the backup's data file does not hold what its manifest says: ${differences.join('; ')}`);
     // The receipts' files first, each checked: a backup missing one is refused before the database is in place
@@ -173,11 +180,11 @@ export async function restoreBackup(
       await loadReceipts(named, path.join(path.resolve(from), RECEIPTS_FOLDER), target.receiptsDir);
     }
     restoreSqlite(dataFile, target.path);
-  } else await restorePostgres(dataFile, target.url, env);
-  const found = target.dialect === 'sqlite' ? sqliteContents(target.path) : await postgresContents(target.url);
-  const differences = countDifferences(manifest.tables, found.tables);
-  if (differences.length > 0)
-    throw new BackupError(`the restored database does not hold what the backup says: ${differences.join('; ')}`);
+    const restored = countDifferences(manifest.tables, sqliteContents(target.path).tables);
+    if (restored.length > 0)
+      throw new BackupError(`the restored database does not hold what the backup says: ${restored.join('; ')}`);
+    // PostgreSQL: the counts are compared in the restore's transaction, before it commits.
+  } else await restorePostgres(dataFile, target.url, env, manifest.tables);
   const db = openDatabase(target, { poolSize: 1 });
   let migrationsRun: string[];
   try {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { databaseMustExist } from '../../db/open.js';
+import { BackupError } from './backup.manifest.js';
 import { copyAndCheckSqlite, type SqliteCopy } from './backup.sqlite-worker.js';
 
 /** Rows per table and the migrations run, read from an open SQLite database (the backup's worker counts alike). */
@@ -73,6 +74,28 @@ export function sqliteContents(file: string): { tables: Record<string, number>; 
     return contents(db);
   } finally {
     db.close();
+  }
+}
+
+/**
+ * A backup's data file read before a restore puts it in place: SQLite's `quick_check` over every page (as the backup
+ * checked its copy: a file damaged after its checksum was taken, or with its manifest rewritten to match, would
+ * otherwise be restored as it is, and fail only where a later read meets the damage), then its rows per table.
+ */
+export function checkedSqliteContents(file: string): { tables: Record<string, number>; migrations: string[] } {
+  try {
+    const db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+    try {
+      const check = String(db.pragma('quick_check', { simple: true })).replaceAll('\n', '; ');
+      if (check !== 'ok') throw new BackupError(`${file} fails SQLite's check (${check}): the backup is damaged`);
+      return contents(db);
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    if (error instanceof SqliteDatabase.SqliteError && /^SQLITE_(CORRUPT|NOTADB)/.test(error.code))
+      throw new BackupError(`${file} is not a sound SQLite database (${error.message}): the backup is damaged`);
+    throw error;
   }
 }
 
