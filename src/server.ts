@@ -8,7 +8,7 @@ import { clusterMetrics, primaryRateLimitStore, workerSlot } from './cluster-wor
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/open.js';
 import { migrateToLatest } from './db/migrate.js';
-import { migrationsPending } from './db/migration-state.js';
+
 import { packageVersion } from './lib/version.js';
 import { backupDirProblem, startBackupSchedule } from './modules/backup/backup.schedule.js';
 import { RECEIPT_GRACE_MS, startMaintenance } from './maintenance.js';
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     await runPrimary(config, async () => {
       const db = openDatabase(config.database, { poolSize: 1 });
       try {
-        if (await migrationsPending(db)) await migrateToLatest(db);
+        await migrateToLatest(db);
       } finally {
         await db.close();
       }
@@ -57,7 +57,7 @@ async function serve(config: Config): Promise<void> {
   const worker = cluster.isWorker;
   let draining = false;
   const db = openDatabase(config.database, { poolSize: config.databasePoolSize });
-  if (!worker && (await migrationsPending(db))) await migrateToLatest(db);
+  if (!worker) await migrateToLatest(db);
   const app = await buildApp(config, {
     db,
     // Without Redis (config.redisUrl) the workers of one machine still share one budget per client: the primary counts.

@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
 import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { type Kysely } from 'kysely';
+import pg from 'pg';
 import { expect, it } from 'vitest';
 import { MIGRATIONS } from '../src/db/migrate.js';
 import { ADMIN, RECORDS } from './support/accounting.js';
@@ -7,7 +10,8 @@ import { describeEachDialect } from './support/context.js';
 import { contents, schemaOf } from './support/database-contents.js';
 import { createTestDatabase } from './support/databases.js';
 import { CODING_RULES, laterFrom, undoCodingRules } from './support/migrations.js';
-import { ROOT, svc } from './support/processes.js';
+import { childEnv, collect, ROOT, svc } from './support/processes.js';
+import { until } from './support/wait.js';
 
 const NAMES = Object.keys(MIGRATIONS);
 
@@ -19,6 +23,34 @@ const migrateKilledAt = (url: string, nth: number) =>
     SVC_TEST_KILL_AT: 'insert into "kysely_migration"',
     SVC_TEST_KILL_AT_COUNT: String(nth),
   });
+
+/** Kysely's migration lock on PostgreSQL: a session-level advisory lock on this key (postgres-adapter.js). */
+const PG_MIGRATION_LOCK = '3853314791062309107';
+
+/** Another process's hold on what a migration run takes: SQLite's write lock, PostgreSQL's migration lock. */
+async function heldBy(url: string): Promise<{ release(): Promise<void> }> {
+  if (url.startsWith('sqlite:')) {
+    const other = new SqliteDatabase(url.slice('sqlite:'.length));
+    other.pragma('journal_mode = WAL');
+    other.exec('begin immediate');
+    return {
+      async release() {
+        if (other.open) other.exec('rollback');
+        other.close();
+      },
+    };
+  }
+  const other = new pg.Client({ connectionString: url });
+  await other.connect();
+  await other.query(`select pg_advisory_lock(${PG_MIGRATION_LOCK})`);
+  let ended = false;
+  return {
+    async release() {
+      if (!ended) await other.end();
+      ended = true;
+    },
+  };
+}
 
 /**
  * `svc migrate` runs every pending migration and its record in one transaction on both dialects (db/migrate.ts,
@@ -76,4 +108,58 @@ describeEachDialect('svc migrate: all or nothing', (t) => {
     expect([ran.code, JSON.parse(ran.stdout)]).toEqual([0, { applied: later }]);
     expect((await api.get(RECORDS, { limit: '10' })).text).toBe(page);
   });
+
+  it("with nothing pending, svc commands run while another process holds the migrations' lock", async () => {
+    const url = t.ctx.database.url;
+    const held = await heldBy(url);
+    try {
+      // Every svc command migrates first; on an up-to-date database that is a read, not the migrator's lock.
+      const listed = await svc(['clients', 'list'], { DATABASE_URL: url });
+      expect([listed.code, listed.stderr]).toEqual([0, expect.stringMatching(/^svc: database [^\n]*\n$/)]);
+      const ran = await svc(['migrate'], { DATABASE_URL: url });
+      expect([ran.code, JSON.parse(ran.stdout)]).toEqual([0, { applied: [] }]);
+    } finally {
+      await held.release();
+    }
+  });
+
+  if (t.dialect === 'sqlite') {
+    it('upgrades a database that broke a foreign key before the run (foreign keys off in a sqlite3 shell)', async () => {
+      const url = t.ctx.database.url;
+      await undoCodingRules(t.ctx.db.direct as Kysely<any>);
+      const shell = new SqliteDatabase(url.slice('sqlite:'.length));
+      try {
+        shell.pragma('foreign_keys = off');
+        shell
+          .prepare('insert into account_user_settings (account_id, mfa_required, updated_at) values (?, 0, 0)')
+          .run('no_such_account');
+      } finally {
+        shell.close();
+      }
+      // Each migration is checked for keys it breaks, not for the one the database broke before.
+      const ran = await svc(['migrate'], { DATABASE_URL: url });
+      expect([ran.code, JSON.parse(ran.stdout)]).toEqual([0, { applied: laterFrom(CODING_RULES) }]);
+    });
+
+    it("waits, saying so, while another process holds the write lock past the connection's own wait; then runs", async () => {
+      const fresh = await createTestDatabase('sqlite');
+      const held = await heldBy(fresh.url);
+      try {
+        const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.js'), 'migrate'], {
+          cwd: ROOT,
+          env: childEnv({ DATABASE_URL: fresh.url }),
+        });
+        const exited = collect(child);
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        await until('the notice that svc migrate waits', () => stderr.includes('svc: waiting for the database'));
+        await held.release();
+        const ran = await exited;
+        expect([ran.code, JSON.parse(ran.stdout)]).toEqual([0, { applied: NAMES }]);
+        expect(ran.stderr.match(/svc: waiting/g)).toHaveLength(1);
+      } finally {
+        await fresh.drop();
+      }
+    });
+  }
 });

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import type { Database, Db } from './database.js';
-import { isSqliteBusy } from './failures.js';
+import { errorCode } from './failures.js';
 import type { MigrationPlan } from './migrations/helpers.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_field_values.js';
@@ -78,11 +78,41 @@ export const MIGRATIONS: Record<string, Migration & { plan: MigrationPlan }> = {
 
 const MIGRATION_LOCK_RETRY_MS = 50;
 
-export async function migrateToLatest(db: Db): Promise<string[]> {
+/**
+ * Whether some migration has not run yet, read without the migrator: its transaction takes SQLite's write lock
+ * (every `svc` command migrates first, and would wait for another process's writer) and PostgreSQL's session-level
+ * advisory lock, which PgBouncer in transaction mode cannot hold (the lock, the migration and the unlock may each
+ * run on another server connection, and the lock outlives them): a server started through such a pool skips the
+ * migrator when nothing is pending, and `svc migrate` runs the migrations over a direct connection
+ * (docs/operations.md). Any failure to read counts as pending: the migrator then says what is wrong.
+ */
+export async function migrationsPending(db: Db): Promise<boolean> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db.direct);
+    const applied = new Set(rows.map((r) => r.name));
+    return Object.keys(MIGRATIONS).some((name) => !applied.has(name));
+  } catch {
+    return true;
+  }
+}
+
+/** What a run of the migrations says when it waits for another process's SQLite write lock (once per run). */
+export type OnWait = () => void;
+
+const waitingNotice: OnWait = () =>
+  process.stderr.write(
+    "svc: waiting for the database's write lock, held by another process (another svc migrate, or a server migrating)\n",
+  );
+
+export async function migrateToLatest(db: Db, onWait: OnWait = waitingNotice): Promise<string[]> {
+  if (!(await migrationsPending(db))) return [];
   // A database made between two merges that landed their migrations out of order (the repository's 1bf87fd had
   // 0027 and not 0025) runs the missing ones too, in name order: migrations merged side by side never depend on
   // each other (docs/operations.md, "Upgrades").
-  const result = await runMigrations(db, (migrator) => migrator.migrateToLatest(), { allowUnorderedMigrations: true });
+  const result = await runMigrations(db, (migrator) => migrator.migrateToLatest(), {
+    allowUnorderedMigrations: true,
+    onWait,
+  });
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
@@ -92,35 +122,41 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
  * then finds nothing to do, and a process killed mid-way leaves the database as it was.
  *
  * SQLite: the adapter says its DDL is transactional (db/sqlite.ts), so Kysely's Migrator opens the transaction
- * (BEGIN IMMEDIATE). Foreign keys are off around it (0005 rebuilds a table others refer to; the setting cannot
- * change inside a transaction), on the connection held for the whole run, and each migration is followed by
- * `pragma foreign_key_check` in the transaction: a migration that breaks a key fails and nothing is applied.
- * PostgreSQL: Kysely's own transaction and advisory lock.
+ * (BEGIN IMMEDIATE). Foreign keys are off around it, on the connection held for the whole run: 0005 rebuilds a table
+ * others refer to, and the setting cannot change inside a transaction. So no migration's ON DELETE action fires;
+ * instead each migration is followed by `pragma foreign_key_check` in the transaction, and one that leaves a broken
+ * key the database did not have before the run fails: nothing is applied. PostgreSQL: Kysely's own transaction and
+ * advisory lock.
  */
 export async function runMigrations(
   db: Db,
   step: (migrator: Migrator) => Promise<MigrationResultSet>,
-  options: { allowUnorderedMigrations?: boolean } = {},
+  options: { allowUnorderedMigrations?: boolean; onWait?: OnWait } = {},
 ): Promise<MigrationResultSet> {
-  const run = async (on: Kysely<Database>, getMigrations: () => Promise<Record<string, Migration>>) => {
-    for (;;) {
-      const result = await step(new Migrator({ db: on, provider: { getMigrations }, ...options }));
-      // SQLite: another process held the write lock past the connection's wait (db/sqlite.ts), most likely another
-      // `svc migrate` in a long migration. Its transaction rolled back or never opened, so nothing was done here:
-      // wait for it, as PostgreSQL's advisory lock waits, and then find what it left pending.
-      if (result.error !== undefined && isSqliteBusy(result.error)) {
-        await delay(MIGRATION_LOCK_RETRY_MS);
-        continue;
-      }
-      if (result.error) throw result.error;
-      return result;
-    }
-  };
-  if (db.dialect === 'postgres') return run(db.direct, async () => MIGRATIONS);
+  const { onWait = waitingNotice, ...settings } = options;
+  const once = (on: Kysely<Database>, migrations: Record<string, Migration>) =>
+    step(new Migrator({ db: on, provider: { getMigrations: async () => migrations }, ...settings }));
+  if (db.dialect === 'postgres') {
+    const result = await once(db.direct, MIGRATIONS);
+    if (result.error) throw result.error;
+    return result;
+  }
   return db.direct.connection().execute(async (connection) => {
     await sql`pragma foreign_keys = off`.execute(connection);
     try {
-      return await run(connection, async () => KEY_CHECKED_MIGRATIONS);
+      for (let waited = false; ; waited = true) {
+        const result = await once(connection, keyChecked());
+        // Another process held the write lock past the connection's own wait (db/sqlite.ts), most likely another
+        // `svc migrate` in a long migration. This run's transaction never opened or was rolled back: nothing was
+        // done. Wait for it, as PostgreSQL's advisory lock waits, saying so once, then find what it left pending.
+        if (result.error !== undefined && errorCode(result.error) === 'SQLITE_BUSY') {
+          if (!waited) onWait();
+          await delay(MIGRATION_LOCK_RETRY_MS);
+          continue;
+        }
+        if (result.error) throw result.error;
+        return result;
+      }
     } finally {
       await sql`pragma foreign_keys = on`.execute(connection);
     }
@@ -133,7 +169,8 @@ export async function runMigrations(
  * transaction refuses. Their files stay as they were (a migration that has run does the same on every later
  * install; test/upgrades.fixtures.test.ts holds them to their releases' text), so here their
  * `transaction().execute(work)` runs `work` in the transaction already open. 0005's `pragma foreign_keys` is one
- * SQLite ignores inside a transaction; runMigrations has foreign keys off.
+ * SQLite ignores inside a transaction; runMigrations has foreign keys off. Methods are bound to the transaction
+ * (Kysely's read its private fields); what a getter returns (`fn`, `schema`, `dynamic`) is given as it is.
  */
 function enclosing(trx: Kysely<Database>): Kysely<Database> {
   const view: Kysely<Database> = new Proxy(trx, {
@@ -141,24 +178,46 @@ function enclosing(trx: Kysely<Database>): Kysely<Database> {
       if (property === 'transaction')
         return () => ({ execute: <T>(work: (db: Kysely<Database>) => Promise<T>) => work(view) });
       const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      return typeof value === 'function' && isMethod(target, property) ? value.bind(target) : value;
     },
   });
   return view;
 }
 
-/** SQLite's: each migration, then a check of every foreign key, in the migrations' transaction. */
-const KEY_CHECKED_MIGRATIONS: Record<string, Migration> = Object.fromEntries(
-  Object.entries(MIGRATIONS).map(([name, migration]) => [
-    name,
-    {
-      ...migration,
-      async up(trx: Kysely<Database>) {
-        await migration.up(enclosing(trx));
-        const broken = await sql`pragma foreign_key_check`.execute(trx);
-        if (broken.rows.length > 0)
-          throw new Error(`${name}: foreign keys broken: ${JSON.stringify(broken.rows.slice(0, 5))}`);
+/** Whether `property` of `object` is a function held as a value on it or its prototypes (not a getter's result). */
+function isMethod(object: object, property: string | symbol): boolean {
+  for (let at: unknown = object; typeof at === 'object' && at !== null; at = Object.getPrototypeOf(at)) {
+    const descriptor = Object.getOwnPropertyDescriptor(at, property);
+    if (descriptor) return 'value' in descriptor;
+  }
+  return false;
+}
+
+/** The keys a database breaks, one text per broken key: what `pragma foreign_key_check` lists. */
+async function brokenKeys(trx: Kysely<Database>): Promise<Set<string>> {
+  const { rows } = await sql<Record<string, unknown>>`pragma foreign_key_check`.execute(trx);
+  return new Set(rows.map((row) => JSON.stringify(row)));
+}
+
+/**
+ * SQLite's migrations for one run: each, then a check of every foreign key, in the migrations' transaction. Keys the
+ * database broke before the run (rows written with foreign keys off, by a `sqlite3` shell say) are not this run's:
+ * only a key broken anew fails it.
+ */
+function keyChecked(): Record<string, Migration> {
+  let before: Set<string> | undefined;
+  return Object.fromEntries(
+    Object.entries(MIGRATIONS).map(([name, migration]) => [
+      name,
+      {
+        ...migration,
+        async up(trx: Kysely<Database>) {
+          before ??= await brokenKeys(trx);
+          await migration.up(enclosing(trx));
+          const broken = [...(await brokenKeys(trx))].filter((key) => !before!.has(key));
+          if (broken.length > 0) throw new Error(`${name}: foreign keys broken: ${broken.slice(0, 5).join(', ')}`);
+        },
       },
-    },
-  ]),
-);
+    ]),
+  );
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { migrationsPending } from '../../src/db/migration-state.js';
+import { migrationsPending } from '../../src/db/migrate.js';
 import { openDatabase } from '../../src/db/open.js';
 import { startCluster, type ClusterServer } from '../support/cluster.js';
 import { createTestDatabase } from '../support/databases.js';
