@@ -14,7 +14,7 @@ const LOCK_WAIT_MS = 60_000;
  * file cannot be answered as an error: the kernel ends the process (SIGBUS). So the map is the CLI's alone (a failed
  * `svc backup` is a failed command); a backup in the server's process (the schedule) reads with read() calls.
  */
-const MAP_BYTES = 0x7fff0000;
+export const MAP_BYTES = 0x7fff0000;
 
 export interface SqliteCopy {
   tables: Record<string, number>;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { databaseMustExist } from '../../db/open.js';
 import { BackupError } from './backup.manifest.js';
-import { copyAndCheckSqlite, type SqliteCopy } from './backup.sqlite-worker.js';
+import { copyAndCheckSqlite, MAP_BYTES, type SqliteCopy } from './backup.sqlite-worker.js';
 
 /** Rows per table and the migrations run, read from an open SQLite database (the backup's worker counts alike). */
 function contents(db: SqliteDatabase.Database): { tables: Record<string, number>; migrations: string[] } {
@@ -86,6 +86,8 @@ export function checkedSqliteContents(file: string): { tables: Record<string, nu
   try {
     const db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
     try {
+      // Read through a memory map (a CLI's, for the length of the check): half the time of reads into SQLite's cache.
+      db.pragma(`mmap_size = ${MAP_BYTES}`);
       const check = String(db.pragma('quick_check', { simple: true })).replaceAll('\n', '; ');
       if (check !== 'ok') throw new BackupError(`${file} fails SQLite's check (${check}): the backup is damaged`);
       return contents(db);
