@@ -64,9 +64,9 @@ async function upgraded(
   expect([copied.code, copied.stderr]).toEqual([0, expect.any(String)]);
   const report = JSON.parse(copied.stdout);
   // The copy migrates the empty target up to the release's last migration, so one the release lacked below it
-  // (1bf87fd had 0027 and not 0025) is run then, not among the later ones.
+  // (1bf87fd had 0027 and not 0025) is run then, before the rows are copied; the report names it with the later ones.
   const last = fixture.manifest.migrations.at(-1)!;
-  expect([report.schema_version, report.migrations_run]).toEqual([last, later.filter((name) => name > last)]);
+  expect([report.schema_version, report.migrations_run]).toEqual([last, later]);
   return target.url;
 }
 
