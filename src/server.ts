@@ -8,7 +8,6 @@ import { clusterMetrics, primaryRateLimitStore, workerSlot } from './cluster-wor
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/open.js';
 import { migrateToLatest } from './db/migrate.js';
-
 import { packageVersion } from './lib/version.js';
 import { backupDirProblem, startBackupSchedule } from './modules/backup/backup.schedule.js';
 import { RECEIPT_GRACE_MS, startMaintenance } from './maintenance.js';

@@ -141,8 +141,9 @@ export interface RestoreReport {
 
 /**
  * Restores the backup in `from` into the database of `target`, which must hold no table: the manifest and the data
- * file's checksum are checked first, the counts before the restore is in place (PostgreSQL: in its transaction), and then the migrations this svc has and the backup had not
- * yet run are run. `env` is the environment pg_restore runs in (PATH).
+ * file's checksum are checked first, the counts before the restore is in place (PostgreSQL: in its transaction),
+ * and then the migrations this svc has and the backup had not yet run are run. `env` is the environment pg_restore
+ * and psql run in (PATH).
  */
 export async function restoreBackup(
   target: DatabaseTarget & { receiptsDir: string | null },
