@@ -106,4 +106,40 @@ eachDialect('svc restore: a backup that is not what its manifest says', (dialect
         : /the restore failed, nothing was restored: pg_restore/,
     );
   });
+
+  // SQLite reads the data file three ways at once: its checksum, its check and its copy beside the target
+  // (backup.sqlite.ts, restoreSqlite). A refusal found after the copy has started leaves neither the copy nor a
+  // folder made for it.
+  it.runIf(dialect === 'sqlite')(
+    'a refusal leaves no copy beside the target and no folder it made for one; the good backup then restores there',
+    async () => {
+      const edited = alteredCopy(backup, (manifest) => {
+        manifest.tables.accounting_records = RECORDS + 1;
+      });
+      const damaged = alteredCopy(backup, (manifest, dataFile) => {
+        const bytes = fs.readFileSync(dataFile);
+        bytes[Math.floor(bytes.length / 2)] ^= 0xff;
+        fs.writeFileSync(dataFile, bytes);
+      });
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-restore-checks-'));
+      dirs.push(edited, damaged, root);
+      const nested = path.join(root, 'new', 'deeper', 'svc.db');
+      for (const [from, reason] of [
+        [edited, /does not hold what its manifest says/],
+        [damaged, /SHA-256 is [0-9a-f]{64}, the manifest says [0-9a-f]{64}: the backup is damaged/],
+      ] as const) {
+        const refused = await svc(['restore', '--from', from], { DATABASE_URL: `sqlite:${nested}` });
+        expect([refused.code, refused.stdout, refused.stderr]).toEqual([1, '', expect.stringMatching(reason)]);
+        expect(fs.readdirSync(root)).toEqual([]);
+      }
+      fs.mkdirSync(path.dirname(nested), { recursive: true });
+      const refused = await svc(['restore', '--from', edited], { DATABASE_URL: `sqlite:${nested}` });
+      expect(refused.code).toBe(1);
+      expect(fs.readdirSync(path.dirname(nested))).toEqual([]);
+      const restored = await svc(['restore', '--from', backup], { DATABASE_URL: `sqlite:${nested}` });
+      expect([restored.code, restored.stderr.split('\n').slice(1).join('')]).toEqual([0, '']);
+      expect(fs.readdirSync(path.dirname(nested))).toEqual(['svc.db']);
+      expect(await contents(`sqlite:${nested}`)).toEqual(await contents(source.url));
+    },
+  );
 });

@@ -100,6 +100,16 @@ export async function verifiedBackup(
   /** The data file's SHA-256 when the caller has just taken it (a backup being written): not read again. */
   knownSha256?: string,
 ): Promise<{ manifest: BackupManifest; dataFile: string }> {
+  const backup = readBackup(dir);
+  checksumMustMatch(backup, knownSha256 ?? (await sha256Of(backup.dataFile)));
+  return backup;
+}
+
+/**
+ * The manifest of the backup in `dir`, checked member by member, and its data file's presence and size: all but its
+ * checksum, which the caller takes (verifiedBackup, or a restore beside its other reads of the file).
+ */
+export function readBackup(dir: string): { manifest: BackupManifest; dataFile: string } {
   const file = path.join(dir, MANIFEST_FILE);
   if (!fs.existsSync(file)) {
     throw new BackupError(
@@ -126,12 +136,15 @@ export async function verifiedBackup(
   const bytes = fs.statSync(dataFile).size;
   if (bytes !== manifest.bytes)
     throw new BackupError(`${dataFile} has ${bytes} bytes, the manifest says ${manifest.bytes}: the backup is damaged`);
-  const sha = knownSha256 ?? (await sha256Of(dataFile));
-  if (sha !== manifest.sha256)
-    throw new BackupError(
-      `${dataFile}'s SHA-256 is ${sha}, the manifest says ${manifest.sha256}: the backup is damaged`,
-    );
   return { manifest, dataFile };
+}
+
+/** Refuses a data file whose SHA-256 (`sha`) is not its manifest's. */
+export function checksumMustMatch(backup: { manifest: BackupManifest; dataFile: string }, sha: string): void {
+  if (sha !== backup.manifest.sha256)
+    throw new BackupError(
+      `${backup.dataFile}'s SHA-256 is ${sha}, the manifest says ${backup.manifest.sha256}: the backup is damaged`,
+    );
 }
 
 /** Row counts that differ between what a backup says and what a database holds, one line per table. */

@@ -7,23 +7,18 @@ import { openDatabase } from '../../db/open.js';
 import {
   BackupError,
   BackupStopped,
+  checksumMustMatch,
   countDifferences,
   DATA_FILE,
   MANIFEST_FILE,
   newManifest,
+  readBackup,
   verifiedBackup,
   type BackupManifest,
 } from './backup.manifest.js';
 import { backupPostgres, postgresTablesAt, restorePostgres } from './backup.postgres.js';
 import { loadReceipts, saveReceipts } from './backup.receipts.js';
-import {
-  backupSqlite,
-  checkedSqliteContents,
-  restoreSqlite,
-  sqliteContents,
-  sqliteReceipts,
-  sqliteTablesAt,
-} from './backup.sqlite.js';
+import { backupSqlite, restoreSqlite, sqliteContents, sqliteReceipts, sqliteTablesAt } from './backup.sqlite.js';
 import { receiptStore } from '../receipts/receipts.service.js';
 
 const RECEIPTS_FOLDER = 'receipts';
@@ -150,7 +145,10 @@ export async function restoreBackup(
   from: string,
   env: NodeJS.ProcessEnv,
 ): Promise<RestoreReport> {
-  const { manifest, dataFile } = await verifiedBackup(path.resolve(from));
+  // SQLite: the data file's checksum is taken beside its check and its copy (restoreSqlite); PostgreSQL: first.
+  const backup =
+    target.dialect === 'sqlite' ? readBackup(path.resolve(from)) : await verifiedBackup(path.resolve(from));
+  const { manifest, dataFile } = backup;
   if (manifest.dialect !== target.dialect) {
     throw new BackupError(
       `the backup is of a ${manifest.dialect} database and DATABASE_URL names a ${target.dialect} one: a backup restores into its own dialect`,
@@ -169,18 +167,21 @@ export async function restoreBackup(
     );
   }
   if (target.dialect === 'sqlite') {
-    // Counted before anything is written: a manifest that does not describe its data file is refused first.
-    const differences = countDifferences(manifest.tables, checkedSqliteContents(dataFile).tables);
-    if (differences.length > 0)
-      throw new BackupError(`the backup's data file does not hold what its manifest says: ${differences.join('; ')}`);
-    // The receipts' files first, each checked: a backup missing one is refused before the database is in place
-    // (files written meanwhile name no row, and the server's sweep removes them).
-    const named = sqliteReceipts(dataFile);
-    if (named.length > 0) {
-      if (target.receiptsDir === null) throw new BackupError('the backup holds receipts and no receipts folder is set');
-      await loadReceipts(named, path.join(path.resolve(from), RECEIPTS_FOLDER), target.receiptsDir);
-    }
-    restoreSqlite(dataFile, target.path);
+    const receiptsDir = target.receiptsDir;
+    await restoreSqlite(dataFile, target.path, async (sha256, checked) => {
+      // Refused before the copy is in place: a damaged file, then a manifest that does not describe its data file.
+      checksumMustMatch(backup, sha256);
+      const differences = countDifferences(manifest.tables, checked().tables);
+      if (differences.length > 0)
+        throw new BackupError(`the backup's data file does not hold what its manifest says: ${differences.join('; ')}`);
+      // The receipts' files, each checked: a backup missing one is refused before the database is in place (files
+      // written meanwhile name no row, and the server's sweep removes them).
+      const named = sqliteReceipts(dataFile);
+      if (named.length > 0) {
+        if (receiptsDir === null) throw new BackupError('the backup holds receipts and no receipts folder is set');
+        await loadReceipts(named, path.join(path.resolve(from), RECEIPTS_FOLDER), receiptsDir);
+      }
+    });
     const restored = countDifferences(manifest.tables, sqliteContents(target.path).tables);
     if (restored.length > 0)
       throw new BackupError(`the restored database does not hold what the backup says: ${restored.join('; ')}`);

@@ -2,11 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { databaseMustExist } from '../../db/open.js';
-import { BackupError } from './backup.manifest.js';
+import { BackupError, sha256Of } from './backup.manifest.js';
 import { copyAndCheckSqlite, MAP_BYTES, type SqliteCopy } from './backup.sqlite-worker.js';
 
+type Contents = { tables: Record<string, number>; migrations: string[] };
+
 /** Rows per table and the migrations run, read from an open SQLite database (the backup's worker counts alike). */
-function contents(db: SqliteDatabase.Database): { tables: Record<string, number>; migrations: string[] } {
+function contents(db: SqliteDatabase.Database): Contents {
   const names = db
     .prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`)
     .pluck()
@@ -68,7 +70,7 @@ export function madeByOpening(file: string, receiptsDir: string | null): string[
 }
 
 /** Rows per table of a SQLite database file (a backup's data file, or a restored database). */
-export function sqliteContents(file: string): { tables: Record<string, number>; migrations: string[] } {
+export function sqliteContents(file: string): Contents {
   const db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
   try {
     return contents(db);
@@ -82,7 +84,7 @@ export function sqliteContents(file: string): { tables: Record<string, number>; 
  * checked its copy: a file damaged after its checksum was taken, or with its manifest rewritten to match, would
  * otherwise be restored as it is, and fail only where a later read meets the damage), then its rows per table.
  */
-export function checkedSqliteContents(file: string): { tables: Record<string, number>; migrations: string[] } {
+function checkedSqliteContents(file: string): Contents {
   try {
     const db = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
     try {
@@ -108,24 +110,66 @@ export function sqliteTablesAt(file: string): string[] {
 }
 
 /**
- * Puts the backup's data file in place at `target` (which holds no table): copied beside it under a temporary
- * name, flushed, then renamed, so that a restore cut short leaves no database that looks restored.
+ * Restores the backup's data file at `target` (which holds no table), reading it three ways at once: its SHA-256 in
+ * a worker thread, SQLite's `quick_check` and its counts on this thread (checkedSqliteContents), and its copy beside
+ * the target under a temporary name (the kernel's copy, on libuv's pool), flushed. Then `accept` is given the
+ * checksum and the check (which throws the check's refusal) and may refuse; only then is the copy renamed into
+ * place. A refused or failed restore leaves nothing: not the copy, nor a folder it made for it.
  */
-export function restoreSqlite(dataFile: string, target: string): void {
-  fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+export async function restoreSqlite(
+  dataFile: string,
+  target: string,
+  accept: (sha256: string, checked: () => Contents) => Promise<void>,
+): Promise<void> {
+  const folder = path.dirname(path.resolve(target));
+  const madeFolder = outermostMissing(folder);
+  fs.mkdirSync(folder, { recursive: true });
   const temporary = `${target}.restoring-${process.pid}`;
+  let placed = false;
   try {
-    fs.copyFileSync(dataFile, temporary);
-    const fd = fs.openSync(temporary, 'r+');
+    const hashing = sha256Of(dataFile);
+    const copying = copyFlushed(dataFile, temporary);
+    // Both are awaited below, whatever the check finds; neither may go unhandled meanwhile.
+    hashing.catch(() => undefined);
+    copying.catch(() => undefined);
+    let checked: () => Contents;
     try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
+      const contents = checkedSqliteContents(dataFile);
+      checked = () => contents;
+    } catch (error) {
+      checked = () => {
+        throw error;
+      };
     }
+    const [sha256] = await Promise.all([hashing, copying]);
+    await accept(sha256, checked);
     for (const leftover of [`${target}-wal`, `${target}-shm`]) fs.rmSync(leftover, { force: true });
     fs.renameSync(temporary, target);
+    placed = true;
+    flushFolder(folder);
   } finally {
     fs.rmSync(temporary, { force: true });
+    if (!placed && madeFolder !== null) fs.rmSync(madeFolder, { recursive: true, force: true });
+  }
+}
+
+async function copyFlushed(from: string, to: string): Promise<void> {
+  await fs.promises.copyFile(from, to);
+  const file = await fs.promises.open(to, 'r+');
+  try {
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
+/** A rename made durable: the folder's entry flushed too. */
+function flushFolder(folder: string): void {
+  const fd = fs.openSync(folder, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
