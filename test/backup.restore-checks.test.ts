@@ -118,7 +118,8 @@ eachDialect('svc restore: a backup that is not what its manifest says', (dialect
       });
       const damaged = alteredCopy(backup, (manifest, dataFile) => {
         const bytes = fs.readFileSync(dataFile);
-        bytes[Math.floor(bytes.length / 2)] ^= 0xff;
+        const middle = Math.floor(bytes.length / 2);
+        bytes[middle] = (bytes[middle] ?? 0) ^ 0xff;
         fs.writeFileSync(dataFile, bytes);
       });
       const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-restore-checks-'));
