@@ -13,6 +13,7 @@ import { backupDirProblem, startBackupSchedule } from './modules/backup/backup.s
 import { RECEIPT_GRACE_MS, startMaintenance } from './maintenance.js';
 import { receiptsService, receiptStore } from './modules/receipts/receipts.service.js';
 import { createDispatcher } from './modules/webhooks/webhooks.dispatcher.js';
+import { wakeOnEvents } from './modules/webhooks/events.bell.js';
 import { turnOff } from './speed/switches.js';
 
 /**
@@ -101,6 +102,7 @@ async function serve(config: Config): Promise<void> {
       })
     : null;
   dispatcher?.start();
+  const woken = dispatcher ? wakeOnEvents(dispatcher, deliveryDb) : null;
   const backups =
     background && config.backupSchedule
       ? startBackupSchedule(
@@ -125,6 +127,7 @@ async function serve(config: Config): Promise<void> {
     await untilQuiet(app.server, 1000, 5000);
     // Deliveries under way finish (or time out) before the database closes; an unfinished one is attempted again
     // when its lease runs out.
+    await woken?.close();
     await dispatcher?.stop();
     if (deliveryDb !== db) await deliveryDb.close();
     await app.close();

@@ -19,6 +19,12 @@ export type Executor = Kysely<Database> & {
   readonly changeMark?: ChangeMark;
   readonly directRead?: DirectRead;
   readonly runEach?: RunEach;
+  /**
+   * Write transactions only: runs `then` once the transaction has committed (never after a rollback), so that what
+   * it tells others of (webhook events: events.bell.ts) can be read by then. Not there outside a write transaction,
+   * where each statement commits as it ends.
+   */
+  readonly afterCommit?: (then: () => void) => void;
 };
 
 /**
@@ -60,6 +66,12 @@ export interface Db {
   write<T>(work: (ex: Executor) => Promise<T>): Promise<T>;
   /** Resolves when the database answers (SQLite: the file reads and the write lock can be taken). */
   ping(): Promise<void>;
+  /**
+   * PostgreSQL: a connection of its own LISTENing on `channel` (db/postgres-listen.ts); `notified` runs for each
+   * notification, and whenever the connection is lost or comes back (what was sent meanwhile was not heard).
+   * SQLite has none.
+   */
+  listen?(channel: string, notified: () => void): { close(): Promise<void> };
   close(): Promise<void>;
 }
 
@@ -74,18 +86,27 @@ export function dbOver(
     directRead?: DirectRead;
     /** Given to write transactions' executors (SQLite). */
     runEach?: RunEach;
+    listen?: Db['listen'];
     /** Closes what the dialect opened beside Kysely's pool (PostgreSQL's listener), before the pool. */
     close?(): Promise<void>;
   },
 ): Db {
   const know = (handle: Kysely<Database>): Executor => Object.assign(handle, { dialect });
-  const writing = (handle: Kysely<Database>): Executor => Object.assign(handle, { dialect, runEach: parts.runEach });
   return {
     dialect,
     direct: Object.assign(kysely, { dialect, changeMark: parts.changeMark, directRead: parts.directRead }),
     read: (work) => parts.read(kysely, (trx) => work(know(trx))),
-    write: (work) => kysely.transaction().execute((trx) => work(writing(trx))),
+    async write(work) {
+      const committed: (() => void)[] = [];
+      const afterCommit = (then: () => void) => void committed.push(then);
+      const result = await kysely
+        .transaction()
+        .execute((trx) => work(Object.assign(trx, { dialect, runEach: parts.runEach, afterCommit })));
+      for (const then of committed) then();
+      return result;
+    },
     ping: () => parts.ping(),
+    listen: parts.listen,
     close: async () => {
       await parts.close?.();
       await kysely.destroy();

@@ -3,6 +3,7 @@ import type PgModule from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import { listenForGrants, pgChangeMark, watchStatements, type PgMarkState } from '../speed/postgres-marks.js';
 import { pgDirectReads } from '../speed/postgres-reads.js';
+import { listenOn } from './postgres-listen.js';
 import { dbOver, type Database, type Db } from './database.js';
 
 const INT8_OID = 20;
@@ -34,14 +35,28 @@ export function openPostgres(url: string, poolSize: number, listenUrl = url): Db
     watchStatements(client, marks);
   });
   let listener: { close(): Promise<void> } | undefined;
+  const listeners = new Set<{ close(): Promise<void> }>();
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return dbOver(kysely, 'postgres', {
     directRead: pgDirectReads(pool),
     changeMark: pgChangeMark(marks, () => {
       listener = listenForGrants(pg, listenUrl, marks);
     }),
+    listen(channel, notified) {
+      // Heard, lost and back alike: what was sent while it did not listen is looked for once it does.
+      const opened = listenOn(pg, listenUrl, channel, { notified, listening: notified, lost: notified });
+      const handle = {
+        async close() {
+          listeners.delete(handle);
+          await opened.close();
+        },
+      };
+      listeners.add(handle);
+      return handle;
+    },
     close: async () => {
       await listener?.close();
+      await Promise.all([...listeners].map((l) => l.close()));
     },
     read: (k, work) => k.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work),
     async ping() {

@@ -1,5 +1,6 @@
 import type PgModule from 'pg';
 import type { ChangeMark } from '../db/database.js';
+import { listenOn } from '../db/postgres-listen.js';
 import { nowMicros } from '../lib/clock.js';
 import { isOn } from './switches.js';
 
@@ -111,46 +112,19 @@ export function watchStatements(client: PgModule.PoolClient, state: PgMarkState)
  * direct URL when DATABASE_URL goes through one.
  */
 export function listenForGrants(pg: typeof PgModule, url: string, state: PgMarkState): { close(): Promise<void> } {
-  let client: PgModule.Client | null = null;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-  const lost = () => {
-    state.listening = false;
-    state.generation++;
-    const gone = client;
-    client = null;
-    gone?.removeAllListeners('notification');
-    gone?.end().catch(() => undefined);
-    if (!closed) retry = setTimeout(connect, 1000).unref();
-  };
-  const connect = () => {
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-    client = c;
-    c.on('error', () => client === c && lost());
-    c.on('end', () => client === c && lost());
-    c.on('notification', () => {
+  return listenOn(pg, url, GRANTS_CHANNEL, {
+    notified: () => {
       state.generation++;
-    });
-    c.connect()
-      .then(() => c.query(`listen ${GRANTS_CHANNEL}`))
-      .then(() => {
-        if (client !== c) return;
-        state.generation++;
-        state.listening = true;
-      })
-      .catch(() => client === c && lost());
-  };
-  connect();
-  return {
-    async close() {
-      closed = true;
-      clearTimeout(retry);
-      state.listening = false;
-      const c = client;
-      client = null;
-      await c?.end().catch(() => undefined);
     },
-  };
+    listening: () => {
+      state.generation++;
+      state.listening = true;
+    },
+    lost: () => {
+      state.listening = false;
+      state.generation++;
+    },
+  });
 }
 
 /**

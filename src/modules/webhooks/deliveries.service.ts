@@ -5,6 +5,7 @@ import { newId } from '../../lib/ids.js';
 import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { pageLinks, pageOf, type PageLinks } from '../../lib/pagination.js';
 import type { AuthContext, Tenant } from '../auth/auth.service.js';
+import { announceDeliveries } from './events.bell.js';
 import { eventsRepository } from './events.repository.js';
 import { eventsService, isDeliveredEventType, TEST_EVENT_TYPE, type DeliveredEventType } from './events.service.js';
 import { webhooksRepository } from './webhooks.repository.js';
@@ -112,7 +113,9 @@ export const deliveriesService = {
       if (!testOfThis && !types.some((t) => t === event.type)) {
         throw errors.invalidField('/event_id', `is a ${event.type} event, which the endpoint does not take`);
       }
-      return { redelivered: await makeDeliveries(ex, endpoint, [event.event_id], now, 'due-again') };
+      const redelivered = await makeDeliveries(ex, endpoint, [event.event_id], now, 'due-again');
+      await announceDeliveries(ex);
+      return { redelivered };
     }
     const since = isoToMicros(input.since);
     if (since === null) throw errors.invalidField('/since', 'must be an RFC 3339 time with a zone');
@@ -130,6 +133,7 @@ export const deliveriesService = {
       );
       after = Number(events.at(-1)!.seq);
     }
+    if (count > 0) await announceDeliveries(ex);
     return { redelivered: count };
   },
 };

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { ByDialect, Executor } from '../../db/database.js';
 import { unnestInsert } from '../../db/unnest-insert.js';
 import { preparedQuery } from '../../speed/prepared.js';
+import { EVENTS_CHANNEL } from './events.bell.js';
 import type { AccountEventsTable } from './webhooks.tables.js';
 
 /** One event, compiled once: SQLite runs it per event in the caller's write transaction (`each`). */
@@ -56,14 +57,19 @@ export const eventsRepository = {
   },
 
   async reserve(ex: Executor, accountId: string, count: number): Promise<number> {
-    const row = await ex
+    const upsert = ex
       .insertInto('account_event_counters')
       .values({ account_id: accountId, last_seq: count })
       .onConflict((oc) =>
         oc.column('account_id').doUpdateSet({ last_seq: sql<number>`account_event_counters.last_seq + ${count}` }),
-      )
-      .returning('last_seq')
-      .executeTakeFirstOrThrow();
+      );
+    // PostgreSQL: the same statement tells every node's dispatcher, with the commit (events.bell.ts; one per
+    // transaction however many events, as PostgreSQL folds a transaction's equal notifications into one).
+    const row = await (
+      ex.dialect === 'postgres'
+        ? upsert.returning(['last_seq', sql<string>`pg_notify(${EVENTS_CHANNEL}, '')`.as('told')])
+        : upsert.returning('last_seq')
+    ).executeTakeFirstOrThrow();
     return Number(row.last_seq) - count + 1;
   },
 

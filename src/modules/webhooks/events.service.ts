@@ -5,6 +5,7 @@ import { openCursor, sealCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
 import { pageOf } from '../../lib/pagination.js';
 import type { AuthContext, Tenant } from '../auth/auth.service.js';
+import { ringOnCommit } from './events.bell.js';
 import { eventsRepository as repo } from './events.repository.js';
 import type { AccountEventsTable } from './webhooks.tables.js';
 import { prewrittenPage, type PrewrittenJson } from '../../lib/prewritten.js';
@@ -155,6 +156,7 @@ export const eventsService = {
       data_json: JSON.stringify(d.data),
     }));
     await repo.insertMany(ex, rows);
+    ringOnCommit(ex);
     return rows.map((row) => ({ id: row.event_id, type: row.type }));
   },
 
@@ -173,6 +175,7 @@ export const eventsService = {
       data_json: JSON.stringify({ object: 'webhook_endpoint', id: endpointId }),
     };
     await repo.insertMany(ex, [row]);
+    ringOnCommit(ex);
     return row;
   },
 

@@ -189,8 +189,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let running = false;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
+  /** wake() was called while a step ran: that step may have read before what woke it committed. */
+  let rung = false;
+  /** Told when the loop next waits with nothing to do (whenIdle). */
+  const idleWaiters: (() => void)[] = [];
   const pause = (ms: number) =>
     new Promise<void>((done) => {
+      if (rung) {
+        rung = false;
+        done();
+        return;
+      }
+      for (const told of idleWaiters.splice(0)) told();
       const timer = setTimeout(() => {
         wake = null;
         done();
@@ -214,6 +224,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       loop = (async () => {
         while (running) {
           let again = false;
+          rung = false;
           try {
             const { scanned, claimed } = await step();
             again = (scanned > 0 || claimed.length > 0) && inFlight.total < bounds.total;
@@ -224,9 +235,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         }
       })();
     },
+    wake() {
+      if (wake) wake();
+      else rung = true;
+    },
+    whenIdle() {
+      if (wake) return Promise.resolve();
+      return new Promise<void>((told) => idleWaiters.push(told));
+    },
     async stop() {
       running = false;
       stopping = true;
+      for (const told of idleWaiters.splice(0)) told();
       wake?.();
       await loop;
       await settled();

@@ -22,7 +22,7 @@ export interface DispatcherOptions {
   endpointConcurrency?: number;
   /** one attempt's whole exchange (default 10 s) */
   timeoutMs?: number;
-  /** the pause after a step that found nothing to do (default 1 s) */
+  /** the pause after a step that found nothing to do (default 1 s), unless woken (`wake`) */
   idleMs?: number;
   /** microseconds another dispatcher's heartbeat may stand still before its claims are taken over (default 5 s) */
   takeoverAfter?: number;
@@ -77,6 +77,13 @@ export interface Dispatcher {
    * is handed out as the attempt ends, in its outcome's transaction.)
    */
   start(): void;
+  /**
+   * Steps now, rather than after idleMs: events were committed, or deliveries made due (events.bell.ts). Called
+   * during a step, the loop steps again right after it.
+   */
+  wake(): void;
+  /** Resolves when the loop waits with nothing to do (now, if it does), or when it stops. */
+  whenIdle(): Promise<void>;
   /** Ends the loop, then waits for the attempts under way (they finish or time out), and claims nothing more. */
   stop(): Promise<void>;
 }

@@ -7,6 +7,7 @@ import { newId } from '../../lib/ids.js';
 import { pageLinks, pageOf, type PageLinks } from '../../lib/pagination.js';
 import type { AuthContext, Tenant } from '../auth/auth.service.js';
 import { deliveriesRepository } from './deliveries.repository.js';
+import { announceDeliveries } from './events.bell.js';
 import { eventsRepository } from './events.repository.js';
 import { isEventType, type AccountEventType } from './events.service.js';
 import { webhooksRepository as repo } from './webhooks.repository.js';
@@ -187,6 +188,7 @@ export const webhooksService = {
         fanned_seq: await lastSeq(ex, caller.accountId),
       });
       await repo.setWaiting(ex, caller.accountId, endpointId, 'PAUSED', 'PENDING', now);
+      await announceDeliveries(ex);
     }
     const updated = await repo.update(ex, caller.accountId, endpointId, changes);
     if (!updated) throw notFound(endpointId);
