@@ -159,3 +159,43 @@ class PrimaryCounterStore implements FastifyRateLimitStore {
 }
 
 export const primaryRateLimitStore: FastifyRateLimitStoreCtor = PrimaryCounterStore;
+
+/** What a worker tells the primary, and the primary worker 0, when a worker has committed account events. */
+const EVENTS_RUNG = { svc: 'events' } as const;
+
+export function isEventsRung(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && 'svc' in message && message.svc === 'events';
+}
+
+/**
+ * A worker without the webhook dispatcher (SQLite, WORKERS > 1): tells the primary when this worker has committed
+ * events, at most once a turn of its event loop; the primary passes it to worker 0, whose dispatcher wakes
+ * (hearRelayedEvents). On PostgreSQL every process's commits notify the dispatcher themselves (events.bell.ts).
+ * Answers how to stop.
+ */
+export function relayEventsToPrimary(listen: (then: () => void) => () => void): () => void {
+  let queued = false;
+  return listen(() => {
+    if (queued) return;
+    queued = true;
+    setImmediate(() => {
+      queued = false;
+      // A worker whose primary is gone has no one to tell: the dispatcher's next look finds the events.
+      if (process.connected) process.send?.(EVENTS_RUNG, undefined, {}, () => undefined);
+    });
+  });
+}
+
+/** Worker 0: runs `then` whenever the primary passes on another worker's events. Answers how to stop. */
+export function hearRelayedEvents(then: () => void): () => void {
+  const heard = (message: unknown) => {
+    if (isEventsRung(message)) then();
+  };
+  process.on('message', heard);
+  return () => void process.off('message', heard);
+}
+
+/** The primary: passes a worker's events on to worker 0 (`zero`: the worker in slot 0 now, if any). */
+export function passEventsOn(zero: { isConnected(): boolean; send(message: unknown): boolean } | null): void {
+  if (zero?.isConnected()) zero.send(EVENTS_RUNG);
+}

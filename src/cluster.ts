@@ -1,6 +1,14 @@
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry, Counter, Gauge, Registry } from 'prom-client';
-import { isAsk, isCollected, type Answer, type Ask, type Collect } from './cluster-worker.js';
+import {
+  isAsk,
+  isCollected,
+  isEventsRung,
+  passEventsOn,
+  type Answer,
+  type Ask,
+  type Collect,
+} from './cluster-worker.js';
 import type { Config, LogLevel } from './config.js';
 import { memoryCounters } from './http/rate-limit.js';
 
@@ -128,6 +136,7 @@ export async function runPrimary(config: Config, prepare: () => Promise<void>): 
     running.set(slots.filter((s) => s.worker !== null).length);
     worker.on('message', (message: unknown) => {
       if (isAsk(message)) void answer(worker, message);
+      else if (isEventsRung(message)) passEventsOn(slots[0]?.worker ?? null);
     });
     worker.on('listening', (address) => {
       listeningSlots.add(index);

@@ -75,6 +75,11 @@ export interface Config {
   readonly webhookTakeoverSeconds: number;
   /** Seconds a claimed webhook delivery is its process's at most, unless taken over sooner (claims of no known process). */
   readonly webhookLeaseSeconds: number;
+  /**
+   * Seconds an idle webhook dispatcher waits before it looks again unless woken (events.bell.ts): the bound for what
+   * nothing announces (retries coming due, another SQLite process's events).
+   */
+  readonly webhookPollSeconds: number;
   /** Scheduled backups (SQLite only); null: none. */
   readonly backupSchedule: BackupSchedule | null;
   /** Sandbox mode (docs/sandbox.md): the /sandbox/v1 routes and fault injection exist only when true. */
@@ -246,6 +251,7 @@ export function loadConfig(env: Env): Config {
     webhookConcurrency: Object.freeze(webhookConcurrency),
     webhookTakeoverSeconds: v.WEBHOOK_TAKEOVER_SECONDS,
     webhookLeaseSeconds: v.WEBHOOK_LEASE_SECONDS,
+    webhookPollSeconds: v.WEBHOOK_POLL_SECONDS,
     backupSchedule:
       backupDir === null
         ? null

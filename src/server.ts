@@ -4,7 +4,13 @@ import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from './app.js';
 import { runPrimary } from './cluster.js';
-import { clusterMetrics, primaryRateLimitStore, workerSlot } from './cluster-worker.js';
+import {
+  clusterMetrics,
+  hearRelayedEvents,
+  primaryRateLimitStore,
+  relayEventsToPrimary,
+  workerSlot,
+} from './cluster-worker.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/open.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -13,7 +19,7 @@ import { backupDirProblem, startBackupSchedule } from './modules/backup/backup.s
 import { RECEIPT_GRACE_MS, startMaintenance } from './maintenance.js';
 import { receiptsService, receiptStore } from './modules/receipts/receipts.service.js';
 import { createDispatcher } from './modules/webhooks/webhooks.dispatcher.js';
-import { wakeOnEvents } from './modules/webhooks/events.bell.js';
+import { eventsBell, wakeOnEvents } from './modules/webhooks/events.bell.js';
 import { turnOff } from './speed/switches.js';
 
 /**
@@ -99,10 +105,18 @@ async function serve(config: Config): Promise<void> {
         endpointConcurrency: config.webhookConcurrency.perEndpoint,
         takeoverAfter: config.webhookTakeoverSeconds * 1_000_000,
         lease: config.webhookLeaseSeconds * 1_000_000,
+        idleMs: config.webhookPollSeconds * 1000,
       })
     : null;
   dispatcher?.start();
   const woken = dispatcher ? wakeOnEvents(dispatcher, deliveryDb) : null;
+  // SQLite's other workers tell worker 0's dispatcher of their events through the primary.
+  const relayed =
+    worker && config.database.dialect === 'sqlite'
+      ? dispatcher
+        ? hearRelayedEvents(() => dispatcher.wake())
+        : relayEventsToPrimary(eventsBell.listen)
+      : () => {};
   const backups =
     background && config.backupSchedule
       ? startBackupSchedule(
@@ -127,6 +141,7 @@ async function serve(config: Config): Promise<void> {
     await untilQuiet(app.server, 1000, 5000);
     // Deliveries under way finish (or time out) before the database closes; an unfinished one is attempted again
     // when its lease runs out.
+    relayed();
     await woken?.close();
     await dispatcher?.stop();
     if (deliveryDb !== db) await deliveryDb.close();

@@ -21,8 +21,8 @@ export type Executor = Kysely<Database> & {
   readonly runEach?: RunEach;
   /**
    * Write transactions only: runs `then` once the transaction has committed (never after a rollback), so that what
-   * it tells others of (webhook events: events.bell.ts) can be read by then. Not there outside a write transaction,
-   * where each statement commits as it ends.
+   * it tells others of (webhook events: events.bell.ts) can be read by then. `then` runs before the write's own
+   * answer and must not throw. Not there outside a write transaction, where each statement commits as it ends.
    */
   readonly afterCommit?: (then: () => void) => void;
 };

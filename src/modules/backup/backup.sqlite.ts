@@ -112,9 +112,10 @@ export function sqliteTablesAt(file: string): string[] {
 /**
  * Restores the backup's data file at `target` (which holds no table), reading it three ways at once: its SHA-256 in
  * a worker thread, SQLite's `quick_check` and its counts on this thread (checkedSqliteContents), and its copy beside
- * the target under a temporary name (the kernel's copy, on libuv's pool), flushed. Then `accept` is given the
- * checksum and the check (which throws the check's refusal) and may refuse; only then is the copy renamed into
- * place. A refused or failed restore leaves nothing: not the copy, nor a folder it made for it.
+ * the target under a temporary name (a clone where the filesystem can, else the kernel's copy; on libuv's pool),
+ * flushed. Then `accept` is given the checksum and the check (which throws the check's refusal) and may refuse; only
+ * then is the copy renamed into place. A refused or failed restore leaves nothing: not the copy, nor a folder it
+ * made for it.
  */
 export async function restoreSqlite(
   dataFile: string,
@@ -154,7 +155,8 @@ export async function restoreSqlite(
 }
 
 async function copyFlushed(from: string, to: string): Promise<void> {
-  await fs.promises.copyFile(from, to);
+  // A clone where the filesystem shares blocks (XFS, Btrfs: no bytes copied), else the kernel's copy (ext4).
+  await fs.promises.copyFile(from, to, fs.constants.COPYFILE_FICLONE);
   const file = await fs.promises.open(to, 'r+');
   try {
     await file.sync();

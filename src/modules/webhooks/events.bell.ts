@@ -18,7 +18,14 @@ const ringers = new Set<() => void>();
  */
 export const eventsBell = {
   ring(): void {
-    for (const then of ringers) then();
+    // Runs after a commit, inside the write's answer: a listener that fails must not fail the write it follows.
+    for (const then of ringers) {
+      try {
+        then();
+      } catch {
+        // a wake is a hint: the dispatcher's next look finds the work
+      }
+    }
   },
   /** `then` runs at every ring, until the returned function is called. */
   listen(then: () => void): () => void {
