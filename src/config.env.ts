@@ -66,6 +66,7 @@ export const ENV_SCHEMA = Type.Object({
   WEBHOOK_TAKEOVER_SECONDS: whole(5, 2, 60),
   WEBHOOK_LEASE_SECONDS: whole(60, 30, 86_400),
   WEBHOOK_POLL_SECONDS: whole(1, 1, 3600),
+  WEBHOOK_POOL_SIZE: whole(4, 1, 100),
   BACKUP_DIR: text(),
   BACKUP_EVERY_HOURS: whole(24, 1, 24 * 7),
   BACKUP_KEEP_DAILY: whole(7, 1, 366),

@@ -80,6 +80,8 @@ export interface Config {
    * nothing announces (retries coming due, another SQLite process's events).
    */
   readonly webhookPollSeconds: number;
+  /** PostgreSQL: the connections webhook delivery has to itself (worker 0 of each node), beside the requests' pool. */
+  readonly webhookPoolSize: number;
   /** Scheduled backups (SQLite only); null: none. */
   readonly backupSchedule: BackupSchedule | null;
   /** Sandbox mode (docs/sandbox.md): the /sandbox/v1 routes and fault injection exist only when true. */
@@ -252,6 +254,7 @@ export function loadConfig(env: Env): Config {
     webhookTakeoverSeconds: v.WEBHOOK_TAKEOVER_SECONDS,
     webhookLeaseSeconds: v.WEBHOOK_LEASE_SECONDS,
     webhookPollSeconds: v.WEBHOOK_POLL_SECONDS,
+    webhookPoolSize: v.WEBHOOK_POOL_SIZE,
     backupSchedule:
       backupDir === null
         ? null

@@ -93,7 +93,9 @@ async function serve(config: Config): Promise<void> {
   // Webhook delivery has its own connections on PostgreSQL, so that it never takes the requests' (SQLite: one
   // connection per process, whose write lock it shares with them).
   const deliveryDb =
-    background && config.database.dialect === 'postgres' ? openDatabase(config.database, { poolSize: 2 }) : db;
+    background && config.database.dialect === 'postgres'
+      ? openDatabase(config.database, { poolSize: config.webhookPoolSize })
+      : db;
   const dispatcher = background
     ? createDispatcher({
         db: deliveryDb,

@@ -17,6 +17,10 @@ export async function webhookScenarios(b: Bench, client: Client): Promise<void> 
   const internal = `${b.server.url}/internal/v1`;
   const trickle = quick ? 200 : 1000;
   const backlogBatches = quick ? 1 : 3;
+  // Issue 34, item 4: events produced at a steady rate for a while, each delay read (moves of 25 records, 20 a second).
+  const sustained = { rate: 500, seconds: quick ? 6 : 60, perMove: 25 };
+  const needed = trickle + backlogBatches * 1000;
+  const wanted = needed + sustained.rate * sustained.seconds;
   const toMove: string[] = [];
   let rc: string | null = null;
   do {
@@ -25,9 +29,9 @@ export async function webhookScenarios(b: Bench, client: Client): Promise<void> 
       { token: client.bearer },
     );
     toMove.push(...page.items.map((r) => r.id));
-    rc = toMove.length >= trickle + backlogBatches * 1000 ? null : page.next_cursor;
+    rc = toMove.length >= wanted ? null : page.next_cursor;
   } while (rc);
-  if (toMove.length < trickle + backlogBatches * 1000) {
+  if (toMove.length < needed) {
     throw new Error(`webhooks: too few records under review (${toMove.length})`);
   }
   const receiver = await startReceiver();
@@ -107,6 +111,49 @@ export async function webhookScenarios(b: Bench, client: Client): Promise<void> 
       floor: floorRate,
       floorName: 'sender',
       reported: true,
+    });
+    receiver.reset();
+
+    // Open loop: move k is sent at its time whatever the answers before it, so a slow server meets its load. As many
+    // seconds as the records under review left allow (the other scenarios move some: a quick run has none left).
+    const seconds = Math.min(sustained.seconds, Math.floor((toMove.length - needed) / sustained.rate));
+    if (seconds < 1) {
+      log(`webhooks, ${sustained.rate} events/s: not run, ${toMove.length - needed} records under review left`);
+      return;
+    }
+    const sustainedCount = sustained.rate * seconds;
+    const sustainedIds = toMove.slice(needed, needed + sustainedCount);
+    const sustainedCommits = new Map<string, number>();
+    const moves = sustainedCount / sustained.perMove;
+    const everyMs = (1000 * sustained.perMove) / sustained.rate;
+    const start = performance.now();
+    const sent: Promise<void>[] = [];
+    for (let k = 0; k < moves; k++) {
+      const wait = start + k * everyMs - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const ids = sustainedIds.slice(k * sustained.perMove, (k + 1) * sustained.perMove);
+      sent.push(
+        move(ids).then((t) => {
+          for (const id of ids) sustainedCommits.set(id, t.answered);
+        }),
+      );
+    }
+    await Promise.all(sent);
+    const produced = sustainedCount / ((Math.max(...sustainedCommits.values()) - start) / 1000);
+    await receiver.waitFor(sustainedCount, 180_000);
+    const steadyRate = await deliveryFigures(hook.secret, receiver.arrivals, sustainedCommits);
+    log(
+      `webhooks, ${sustained.rate} events/s for ${seconds} s: produced at ${produced.toFixed(0)} events/s (the moves' answers), ${steadyRate.delivered} delivered and verified (${steadyRate.duplicates} twice), delay p99 ${steadyRate.p99.toFixed(0)} ms, max ${steadyRate.max.toFixed(0)} ms`,
+    );
+
+    b.add({
+      name: `webhooks: ${sustained.rate} events/s produced for ${seconds} s (moves of ${sustained.perMove} records, ${1000 / everyMs} a second; produced at ${produced.toFixed(0)}/s as the moves were answered), ${steadyRate.delivered} delivered (p50/p99: commit to delivery)`,
+      unit: 'events/s',
+      throughput: steadyRate.rate,
+      p50: ms(steadyRate.p50),
+      p99: ms(steadyRate.p99),
+      noFloor: true,
+      targetP99: 1000,
     });
   } finally {
     await receiver.close();

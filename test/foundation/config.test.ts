@@ -120,6 +120,8 @@ describe('configuration', () => {
       webhookConcurrency: { total: 64, perAccount: 16, perEndpoint: 8 },
       webhookTakeoverSeconds: 5,
       webhookLeaseSeconds: 60,
+      webhookPollSeconds: 1,
+      webhookPoolSize: 4,
       backupSchedule: null,
       databasePoolSize: 10,
       workers: 1,
