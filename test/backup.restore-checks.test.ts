@@ -97,13 +97,15 @@ eachDialect('svc restore: a backup that is not what its manifest says', (dialect
       manifest.sha256 = createHash('sha256').update(bytes).digest('hex');
     });
     dirs.push(damaged);
-    // SQLite: its quick_check of the data file, before anything is written. PostgreSQL: pg_restore stops at the
-    // damage (here, it dies of SIGSEGV), and psql's transaction is ended without a commit.
+    // SQLite: its quick_check of the data file, before anything is written. PostgreSQL: whichever meets the damage
+    // first ends the restore before its commit: pg_restore (here it dies of SIGSEGV), and psql's transaction is ended
+    // without a commit; or psql, on the damaged SQL pg_restore wrote before it died (a syntax error), and pg_restore
+    // is stopped. Which one comes first is a race between the two processes (a loaded machine saw psql's).
     await refusedThenRestored(
       damaged,
       dialect === 'sqlite'
         ? /(fails SQLite's check|is not a sound SQLite database).*: the backup is damaged/
-        : /the restore failed, nothing was restored: pg_restore/,
+        : /the restore failed, nothing was restored: (pg_restore|psql:<stdin>:\d+: ERROR)/,
     );
   });
 
