@@ -124,7 +124,8 @@ export async function runPrimary(config: Config, prepare: () => Promise<void>): 
     } catch (error) {
       reply = { svc: 'answer', id: ask.id, error: error instanceof Error ? error.message : String(error) };
     }
-    if (worker.isConnected()) worker.send(reply);
+    // With a callback: a worker that died meanwhile fails this send, not the primary.
+    if (worker.isConnected()) worker.send(reply, undefined, {}, () => undefined);
   };
 
   const fork = (index: number) => {

@@ -42,7 +42,9 @@ describeEachDialect(
       await receiver.arrived(1);
       expect(JSON.parse(receiver.received[0]!.body)).toMatchObject({ type: 'field_values.changed' });
 
-      // A test event (its delivery made with it).
+      // A test event (its delivery made with it). Each step starts with every outcome written and the loop asleep:
+      // no claim an outcome makes for the place it frees (which needs no wake) can take the next delivery.
+      await dispatcher.settled();
       await dispatcher.whenIdle();
       const test = await api.post(`${webhookUrl(hook.id)}/test`, {});
       expect(test.status, test.text).toBe(200);
@@ -50,6 +52,7 @@ describeEachDialect(
       expect(receiver.received[1]!.headers['webhook-id']).toBe(test.body.id);
 
       // A redelivery: no new event, a delivery due again.
+      await dispatcher.settled();
       await dispatcher.whenIdle();
       const first = JSON.parse(receiver.received[0]!.body) as { id: string };
       const again = await api.post(`${webhookUrl(hook.id)}/redeliver`, { event_id: first.id });
@@ -57,16 +60,51 @@ describeEachDialect(
       await receiver.arrived(3);
       expect(receiver.received[2]!.headers['webhook-id']).toBe(first.id);
 
-      // Disabled, an event is held (PAUSED); enabled, it is delivered at once.
+      // A delivery waiting for its retry (its first attempt failed: due again in about 5 s, which the sleeping
+      // dispatcher would not see), then its endpoint disabled (PAUSED) and enabled: due now, and delivered at once.
+      await dispatcher.settled();
+      await dispatcher.whenIdle();
+      receiver.plan(['fail']);
+      await api.newValues(fieldId, [{ value: 'Meals' }]);
+      await receiver.arrived(4);
+      const waiting = JSON.parse(receiver.received[3]!.body) as { id: string };
+      await dispatcher.settled(); // every outcome written: no attempt under way when the endpoint is disabled
+      await dispatcher.whenIdle();
       const off = await api.put(webhookUrl(hook.id), { status: 'DISABLED' });
       expect(off.status, off.text).toBe(200);
-      await api.newValues(fieldId, [{ value: 'Meals' }]);
-      await dispatcher.whenIdle();
       const on = await api.put(webhookUrl(hook.id), { status: 'ENABLED' });
       expect(on.status, on.text).toBe(200);
-      await receiver.arrived(4);
-      expect(JSON.parse(receiver.received[3]!.body)).toMatchObject({ type: 'field_values.changed' });
-      expect(receiver.received).toHaveLength(4);
+      await receiver.arrived(5);
+      expect([receiver.received[4]!.headers['webhook-id'], receiver.received[4]!.behaviour]).toEqual([
+        waiting.id,
+        'ok',
+      ]);
+      expect(receiver.received.map((r) => r.behaviour)).toEqual(['ok', 'ok', 'ok', 'fail', 'ok']);
+    });
+
+    it('a dispatcher with every place taken fans out the rest of a backlog as soon as a place is free', async () => {
+      const api = await t.ctx.as([...DELIVERY_SCOPES, ...ADMIN]);
+      const receiver = await startReceiver();
+      await subscribe(api, receiver.url, ['field_values.changed']);
+      // One place in all: the first step fans out its share of the backlog (200 events an endpoint) and claims one
+      // delivery; each outcome claims the next made; once those are done, the rest must be fanned out at once, not
+      // at the look an hour away.
+      const dispatcher = createDispatcher({
+        db: t.ctx.db,
+        allowPrivateTargets: true,
+        idleMs: AN_HOUR_MS,
+        concurrency: 1,
+        accountConcurrency: 1,
+        endpointConcurrency: 1,
+      });
+      const fieldId = await api.newField();
+      const events = 230;
+      for (let i = 0; i < events; i++) await api.newValues(fieldId, [{ value: `Value ${i}` }]);
+      dispatcher.start();
+      onTestFinished(() => dispatcher.stop());
+      await receiver.arrived(events);
+      const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
+      expect(ids.size).toBe(events);
     });
 
     it('a write transaction runs what waits for its commit after the commit, with its rows readable, and never after a rollback', async () => {

@@ -51,6 +51,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let begun = 0;
   let deliveredCount = 0;
   const fanOut = fanOuter(db, now);
+  /** The loop paused with every place taken after a step that found work (events may be left to fan out). */
+  let fullWhenPaused = false;
+  /** The loop's wake (`wake()` below), for an attempt that frees a place. */
+  let wakeLoop = () => {};
   /** Where the turns left off: the account given a place last. */
   let servedLast: string | null = null;
   /** stop() was called: attempts that end hand their places to nobody (the backlog waits for the next process). */
@@ -143,6 +147,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       .finally(() => {
         if (!freed) inFlight.remove(d);
         underWay.delete(next);
+        // The loop waits because every place was taken, not for want of work: a place is free now.
+        if (fullWhenPaused) wakeLoop();
       });
     underWay.add(next);
     return {
@@ -212,7 +218,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       };
     });
 
-  return {
+  const dispatcher: Dispatcher = {
     id: live.id,
     step,
     runOnce,
@@ -224,14 +230,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       loop = (async () => {
         while (running) {
           let again = false;
+          let full = false;
           rung = false;
           try {
             const { scanned, claimed } = await step();
-            again = (scanned > 0 || claimed.length > 0) && inFlight.total < bounds.total;
+            full = (scanned > 0 || claimed.length > 0) && inFlight.total >= bounds.total;
+            again = (scanned > 0 || claimed.length > 0) && !full;
           } catch (error) {
             options.log?.warn({ err: error }, 'webhook step failed; will retry');
           }
-          if (running && !again) await pause(options.idleMs ?? 1000);
+          if (running && !again) {
+            fullWhenPaused = full;
+            await pause(options.idleMs ?? 1000);
+            fullWhenPaused = false;
+          }
         }
       })();
     },
@@ -240,7 +252,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       else rung = true;
     },
     whenIdle() {
-      if (wake) return Promise.resolve();
+      if (wake || stopping) return Promise.resolve();
       return new Promise<void>((told) => idleWaiters.push(told));
     },
     async stop() {
@@ -253,4 +265,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       await live.leave();
     },
   };
+  wakeLoop = () => dispatcher.wake();
+  return dispatcher;
 }
