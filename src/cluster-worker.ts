@@ -1,4 +1,4 @@
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 import type { Registry } from 'prom-client';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 
@@ -196,12 +196,7 @@ export function hearRelayedEvents(then: () => void): () => void {
 }
 
 /** The primary: passes a worker's events on to worker 0 (`zero`: the worker in slot 0 now, if any). */
-export function passEventsOn(
-  zero: {
-    isConnected(): boolean;
-    send(message: unknown, handle: undefined, options: object, done: () => void): boolean;
-  } | null,
-): void {
+export function passEventsOn(zero: Worker | null): void {
   // With a callback: a worker that died since the check fails this send, not the primary (an 'error' unhandled).
   if (zero?.isConnected()) zero.send(EVENTS_RUNG, undefined, {}, () => undefined);
 }

@@ -113,12 +113,9 @@ async function serve(config: Config): Promise<void> {
   dispatcher?.start();
   const woken = dispatcher ? wakeOnEvents(dispatcher, deliveryDb) : null;
   // SQLite's other workers tell worker 0's dispatcher of their events through the primary.
-  const relayed =
-    worker && config.database.dialect === 'sqlite'
-      ? dispatcher
-        ? hearRelayedEvents(() => dispatcher.wake())
-        : relayEventsToPrimary(eventsBell.listen)
-      : () => {};
+  let relayed = () => {};
+  if (worker && config.database.dialect === 'sqlite')
+    relayed = dispatcher ? hearRelayedEvents(() => dispatcher.wake()) : relayEventsToPrimary(eventsBell.listen);
   const backups =
     background && config.backupSchedule
       ? startBackupSchedule(

@@ -23,8 +23,8 @@ export type Executor = Kysely<Database> & {
    * Write transactions only: runs `then` once the transaction has committed (never when it rolls back), so that what
    * it tells others of (webhook events: events.bell.ts) can be read by then. Work rolled back to a savepoint of a
    * transaction that commits (grouped writes, an idempotent request undone) still has its `then` run: use it for
-   * hints, which a spare run costs only a look. `then` runs before the write's own
-   * answer and must not throw. Not there outside a write transaction, where each statement commits as it ends.
+   * hints, which a spare run costs only a look. `then` runs before the write's own answer and must not throw. Not
+   * there outside a write transaction, where each statement commits as it ends.
    */
   readonly afterCommit?: (then: () => void) => void;
 };

@@ -53,8 +53,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const fanOut = fanOuter(db, now);
   /** The loop paused with every place taken after a step that found work (events may be left to fan out). */
   let fullWhenPaused = false;
-  /** The loop's wake (`wake()` below), for an attempt that frees a place. */
-  let wakeLoop = () => {};
   /** Where the turns left off: the account given a place last. */
   let servedLast: string | null = null;
   /** stop() was called: attempts that end hand their places to nobody (the backlog waits for the next process). */
@@ -199,6 +197,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let rung = false;
   /** Told when the loop next waits with nothing to do (whenIdle). */
   const idleWaiters: (() => void)[] = [];
+  /** Steps now: ends the pause, or, during a step, has the loop step again right after it. */
+  function wakeLoop(): void {
+    if (wake) wake();
+    else rung = true;
+  }
   const pause = (ms: number) =>
     new Promise<void>((done) => {
       if (rung) {
@@ -218,7 +221,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       };
     });
 
-  const dispatcher: Dispatcher = {
+  return {
     id: live.id,
     step,
     runOnce,
@@ -247,10 +250,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         }
       })();
     },
-    wake() {
-      if (wake) wake();
-      else rung = true;
-    },
+    wake: wakeLoop,
     whenIdle() {
       if (wake || stopping) return Promise.resolve();
       return new Promise<void>((told) => idleWaiters.push(told));
@@ -265,6 +265,4 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       await live.leave();
     },
   };
-  wakeLoop = () => dispatcher.wake();
-  return dispatcher;
 }
