@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { syncFolder } from '../src/modules/receipts/files.store.js';
+import { syncFolder } from '../src/lib/durable.js';
 
 /**
  * A bare HTTP upload (issue 32, reported beside the receipts' raw write floor): a Fastify route that takes the raw

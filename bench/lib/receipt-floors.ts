@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { syncFolder } from '../../src/modules/receipts/files.store.js';
+import { syncFolder } from '../../src/lib/durable.js';
 
 /** Uploads (and floor writes) in flight at once: a few clients, as phones and an integration would send them. */
 export const UPLOAD_CONCURRENCY = 4;

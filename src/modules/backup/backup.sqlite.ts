@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { databaseMustExist } from '../../db/open.js';
+import { syncFolder } from '../../lib/durable.js';
 import { BackupError, sha256Of } from './backup.manifest.js';
 import { copyAndCheckSqlite, MAP_BYTES, type SqliteCopy } from './backup.sqlite-worker.js';
 
@@ -147,7 +148,8 @@ export async function restoreSqlite(
     for (const leftover of [`${target}-wal`, `${target}-shm`]) fs.rmSync(leftover, { force: true });
     fs.renameSync(temporary, target);
     placed = true;
-    flushFolder(folder);
+    // The rename made durable: the folder's entries flushed too.
+    await syncFolder(folder);
   } finally {
     fs.rmSync(temporary, { force: true });
     if (!placed && madeFolder !== null) fs.rmSync(madeFolder, { recursive: true, force: true });
@@ -162,16 +164,6 @@ async function copyFlushed(from: string, to: string): Promise<void> {
     await file.sync();
   } finally {
     await file.close();
-  }
-}
-
-/** A rename made durable: the folder's entry flushed too. */
-function flushFolder(folder: string): void {
-  const fd = fs.openSync(folder, 'r');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

@@ -4,6 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { isRecord } from '../../lib/guards.js';
 import type { ByteRange, ReceiptStore } from './receipts.store.js';
+import { syncFolder } from '../../lib/durable.js';
 
 /**
  * Receipts as files under the data folder (the embedded SQLite default): `<dir>/<account>/<ab>/<sha256>`, the
@@ -56,16 +57,6 @@ async function writeFile(dir: string, accountId: string, sha256: string, bytes: 
   // The name made durable too: a directory's entries reach the disk with the directory's own flush, and an
   // acknowledged receipt must survive a power cut, not only a crash of the process.
   await syncFolder(path.dirname(target));
-}
-
-/** Flushes a folder's entries (the names in it) to disk. */
-export async function syncFolder(name: string): Promise<void> {
-  const handle = await fsp.open(name, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 /**
