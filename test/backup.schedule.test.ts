@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import type { FastifyBaseLogger } from 'fastify';
@@ -9,6 +10,7 @@ import { nowMicros } from '../src/lib/clock.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { backupStep, kept, scheduledName, startBackupSchedule } from '../src/modules/backup/backup.schedule.js';
 import { verifiedBackup } from '../src/modules/backup/backup.manifest.js';
+import { BACKUP_NICE } from '../src/modules/backup/backup.priority.js';
 import { createTestDatabase } from './support/databases.js';
 import { startServer, tempDir } from './support/processes.js';
 import { until } from './support/wait.js';
@@ -35,6 +37,18 @@ function lockedExclusively(target: { dialect: string; path?: string }): SqliteDa
   locker.exec('begin exclusive');
   locker.prepare('select count(*) from kysely_migration').get();
   return locker;
+}
+
+/** The nice value of each thread of this process (Linux: a nice value is a thread's), by thread id. */
+function threadNices(): Map<number, number> {
+  const nices = new Map<number, number>();
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    // Fields after the command's name (in parentheses, which may hold spaces): nice is the 19th field of the line.
+    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    nices.set(Number(tid), Number(after[16]));
+  }
+  return nices;
 }
 
 /** A logger that keeps what it is told at warn and info, in order (the others are dropped). */
@@ -91,6 +105,9 @@ describe('scheduled backups (SQLite)', () => {
         fs.readdirSync(dir).some((n) => n.includes('.partial-') && fs.existsSync(path.join(dir, n, 'data.sqlite'))),
       );
       expect(fs.readdirSync(dir).filter((n) => !n.includes('.partial-'))).toEqual([]);
+      // The backup's thread yields the CPU to the service (nice 10); this one, as the server's would, keeps its own.
+      expect([...threadNices().values()].filter((nice) => nice !== 0)).toEqual([BACKUP_NICE]);
+      expect(os.getPriority()).toBe(0);
       locker.exec('rollback');
       locker.close();
       expect(await taking).toEqual({ taken: 'svc-20261102T030000Z', removed: [], future: [] });

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import type { DialectName } from '../../db/database.js';
+import { LOWER_OWN_PRIORITY } from './backup.priority.js';
 
 /** A backup is a directory: this manifest beside one data file (a SQLite database, or pg_dump's custom format). */
 export const MANIFEST_FILE = 'manifest.json';
@@ -47,8 +48,9 @@ export class BackupStopped extends Error {
  * the bundled CLI carries it. `signal` ends it early (a refused copy's checksum, a backup stopped at shutdown): it
  * runs no native call that could not be ended.
  */
-export function sha256Of(file: string, signal?: AbortSignal): Promise<string> {
-  const worker = new Worker(HASH_WORKER, { eval: true, workerData: file });
+export function sha256Of(file: string, options: { signal?: AbortSignal; nice?: number } = {}): Promise<string> {
+  const { signal, nice = 0 } = options;
+  const worker = new Worker(HASH_WORKER, { eval: true, workerData: { file, nice } });
   const stop = () => void worker.terminate();
   signal?.addEventListener('abort', stop, { once: true });
   return new Promise<string>((resolve, reject) => {
@@ -61,12 +63,12 @@ export function sha256Of(file: string, signal?: AbortSignal): Promise<string> {
   }).finally(() => signal?.removeEventListener('abort', stop));
 }
 
-const HASH_WORKER = `
+const HASH_WORKER = `${LOWER_OWN_PRIORITY}
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const hash = createHash('sha256');
-const fd = fs.openSync(workerData, 'r');
+const fd = fs.openSync(workerData.file, 'r');
 const buffer = Buffer.alloc(1 << 20);
 try {
   for (;;) {

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import type PgModule from 'pg';
 import { BackupError, BackupStopped, countDifferences, sha256Of } from './backup.manifest.js';
+import { BACKUP_NICE } from './backup.priority.js';
 
 const run = promisify(execFile);
 const MAX_OUTPUT = 16 * 1024 * 1024;
@@ -104,7 +105,7 @@ export async function backupPostgres(
     }
   });
   // Once the snapshot is let go: the dump is a file of its own now.
-  return { ...read, sha256: await sha256Of(target, signal) };
+  return { ...read, sha256: await sha256Of(target, { signal, nice: BACKUP_NICE }) };
 }
 
 export const postgresContents = (url: string) => connected(url, contents);

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { BackupError, BackupStopped, sha256Of } from './backup.manifest.js';
+import { BACKUP_NICE, LOWER_OWN_PRIORITY } from './backup.priority.js';
 
 /**
  * How long the backup's connection waits for a lock another connection holds (a checkpoint, say): a minute, so that
@@ -31,7 +32,7 @@ export interface SqliteCopy {
  * The parent hashes the copy in a second worker from that moment, beside the check. Plain CommonJS given as text (as
  * the hash worker's), so that the bundled CLI and server carry it; the driver is passed by its resolved path.
  */
-const SQLITE_WORKER = `
+const SQLITE_WORKER = `${LOWER_OWN_PRIORITY}
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const { source, target, lockWaitMs, mapBytes, stop } = workerData;
@@ -139,7 +140,7 @@ export function copyAndCheckSqlite(
   const stop = new Int32Array(new SharedArrayBuffer(4));
   const worker = new Worker(SQLITE_WORKER, {
     eval: true,
-    workerData: { driver, source, target, lockWaitMs: LOCK_WAIT_MS, mapBytes, stop },
+    workerData: { driver, source, target, lockWaitMs: LOCK_WAIT_MS, mapBytes, stop, nice: BACKUP_NICE },
   });
   // The checksum's own stop: the backup's signal, or a copy refused after it started (its hash is not wanted).
   const hashStop = new AbortController();
@@ -160,7 +161,7 @@ export function copyAndCheckSqlite(
     else options.signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', (message: Message) => {
       if ('copied' in message) {
-        hashing = sha256Of(target, hashStop.signal);
+        hashing = sha256Of(target, { signal: hashStop.signal, nice: BACKUP_NICE });
         // Awaited below once the check has passed; a refused copy's hash is not wanted, nor its failure.
         hashing.catch(() => undefined);
       } else if ('stopped' in message || aborted) reject(new BackupStopped());
