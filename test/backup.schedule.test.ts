@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,10 +10,11 @@ import { openDatabase } from '../src/db/open.js';
 import { nowMicros } from '../src/lib/clock.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { backupStep, kept, scheduledName, startBackupSchedule } from '../src/modules/backup/backup.schedule.js';
+import { describeDatabase } from '../src/cli/database-name.js';
 import { verifiedBackup } from '../src/modules/backup/backup.manifest.js';
 import { BACKUP_NICE } from '../src/modules/backup/backup.priority.js';
 import { createTestDatabase } from './support/databases.js';
-import { startServer, tempDir } from './support/processes.js';
+import { childEnv, collect, ROOT, startServer, tempDir } from './support/processes.js';
 import { until } from './support/wait.js';
 
 const at = (iso: string) => new Date(iso);
@@ -39,12 +41,18 @@ function lockedExclusively(target: { dialect: string; path?: string }): SqliteDa
   return locker;
 }
 
-/** The nice value of each thread of this process (Linux: a nice value is a thread's), by thread id. */
-function threadNices(): Map<number, number> {
+/** The nice value of each thread of a process (Linux: a nice value is a thread's), by thread id. */
+function threadNices(pid: number | 'self' = 'self'): Map<number, number> {
   const nices = new Map<number, number>();
-  for (const tid of fs.readdirSync('/proc/self/task')) {
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
     // Fields after the command's name (in parentheses, which may hold spaces): nice is the 19th field of the line.
-    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // A thread that ended since the listing (an earlier backup's worker leaving) is skipped.
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
     const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     nices.set(Number(tid), Number(after[16]));
   }
@@ -98,6 +106,9 @@ describe('scheduled backups (SQLite)', () => {
     // The file held by this process's own connection: a backup on this thread would wait in SQLite's busy handler,
     // so that nothing here could run to let it go before the wait ran out (a minute) and the backup failed.
     const locker = lockedExclusively(target);
+    // No thread of an earlier backup of this process is still leaving (its result answers before its thread ends).
+    const own = os.getPriority();
+    await until("earlier backups' threads ended", () => [...threadNices().values()].every((nice) => nice === own));
     try {
       const taking = backupStep(target, { dir, ...SCHEDULE }, { svcVersion: 'test', now: at('2026-11-02T03:00:00Z') });
       // The copy's file is made when the backup opens it, just before it asks the source for a read lock, and waits.
@@ -106,8 +117,8 @@ describe('scheduled backups (SQLite)', () => {
       );
       expect(fs.readdirSync(dir).filter((n) => !n.includes('.partial-'))).toEqual([]);
       // The backup's thread yields the CPU to the service (nice 10); this one, as the server's would, keeps its own.
-      expect([...threadNices().values()].filter((nice) => nice !== 0)).toEqual([BACKUP_NICE]);
-      expect(os.getPriority()).toBe(0);
+      expect([...threadNices().values()].filter((nice) => nice !== own)).toEqual([BACKUP_NICE]);
+      expect(os.getPriority()).toBe(own);
       locker.exec('rollback');
       locker.close();
       expect(await taking).toEqual({ taken: 'svc-20261102T030000Z', removed: [], future: [] });
@@ -115,6 +126,38 @@ describe('scheduled backups (SQLite)', () => {
       expect(manifest.tables.kysely_migration).toBe(manifest.migrations.length);
     } finally {
       if (locker.open) locker.close();
+      await database.drop();
+    }
+  });
+
+  it('never raises the priority of a service started at a lower one: svc backup under `nice -n 15`', async () => {
+    const { database, target } = await migratedSqlite();
+    const out = path.join(tempDir('svc-nice-'), 'backup');
+    const locker = lockedExclusively(target);
+    // As an operator starts it; nice execs node, so the child's pid is svc's. A thread may only lower its priority
+    // (a higher nice value) unless privileged: a backup that tried to raise it back to 10 would fail, as a user.
+    const child = spawn('nice', ['-n', '15', process.execPath, path.join(ROOT, 'bin/svc.js'), 'backup', '--out', out], {
+      cwd: ROOT,
+      env: childEnv({ DATABASE_URL: database.url }),
+    });
+    const exited = collect(child);
+    try {
+      // The copy's file is made just before the copy asks for the read lock this test holds: the worker is up.
+      await until('the copy opened', () =>
+        fs.readdirSync(path.dirname(out)).some((n) => fs.existsSync(path.join(path.dirname(out), n, 'data.sqlite'))),
+      );
+      const nices = [...threadNices(child.pid!).values()];
+      expect(nices.length).toBeGreaterThan(1);
+      expect(new Set(nices)).toEqual(new Set([15]));
+      locker.exec('rollback');
+      locker.close();
+      const done = await exited;
+      expect([done.code, done.stderr]).toEqual([0, `svc: database ${describeDatabase(target)}\n`]);
+      expect((await verifiedBackup(out)).manifest.tables.kysely_migration).toBeGreaterThan(0);
+    } finally {
+      if (locker.open) locker.close();
+      child.kill('SIGKILL');
+      await exited;
       await database.drop();
     }
   });

@@ -10,9 +10,20 @@ export const BACKUP_NICE = 10;
 
 /**
  * A worker script's first statement (plain CommonJS text, as the workers are): lowers its own thread to
- * `workerData.nice` on Linux (elsewhere a nice value is the whole process's, which must not change).
+ * `workerData.nice` on Linux (elsewhere a nice value is the whole process's, which must not change). Only ever
+ * lowers: a service started at a lower priority still (a higher nice value) keeps it, as raising it would be refused
+ * to an unprivileged process. A refusal of any kind (a sandbox's) leaves the thread as it is: the priority is a
+ * courtesy to the service, never a reason for a backup to fail. The workers make synchronous calls only: a niced
+ * thread that started libuv's shared thread pool would hand its nice value to the pool's threads.
  */
 export const LOWER_OWN_PRIORITY = `
-if (process.platform === 'linux' && require('node:worker_threads').workerData.nice > 0)
-  require('node:os').setPriority(0, require('node:worker_threads').workerData.nice);
+{
+  const { workerData } = require('node:worker_threads');
+  const os = require('node:os');
+  try {
+    if (process.platform === 'linux' && os.getPriority(0) < workerData.nice) os.setPriority(0, workerData.nice);
+  } catch {
+    // left at its priority (see backup.priority.ts)
+  }
+}
 `;
