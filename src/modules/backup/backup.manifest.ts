@@ -46,7 +46,7 @@ export class BackupStopped extends Error {
  * A SHA-256 of the file, read and hashed 1 MiB at a time in a worker thread: the caller's thread goes on meanwhile
  * (a SQLite backup checks its copy while the copy is hashed). The worker is plain CommonJS given as text, so that
  * the bundled CLI carries it. `signal` ends it early (a refused copy's checksum, a backup stopped at shutdown): it
- * runs no native call that could not be ended.
+ * runs no native call that could not be ended. `nice`: the worker thread's priority (a backup's: BACKUP_NICE).
  */
 export function sha256Of(file: string, options: { signal?: AbortSignal; nice?: number } = {}): Promise<string> {
   const { signal, nice = 0 } = options;
