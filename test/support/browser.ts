@@ -233,17 +233,34 @@ export async function signInThroughForm(page: Page, user: { email: string; passw
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/** The worker's Chromium, once launched; a disconnected one (crashed, or closed) is launched again. */
+let workerBrowser: Promise<Browser> | undefined;
+
+function browserOfWorker(): Promise<Browser> {
+  workerBrowser ??= launchBrowser().then((browser) => {
+    browser.on('disconnected', () => {
+      workerBrowser = undefined;
+    });
+    return browser;
+  });
+  return workerBrowser;
+}
+
 /**
- * One headless Chromium for the test file: launched before its tests, closed after them. Call at the file's top;
- * the function answers the browser once it is up.
+ * One headless Chromium per vitest worker, shared by the browser files it runs one after another (the config's
+ * `isolate: false` keeps this module's state from file to file): a launch and its first pages cost about a second of
+ * CPU, 45 times a run. A file sees a browser with no context of an earlier file: each of its tests opens contexts of
+ * its own (a fresh profile: cookies, storage and cache start empty), and any still open when the file ends are
+ * closed then. Playwright ends the browser when the worker exits (its exit handler); the run's teardown names any
+ * process left over (global-setup.ts). Call at the file's top; the function answers the browser once it is up.
  */
 export function sharedBrowser(): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await browserOfWorker();
   });
   afterAll(async () => {
-    await browser?.close();
+    if (browser?.isConnected()) await Promise.all(browser.contexts().map((context) => context.close()));
   });
   return () => {
     if (!browser) throw new Error('sharedBrowser(): the browser is not launched yet (use it inside a test or hook)');

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 
-/** A process of this checkout that a test started and left running. */
+/** A process of this checkout that a test started and left running: a server, a CLI or a browser. */
 export interface Leaked {
   pid: number;
   command: string;
@@ -11,9 +11,10 @@ export interface Leaked {
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
- * The processes of one run of the suite still running once it is done: node processes in this checkout (its cwd)
- * whose environment carries the run's mark (`SVC_TEST_RUN`, set by the global setup and inherited by every worker
- * and what it spawns; another run's processes carry another). Linux's /proc; elsewhere, none are found.
+ * The processes of one run of the suite still running once it is done: servers, CLIs and Chromium browsers in this
+ * checkout (their cwd) whose environment carries the run's mark (`SVC_TEST_RUN`, set by the global setup and
+ * inherited by every worker and what it spawns; another run's processes carry another). Linux's /proc; elsewhere,
+ * none are found.
  */
 export function leakedProcesses(run: string): Leaked[] {
   let pids: string[];
@@ -29,7 +30,10 @@ export function leakedProcesses(run: string): Leaked[] {
     try {
       if (readlinkSync(`/proc/${pid}/cwd`) !== ROOT) continue;
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      if (!argv.some((arg) => /(^|\/)(dist\/server\.js|bin\/svc\.js)$/.test(arg))) continue;
+      const serverOrCli = argv.some((arg) => /(^|\/)(dist\/server\.js|bin\/svc\.js)$/.test(arg));
+      // A worker's Chromium (browser.ts's sharedBrowser): its browser process, not its renderers and helpers.
+      const browser = /(^|\/)chromium$/.test(argv[0] ?? '') && !argv.some((arg) => arg.startsWith('--type='));
+      if (!serverOrCli && !browser) continue;
       const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
       if (!env.includes(`SVC_TEST_RUN=${run}`)) continue;
       const url = env.find((entry) => entry.startsWith('DATABASE_URL='));
