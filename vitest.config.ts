@@ -7,9 +7,10 @@ const IN_PROCESS_RELIABILITY = ['garbage', 'garbage.shard2', 'mass-assignment', 
 );
 
 /**
- * The process-killing files run after the rest, two at a time: each starts its own servers on free ports (svc nodes,
- * HAProxy, PgBouncer, a private PostgreSQL), keeps its Redis keys apart (a rate-limit window of its own) and waits
- * for events rather than for time. The file that stops the shared PostgreSQL server runs alone, last.
+ * The process-killing files run after the rest, three at a time: each starts its own servers on free ports (svc
+ * nodes, HAProxy, PgBouncer, a private PostgreSQL), keeps its Redis keys apart (a rate-limit window of its own) and
+ * waits for events rather than for time. Two at a time left the cores partly idle in that phase (its files wait for
+ * kills, restarts and receivers). The file that stops the shared PostgreSQL server runs alone, last.
  */
 const POSTGRES_STOPPED = 'test/reliability/outage-postgres.test.ts';
 
@@ -87,7 +88,7 @@ export default defineConfig({
           name: 'reliability',
           include: ['test/reliability/**/*.test.ts'],
           exclude: [...IN_PROCESS_RELIABILITY, POSTGRES_STOPPED, '**/node_modules/**'],
-          maxWorkers: 2,
+          maxWorkers: 3,
           testTimeout: 300_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 1 },
