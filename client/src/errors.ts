@@ -142,7 +142,7 @@ export function errorFromResponse(
     return typedError({
       status,
       // The API's codes are the OpenAPI document's; a code added by a newer server passes through as it came.
-      error_code: b.error_code as ErrorCode, // eslint-disable-line @typescript-eslint/no-unsafe-type-assertion -- see above
+      error_code: b.error_code as ErrorCode, // oxlint-disable-line typescript/no-unsafe-type-assertion -- see above
       message: typeof b.message === 'string' ? b.message : `HTTP ${status}`,
       details: isRecord(b.details) ? b.details : null,
       request_id: typeof b.request_id === 'string' ? b.request_id : requestId,
@@ -152,7 +152,7 @@ export function errorFromResponse(
   if (typeof b.error === 'string') {
     return typedError({
       status,
-      error_code: b.error as OAuthErrorCode, // eslint-disable-line @typescript-eslint/no-unsafe-type-assertion -- the token endpoint's codes
+      error_code: b.error as OAuthErrorCode, // oxlint-disable-line typescript/no-unsafe-type-assertion -- the token endpoint's codes
       message: typeof b.error_description === 'string' ? b.error_description : b.error,
       request_id: requestId,
       retry_after_seconds: seconds,

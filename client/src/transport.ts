@@ -176,7 +176,7 @@ export class Transport {
         // that operation's response type generated from the server's OpenAPI document (types.ts), which
         // test/sdk/types-drift.test.ts keeps in step with what the server serves. Checking every response
         // against its schema at run time would mean shipping the schemas with the client.
-        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- typed by the OpenAPI contract, see above
+        // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- typed by the OpenAPI contract, see above
         return body as T;
       } catch (error) {
         // An expired or revoked token: fetch a new one once, if we can.

@@ -19,7 +19,7 @@ export const buildLazySerializer: SerializerFactory = (externalSchemas, options)
   return (data) => {
     // The one pre-written path (lib/prewritten.ts): its text is the answer, already written as the schema's would be.
     // Fastify sends a Buffer as it sends a string.
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- Fastify sends what a serializer answers, a Buffer as a string
+    // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- Fastify sends what a serializer answers, a Buffer as a string
     if (data instanceof PrewrittenJson) return data.json as string;
     return (serialize ??= defaultFactory(externalSchemas, options)(route))(data);
   };

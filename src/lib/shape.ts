@@ -55,7 +55,7 @@ export function defineShape<Row, Ctx = undefined>() {
     const names = Object.keys(members);
     const list = names.map((name) => members[name]!);
     const properties = Object.fromEntries(names.map((name) => [name, members[name]!.schema]));
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the properties are the members' schemas, by name
+    // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the properties are the members' schemas, by name
     const schema = Type.Object(properties, options) as TObject<SchemaOf<M>>;
     const key = (i: number) => JSON.stringify(names[i]);
     const toObject = compiled<Shape<Row, Ctx, M>['toObject']>(

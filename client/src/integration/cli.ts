@@ -156,7 +156,7 @@ function balancingAccounts(pairs: string[]): ExportFileRequest['balancing_accoun
     const at = pair.indexOf('=');
     if (at < 1)
       throw new IntegrationUsageError(`--balancing: TYPE=Account, e.g. CARD_LIABILITY=Liabilities:Amex (got ${pair})`);
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the server refuses an unknown type (400)
+    // oxlint-disable-next-line typescript/no-unsafe-type-assertion -- the server refuses an unknown type (400)
     out[pair.slice(0, at) as BalancingAccountType] = pair.slice(at + 1);
   }
   return out;
