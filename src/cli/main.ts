@@ -15,6 +15,7 @@ import { vendors } from './vendors.js';
 import { apps } from './apps.js';
 import { webhooks } from './webhooks.js';
 import { rules } from './rules.js';
+import { esmImport } from '../lib/esm-import.js';
 import { packageVersion } from '../lib/version.js';
 import { account, backup, copy, restore } from './backup.js';
 import { describeDatabase } from './database-name.js';
@@ -32,9 +33,22 @@ interface Integration {
   runReport(args: string[], out: Out): Promise<boolean>;
   runExport(args: string[], out: Out): Promise<boolean>;
 }
+const isIntegration = (value: unknown): value is Integration =>
+  typeof value === 'object' &&
+  value !== null &&
+  'runPoll' in value &&
+  'runReceipts' in value &&
+  'runReport' in value &&
+  'runExport' in value &&
+  typeof value.runPoll === 'function' &&
+  typeof value.runReceipts === 'function' &&
+  typeof value.runReport === 'function' &&
+  typeof value.runExport === 'function';
+
 async function integration(): Promise<Integration> {
   const compiled = new URL('../../client/dist/integration/cli.js', import.meta.url);
-  const loaded: Integration = await import(compiled.href);
+  const loaded = await esmImport(compiled.href);
+  if (!isIntegration(loaded)) throw new Error(`${compiled.pathname} is not the SDK's reference integration`);
   return loaded;
 }
 
