@@ -28,7 +28,14 @@ const INPUTS = [
   'package-lock.json',
 ];
 /** What the build writes: all must exist for a stamp to count. */
-const OUTPUTS = ['dist/server.js', 'dist/cli/main.js', 'client/dist/index.js', 'console/dist/index.html'];
+const OUTPUTS = [
+  'dist/server.js',
+  'dist/server.bundle.cjs',
+  'dist/cli/main.js',
+  'dist/cli/main.bundle.cjs',
+  'client/dist/index.js',
+  'console/dist/index.html',
+];
 const STAMP = path.join(root, 'dist', '.build-hash');
 const LOCK = path.join(root, '.build-lock');
 

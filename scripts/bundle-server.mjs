@@ -43,9 +43,9 @@ const bundle = {
 /** Bundles `source` into `dir/<name>.bundle.cjs` and writes `dir/<name>.js`, its entry, exporting `exported`. */
 async function bundleWithEntry(source, dir, name, exported) {
   const outfile = `${dir}/${name}.bundle.cjs`;
+  fs.rmSync(`${dir}/.code-cache`, { recursive: true, force: true }); // before the bundle changes
   await build({ ...bundle, entryPoints: [source], outfile });
   const hash = createHash('sha256').update(fs.readFileSync(outfile)).digest('hex').slice(0, 16);
-  fs.rmSync(`${dir}/.code-cache`, { recursive: true, force: true });
   const loaded = `loadBundle(new URL('./${name}.bundle.cjs', import.meta.url), '${hash}').exports`;
   await build({
     ...common,

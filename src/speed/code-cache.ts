@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
@@ -68,10 +68,17 @@ function readCache(file: string): Buffer | undefined {
 function writeCacheAtExit(script: vm.Script, file: string, replace: boolean): void {
   process.once('exit', () => {
     if (!replace && fs.existsSync(file)) return;
-    const temporary = `${file}.${process.pid}.tmp`;
+    // A name no other writer has (processes of other hosts sharing the folder may share a pid), opened before the
+    // cache is made: a folder that cannot be written costs no serialising.
+    const temporary = `${file}.${randomUUID()}.tmp`;
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(temporary, script.createCachedData());
+      const fd = fs.openSync(temporary, 'wx');
+      try {
+        fs.writeFileSync(fd, script.createCachedData());
+      } finally {
+        fs.closeSync(fd);
+      }
       fs.renameSync(temporary, file);
     } catch {
       try {
