@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -13,6 +14,9 @@ describeEachDialect('the built server (dist/server.js)', (t) => {
     expect(entry).not.toMatch(/from\s*["']\.\.?\//);
     expect(entry).toMatch(/loadBundle\(new URL\("\.\/server\.bundle\.cjs", import\.meta\.url\), "[0-9a-f]{16}"\)/);
     const bundle = fs.readFileSync(path.join(ROOT, 'dist/server.bundle.cjs'), 'utf8');
+    // The entry names the cache by this very bundle's content (scripts/bundle-server.mjs).
+    const hash = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
+    expect(entry).toContain(`"${hash}"`);
     expect(bundle).not.toMatch(/\brequire\(\s*["']\.\.?\//);
     // A bundle runs as a script, where import() has no loader: none in the server's; the CLI's one is esm-import's
     // (src/lib/esm-import.ts), which runs the entry's import() instead. JSDoc types and methods named import aside.

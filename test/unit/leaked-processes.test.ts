@@ -11,7 +11,7 @@ import { until } from '../support/wait.js';
  * The global teardown's check (support/leaked-processes.ts) against planted leaks: processes that look to /proc as a
  * server, a CLI and a worker's Chromium left running by this run, beside ones it must not name (another run's, another
  * checkout's, a Chromium's renderer). Each plant is an idle `node`, named by its argv0 and carrying the arguments it is
-known by.
+ * known by.
  */
 const planted: { child: ChildProcess; exited: Promise<unknown> }[] = [];
 
