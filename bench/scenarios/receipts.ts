@@ -77,6 +77,7 @@ async function uploads(
   count: number,
   cluster: { url: string; workers: number } | null,
   bareUrl: string,
+  nodeUrl: string,
 ) {
   const sides = cluster ? 2 : 1;
   const records = await newRecords(b, bearer, count * ROUNDS * sides);
@@ -87,6 +88,7 @@ async function uploads(
   const loads: string[] = [];
   const clusterLoads: string[] = [];
   const bares: number[] = [];
+  const nodes: number[] = [];
   const send = async (url: string, mine: string[], bare = false) => {
     // Other bytes than the floor's (the floor's are not svc's receipts anyway, but no cache is warmed for it).
     const ours = mine.map(() => pdfOf(size));
@@ -117,7 +119,8 @@ async function uploads(
       line += `, svc at WORKERS=${cluster.workers} ${(count / clustered.at(-1)!).toFixed(1)}/s (${clusterLoads.at(-1)})`;
     }
     bares.push(await send(bareUrl, mine, true));
-    line += `, bare HTTP upload ${(count / bares.at(-1)!).toFixed(1)}/s`;
+    nodes.push(await send(nodeUrl, mine, true));
+    line += `, bare HTTP upload ${(count / bares.at(-1)!).toFixed(1)}/s, node:http upload ${(count / nodes.at(-1)!).toFixed(1)}/s`;
     log(line);
   }
   const floor = Math.min(...floors);
@@ -138,6 +141,14 @@ async function uploads(
     name: `bare HTTP upload of the same 1 MB bodies, stored as the floor stores them (bench/upload-floor-server.ts: a Fastify route, nothing else; reported: what HTTP costs before svc does anything; ${count} a round, ${UPLOAD_CONCURRENCY} at a time, best of ${ROUNDS}, each round after svc's)`,
     unit: 'receipts/s',
     throughput: count / Math.min(...bares),
+    floor: count / floor,
+    floorName,
+    reported: true,
+  });
+  b.add({
+    name: `node:http upload of the same 1 MB bodies, stored as the floor stores them (bench/upload-floor-server.ts with HTTP=node: no framework, the body gathered and stored; reported: the least an upload over HTTP costs in Node; ${count} a round, ${UPLOAD_CONCURRENCY} at a time, best of ${ROUNDS}, each round after the bare route's)`,
+    unit: 'receipts/s',
+    throughput: count / Math.min(...nodes),
     floor: count / floor,
     floorName,
     reported: true,
@@ -235,18 +246,22 @@ export async function receiptsBench(settings: Settings, docs: boolean): Promise<
           { ...env, WORKERS: String(workers) },
           settings.port + 7,
         );
-      const bare = await serve(
-        ['--import', 'tsx', path.join(settings.root, 'bench/upload-floor-server.ts')],
-        settings.dialect === 'sqlite'
-          ? { DIR: path.join(path.dirname(sqlitePath(db.url)), 'bare-uploads') }
-          : { DATABASE_URL: db.url },
-        settings.port + 9,
-      );
+      const bareServer = (http: 'fastify' | 'node', port: number) =>
+        serve(
+          ['--import', 'tsx', path.join(settings.root, 'bench/upload-floor-server.ts')],
+          settings.dialect === 'sqlite'
+            ? { HTTP: http, DIR: path.join(path.dirname(sqlitePath(db.url)), `bare-uploads-${http}`) }
+            : { HTTP: http, DATABASE_URL: db.url },
+          port,
+        );
+      const bare = await bareServer('fastify', settings.port + 9);
+      const node = await bareServer('node', settings.port + 10);
       try {
-        await uploads(b, bearer, count, cluster && { url: cluster.url, workers }, bare.url);
+        await uploads(b, bearer, count, cluster && { url: cluster.url, workers }, bare.url, node.url);
       } finally {
         await cluster?.stop();
         await bare.stop();
+        await node.stop();
       }
       await serving(b, bearer);
     } finally {
