@@ -3,10 +3,12 @@ import { packageRoot } from './config.env.js';
 
 /**
  * Where the data is. On PostgreSQL, `listenUrl`: the direct connection the grant cache's listener holds (LISTEN hears
- * nothing through a PgBouncer in transaction mode), when DATABASE_URL goes through one.
+ * nothing through a PgBouncer in transaction mode), when DATABASE_URL goes through one; `namedStatements`: the hot
+ * statements are named on each connection (DATABASE_NAMED_STATEMENTS; unset here, as for the CLI: not named).
  */
 export type DatabaseTarget =
-  { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: string; listenUrl?: string };
+  | { dialect: 'sqlite'; path: string }
+  | { dialect: 'postgres'; url: string; listenUrl?: string; namedStatements?: boolean };
 
 /** data/svc.sqlite in the package's folder: the server and every CLI command find the same file wherever they run. */
 export const DEFAULT_SQLITE_PATH = path.join(packageRoot(), 'data', 'svc.sqlite');

@@ -37,6 +37,8 @@ export const ENV_SCHEMA = Type.Object({
   PORT: whole(8080, 0, 65535),
   DATABASE_URL: text(),
   DATABASE_LISTEN_URL: text(),
+  /** Unset: config.ts decides (named when DATABASE_URL reaches PostgreSQL itself). */
+  DATABASE_NAMED_STATEMENTS: Type.Optional(Type.Boolean()),
   LOG_LEVEL: Type.Enum(LOG_LEVELS, { default: 'info' }),
   TOKEN_TTL_SECONDS: whole(3600, 60, 86_400),
   RATE_LIMIT_MAX: whole(1000, 0, 1_000_000_000),

@@ -159,9 +159,19 @@ export function loadConfig(env: Env): Config {
   if (typeof parsed === 'string') problems.set('DATABASE_URL', [parsed]);
   const listen = parseListenUrl(env.DATABASE_LISTEN_URL, parsed);
   if (typeof listen === 'string') problems.set('DATABASE_LISTEN_URL', [listen]);
+  const isPostgres = typeof parsed !== 'string' && parsed.dialect === 'postgres';
+  if (v.DATABASE_NAMED_STATEMENTS !== undefined && typeof parsed !== 'string' && !isPostgres) {
+    problem('DATABASE_NAMED_STATEMENTS', 'only with a postgres:// DATABASE_URL (SQLite has no server to keep them)');
+  }
+  // Named statements live on a server connection: through a PgBouncer in transaction mode (DATABASE_LISTEN_URL
+  // set: DATABASE_URL goes through one) each transaction may get another one, where the name is unknown.
   const database =
-    typeof parsed !== 'string' && parsed.dialect === 'postgres' && typeof listen === 'object'
-      ? { ...parsed, listenUrl: listen.url }
+    typeof parsed !== 'string' && parsed.dialect === 'postgres'
+      ? {
+          ...parsed,
+          ...(typeof listen === 'object' ? { listenUrl: listen.url } : {}),
+          namedStatements: v.DATABASE_NAMED_STATEMENTS ?? listen === undefined,
+        }
       : parsed;
   const trustProxyParsed = parseTrustProxy(env.TRUST_PROXY);
   if (typeof trustProxyParsed === 'string') problems.set('TRUST_PROXY', [trustProxyParsed]);

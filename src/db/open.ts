@@ -20,5 +20,5 @@ export function openDatabase(target: DatabaseTarget, options: { poolSize?: numbe
   if (options.existing) databaseMustExist(target);
   return target.dialect === 'sqlite'
     ? openSqlite(target.path)
-    : openPostgres(target.url, options.poolSize ?? 10, target.listenUrl);
+    : openPostgres(target.url, options.poolSize ?? 10, target.listenUrl, target.namedStatements ?? false);
 }

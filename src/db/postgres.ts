@@ -2,14 +2,19 @@ import { createRequire } from 'node:module';
 import type PgModule from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import { listenForGrants, pgChangeMark, watchStatements, type PgMarkState } from '../speed/postgres-marks.js';
+import { nameStatements } from '../speed/postgres-named.js';
 import { pgDirectReads } from '../speed/postgres-reads.js';
+import { isOn } from '../speed/switches.js';
 import { listenOn } from './postgres-listen.js';
 import { dbOver, type Database, type Db } from './database.js';
 
 const INT8_OID = 20;
 
-/** `listenUrl`: where the grant cache's listener connects (DATABASE_LISTEN_URL), else `url`. */
-export function openPostgres(url: string, poolSize: number, listenUrl = url): Db {
+/**
+ * `listenUrl`: where the grant cache's listener connects (DATABASE_LISTEN_URL), else `url`. `namedStatements`: the hot
+ * statements marked `pgNamed` are named on each connection (DATABASE_NAMED_STATEMENTS; src/speed/postgres-named.ts).
+ */
+export function openPostgres(url: string, poolSize: number, listenUrl = url, namedStatements = false): Db {
   // Loaded on first use: a SQLite service does not pay for the driver at start-up.
   const pg: typeof PgModule = createRequire(import.meta.url)('pg');
   const textParser = pg.types.getTypeParser.bind(pg.types);
@@ -30,9 +35,11 @@ export function openPostgres(url: string, poolSize: number, listenUrl = url): Db
   // query it was running fails on its own (→ 503), and the pool drops the client.
   // Each client's statements are watched for the grant cache's change mark and its notifications (src/speed/).
   const marks: PgMarkState = { generation: 0, listening: false };
+  const naming = namedStatements && isOn('pg-named-statements');
   pool.on('connect', (client) => {
     client.on('error', () => {});
     watchStatements(client, marks);
+    if (naming) nameStatements(client);
   });
   let listener: { close(): Promise<void> } | undefined;
   const listeners = new Set<{ close(): Promise<void> }>();

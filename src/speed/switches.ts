@@ -25,6 +25,8 @@ export const SPEED_PIECES = [
   'hint-join-order',
   /** PostgreSQL: a prepared SELECT outside a transaction run on the pool at once, without Kysely's hand-over. */
   'pg-direct-reads',
+  /** PostgreSQL: hot statements of constant text kept named on each connection, planned once. */
+  'pg-named-statements',
   /** Random bytes drawn 4 kB at a time. */
   'random-pool',
   /** The coded values of approved record versions kept between suggestion requests. */

@@ -48,15 +48,17 @@ describe('configuration', () => {
 
   it("takes DATABASE_LISTEN_URL as the grant listener's direct PostgreSQL URL, and only with a PostgreSQL DATABASE_URL", () => {
     const pg = { DATABASE_URL: 'postgres://svc@bouncer:6432/svc' };
-    expect(loadConfig(pg).database).toEqual({ dialect: 'postgres', url: pg.DATABASE_URL });
+    expect(loadConfig(pg).database).toEqual({ dialect: 'postgres', url: pg.DATABASE_URL, namedStatements: true });
     expect(loadConfig({ ...pg, DATABASE_LISTEN_URL: ' postgresql://svc@db:5432/svc ' }).database).toEqual({
       dialect: 'postgres',
       url: pg.DATABASE_URL,
       listenUrl: 'postgresql://svc@db:5432/svc',
+      namedStatements: false,
     });
     expect(loadConfig({ ...pg, DATABASE_LISTEN_URL: '  ' }).database).toEqual({
       dialect: 'postgres',
       url: pg.DATABASE_URL,
+      namedStatements: true,
     });
     expect(() => loadConfig({ ...pg, DATABASE_LISTEN_URL: 'sqlite:/tmp/x.sqlite' })).toThrow(
       /DATABASE_LISTEN_URL: must be a postgres:\/\/ URL/,
@@ -64,6 +66,24 @@ describe('configuration', () => {
     expect(() =>
       loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.sqlite', DATABASE_LISTEN_URL: 'postgres://db/svc' }),
     ).toThrow(/DATABASE_LISTEN_URL: only with a postgres:\/\/ DATABASE_URL/);
+  });
+
+  it('names the hot statements on PostgreSQL unless DATABASE_URL goes through a pooler, as DATABASE_NAMED_STATEMENTS says', () => {
+    const pg = { DATABASE_URL: 'postgres://svc@db:5432/svc' };
+    const bounced = { DATABASE_URL: 'postgres://svc@bouncer:6432/svc', DATABASE_LISTEN_URL: pg.DATABASE_URL };
+    const named = (env: Record<string, string>) => {
+      const { database } = loadConfig(env);
+      return database.dialect === 'postgres' ? database.namedStatements : 'sqlite';
+    };
+    expect(named(pg)).toBe(true);
+    expect(named(bounced)).toBe(false);
+    expect(named({ ...pg, DATABASE_NAMED_STATEMENTS: 'false' })).toBe(false);
+    expect(named({ ...bounced, DATABASE_NAMED_STATEMENTS: 'true' })).toBe(true);
+    expect(() => loadConfig({ ...pg, DATABASE_NAMED_STATEMENTS: 'sometimes' })).toThrow(/DATABASE_NAMED_STATEMENTS/);
+    expect(() => loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.sqlite', DATABASE_NAMED_STATEMENTS: 'true' })).toThrow(
+      /DATABASE_NAMED_STATEMENTS: only with a postgres:\/\/ DATABASE_URL/,
+    );
+    expect(named({})).toBe('sqlite');
   });
 
   it("takes TRUST_PROXY as a hop count or the proxies' addresses, never as true", () => {

@@ -1,8 +1,94 @@
-import type { Executor } from '../../db/database.js';
+import { sql } from 'kysely';
+import type { ByDialect, Executor } from '../../db/database.js';
+import { pgNamed } from '../../speed/postgres-named.js';
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from './webhooks.tables.js';
+
+/** The next state of an attempted delivery. */
+export interface DeliveryOutcome {
+  status: 'PENDING' | 'DELIVERED' | 'FAILED';
+  attempts: number;
+  nextAttemptAt: number;
+  now: number;
+}
+
+/** What an outcome's writing found: whether the claim was still this process's, and the endpoint's health. */
+export interface OutcomeWritten {
+  stillOurs: boolean;
+  endpoint: Pick<WebhookEndpointsTable, 'status' | 'failing_since'> | undefined;
+}
+
+type WriteOutcome = (
+  ex: Executor,
+  attempt: WebhookAttemptsTable,
+  d: { account_id: string; delivery_id: string },
+  token: string,
+  outcome: DeliveryOutcome,
+) => Promise<OutcomeWritten>;
+
+/**
+ * SQLite: the three statements one after another (in process each is a call). PostgreSQL: one statement, one round
+ * trip where there were three, in the transaction of every attempt's outcome: the attempt logged and the delivery
+ * settled by data-modifying CTEs, the endpoint's health read beside them (its row is not one they change, so the
+ * statement's snapshot reads it as a statement after them would).
+ */
+const writeOutcomeBy: ByDialect<WriteOutcome> = {
+  async sqlite(ex, attempt, d, token, outcome) {
+    await attemptsRepository.insertAttempt(ex, attempt);
+    const stillOurs = await attemptsRepository.settle(ex, d, token, outcome);
+    const endpoint = stillOurs
+      ? await attemptsRepository.endpointFailing(ex, d.account_id, attempt.endpoint_id)
+      : undefined;
+    return { stillOurs, endpoint };
+  },
+  async postgres(ex, a, d, token, outcome) {
+    const { rows } = await sql<{
+      settled: number;
+      status: WebhookEndpointsTable['status'] | null;
+      failing_since: number | null;
+    }>`
+      with logged as (
+        insert into webhook_attempts (account_id, attempt_id, endpoint_id, event_id, attempted_at, status_code,
+          latency_ms, response_excerpt, error, succeeded)
+        values (${a.account_id}, ${a.attempt_id}, ${a.endpoint_id}, ${a.event_id}, ${a.attempted_at}, ${a.status_code},
+          ${a.latency_ms}, ${a.response_excerpt}, ${a.error}, ${a.succeeded})
+      ),
+      settled as (
+        update webhook_deliveries
+        set status = ${outcome.status}, attempts = ${outcome.attempts}, next_attempt_at = ${outcome.nextAttemptAt},
+            lease_token = null, claimed_by = null, updated_at = ${outcome.now}
+        where account_id = ${d.account_id} and delivery_id = ${d.delivery_id} and lease_token = ${token}
+        returning 1
+      )
+      select (select count(*) from settled)::int as settled, e.status, e.failing_since
+      from (select 1) as one
+      left join webhook_endpoints e on e.account_id = ${a.account_id} and e.endpoint_id = ${a.endpoint_id}${pgNamed}`.execute(
+      ex,
+    );
+    const row = rows[0]!;
+    const stillOurs = Number(row.settled) > 0;
+    return {
+      stillOurs,
+      endpoint: stillOurs && row.status !== null ? { status: row.status, failing_since: row.failing_since } : undefined,
+    };
+  },
+};
 
 /** An attempt's outcome (webhooks.attempt.ts): its log row, its delivery's next state, its endpoint's health. */
 export const attemptsRepository = {
+  /**
+   * An attempt's outcome: its log row, its delivery settled (only while the claim is still this process's), and,
+   * when it was, its endpoint's health as it stands.
+   */
+  async writeOutcome(
+    ex: Executor,
+    attempt: WebhookAttemptsTable,
+    d: { account_id: string; delivery_id: string },
+    token: string,
+    outcome: DeliveryOutcome,
+  ): Promise<OutcomeWritten> {
+    return writeOutcomeBy[ex.dialect](ex, attempt, d, token, outcome);
+  },
+
   async insertAttempt(ex: Executor, row: WebhookAttemptsTable): Promise<void> {
     await ex.insertInto('webhook_attempts').values(row).execute();
   },
@@ -12,7 +98,7 @@ export const attemptsRepository = {
     ex: Executor,
     d: { account_id: string; delivery_id: string },
     token: string,
-    outcome: { status: 'PENDING' | 'DELIVERED' | 'FAILED'; attempts: number; nextAttemptAt: number; now: number },
+    outcome: DeliveryOutcome,
   ): Promise<boolean> {
     const result = await ex
       .updateTable('webhook_deliveries')

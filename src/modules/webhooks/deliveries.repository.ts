@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { ByDialect, Executor } from '../../db/database.js';
 import { hints } from '../../speed/hints.js';
+import { pgNamed } from '../../speed/postgres-named.js';
 import type { WebhookEndpointsTable } from './webhooks.tables.js';
 
 /** A claimed delivery with what its attempt needs: the endpoint's target and secrets, the event. */
@@ -53,10 +54,65 @@ function behindQuery(ex: Executor, after: EndpointKey | null, limit: number) {
   return query.orderBy('e.account_id').orderBy('e.endpoint_id').limit(limit);
 }
 
-/** One endpoint's due deliveries, oldest due first (PostgreSQL: skipping rows another process claims now). */
-const dueOf: ByDialect<(ex: Executor, endpoint: EndpointKey, now: number, limit: number) => Promise<DueDelivery[]>> = {
-  sqlite: (ex, endpoint, now, limit) => dueQuery(ex, now, limit, endpoint).execute(),
-  postgres: (ex, endpoint, now, limit) => dueQuery(ex, now, limit, endpoint).forUpdate('d').skipLocked().execute(),
+type Claim = (
+  ex: Executor,
+  endpoint: EndpointKey,
+  now: number,
+  limit: number,
+  leaseEnd: number,
+  claim: { token: string; by: string },
+) => Promise<DueDelivery[]>;
+
+/**
+ * Claims up to `limit` of one endpoint's due deliveries, oldest due first: each leased to `claim` until `leaseEnd`.
+ * SQLite: the due rows read, then each updated (in process a statement is a call; the write transaction holds the
+ * database). PostgreSQL: one statement, a round trip however many are claimed (each one was a round trip of its
+ * own, in the transaction of an attempt's outcome): the due rows locked (skipping those another process claims
+ * now) and leased, answered with their endpoint and event, in the order they were due.
+ */
+const claimOf: ByDialect<Claim> = {
+  async sqlite(ex, endpoint, now, limit, leaseEnd, claim) {
+    const rows = await dueQuery(ex, now, limit, endpoint).execute();
+    for (const row of rows) {
+      await ex
+        .updateTable('webhook_deliveries')
+        .set({ next_attempt_at: leaseEnd, lease_token: claim.token, claimed_by: claim.by, updated_at: now })
+        .where('account_id', '=', row.account_id)
+        .where('delivery_id', '=', row.delivery_id)
+        .execute();
+    }
+    return rows;
+  },
+  async postgres(ex, endpoint, now, limit, leaseEnd, claim) {
+    const { rows } = await sql<DueDelivery & { due_at: number }>`
+      with due as (
+        select d.account_id, d.delivery_id, d.next_attempt_at
+        from webhook_deliveries d
+        join webhook_endpoints e on e.account_id = d.account_id and e.endpoint_id = d.endpoint_id
+        join account_events v on v.account_id = d.account_id and v.event_id = d.event_id
+        where d.status = 'PENDING' and d.next_attempt_at <= ${now} and e.status = 'ENABLED'
+          and d.account_id = ${endpoint.account_id} and d.endpoint_id = ${endpoint.endpoint_id}
+        order by d.next_attempt_at
+        limit ${limit}
+        for update of d skip locked
+      ),
+      leased as (
+        update webhook_deliveries w
+        set next_attempt_at = ${leaseEnd}, lease_token = ${claim.token}, claimed_by = ${claim.by},
+            updated_at = ${now}
+        from due
+        where w.account_id = due.account_id and w.delivery_id = due.delivery_id
+        returning w.account_id, w.delivery_id, w.endpoint_id, w.event_id, w.attempts, w.retry_from,
+          due.next_attempt_at as due_at
+      )
+      select l.account_id, l.delivery_id, l.endpoint_id, l.event_id, l.attempts, l.retry_from, l.due_at,
+        e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, v.type, v.occurred_at, v.data_json
+      from leased l
+      join webhook_endpoints e on e.account_id = l.account_id and e.endpoint_id = l.endpoint_id
+      join account_events v on v.account_id = l.account_id and v.event_id = l.event_id
+      order by l.due_at, l.delivery_id${pgNamed}`.execute(ex);
+    return rows.map(({ due_at: _dueAt, ...row }) => row);
+  },
 };
 
 /** An enabled endpoint with deliveries due, and how many (counted up to the number asked for). */
@@ -128,6 +184,7 @@ export const deliveriesRepository = {
    * transaction (claims read it there). A skip
    * scan over the waiting deliveries' index by endpoint (migration 0014): a few probes per endpoint that has
    * waiting deliveries, however many wait, so that a backlog costs its own endpoint's probes and nothing more.
+   * Run in every attempt's outcome, and planning it costs more than running it: named on PostgreSQL (`pgNamed`).
    */
   async dueEndpoints(ex: Executor, now: number, upTo: number): Promise<DueEndpoint[]> {
     const { rows } = await sql<DueEndpoint>`
@@ -170,7 +227,9 @@ export const deliveriesRepository = {
         where e.account_id = w.account_id and e.endpoint_id = w.endpoint_id
           and w.endpoint_id is not null and e.status = 'ENABLED'
       )
-      select account_id, endpoint_id, due from counted where due > 0 order by account_id, endpoint_id`.execute(ex);
+      select account_id, endpoint_id, due from counted where due > 0 order by account_id, endpoint_id${pgNamed}`.execute(
+      ex,
+    );
     return rows.map((r) => ({ ...r, due: Number(r.due) }));
   },
 
@@ -187,16 +246,7 @@ export const deliveriesRepository = {
     leaseEnd: number,
     claim: { token: string; by: string },
   ): Promise<DueDelivery[]> {
-    const rows = await dueOf[ex.dialect](ex, endpoint, now, limit);
-    for (const row of rows) {
-      await ex
-        .updateTable('webhook_deliveries')
-        .set({ next_attempt_at: leaseEnd, lease_token: claim.token, claimed_by: claim.by, updated_at: now })
-        .where('account_id', '=', row.account_id)
-        .where('delivery_id', '=', row.delivery_id)
-        .execute();
-    }
-    return rows;
+    return claimOf[ex.dialect](ex, endpoint, now, limit, leaseEnd, claim);
   },
 
   async eventsAfter(ex: Executor, accountId: string, afterSeq: number, limit: number) {

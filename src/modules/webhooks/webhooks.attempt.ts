@@ -115,31 +115,34 @@ export function attempter(options: AttemptOptions): Attempt {
   ): Promise<void> {
     const delivered = isDelivered(result);
     const at = now();
-    await outcomes.insertAttempt(ex, {
-      account_id: d.account_id,
-      attempt_id: attemptId,
-      endpoint_id: d.endpoint_id,
-      event_id: d.event_id,
-      attempted_at: attemptedAt,
-      status_code: result.statusCode,
-      latency_ms: result.latencyMs,
-      response_excerpt: result.excerpt,
-      error: result.error,
-      succeeded: delivered ? 1 : 0,
-    });
     const attempts = d.attempts + 1;
     const givenUp = !delivered && at - Number(d.retry_from) >= RETRY_WINDOW;
-    const stillOurs = await outcomes.settle(ex, d, token, {
-      status: delivered ? 'DELIVERED' : givenUp ? 'FAILED' : 'PENDING',
-      attempts,
-      nextAttemptAt: delivered || givenUp ? at : at + retryDelay(attempts, random),
-      now: at,
-    });
+    const { stillOurs, endpoint } = await outcomes.writeOutcome(
+      ex,
+      {
+        account_id: d.account_id,
+        attempt_id: attemptId,
+        endpoint_id: d.endpoint_id,
+        event_id: d.event_id,
+        attempted_at: attemptedAt,
+        status_code: result.statusCode,
+        latency_ms: result.latencyMs,
+        response_excerpt: result.excerpt,
+        error: result.error,
+        succeeded: delivered ? 1 : 0,
+      },
+      d,
+      token,
+      {
+        status: delivered ? 'DELIVERED' : givenUp ? 'FAILED' : 'PENDING',
+        attempts,
+        nextAttemptAt: delivered || givenUp ? at : at + retryDelay(attempts, random),
+        now: at,
+      },
+    );
     // The lease ran out and another process holds the delivery now: the attempt is logged, the endpoint's
     // health is that process's to judge.
-    if (!stillOurs) return;
-    const endpoint = await outcomes.endpointFailing(ex, d.account_id, d.endpoint_id);
-    if (!endpoint) return;
+    if (!stillOurs || !endpoint) return;
     if (delivered) {
       if (endpoint.failing_since !== null) {
         await outcomes.setEndpoint(ex, d.account_id, d.endpoint_id, { failing_since: null });

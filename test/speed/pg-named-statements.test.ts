@@ -1,0 +1,98 @@
+import { sql } from 'kysely';
+import { expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import type { Db, Executor } from '../../src/db/database.js';
+import { openDatabase } from '../../src/db/open.js';
+import { nowMicros } from '../../src/lib/clock.js';
+import { deliveriesRepository } from '../../src/modules/webhooks/deliveries.repository.js';
+import { pgNamed } from '../../src/speed/postgres-named.js';
+import { describeEachDialect } from '../support/context.js';
+
+/** The named statements of the connection `ex` runs on (PostgreSQL keeps them per session). */
+async function namedOn(ex: Executor): Promise<string[]> {
+  const { rows } = await sql<{ name: string; statement: string }>`
+    select name, statement from pg_prepared_statements where name like 'svc%' order by name`.execute(ex);
+  return rows.map((r) => `${r.name}: ${r.statement.replace(/\s+/g, ' ').trim().slice(0, 40)}`);
+}
+
+const marked = (ex: Executor, accountId: string) =>
+  sql<{ svc_id: string; name: string }>`
+    select svc_id, name from fields where account_id = ${accountId} order by svc_id${pgNamed}`.execute(ex);
+const unmarked = (ex: Executor, accountId: string) =>
+  sql<{ svc_id: string; name: string }>`
+    select svc_id, name from fields where account_id = ${accountId} order by svc_id`.execute(ex);
+
+/** A database opened as a node opens it, with the environment given beside DATABASE_URL. */
+function node(url: string, env: Record<string, string> = {}): Db {
+  return openDatabase(loadConfig({ DATABASE_URL: url, ...env }).database, { poolSize: 1 });
+}
+
+/**
+ * Named statements on PostgreSQL (piece `pg-named-statements`, src/speed/postgres-named.ts): a statement whose text
+ * ends with `pgNamed` is kept named on its connection, planned once, and answers what it answers unnamed; any other
+ * statement is not kept. Not with DATABASE_NAMED_STATEMENTS=false, nor by default when DATABASE_URL goes through a
+ * pooler (DATABASE_LISTEN_URL set): there each transaction may run on another server connection.
+ */
+describeEachDialect(
+  'named statements on PostgreSQL',
+  (t) => {
+    it('keeps a marked statement named on its connection, answering as the same statement unnamed', async () => {
+      const api = await t.ctx.as(['fields.write']);
+      for (const name of ['GL', 'Class', "O'Brien \u00e9"]) await api.newField({ name });
+      const db = node(t.ctx.database.url);
+      try {
+        await db.write(async (ex) => {
+          expect(await namedOn(ex)).toEqual([]);
+          const expected = (await unmarked(ex, api.accountId)).rows;
+          expect(expected).toHaveLength(3);
+          expect(await namedOn(ex)).toEqual([]);
+          // Twice: the second run binds the statement the first prepared (a second Parse of the name would fail).
+          for (let run = 0; run < 2; run++) expect((await marked(ex, api.accountId)).rows).toEqual(expected);
+          expect((await marked(ex, 'another account')).rows).toEqual([]);
+          const named = await namedOn(ex);
+          expect(named).toHaveLength(1);
+          expect(named[0]).toMatch(/^svc_[0-9a-f]{24}: select svc_id, name from fields/);
+        });
+        // The pool's one connection keeps it beyond the transaction, and outside one.
+        expect(await db.write(namedOn)).toHaveLength(1);
+        expect((await marked(db.direct, api.accountId)).rows).toHaveLength(3);
+      } finally {
+        await db.close();
+      }
+    });
+
+    it("names webhook delivery's statement of due endpoints, which answers the same", async () => {
+      const db = node(t.ctx.database.url);
+      try {
+        const due = await db.write(async (ex) => {
+          const rows = await deliveriesRepository.dueEndpoints(ex, nowMicros(), 8);
+          expect(await namedOn(ex)).toEqual([expect.stringMatching(/^svc_[0-9a-f]{24}: with recursive/)]);
+          return rows;
+        });
+        expect(due).toEqual(await t.ctx.db.write((ex) => deliveriesRepository.dueEndpoints(ex, nowMicros(), 8)));
+      } finally {
+        await db.close();
+      }
+    });
+
+    it('names nothing with DATABASE_NAMED_STATEMENTS=false, nor by default behind a pooler', async () => {
+      const api = await t.ctx.as(['fields.write']);
+      await api.newField({ name: 'GL' });
+      const url = t.ctx.database.url;
+      const envs: Record<string, string>[] = [{ DATABASE_NAMED_STATEMENTS: 'false' }, { DATABASE_LISTEN_URL: url }];
+      for (const env of envs) {
+        const db = node(url, env);
+        try {
+          await db.write(async (ex) => {
+            expect((await marked(ex, api.accountId)).rows).toHaveLength(1);
+            expect(await namedOn(ex)).toEqual([]);
+          });
+        } finally {
+          await db.close();
+        }
+      }
+    });
+  },
+  {},
+  { only: 'postgres' },
+);
