@@ -62,8 +62,16 @@ pg.Client.prototype.query = function (this: PgModule.Client, ...args: unknown[])
   const tag = tags.getStore();
   // The grant cache's LISTEN (src/speed/postgres-marks.ts) starts within the first request that asks for a mark,
   // but is no request's work.
-  if (tag !== undefined && typeof args[0] === 'string' && !/^\s*listen\b/i.test(args[0])) {
-    logLine(tag, args[0], Array.isArray(args[1]) ? (args[1] as unknown[]) : []);
+  // A named statement (src/speed/postgres-named.ts) comes as { name, text, values }.
+  const [first, second] = args;
+  const named =
+    typeof first === 'object' && first !== null && 'text' in first
+      ? (first as { text: unknown; values?: unknown })
+      : null;
+  const text = typeof first === 'string' ? first : typeof named?.text === 'string' ? named.text : undefined;
+  const values = named ? named.values : second;
+  if (tag !== undefined && text !== undefined && !/^\s*listen\b/i.test(text)) {
+    logLine(tag, text, Array.isArray(values) ? (values as unknown[]) : []);
   }
   return (query as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof query;

@@ -13,6 +13,9 @@ const MARK = '/* svc:named */';
  */
 export const pgNamed: RawBuilder<unknown> = sql.raw(` ${MARK}`);
 
+/** `text` marked as `pgNamed` marks it (prepared.ts marks the compiled text of a prepared query so). */
+export const withPgName = (text: string): string => `${text} ${MARK}`;
+
 const names = new Map<string, string>();
 
 /** The statement's name: the same text is the same name on every connection and every process. */
@@ -35,9 +38,11 @@ function nameOf(text: string): string {
 export function nameStatements(client: PgModule.PoolClient): void {
   const inner = client.query.bind(client) as (...args: unknown[]) => unknown;
   const query = (...args: unknown[]): unknown => {
-    const [text, values] = args;
-    if (args.length === 2 && typeof text === 'string' && Array.isArray(values) && text.endsWith(MARK)) {
-      return inner({ name: nameOf(text), text, values });
+    const [text, values, callback] = args;
+    // (text, values) as Kysely sends a statement; (text, values, callback) as pg.Pool's query sends one.
+    const plain = args.length === 2 || (args.length === 3 && typeof callback === 'function');
+    if (plain && typeof text === 'string' && Array.isArray(values) && text.endsWith(MARK)) {
+      return inner({ name: nameOf(text), text, values }, ...args.slice(2));
     }
     return inner(...args);
   };

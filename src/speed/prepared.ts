@@ -1,5 +1,6 @@
 import { sql, type Compilable, type CompiledQuery, type QueryResult, type RawBuilder } from 'kysely';
 import type { DialectName, Executor } from '../db/database.js';
+import { withPgName } from './postgres-named.js';
 import { isOn } from './switches.js';
 
 const MARK = '\u0000svc-parameter:';
@@ -40,8 +41,12 @@ export function preparedQuery<P extends Record<string, unknown>>() {
     const byDialect = new Map<DialectName, Compiled>();
     const param: Param<P> = <K extends keyof P & string>(name: K) => sql<P[K]>`${`${MARK}${name}`}`;
     const compile = (ex: Executor): Compiled => {
-      const query: CompiledQuery = build(ex, param).compile();
-      if (query.sql.includes(MARK)) throw new Error(`prepared query: a parameter became SQL text in ${query.sql}`);
+      const built: CompiledQuery = build(ex, param).compile();
+      if (built.sql.includes(MARK)) throw new Error(`prepared query: a parameter became SQL text in ${built.sql}`);
+      // Constant text: on PostgreSQL kept named on each connection (piece pg-named-statements, where it is on), unless
+      // it answers `*`: a named statement keeps its result's columns, which a migration run meanwhile may change.
+      const query =
+        ex.dialect === 'postgres' && !SELECTS_ALL.test(built.sql) ? { ...built, sql: withPgName(built.sql) } : built;
       const slots = query.parameters.map((p) =>
         typeof p === 'string' && p.startsWith(MARK) ? p.slice(MARK.length) : null,
       );
@@ -85,6 +90,8 @@ export function preparedQuery<P extends Record<string, unknown>>() {
 }
 
 const SELECT = /^\s*select\b/i;
+/** `select *`, `"t".*`, `returning *`: a statement whose columns are the table's, whatever they are at the time. */
+const SELECTS_ALL = /\bselect\s+\*|\.\*|\breturning\s+\*/i;
 
 function run<Row>(ex: Executor, query: CompiledQuery, parameters: readonly unknown[]): Promise<QueryResult<Row>> {
   // PostgreSQL outside a transaction (piece `pg-direct-reads`): a read goes to the pool at once.

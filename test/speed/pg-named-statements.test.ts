@@ -6,6 +6,7 @@ import { openDatabase } from '../../src/db/open.js';
 import { nowMicros } from '../../src/lib/clock.js';
 import { deliveriesRepository } from '../../src/modules/webhooks/deliveries.repository.js';
 import { pgNamed } from '../../src/speed/postgres-named.js';
+import { preparedQuery } from '../../src/speed/prepared.js';
 import { describeEachDialect } from '../support/context.js';
 
 /** The named statements of the connection `ex` runs on (PostgreSQL keeps them per session). */
@@ -30,7 +31,8 @@ function node(url: string, env: Record<string, string> = {}): Db {
 /**
  * Named statements on PostgreSQL (piece `pg-named-statements`, src/speed/postgres-named.ts): a statement whose text
  * ends with `pgNamed` is kept named on its connection, planned once, and answers what it answers unnamed; any other
- * statement is not kept. Not with DATABASE_NAMED_STATEMENTS=false, nor by default when DATABASE_URL goes through a
+ * statement is not kept; a prepared query is marked unless it answers `*`, whose columns a migration may change under
+ * a named statement. Not with DATABASE_NAMED_STATEMENTS=false, nor by default when DATABASE_URL goes through a
  * pooler (DATABASE_LISTEN_URL set): there each transaction may run on another server connection.
  */
 describeEachDialect(
@@ -70,6 +72,40 @@ describeEachDialect(
           return rows;
         });
         expect(due).toEqual(await t.ctx.db.write((ex) => deliveriesRepository.dueEndpoints(ex, nowMicros(), 8)));
+      } finally {
+        await db.close();
+      }
+    });
+
+    it('names the prepared queries of constant columns, not those that answer *, and both survive a column added meanwhile', async () => {
+      const api = await t.ctx.as(['fields.write']);
+      await api.newField({ name: 'GL' });
+      const named = preparedQuery<{ accountId: string }>()((ex, p) =>
+        ex.selectFrom('fields').select(['svc_id', 'name']).where('account_id', '=', p('accountId')),
+      );
+      const everything = preparedQuery<{ accountId: string }>()((ex, p) =>
+        ex.selectFrom('fields').selectAll().where('account_id', '=', p('accountId')),
+      );
+      const db = node(t.ctx.database.url);
+      try {
+        const run = (ex: Executor) =>
+          Promise.all([named(ex, { accountId: api.accountId }), everything(ex, { accountId: api.accountId })]);
+        const [before] = await db.write(async (ex) => {
+          const answers = await run(ex);
+          expect(await namedOn(ex)).toEqual([expect.stringMatching(/^svc_[0-9a-f]{24}: select "svc_id", "name" from/)]);
+          return answers;
+        });
+        expect(before.rows).toEqual([{ svc_id: expect.any(String), name: 'GL' }]);
+        // A migration of another process adds a column: the named statement is planned again and answers the same;
+        // the one that answers * (never named) answers the new column too.
+        await t.ctx.db.write((ex) => sql`alter table fields add column added_meanwhile text`.execute(ex));
+        try {
+          const [after, all] = await db.write(run);
+          expect(after.rows).toEqual(before.rows);
+          expect(all.rows[0]).toHaveProperty('added_meanwhile', null);
+        } finally {
+          await t.ctx.db.write((ex) => sql`alter table fields drop column added_meanwhile`.execute(ex));
+        }
       } finally {
         await db.close();
       }

@@ -22,8 +22,26 @@ const grantQuery = preparedQuery<{ tokenHash: string }>()((ex, param) =>
     .where('c.revoked_at', 'is', null),
 );
 
+// Its columns named, not `*`: a named statement on PostgreSQL keeps its result's columns, and a column a later
+// migration adds while the process runs would otherwise fail it (src/speed/postgres-named.ts).
 const clientQuery = preparedQuery<{ clientId: string }>()((ex, param) =>
-  ex.selectFrom('oauth_clients').selectAll().where('client_id', '=', param('clientId')),
+  ex
+    .selectFrom('oauth_clients')
+    .select([
+      'account_id',
+      'client_id',
+      'secret_hash',
+      'scopes',
+      'created_at',
+      'revoked_at',
+      'app_id',
+      'granted_by',
+      'previous_secret_hash',
+      'previous_secret_expires_at',
+      'name',
+      'last_used_at',
+    ])
+    .where('client_id', '=', param('clientId')),
 );
 
 export const authRepository = {

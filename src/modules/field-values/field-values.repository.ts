@@ -52,10 +52,21 @@ function anyAddress(eb: Eb, accountId: string, fieldId: string, lists: AddressLi
   return arms.length > 0 ? eb.or(arms) : sql<SqlBool>`1 = 0`;
 }
 
+// Its columns named, not `*` (a named statement on PostgreSQL keeps its result's columns: src/speed/postgres-named.ts).
 const findQuery = preparedQuery<{ accountId: string; fieldId: string; svcId: string }>()((ex, param) =>
   ex
     .selectFrom('field_values')
-    .selectAll()
+    .select([
+      'account_id',
+      'field_id',
+      'svc_id',
+      'value',
+      'remote_id',
+      'value_id',
+      'is_disabled',
+      'created_at',
+      'updated_at',
+    ])
     .where('account_id', '=', param('accountId'))
     .where('field_id', '=', param('fieldId'))
     .where('svc_id', '=', param('svcId')),
