@@ -6,10 +6,10 @@ const MARK = '/* svc:named */';
 
 /**
  * Piece `pg-named-statements`: the end of a statement's text that has PostgreSQL keep it as a named (server-side
- * prepared) statement on each connection, planned once instead of at every run. For hot statements of constant text
- * whose planning costs more than their run: webhook delivery's due endpoints (a recursive skip scan: about 1 ms of
- * planning on this machine against 0.2 ms of execution), its claim and its outcome (docs/performance.md). SQLite reads
- * it as a comment.
+ * prepared) statement on each connection, planned once instead of at every run. For hot statements of constant text:
+ * webhook delivery's due endpoints (a recursive skip scan: about 1 ms of planning on this machine against 0.2 ms of
+ * execution), its claim and its outcome, and every prepared query that names its columns (`withPgName`, prepared.ts);
+ * docs/performance.md. SQLite reads it as a comment.
  */
 export const pgNamed: RawBuilder<unknown> = sql.raw(` ${MARK}`);
 
