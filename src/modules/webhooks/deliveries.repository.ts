@@ -2,30 +2,11 @@ import { sql } from 'kysely';
 import type { ByDialect, Executor } from '../../db/database.js';
 import { hints } from '../../speed/hints.js';
 import { pgNamed } from '../../speed/postgres-named.js';
+import { claimOnPostgres } from './postgres-claim.repository.js';
+import type { Claim, DueDelivery, EndpointKey } from './deliveries.types.js';
 import type { WebhookEndpointsTable } from './webhooks.tables.js';
 
-/** A claimed delivery with what its attempt needs: the endpoint's target and secrets, the event. */
-export interface DueDelivery {
-  account_id: string;
-  delivery_id: string;
-  endpoint_id: string;
-  event_id: string;
-  attempts: number;
-  retry_from: number;
-  url: string;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: number | null;
-  type: string;
-  occurred_at: number;
-  data_json: string;
-}
-
-/** An endpoint's place in the dispatcher's rotations: its account, then itself. */
-export interface EndpointKey {
-  account_id: string;
-  endpoint_id: string;
-}
+export type { DueDelivery, EndpointKey } from './deliveries.types.js';
 
 /**
  * Enabled endpoints behind their account's events, in key order from just after `after` (PostgreSQL: skipping those
@@ -54,21 +35,10 @@ function behindQuery(ex: Executor, after: EndpointKey | null, limit: number) {
   return query.orderBy('e.account_id').orderBy('e.endpoint_id').limit(limit);
 }
 
-type Claim = (
-  ex: Executor,
-  endpoint: EndpointKey,
-  now: number,
-  limit: number,
-  leaseEnd: number,
-  claim: { token: string; by: string },
-) => Promise<DueDelivery[]>;
-
 /**
  * Claims up to `limit` of one endpoint's due deliveries, oldest due first: each leased to `claim` until `leaseEnd`.
  * SQLite: the due rows read, then each updated (in process a statement is a call; the write transaction holds the
- * database). PostgreSQL: one statement, a round trip however many are claimed (each one was a round trip of its
- * own, in the transaction of an attempt's outcome): the due rows locked (skipping those another process claims
- * now) and leased, answered with their endpoint and event, in the order they were due.
+ * database). PostgreSQL: one statement (postgres-claim.repository.ts).
  */
 const claimOf: ByDialect<Claim> = {
   async sqlite(ex, endpoint, now, limit, leaseEnd, claim) {
@@ -83,36 +53,7 @@ const claimOf: ByDialect<Claim> = {
     }
     return rows;
   },
-  async postgres(ex, endpoint, now, limit, leaseEnd, claim) {
-    const { rows } = await sql<DueDelivery & { due_at: number }>`
-      with due as (
-        select d.account_id, d.delivery_id, d.next_attempt_at
-        from webhook_deliveries d
-        join webhook_endpoints e on e.account_id = d.account_id and e.endpoint_id = d.endpoint_id
-        join account_events v on v.account_id = d.account_id and v.event_id = d.event_id
-        where d.status = 'PENDING' and d.next_attempt_at <= ${now} and e.status = 'ENABLED'
-          and d.account_id = ${endpoint.account_id} and d.endpoint_id = ${endpoint.endpoint_id}
-        order by d.next_attempt_at
-        limit ${limit}
-        for update of d skip locked
-      ),
-      leased as (
-        update webhook_deliveries w
-        set next_attempt_at = ${leaseEnd}, lease_token = ${claim.token}, claimed_by = ${claim.by},
-            updated_at = ${now}
-        from due
-        where w.account_id = due.account_id and w.delivery_id = due.delivery_id
-        returning w.account_id, w.delivery_id, w.endpoint_id, w.event_id, w.attempts, w.retry_from,
-          due.next_attempt_at as due_at
-      )
-      select l.account_id, l.delivery_id, l.endpoint_id, l.event_id, l.attempts, l.retry_from, l.due_at,
-        e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, v.type, v.occurred_at, v.data_json
-      from leased l
-      join webhook_endpoints e on e.account_id = l.account_id and e.endpoint_id = l.endpoint_id
-      join account_events v on v.account_id = l.account_id and v.event_id = l.event_id
-      order by l.due_at, l.delivery_id${pgNamed}`.execute(ex);
-    return rows.map(({ due_at: _dueAt, ...row }) => row);
-  },
+  postgres: claimOnPostgres,
 };
 
 /** An enabled endpoint with deliveries due, and how many (counted up to the number asked for). */
