@@ -7,7 +7,8 @@ import { parseDatabaseUrl, type DatabaseTarget } from '../src/config.js';
  * The data floor of a point read (issue 34): a bare Fastify route that reads one field value (a row of about 200
  * bytes) by its primary key and sends it as JSON — nothing else: no authentication, no hooks, no schema, no Kysely.
  * It reads the measured server's own database through the same driver and as many connections: PostgreSQL, a
- * `pg.Pool` of DATABASE_POOL_SIZE (svc's default, 10) on the same server and database; SQLite, one better-sqlite3
+ * `pg.Pool` of DATABASE_POOL_SIZE (svc's default, 10) on the same server and database, the statement named (prepared
+ * once per connection, as svc names its own); SQLite, one better-sqlite3
  * connection (as svc has) on the same file with the server's pragmas (PRAGMAS, a JSON list captured from it).
  * ACCOUNT and FIELD name the field whose values `GET /values/:svc_id` reads. Started by bench/lib/point-floor.ts.
  */
@@ -31,8 +32,12 @@ function reader(): { read: Read; close(): Promise<void> } {
     };
   }
   const pool = new pg.Pool({ connectionString: target.url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  // A named statement, planned once per connection, as svc's are (src/speed/postgres-named.ts): the floor is the
+  // best this driver does, not a statement planned at every read.
+  const named = { name: 'point_read_floor', text: SQL };
   return {
-    read: async (svcId) => (await pool.query(SQL, [account, field, svcId])).rows[0] as Record<string, unknown>,
+    read: async (svcId) =>
+      (await pool.query({ ...named, values: [account, field, svcId] })).rows[0] as Record<string, unknown>,
     close: () => pool.end(),
   };
 }
