@@ -56,17 +56,7 @@ function anyAddress(eb: Eb, accountId: string, fieldId: string, lists: AddressLi
 const findQuery = preparedQuery<{ accountId: string; fieldId: string; svcId: string }>()((ex, param) =>
   ex
     .selectFrom('field_values')
-    .select([
-      'account_id',
-      'field_id',
-      'svc_id',
-      'value',
-      'remote_id',
-      'value_id',
-      'is_disabled',
-      'created_at',
-      'updated_at',
-    ])
+    .select(COLUMNS)
     .where('account_id', '=', param('accountId'))
     .where('field_id', '=', param('fieldId'))
     .where('svc_id', '=', param('svcId')),
