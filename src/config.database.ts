@@ -4,7 +4,8 @@ import { packageRoot } from './config.env.js';
 /**
  * Where the data is. On PostgreSQL, `listenUrl`: the direct connection the grant cache's listener holds (LISTEN hears
  * nothing through a PgBouncer in transaction mode), when DATABASE_URL goes through one; `namedStatements`: the hot
- * statements are named on each connection (DATABASE_NAMED_STATEMENTS; unset here, as for the CLI: not named).
+ * statements are named on each connection (DATABASE_NAMED_STATEMENTS; unset in a target made without loadConfig, a
+ * backup copy's say: not named).
  */
 export type DatabaseTarget =
   | { dialect: 'sqlite'; path: string }

@@ -35,11 +35,11 @@ export function openPostgres(url: string, poolSize: number, listenUrl = url, nam
   // query it was running fails on its own (→ 503), and the pool drops the client.
   // Each client's statements are watched for the grant cache's change mark and its notifications (src/speed/).
   const marks: PgMarkState = { generation: 0, listening: false };
-  const naming = namedStatements && isOn('pg-named-statements');
+  const naming = { on: namedStatements && isOn('pg-named-statements') };
   pool.on('connect', (client) => {
     client.on('error', () => {});
     watchStatements(client, marks);
-    if (naming) nameStatements(client);
+    if (naming.on) nameStatements(client, naming);
   });
   let listener: { close(): Promise<void> } | undefined;
   const listeners = new Set<{ close(): Promise<void> }>();

@@ -111,6 +111,45 @@ describeEachDialect(
       }
     });
 
+    it('prepares a statement anew once a migration changed its result under it, failing only the run that found it', async () => {
+      const api = await t.ctx.as(['fields.write']);
+      await api.newField({ name: 'GL' });
+      // A marked statement of * (prepared queries never mark one: this is the failure that rule keeps away).
+      const all = (ex: Executor) =>
+        sql<Record<string, unknown>>`select * from fields where account_id = ${api.accountId}${pgNamed}`.execute(ex);
+      const db = node(t.ctx.database.url);
+      try {
+        expect((await db.write(all)).rows[0]).not.toHaveProperty('added_meanwhile');
+        await t.ctx.db.write((ex) => sql`alter table fields add column added_meanwhile text`.execute(ex));
+        try {
+          await expect(db.write(all)).rejects.toMatchObject({ code: '0A000' });
+          expect((await db.write(all)).rows[0]).toHaveProperty('added_meanwhile', null);
+          expect(await db.write(namedOn)).toHaveLength(2);
+        } finally {
+          await t.ctx.db.write((ex) => sql`alter table fields drop column added_meanwhile`.execute(ex));
+        }
+      } finally {
+        await db.close();
+      }
+    });
+
+    it('names nothing more once a server connection does not know a name (a pooler between), and runs on', async () => {
+      const api = await t.ctx.as(['fields.write']);
+      await api.newField({ name: 'GL' });
+      const db = node(t.ctx.database.url);
+      try {
+        expect((await marked(db.direct, api.accountId)).rows).toHaveLength(1);
+        // What a PgBouncer in transaction mode does to a name: the next server connection has never seen it.
+        await db.write((ex) => sql`deallocate all`.execute(ex));
+        await expect(marked(db.direct, api.accountId)).rejects.toMatchObject({ code: '26000' });
+        for (let run = 0; run < 3; run++) expect((await marked(db.direct, api.accountId)).rows).toHaveLength(1);
+        expect(await db.write(async (ex) => (await marked(ex, api.accountId)).rows)).toHaveLength(1);
+        expect(await db.write(namedOn)).toEqual([]);
+      } finally {
+        await db.close();
+      }
+    });
+
     it('names nothing with DATABASE_NAMED_STATEMENTS=false, nor by default behind a pooler', async () => {
       const api = await t.ctx.as(['fields.write']);
       await api.newField({ name: 'GL' });

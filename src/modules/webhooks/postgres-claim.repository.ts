@@ -6,11 +6,13 @@ import type { Claim, DueDelivery } from './deliveries.types.js';
  * PostgreSQL's claim of one endpoint's due deliveries (deliveriesRepository.claim): one statement, one round trip
  * however many are claimed (each was a round trip of its own, in the transaction of an attempt's outcome). The due
  * rows are locked, skipping those another process claims now, and leased by a data-modifying CTE; answered with
- * their endpoint and event, in the order they were due. Named on each connection (`pgNamed`).
+ * their endpoint and event, in the order they were due. Named on each connection (`pgNamed`). `due` is
+ * materialized: inlined (PostgreSQL folds a CTE used once), a plan that ran it again could lock and lease more rows
+ * than `limit` (SKIP LOCKED skips what its first run locked).
  */
 export const claimOnPostgres: Claim = async (ex, endpoint, now, limit, leaseEnd, claim) => {
   const { rows } = await sql<DueDelivery & { due_at: number }>`
-    with due as (
+    with due as materialized (
       select d.account_id, d.delivery_id, d.next_attempt_at
       from webhook_deliveries d
       join webhook_endpoints e on e.account_id = d.account_id and e.endpoint_id = d.endpoint_id
