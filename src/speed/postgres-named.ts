@@ -74,7 +74,7 @@ export function nameStatements(client: PgModule.PoolClient, state: NamingState):
     if (typeof callback === 'function') {
       return inner(named, (error: unknown, result: unknown) => {
         if (error) onError(error);
-        (callback as (e: unknown, r: unknown) => void)(error, result);
+        Reflect.apply(callback, undefined, [error, result]);
       });
     }
     const result = inner(named);
