@@ -159,8 +159,7 @@ export function loadConfig(env: Env): Config {
   if (typeof parsed === 'string') problems.set('DATABASE_URL', [parsed]);
   const listen = parseListenUrl(env.DATABASE_LISTEN_URL, parsed);
   if (typeof listen === 'string') problems.set('DATABASE_LISTEN_URL', [listen]);
-  const isPostgres = typeof parsed !== 'string' && parsed.dialect === 'postgres';
-  if (v.DATABASE_NAMED_STATEMENTS !== undefined && typeof parsed !== 'string' && !isPostgres) {
+  if (v.DATABASE_NAMED_STATEMENTS !== undefined && typeof parsed !== 'string' && parsed.dialect !== 'postgres') {
     problem('DATABASE_NAMED_STATEMENTS', 'only with a postgres:// DATABASE_URL (SQLite has no server to keep them)');
   }
   // Named statements live on a server connection: through a PgBouncer in transaction mode (DATABASE_LISTEN_URL

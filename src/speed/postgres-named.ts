@@ -28,7 +28,7 @@ function nameOf(text: string): string {
   return name;
 }
 
-/** Whether a pool still names its statements: shared by its connections, ended by `stop` (below). */
+/** Whether a pool still names its statements: shared by its connections, turned off by a pooler's refusal (below). */
 export interface NamingState {
   on: boolean;
 }

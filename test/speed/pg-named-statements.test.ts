@@ -23,6 +23,16 @@ const unmarked = (ex: Executor, accountId: string) =>
   sql<{ svc_id: string; name: string }>`
     select svc_id, name from fields where account_id = ${accountId} order by svc_id`.execute(ex);
 
+/** Runs `work` while `fields` has a column more, as a migration of another process would add it meanwhile. */
+async function withColumnAdded(db: Db, work: () => Promise<void>): Promise<void> {
+  await db.write((ex) => sql`alter table fields add column added_meanwhile text`.execute(ex));
+  try {
+    await work();
+  } finally {
+    await db.write((ex) => sql`alter table fields drop column added_meanwhile`.execute(ex));
+  }
+}
+
 /** A database opened as a node opens it, with the environment given beside DATABASE_URL. */
 function node(url: string, env: Record<string, string> = {}): Db {
   return openDatabase(loadConfig({ DATABASE_URL: url, ...env }).database, { poolSize: 1 });
@@ -63,17 +73,22 @@ describeEachDialect(
       }
     });
 
-    it("names webhook delivery's statement of due endpoints, which answers the same", async () => {
+    // Its answers with deliveries due are the webhook suites' (the test context names its statements too).
+    it("names webhook delivery's statement of due endpoints", async () => {
       const db = node(t.ctx.database.url);
+      const unnamed = node(t.ctx.database.url, { DATABASE_NAMED_STATEMENTS: 'false' });
       try {
+        const at = nowMicros();
         const due = await db.write(async (ex) => {
-          const rows = await deliveriesRepository.dueEndpoints(ex, nowMicros(), 8);
+          const rows = await deliveriesRepository.dueEndpoints(ex, at, 8);
           expect(await namedOn(ex)).toEqual([expect.stringMatching(/^svc_[0-9a-f]{24}: with recursive/)]);
           return rows;
         });
-        expect(due).toEqual(await t.ctx.db.write((ex) => deliveriesRepository.dueEndpoints(ex, nowMicros(), 8)));
+        expect(due).toEqual(await unnamed.write((ex) => deliveriesRepository.dueEndpoints(ex, at, 8)));
+        expect(await unnamed.write(namedOn)).toEqual([]);
       } finally {
         await db.close();
+        await unnamed.close();
       }
     });
 
@@ -98,14 +113,11 @@ describeEachDialect(
         expect(before.rows).toEqual([{ svc_id: expect.any(String), name: 'GL' }]);
         // A migration of another process adds a column: the named statement is planned again and answers the same;
         // the one that answers * (never named) answers the new column too.
-        await t.ctx.db.write((ex) => sql`alter table fields add column added_meanwhile text`.execute(ex));
-        try {
+        await withColumnAdded(t.ctx.db, async () => {
           const [after, all] = await db.write(run);
           expect(after.rows).toEqual(before.rows);
           expect(all.rows[0]).toHaveProperty('added_meanwhile', null);
-        } finally {
-          await t.ctx.db.write((ex) => sql`alter table fields drop column added_meanwhile`.execute(ex));
-        }
+        });
       } finally {
         await db.close();
       }
@@ -120,14 +132,11 @@ describeEachDialect(
       const db = node(t.ctx.database.url);
       try {
         expect((await db.write(all)).rows[0]).not.toHaveProperty('added_meanwhile');
-        await t.ctx.db.write((ex) => sql`alter table fields add column added_meanwhile text`.execute(ex));
-        try {
+        await withColumnAdded(t.ctx.db, async () => {
           await expect(db.write(all)).rejects.toMatchObject({ code: '0A000' });
           expect((await db.write(all)).rows[0]).toHaveProperty('added_meanwhile', null);
           expect(await db.write(namedOn)).toHaveLength(2);
-        } finally {
-          await t.ctx.db.write((ex) => sql`alter table fields drop column added_meanwhile`.execute(ex));
-        }
+        });
       } finally {
         await db.close();
       }

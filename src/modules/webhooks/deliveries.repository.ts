@@ -179,15 +179,8 @@ export const deliveriesRepository = {
    * `claim.by`: each is due again when the lease runs out (`leaseEnd`), or sooner when that dispatcher is found dead
    * (webhooks.liveness.ts), so a process that dies mid-attempt delays it by seconds, and loses nothing.
    */
-  async claim(
-    ex: Executor,
-    endpoint: EndpointKey,
-    now: number,
-    limit: number,
-    leaseEnd: number,
-    claim: { token: string; by: string },
-  ): Promise<DueDelivery[]> {
-    return claimOf[ex.dialect](ex, endpoint, now, limit, leaseEnd, claim);
+  claim(...args: Parameters<Claim>): Promise<DueDelivery[]> {
+    return claimOf[args[0].dialect](...args);
   },
 
   async eventsAfter(ex: Executor, accountId: string, afterSeq: number, limit: number) {
