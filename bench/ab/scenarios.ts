@@ -3,6 +3,7 @@ import { call, valueBatches } from '../lib/api.js';
 import { load } from '../lib/load.js';
 import { startReceiver, type Receiver } from '../lib/webhooks.js';
 import { fieldWithValues, recordIds, rps, seed, type AbScenario } from './scenario-parts.js';
+import { webhooksSustained } from './webhooks-sustained.js';
 
 export type { Measured, Side } from './scenario-parts.js';
 
@@ -205,6 +206,7 @@ export const SCENARIOS: Record<string, AbScenario> = {
       return { figure: 1000 / seconds, units: 1000 };
     },
   },
+  'webhooks-sustained': webhooksSustained,
   'query-records': {
     unit: 'req/s',
     warmup: true,

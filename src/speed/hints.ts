@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { Executor } from '../db/database.js';
 import { isOn, onSwitches } from './switches.js';
 
 /**
@@ -20,6 +21,14 @@ export interface Hints {
    * Off: a comma, and the planner orders the join.
    */
   joinInWrittenOrder: RawBuilder<unknown>;
+  /**
+   * PostgreSQL (piece `hint-no-jit`): JIT compilation off for the rest of the transaction, before a statement whose
+   * estimates are large and whose run is short. Webhook delivery's due endpoints is a recursive query: PostgreSQL
+   * guesses ten times the rows for each recursion, so once its tables have statistics of a few thousand deliveries
+   * its cost passes `jit_above_cost` (100,000 by default) and every run compiled for about 30 ms a query that runs
+   * in under 1 ms, in every attempt's outcome (measured 2026-11-29: docs/performance.md). One round trip more.
+   */
+  noJit(ex: Executor): Promise<void>;
 }
 
 const none = sql``;
@@ -27,6 +36,7 @@ const none = sql``;
 export const hints: Hints = {
   probeEachKey: () => none,
   joinInWrittenOrder: none,
+  noJit: async () => {},
 };
 
 onSwitches(() => {
@@ -34,4 +44,9 @@ onSwitches(() => {
     ? (column, keys) => sql`and ${sql.ref(column)} in (${sql.join(keys)})`
     : () => none;
   hints.joinInWrittenOrder = isOn('hint-join-order') ? sql`cross join` : sql`,`;
+  hints.noJit = isOn('hint-no-jit')
+    ? async (ex) => {
+        if (ex.dialect === 'postgres') await sql`set local jit = off`.execute(ex);
+      }
+    : async () => {};
 });

@@ -23,6 +23,8 @@ export const SPEED_PIECES = [
   'hint-key-probe',
   /** `cross join`: SQLite keeps the written join order (the few keys first). */
   'hint-join-order',
+  /** PostgreSQL: `set local jit = off` before a statement whose estimates are large and whose run is short. */
+  'hint-no-jit',
   /** PostgreSQL: a prepared SELECT outside a transaction run on the pool at once, without Kysely's hand-over. */
   'pg-direct-reads',
   /** PostgreSQL: hot statements of constant text kept named on each connection, planned once. */

@@ -49,7 +49,7 @@ describeEachDialect(
     it('a bulk move answers the same with the join in written order and without (hint-join-order)', async () => {
       const api = await t.ctx.as([...ADMIN, 'accounting.record.review', 'accounting.record.read']);
       const seen = [];
-      for (const off of ['', 'hint-join-order']) {
+      for (const off of ['', 'hint-join-order,hint-no-jit']) {
         turnOff(off);
         const records = await api.newRecords([{ review_status: 'REVIEW' }, { review_status: 'REVIEW' }, {}]);
         const res = await api.post(BULK, {
@@ -64,7 +64,7 @@ describeEachDialect(
       expect(seen[1]).toEqual(seen[0]);
     });
 
-    it('delivers a due webhook the same with the due-endpoints hints and without (hint-join-order)', async () => {
+    it('delivers a due webhook the same with the due-endpoints hints and without (hint-join-order, hint-no-jit)', async () => {
       const api = await t.ctx.as([...ADMIN, 'webhooks.write']);
       const receiver = await startReceiver(); // closed when the test finishes
       const hook = await api.create(WEBHOOKS, {
@@ -74,7 +74,7 @@ describeEachDialect(
       expect(hook.status, hook.text).toBe(200);
       const dispatcher = testDispatcher(t.ctx.db);
       const steps = [];
-      for (const off of ['', 'hint-join-order']) {
+      for (const off of ['', 'hint-join-order,hint-no-jit']) {
         turnOff(off);
         await api.readyRecord();
         const step = await dispatcher.runOnce();

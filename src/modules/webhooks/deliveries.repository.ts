@@ -126,8 +126,10 @@ export const deliveriesRepository = {
    * scan over the waiting deliveries' index by endpoint (migration 0014): a few probes per endpoint that has
    * waiting deliveries, however many wait, so that a backlog costs its own endpoint's probes and nothing more.
    * Run in every attempt's outcome, and planning it costs more than running it: named on PostgreSQL (`pgNamed`).
+   * PostgreSQL's estimates of a recursive query are large and its run is short: JIT off for it (`hints.noJit`).
    */
   async dueEndpoints(ex: Executor, now: number, upTo: number): Promise<DueEndpoint[]> {
+    await hints.noJit(ex);
     const { rows } = await sql<DueEndpoint>`
       with recursive
       waiting_accounts(account_id) as (

@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import { afterEach, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import type { Db, Executor } from '../../src/db/database.js';
+import { openDatabase } from '../../src/db/open.js';
+import { nowMicros } from '../../src/lib/clock.js';
+import { deliveriesRepository } from '../../src/modules/webhooks/deliveries.repository.js';
+import { turnOff } from '../../src/speed/switches.js';
+import { describeEachDialect } from '../support/context.js';
+
+/** One connection (a pool of 1), so that a session's setting is the one every statement of `db` runs under. */
+const node = (url: string): Db => openDatabase(loadConfig({ DATABASE_URL: url }).database, { poolSize: 1 });
+
+/** Whether PostgreSQL would JIT-compile the due-endpoints statement, as planned now on `ex`'s connection. */
+async function compiles(ex: Executor, now: number): Promise<boolean> {
+  const { rows } = await sql<{ name: string }>`
+    select name from pg_prepared_statements where statement like '%waiting_accounts(account_id)%'`.execute(ex);
+  expect(rows).toHaveLength(1);
+  const plan = await sql<{
+    'QUERY PLAN': string;
+  }>`explain execute ${sql.id(rows[0]!.name)}(${sql.lit(now)}, 8)`.execute(ex);
+  return plan.rows.some((r) => r['QUERY PLAN'].startsWith('JIT:'));
+}
+
+/**
+ * Webhook delivery's due endpoints on PostgreSQL (piece `hint-no-jit`, src/speed/hints.ts): a recursive query whose
+ * estimates pass `jit_above_cost` once its tables hold a few thousand deliveries, and which runs in under a
+ * millisecond. JIT compiled it for about 30 ms in every attempt's outcome (docs/performance.md, 2026-11-29). Here
+ * `jit_above_cost` is 0, so that PostgreSQL would compile any plan of the statement: the dispatcher's transaction
+ * runs it with JIT off, and only its own transaction.
+ */
+describeEachDialect(
+  'JIT off for the due endpoints on PostgreSQL',
+  (t) => {
+    afterEach(() => turnOff(undefined));
+
+    it("runs webhook delivery's due endpoints with JIT off in its transaction, where PostgreSQL would compile it", async () => {
+      const db = node(t.ctx.database.url);
+      try {
+        const [available] = (await sql<{ on: boolean }>`select pg_jit_available() as on`.execute(db.direct)).rows;
+        expect(available?.on, "this machine's PostgreSQL has LLVM JIT (Debian's postgresql-15 does)").toBe(true);
+        await sql`set jit_above_cost = 0`.execute(db.direct);
+        const now = nowMicros();
+        const setting = (ex: Executor) => sql<{ jit: string }>`show jit`.execute(ex).then((r) => r.rows[0]!.jit);
+        const inside = await db.write(async (ex) => {
+          await deliveriesRepository.dueEndpoints(ex, now, 8);
+          return { jit: await setting(ex), compiles: await compiles(ex, now) };
+        });
+        expect(inside).toEqual({ jit: 'off', compiles: false });
+        // `set local`: the connection's other transactions plan as the server is set (and would compile it).
+        const after = await db.write(async (ex) => ({ jit: await setting(ex), compiles: await compiles(ex, now) }));
+        expect(after).toEqual({ jit: 'on', compiles: true });
+        // The piece off: the dispatcher's transaction would compile it.
+        turnOff('hint-no-jit');
+        const off = await db.write(async (ex) => {
+          await deliveriesRepository.dueEndpoints(ex, now, 8);
+          return { jit: await setting(ex), compiles: await compiles(ex, now) };
+        });
+        expect(off).toEqual({ jit: 'on', compiles: true });
+      } finally {
+        await db.close();
+      }
+    });
+  },
+  {},
+  { only: 'postgres' },
+);
