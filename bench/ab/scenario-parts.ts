@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { call, valueBatches } from '../lib/api.js';
+import { startReceiver, type Receiver } from '../lib/webhooks.js';
 
 // What the A/B scenarios (scenarios.ts) are made of: a side, a scenario, a measure, and the data they set up.
 
@@ -78,3 +79,28 @@ export async function recordIds(side: Side, status: string, upTo: number): Promi
 
 export const seed = (svc: (argv: string[]) => string, records: number) =>
   svc(['seed', '--account', 'bench', '--records', String(records), '--values', '200', '--into-existing']);
+
+/** `svc seed` of `records`, and the bench's receiver subscribed to ready_for_export through the API. */
+export async function seededWithReceiver(
+  side: Side,
+  records: number,
+  svc: (argv: string[]) => string,
+  description: string,
+): Promise<Receiver> {
+  seed(svc, records);
+  const receiver = await startReceiver();
+  await call(`${side.url}/v1/webhooks`, {
+    method: 'POST',
+    headers: { ...side.auth, 'idempotency-key': randomUUID() },
+    body: { url: receiver.url, event_types: ['accounting_record.ready_for_export'], description },
+  });
+  return receiver;
+}
+
+/** Moves records under review to READY_FOR_EXPORT in one request (each move makes an event a record). */
+export const moveToReady = (side: Side, ids: readonly string[]) =>
+  call(`${side.url}/internal/v1/accounting/records/review-status`, {
+    method: 'POST',
+    headers: side.auth,
+    body: { review_status: 'READY_FOR_EXPORT', records: ids.map((id) => ({ id })) },
+  });

@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { call, valueBatches } from '../lib/api.js';
 import { load } from '../lib/load.js';
-import { startReceiver, type Receiver } from '../lib/webhooks.js';
-import { fieldWithValues, recordIds, rps, seed, type AbScenario } from './scenario-parts.js';
+import type { Receiver } from '../lib/webhooks.js';
+import {
+  fieldWithValues,
+  moveToReady,
+  recordIds,
+  rps,
+  seed,
+  seededWithReceiver,
+  type AbScenario,
+} from './scenario-parts.js';
 import { webhooksSustained } from './webhooks-sustained.js';
 
 export type { Measured, Side } from './scenario-parts.js';
@@ -180,13 +188,7 @@ export const SCENARIOS: Record<string, AbScenario> = {
     unit: 'events/s',
     alone: true,
     async setup(side, size, svc) {
-      seed(svc, size);
-      const receiver = await startReceiver();
-      await call(`${side.url}/v1/webhooks`, {
-        method: 'POST',
-        headers: { ...side.auth, 'idempotency-key': randomUUID() },
-        body: { url: receiver.url, event_types: ['accounting_record.ready_for_export'], description: 'ab' },
-      });
+      const receiver = await seededWithReceiver(side, size, svc, 'ab');
       return { receiver, ids: await recordIds(side, 'REVIEW', 20_000) };
     },
     async measure(side, made) {
@@ -196,11 +198,7 @@ export const SCENARIOS: Record<string, AbScenario> = {
       if (mine.length < 1000) throw new Error('ab: too few records under review left');
       receiver.reset();
       const started = performance.now();
-      await call(`${side.url}/internal/v1/accounting/records/review-status`, {
-        method: 'POST',
-        headers: side.auth,
-        body: { review_status: 'READY_FOR_EXPORT', records: mine.map((id) => ({ id })) },
-      });
+      await moveToReady(side, mine);
       await receiver.waitFor(1000, 120_000);
       const seconds = (Math.max(...receiver.arrivals.map((a) => a.at)) - started) / 1000;
       return { figure: 1000 / seconds, units: 1000 };

@@ -1,21 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { call } from '../lib/api.js';
 import { log } from '../lib/context.js';
-import { percentile, startReceiver, type Receiver } from '../lib/webhooks.js';
-import { recordIds, seed, type AbScenario, type Side } from './scenario-parts.js';
+import { percentile, type Receiver } from '../lib/webhooks.js';
+import { moveToReady, recordIds, seededWithReceiver, type AbScenario } from './scenario-parts.js';
 
 /** Issue 34, item 4: events produced at this rate (moves of MOVE records, sent open-loop), as the bench's run does. */
 const RATE = 500;
 const MOVE = 25;
 /** Delivered before the pairs, so that the first slice meets a delivery log that is not empty. */
 const WARM = 2000;
-
-const moveToReady = (side: Side, ids: string[]) =>
-  call(`${side.url}/internal/v1/accounting/records/review-status`, {
-    method: 'POST',
-    headers: side.auth,
-    body: { review_status: 'READY_FOR_EXPORT', records: ids.map((id) => ({ id })) },
-  });
 
 /**
  * Webhooks under a steady production (`npm run bench:ab -- … --scenario webhooks-sustained --seconds 8`): RATE events a
@@ -28,13 +19,7 @@ export const webhooksSustained: AbScenario = {
   unit: 'events/s',
   alone: true,
   async setup(side, size, svc) {
-    seed(svc, size);
-    const receiver = await startReceiver();
-    await call(`${side.url}/v1/webhooks`, {
-      method: 'POST',
-      headers: { ...side.auth, 'idempotency-key': randomUUID() },
-      body: { url: receiver.url, event_types: ['accounting_record.ready_for_export'], description: 'ab sustained' },
-    });
+    const receiver = await seededWithReceiver(side, size, svc, 'ab sustained');
     const ids = await recordIds(side, 'REVIEW', Math.max(20_000, size));
     const warm = ids.splice(0, WARM);
     for (let n = 0; n < warm.length; n += 1000) await moveToReady(side, warm.slice(n, n + 1000));
