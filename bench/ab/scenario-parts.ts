@@ -80,21 +80,24 @@ export async function recordIds(side: Side, status: string, upTo: number): Promi
 export const seed = (svc: (argv: string[]) => string, records: number) =>
   svc(['seed', '--account', 'bench', '--records', String(records), '--values', '200', '--into-existing']);
 
-/** `svc seed` of `records`, and the bench's receiver subscribed to ready_for_export through the API. */
+/**
+ * `svc seed` of `records`, and the bench's receiver subscribed to ready_for_export through the API; with the
+ * endpoint's signing secret (to verify the deliveries).
+ */
 export async function seededWithReceiver(
   side: Side,
   records: number,
   svc: (argv: string[]) => string,
   description: string,
-): Promise<Receiver> {
+): Promise<{ receiver: Receiver; secret: string }> {
   seed(svc, records);
   const receiver = await startReceiver();
-  await call(`${side.url}/v1/webhooks`, {
+  const hook: { secret: string } = await call(`${side.url}/v1/webhooks`, {
     method: 'POST',
     headers: { ...side.auth, 'idempotency-key': randomUUID() },
     body: { url: receiver.url, event_types: ['accounting_record.ready_for_export'], description },
   });
-  return receiver;
+  return { receiver, secret: hook.secret };
 }
 
 /** Moves records under review to READY_FOR_EXPORT in one request (each move makes an event a record). */

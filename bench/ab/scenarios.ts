@@ -188,7 +188,7 @@ export const SCENARIOS: Record<string, AbScenario> = {
     unit: 'events/s',
     alone: true,
     async setup(side, size, svc) {
-      const receiver = await seededWithReceiver(side, size, svc, 'ab');
+      const { receiver } = await seededWithReceiver(side, size, svc, 'ab');
       return { receiver, ids: await recordIds(side, 'REVIEW', 20_000) };
     },
     async measure(side, made) {

@@ -11,7 +11,10 @@ import { describeEachDialect } from '../support/context.js';
 /** One connection (a pool of 1), so that a session's setting is the one every statement of `db` runs under. */
 const node = (url: string): Db => openDatabase(loadConfig({ DATABASE_URL: url }).database, { poolSize: 1 });
 
-/** Whether PostgreSQL would JIT-compile the due-endpoints statement, as planned now on `ex`'s connection. */
+/**
+ * Whether PostgreSQL would JIT-compile the due-endpoints statement, as planned now on `ex`'s connection: the statement
+ * named there (named statements are on by default on PostgreSQL: DATABASE_NAMED_STATEMENTS), explained.
+ */
 async function compiles(ex: Executor, now: number): Promise<boolean> {
   const { rows } = await sql<{ name: string }>`
     select name from pg_prepared_statements where statement like '%waiting_accounts(account_id)%'`.execute(ex);
@@ -39,6 +42,8 @@ describeEachDialect(
       try {
         const [available] = (await sql<{ on: boolean }>`select pg_jit_available() as on`.execute(db.direct)).rows;
         expect(available?.on, "this machine's PostgreSQL has LLVM JIT (Debian's postgresql-15 does)").toBe(true);
+        // The session as a server with JIT on would plan it, whatever this server's own settings.
+        await sql`set jit = on`.execute(db.direct);
         await sql`set jit_above_cost = 0`.execute(db.direct);
         const now = nowMicros();
         const setting = (ex: Executor) => sql<{ jit: string }>`show jit`.execute(ex).then((r) => r.rows[0]!.jit);
