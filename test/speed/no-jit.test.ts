@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import type { Db, Executor } from '../../src/db/database.js';
+import type { Database, Db, Executor } from '../../src/db/database.js';
 import { openDatabase } from '../../src/db/open.js';
 import { nowMicros } from '../../src/lib/clock.js';
 import { deliveriesRepository } from '../../src/modules/webhooks/deliveries.repository.js';
@@ -64,6 +65,41 @@ describeEachDialect(
         expect(off).toEqual({ jit: 'on', compiles: true });
       } finally {
         await db.close();
+      }
+    });
+
+    it('plans the due endpoints it runs with JIT off: the very run, as auto_explain tells it', async () => {
+      // A pool of one connection whose notices are kept: auto_explain sends each statement's plan as one.
+      const notices: string[] = [];
+      const pool = new pg.Pool({ connectionString: t.ctx.database.url, max: 1 });
+      pool.on('connect', (client) => client.on('notice', (notice) => notices.push(notice.message ?? '')));
+      const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+      try {
+        for (const setting of [
+          sql`load 'auto_explain'`,
+          sql`set auto_explain.log_min_duration = 0`,
+          sql`set auto_explain.log_level = notice`,
+          sql`set jit = on`,
+          sql`set jit_above_cost = 0`,
+        ]) {
+          await setting.execute(kysely);
+        }
+        const planOfRun = async () => {
+          notices.length = 0;
+          await kysely
+            .transaction()
+            .execute((trx) =>
+              deliveriesRepository.dueEndpoints(Object.assign(trx, { dialect: 'postgres' as const }), nowMicros(), 8),
+            );
+          const plans = notices.filter((n) => n.includes('waiting_accounts(account_id)'));
+          expect(plans).toHaveLength(1);
+          return plans[0]!;
+        };
+        expect(await planOfRun()).not.toMatch(/^\s*JIT:/m);
+        turnOff('hint-no-jit');
+        expect(await planOfRun()).toMatch(/^\s*JIT:/m);
+      } finally {
+        await kysely.destroy();
       }
     });
   },
