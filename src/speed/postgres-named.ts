@@ -3,6 +3,8 @@ import { sql, type RawBuilder } from 'kysely';
 import type PgModule from 'pg';
 
 const MARK = '/* svc:named */';
+/** What a marked statement's text ends with (`pgNamed` in a `sql` fragment, `withPgName` on a compiled text). */
+const SUFFIX = ` ${MARK}`;
 
 /**
  * Piece `pg-named-statements`: the end of a statement's text that has PostgreSQL keep it as a named (server-side
@@ -11,10 +13,10 @@ const MARK = '/* svc:named */';
  * execution), its claim and its outcome, and every prepared query that names its columns (`withPgName`, prepared.ts);
  * docs/performance.md. SQLite reads it as a comment.
  */
-export const pgNamed: RawBuilder<unknown> = sql.raw(` ${MARK}`);
+export const pgNamed: RawBuilder<unknown> = sql.raw(SUFFIX);
 
 /** `text` marked as `pgNamed` marks it (prepared.ts marks the compiled text of a prepared query so). */
-export const withPgName = (text: string): string => `${text} ${MARK}`;
+export const withPgName = (text: string): string => `${text}${SUFFIX}`;
 
 const names = new Map<string, string>();
 
@@ -65,7 +67,7 @@ export function nameStatements(client: PgModule.PoolClient, state: NamingState):
     const [text, values, callback] = args;
     // (text, values) as Kysely sends a statement; (text, values, callback) as pg.Pool's query sends one.
     const plain = args.length === 2 || (args.length === 3 && typeof callback === 'function');
-    if (!state.on || !plain || typeof text !== 'string' || !Array.isArray(values) || !text.endsWith(MARK)) {
+    if (!state.on || !plain || typeof text !== 'string' || !Array.isArray(values) || !text.endsWith(SUFFIX)) {
       return inner(...args);
     }
     const generation = renamed.get(text) ?? 0;
