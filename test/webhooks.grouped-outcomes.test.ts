@@ -1,10 +1,9 @@
-import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import type { Db } from '../src/db/database.js';
 import { LEASE } from '../src/modules/webhooks/webhooks.dispatcher.js';
 import { groupedWrites, type GroupedWrites } from '../src/speed/grouped-writes.js';
-import { describeEachDialect, type TestContext } from './support/context.js';
+import { describeEachDialect } from './support/context.js';
+import { attemptRows, commitsFailFor, storedDeliveries as stored } from './support/webhook-outcomes.js';
 import { DELIVERY_SCOPES, startReceiver, subscribe, testClock, testDispatcher } from './support/webhooks.js';
 
 /**
@@ -32,54 +31,6 @@ function firstTogether(grouped: GroupedWrites, count: number): GroupedWrites {
     before: (step) => step(),
   };
 }
-
-/** Every transaction that holds the attempt of `eventId` fails at its commit (a deferred constraint), until undone. */
-async function commitsFailFor(ctx: TestContext, eventId: string): Promise<() => Promise<void>> {
-  const ex = ctx.db.direct;
-  await sql`create table gw_parent (id text primary key)`.execute(ex);
-  await sql`create table gw_child (parent_id text not null references gw_parent (id) deferrable initially deferred)`.execute(
-    ex,
-  );
-  if (ctx.dialect === 'sqlite') {
-    await sql`create trigger gw_fail after insert on webhook_attempts when new.event_id = ${sql.lit(eventId)}
-      begin insert into gw_child (parent_id) values ('missing'); end`.execute(ex);
-  } else {
-    await sql`create function gw_fail() returns trigger language plpgsql as $$
-      begin insert into gw_child (parent_id) values ('missing'); return new; end $$`.execute(ex);
-    await sql`create trigger gw_fail after insert on webhook_attempts for each row
-      when (new.event_id = ${sql.lit(eventId)}) execute function gw_fail()`.execute(ex);
-  }
-  return async () => {
-    if (ctx.dialect === 'sqlite') await sql`drop trigger gw_fail`.execute(ex);
-    else {
-      await sql`drop trigger gw_fail on webhook_attempts`.execute(ex);
-      await sql`drop function gw_fail()`.execute(ex);
-    }
-    await sql`drop table gw_child`.execute(ex);
-    await sql`drop table gw_parent`.execute(ex);
-  };
-}
-
-const stored = async (ctx: TestContext, endpointId: string) =>
-  (
-    await (ctx.db.direct as Kysely<any>)
-      .selectFrom('webhook_deliveries')
-      .select(['event_id', 'status', 'attempts', 'lease_token'])
-      .where('endpoint_id', '=', endpointId)
-      .orderBy('event_id')
-      .execute()
-  ).map((r) => ({ ...r, attempts: Number(r.attempts) }));
-
-const attemptRows = async (ctx: TestContext, endpointId: string) =>
-  (
-    await (ctx.db.direct as Kysely<any>)
-      .selectFrom('webhook_attempts')
-      .select(['event_id'])
-      .where('endpoint_id', '=', endpointId)
-      .execute()
-  )
-    .map((r) => r.event_id as string)
-    .sort();
 
 describeEachDialect(
   'webhook outcomes written together',
@@ -137,7 +88,7 @@ describeEachDialect(
             : { event_id, status: 'DELIVERED', attempts: 1, lease_token: null },
         ),
       );
-      expect(await attemptRows(t.ctx, hook.id)).toEqual(events.filter((e) => e !== failing));
+      expect((await attemptRows(t.ctx, hook.id)).map((a) => a.event_id)).toEqual(events.filter((e) => e !== failing));
 
       // The failing outcome's delivery comes due again when its lease runs out, and is delivered then.
       clock.advance(LEASE / 1_000_000 + 1);
@@ -145,7 +96,7 @@ describeEachDialect(
       expect([again.attempted, again.delivered]).toEqual([1, 1]);
       expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([...sent, failing]);
       expect((await stored(t.ctx, hook.id)).every((d) => d.status === 'DELIVERED' && d.attempts === 1)).toBe(true);
-      expect(await attemptRows(t.ctx, hook.id)).toEqual(events);
+      expect((await attemptRows(t.ctx, hook.id)).map((a) => a.event_id)).toEqual(events);
       await dispatcher.stop();
     });
   },

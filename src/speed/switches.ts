@@ -19,6 +19,11 @@ export const SPEED_PIECES = [
   'group-commit',
   /** Receipt uploads' transactions asked for at the same time run as savepoints of one, one commit for all. */
   'grouped-writes',
+  /**
+   * PostgreSQL: the outcomes of webhook attempts that end together written by one statement in one transaction, and
+   * one claim for the places they free.
+   */
+  'grouped-outcomes',
   /** A redundant `key in (…)` beside a join on that key: SQLite probes the primary key per key. */
   'hint-key-probe',
   /** `cross join`: SQLite keeps the written join order (the few keys first). */

@@ -73,6 +73,75 @@ const writeOutcomeBy: ByDialect<WriteOutcome> = {
   },
 };
 
+/** One outcome of a group (`writeOutcomes`): what `writeOutcome` takes. */
+export interface OutcomeRow {
+  attempt: WebhookAttemptsTable;
+  delivery: { account_id: string; delivery_id: string };
+  token: string;
+  outcome: DeliveryOutcome;
+}
+
+/**
+ * SQLite: each outcome as `writeOutcome` writes it, one after another. PostgreSQL: one statement for the group, the
+ * rows handed over as arrays (`unnest … with ordinality`, one text whatever the group's size, so named once): the
+ * attempts logged, the deliveries still under their claim's token settled, and each endpoint's health read beside
+ * them, as the one-outcome statement does. Deliveries of one group are distinct (each is claimed by one attempt).
+ */
+const writeOutcomesBy: ByDialect<(ex: Executor, rows: readonly OutcomeRow[]) => Promise<OutcomeWritten[]>> = {
+  async sqlite(ex, rows) {
+    const written: OutcomeWritten[] = [];
+    for (const r of rows) written.push(await writeOutcomeBy.sqlite(ex, r.attempt, r.delivery, r.token, r.outcome));
+    return written;
+  },
+  async postgres(ex, rows) {
+    const column = <T>(of: (r: OutcomeRow) => T) => rows.map(of);
+    const { rows: found } = await sql<{
+      n: number;
+      settled: boolean;
+      status: WebhookEndpointsTable['status'] | null;
+      failing_since: number | null;
+    }>`
+      with input as (
+        select * from unnest(
+          ${column((r) => r.attempt.account_id)}::text[], ${column((r) => r.attempt.attempt_id)}::text[],
+          ${column((r) => r.attempt.endpoint_id)}::text[], ${column((r) => r.attempt.event_id)}::text[],
+          ${column((r) => r.attempt.attempted_at)}::bigint[], ${column((r) => r.attempt.status_code)}::integer[],
+          ${column((r) => r.attempt.latency_ms)}::integer[], ${column((r) => r.attempt.response_excerpt)}::text[],
+          ${column((r) => r.attempt.error)}::text[], ${column((r) => r.attempt.succeeded)}::integer[],
+          ${column((r) => r.delivery.delivery_id)}::text[], ${column((r) => r.token)}::text[],
+          ${column((r) => r.outcome.status)}::text[], ${column((r) => r.outcome.attempts)}::integer[],
+          ${column((r) => r.outcome.nextAttemptAt)}::bigint[], ${column((r) => r.outcome.now)}::bigint[]
+        ) with ordinality as i(account_id, attempt_id, endpoint_id, event_id, attempted_at, status_code, latency_ms,
+          response_excerpt, error, succeeded, delivery_id, token, status, attempts, next_attempt_at, updated_at, n)
+      ),
+      logged as (
+        insert into webhook_attempts (account_id, attempt_id, endpoint_id, event_id, attempted_at, status_code,
+          latency_ms, response_excerpt, error, succeeded)
+        select account_id, attempt_id, endpoint_id, event_id, attempted_at, status_code, latency_ms, response_excerpt,
+          error, succeeded
+        from input
+      ),
+      settled as (
+        update webhook_deliveries d
+        set status = i.status, attempts = i.attempts, next_attempt_at = i.next_attempt_at, lease_token = null,
+            claimed_by = null, updated_at = i.updated_at
+        from input i
+        where d.account_id = i.account_id and d.delivery_id = i.delivery_id and d.lease_token = i.token
+        returning i.n
+      )
+      select i.n::int as n, (s.n is not null) as settled, e.status, e.failing_since
+      from input i
+      left join settled s on s.n = i.n
+      left join webhook_endpoints e on e.account_id = i.account_id and e.endpoint_id = i.endpoint_id
+      order by i.n${pgNamed}`.execute(ex);
+    return found.map((row) => ({
+      stillOurs: row.settled,
+      endpoint:
+        row.settled && row.status !== null ? { status: row.status, failing_since: row.failing_since } : undefined,
+    }));
+  },
+};
+
 /** An attempt's outcome (webhooks.attempt.ts): its log row, its delivery's next state, its endpoint's health. */
 export const attemptsRepository = {
   /**
@@ -87,6 +156,11 @@ export const attemptsRepository = {
     outcome: DeliveryOutcome,
   ): Promise<OutcomeWritten> {
     return writeOutcomeBy[ex.dialect](ex, attempt, d, token, outcome);
+  },
+
+  /** The outcomes of attempts that ended together, in one transaction: what `writeOutcome` answers for each, in order. */
+  async writeOutcomes(ex: Executor, rows: readonly OutcomeRow[]): Promise<OutcomeWritten[]> {
+    return writeOutcomesBy[ex.dialect](ex, rows);
   },
 
   async insertAttempt(ex: Executor, row: WebhookAttemptsTable): Promise<void> {

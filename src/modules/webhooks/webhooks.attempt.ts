@@ -2,12 +2,14 @@ import type { Db, Executor } from '../../db/database.js';
 import { microsToIso } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { groupedWrites, ungrouped, type GroupedWrites } from '../../speed/grouped-writes.js';
-import { attemptsRepository as outcomes } from './attempts.repository.js';
+import { isOn } from '../../speed/switches.js';
+import { attemptsRepository as outcomes, type OutcomeRow, type OutcomeWritten } from './attempts.repository.js';
 import type { DueDelivery } from './deliveries.repository.js';
 import { deliveryBody } from './events.service.js';
 import { webhooksRepository } from './webhooks.repository.js';
 import { isDelivered, sendWebhook, type SendResult } from './webhooks.sender.js';
 import { validSecrets } from './webhooks.service.js';
+import { outcomeGroups, type OutcomeGroups } from './webhooks.outcome-groups.js';
 import { signedHeaders } from './webhooks.signing.js';
 import type { Resolver, TargetRules } from './webhooks.targets.js';
 
@@ -42,14 +44,34 @@ export interface AttemptOptions {
   log?: { warn(obj: object, msg: string): void };
   /** DispatcherOptions.outcomeWrites */
   outcomeWrites?: GroupedWrites;
+  /** DispatcherOptions.outcomeGroups */
+  outcomeGroups?: (groups: OutcomeGroups<Ended>) => OutcomeGroups<Ended>;
 }
 
-/** One attempt of a claimed delivery: whether it delivered, and what `then` answered in its outcome's transaction. */
+/**
+ * One attempt of a claimed delivery: whether it delivered, and what `then` answered in its outcome's transaction.
+ * `freed`, when given, runs in that transaction before `then` (with every other `freed` of its group first, when
+ * outcomes are written as a group).
+ */
 export type Attempt = <T>(
   d: DueDelivery,
   token: string,
   then: (ex: Executor) => Promise<T>,
+  freed?: () => void,
 ) => Promise<{ delivered: boolean; then: T }>;
+
+/** An attempt that has ended: what its outcome is written from. */
+export interface Ended {
+  d: DueDelivery;
+  token: string;
+  result: SendResult;
+  attemptedAt: number;
+  attemptId: string;
+}
+
+/** An endpoint's health as a group's outcomes leave it, by endpoint: each outcome judges it as the one before left it. */
+type Health = Map<string, OutcomeWritten['endpoint']>;
+const keyOf = (e: Ended) => `${e.d.account_id}\u0000${e.d.endpoint_id}`;
 
 /**
  * One attempt of a claimed delivery (webhooks.dispatcher.ts claims it): signed and sent, then its outcome written
@@ -57,23 +79,49 @@ export type Attempt = <T>(
  * disabling after DISABLE_AFTER of failures); `then` runs last in the same transaction (the dispatcher hands out the
  * place the attempt frees there, so that a claim costs no commit of its own).
  *
- * On SQLite the outcomes of attempts that end while another group of them commits share one commit (piece
- * `grouped-writes`, src/speed/grouped-writes.ts): each outcome with its `then` is a savepoint of the group's
- * transaction, and its attempt is answered only once that transaction has committed. An outcome's work may
- * therefore run twice (its group's commit failed, and it runs again alone): `then` must start from what it found,
- * as the dispatcher's does. PostgreSQL writes each outcome alone (concurrent groups there would hold row locks of
- * several endpoints and accounts at once).
+ * Outcomes of attempts that end while others are written share one transaction:
+ * - SQLite (piece `grouped-writes`, src/speed/grouped-writes.ts): each outcome with its `then` is a savepoint of the
+ *   group's transaction, and its attempt is answered only once that transaction has committed.
+ * - PostgreSQL (piece `grouped-outcomes`, webhooks.outcome-groups.ts): the group's outcomes are written by one
+ *   statement, then their places freed, then each `then` runs (the first claims for all the freed places). Two
+ *   groups at a time: each is a few round trips, whatever its size, where each outcome alone took six; concurrent
+ *   groups touch distinct deliveries, and their endpoints' health in key order.
+ * Either way an outcome's work may run twice (its group's commit failed, and it runs again alone): `then` must start
+ * from what it found, as the dispatcher's does.
  */
 export function attempter(options: AttemptOptions): Attempt {
   const { db, now, random, timeoutMs, rules, resolve } = options;
-  const outcomeWrites =
-    options.outcomeWrites ??
-    (db.dialect === 'sqlite' ? groupedWrites(db, { maxBatch: 32, concurrency: 1 }) : ungrouped(db));
+  const write = outcomeWriter();
+
+  function outcomeWriter(): <T>(e: Ended, then: (ex: Executor) => Promise<T>, freed?: () => void) => Promise<T> {
+    const statementGroups =
+      options.outcomeGroups !== undefined ||
+      (options.outcomeWrites === undefined && db.dialect === 'postgres' && isOn('grouped-outcomes'));
+    if (statementGroups) {
+      const groups = outcomeGroups<Ended>(db, {
+        settleAll,
+        settleOne: (ex, e) => settleAll(ex, [e]),
+        maxBatch: 32,
+        concurrency: 2,
+      });
+      const used = options.outcomeGroups?.(groups) ?? groups;
+      return (e, then, freed) => used.write(e, then, freed);
+    }
+    const writes =
+      options.outcomeWrites ??
+      (db.dialect === 'sqlite' ? groupedWrites(db, { maxBatch: 32, concurrency: 1 }) : ungrouped(db));
+    return (e, then) =>
+      writes.write(async (ex) => {
+        await settleAll(ex, [e]);
+        return then(ex);
+      });
+  }
 
   async function attempt<T>(
     d: DueDelivery,
     token: string,
     then: (ex: Executor) => Promise<T>,
+    freed?: () => void,
   ): Promise<{ delivered: boolean; then: T }> {
     const startedAt = now();
     // Named as it starts: the delivery log is newest first by this id, so attempts that overlap are listed in the
@@ -98,54 +146,62 @@ export function attempter(options: AttemptOptions): Attempt {
         'webhook target refused: not a public address',
       );
     }
-    const answered = await outcomeWrites.write(async (ex) => {
-      await settle(ex, d, token, result, startedAt, attemptId);
-      return then(ex);
-    });
+    const answered = await write({ d, token, result, attemptedAt: startedAt, attemptId }, then, freed);
     return { delivered: isDelivered(result), then: answered };
   }
 
-  async function settle(
-    ex: Executor,
-    d: DueDelivery,
-    token: string,
-    result: SendResult,
-    attemptedAt: number,
-    attemptId: string,
-  ): Promise<void> {
-    const delivered = isDelivered(result);
+  /** The outcomes of `ended`, written together, then each endpoint's health judged, in key order. */
+  async function settleAll(ex: Executor, ended: readonly Ended[]): Promise<void> {
     const at = now();
+    const rows = ended.map((e) => outcomeRow(e, at));
+    const written = await outcomes.writeOutcomes(ex, rows);
+    const health: Health = new Map();
+    const order = ended.map((_, i) => i).sort((a, b) => compare(keyOf(ended[a]!), keyOf(ended[b]!)) || a - b);
+    for (const i of order) await judge(ex, ended[i]!, at, written[i]!, health);
+  }
+
+  function outcomeRow(e: Ended, at: number): OutcomeRow {
+    const { d, result } = e;
+    const delivered = isDelivered(result);
     const attempts = d.attempts + 1;
     const givenUp = !delivered && at - Number(d.retry_from) >= RETRY_WINDOW;
-    const { stillOurs, endpoint } = await outcomes.writeOutcome(
-      ex,
-      {
+    return {
+      attempt: {
         account_id: d.account_id,
-        attempt_id: attemptId,
+        attempt_id: e.attemptId,
         endpoint_id: d.endpoint_id,
         event_id: d.event_id,
-        attempted_at: attemptedAt,
+        attempted_at: e.attemptedAt,
         status_code: result.statusCode,
         latency_ms: result.latencyMs,
         response_excerpt: result.excerpt,
         error: result.error,
         succeeded: delivered ? 1 : 0,
       },
-      d,
-      token,
-      {
+      delivery: { account_id: d.account_id, delivery_id: d.delivery_id },
+      token: e.token,
+      outcome: {
         status: delivered ? 'DELIVERED' : givenUp ? 'FAILED' : 'PENDING',
         attempts,
         nextAttemptAt: delivered || givenUp ? at : at + retryDelay(attempts, random),
         now: at,
       },
-    );
+    };
+  }
+
+  /** The endpoint's health after `e`'s outcome: cleared by a delivery, else failing since, and disabled in time. */
+  async function judge(ex: Executor, e: Ended, at: number, written: OutcomeWritten, health: Health): Promise<void> {
+    const { d, result } = e;
     // The lease ran out and another process holds the delivery now: the attempt is logged, the endpoint's
     // health is that process's to judge.
-    if (!stillOurs || !endpoint) return;
-    if (delivered) {
+    if (!written.stillOurs) return;
+    const key = keyOf(e);
+    const endpoint = health.has(key) ? health.get(key) : written.endpoint;
+    if (!endpoint) return;
+    if (isDelivered(result)) {
       if (endpoint.failing_since !== null) {
         await outcomes.setEndpoint(ex, d.account_id, d.endpoint_id, { failing_since: null });
+        health.set(key, { ...endpoint, failing_since: null });
       }
       return;
     }
@@ -159,11 +215,15 @@ export function attempter(options: AttemptOptions): Attempt {
         disabled_reason: `Every delivery attempt failed for ${Math.round((at - since) / DAY)} days (since ${microsToIso(since)}); the last one: ${last}. Fix the endpoint, then enable it again (PUT status ENABLED) and redeliver what it missed.`,
       });
       await webhooksRepository.setWaiting(ex, d.account_id, d.endpoint_id, 'PENDING', 'PAUSED', at);
+      health.set(key, { status: 'DISABLED', failing_since: since });
       options.log?.warn({ account_id: d.account_id, webhook_id: d.endpoint_id }, 'webhook endpoint disabled');
     } else if (endpoint.failing_since === null) {
       await outcomes.setEndpoint(ex, d.account_id, d.endpoint_id, { failing_since: at });
+      health.set(key, { ...endpoint, failing_since: at });
     }
   }
 
   return attempt;
 }
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -43,6 +43,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     resolve: options.resolve ?? systemResolver,
     log: options.log,
     outcomeWrites: options.outcomeWrites,
+    outcomeGroups: options.outcomeGroups,
   });
   const live = liveness({ db, now, takeoverAfter: options.takeoverAfter, log: options.log });
   const lease = options.lease ?? LEASE;
@@ -57,6 +58,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let servedLast: string | null = null;
   /** stop() was called: attempts that end hand their places to nobody (the backlog waits for the next process). */
   let stopping = false;
+  /**
+   * By transaction, the places free after its last claim: a group of outcomes frees its places first, then each
+   * outcome's `then` asks to claim in the group's transaction; the first claims for all of them, and the others,
+   * finding no place freed since, read nothing more.
+   */
+  const freeAfterClaim = new WeakMap<Executor, number>();
 
   /**
    * Claims due deliveries in `ex` for the free places, handed out by the scheduler; in the order handed out. Each is
@@ -66,6 +73,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function claimIn(ex: Executor, token: string, claimed: DueDelivery[]): Promise<void> {
     // A step begun before stop() claims nothing once it was called (the places its attempts free go to nobody).
     if (stopping) return;
+    if (freeAfterClaim.get(ex) === bounds.total - inFlight.total) return;
     const at = now();
     const due = await deliveries.dueEndpoints(ex, at, bounds.perEndpoint);
     // Asked again after the read: stop() may have come meanwhile, and attempts ending since have freed places that
@@ -94,6 +102,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         else inFlight.remove(place);
       }
     }
+    freeAfterClaim.set(ex, bounds.total - inFlight.total);
   }
 
   /** Runs `claim` in a write transaction of its own: the deliveries it claimed, released if it did not commit. */
@@ -117,14 +126,22 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const nextToken = randomUUID();
     const chained: DueDelivery[] = [];
     let freed = false;
-    const outcome = attempt(d, token, async (ex) => {
-      // Run again when the commit of the group it ran in failed (webhooks.attempt.ts): what the run before claimed
-      // was rolled back with it, and its places are free again.
-      for (const c of chained.splice(0)) inFlight.remove(c);
+    const free = () => {
       if (!freed) inFlight.remove(d);
       freed = true;
-      if (!stopping) await claimIn(ex, nextToken, chained);
-    });
+    };
+    const outcome = attempt(
+      d,
+      token,
+      async (ex) => {
+        // Run again when the commit of the group it ran in failed (webhooks.attempt.ts): what the run before claimed
+        // was rolled back with it, and its places are free again.
+        for (const c of chained.splice(0)) inFlight.remove(c);
+        free();
+        if (!stopping) await claimIn(ex, nextToken, chained);
+      },
+      free,
+    );
     const settled = outcome.then(({ delivered }) => {
       if (delivered) deliveredCount++;
       return delivered;

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/database.js';
 import type { GroupedWrites } from '../../speed/grouped-writes.js';
 import type { EndpointKey } from './deliveries.repository.js';
+import type { Ended } from './webhooks.attempt.js';
+import type { OutcomeGroups } from './webhooks.outcome-groups.js';
 import type { Resolver } from './webhooks.targets.js';
 
 /** What a dispatcher is given and what it answers (webhooks.dispatcher.ts). */
@@ -29,10 +31,15 @@ export interface DispatcherOptions {
   /** microseconds a claim is this process's at most (default LEASE: 60 s; WEBHOOK_LEASE_SECONDS) */
   lease?: number;
   /**
-   * How attempts' outcomes are written (webhooks.attempt.ts): by default grouped on SQLite, each alone on PostgreSQL.
-   * Tests pass their own to decide which outcomes share a transaction.
+   * Tests: attempts' outcomes written through these savepoint groups (webhooks.attempt.ts; SQLite's default, each
+   * outcome alone on PostgreSQL with the piece `grouped-outcomes` off), to decide which outcomes share a transaction.
    */
   outcomeWrites?: GroupedWrites;
+  /**
+   * Tests: the outcomes written as statement groups (webhooks.outcome-groups.ts; PostgreSQL's default), on either
+   * dialect, through what this makes of the groups (to decide which outcomes share a transaction).
+   */
+  outcomeGroups?: (groups: OutcomeGroups<Ended>) => OutcomeGroups<Ended>;
 }
 
 export interface RoundStats {

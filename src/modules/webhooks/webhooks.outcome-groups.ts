@@ -1,0 +1,107 @@
+import type { Db, Executor } from '../../db/database.js';
+
+/**
+ * Outcomes written as one group (piece `grouped-outcomes`; webhooks.attempt.ts): the outcomes of attempts that end
+ * while other groups are being written run next, together, in one transaction: their rows by one statement
+ * (`settleAll`), then each attempt's place freed (`freed`), then each one's `then` (the dispatcher's claims: the
+ * first claims for every place the group freed, the others find nothing left to hand out). Invariants
+ * (test/webhooks.outcome-groups.test.ts, both dialects):
+ * - an attempt is answered only once its group has committed;
+ * - when the group's transaction fails (any statement of it, or its commit), nothing of it is written, and each
+ *   outcome is written again in a transaction of its own (`settleOne`, then its `then`): an attempt fails only for
+ *   its own outcome, and never goes unanswered.
+ * A group starts on the next turn of the event loop (outcomes that ended in the same turn join it), at most
+ * `maxBatch` outcomes, `concurrency` groups at a time; an outcome alone is written as `settleOne` writes it.
+ */
+export interface OutcomeGroups<E> {
+  /**
+   * Writes `ended`'s outcome, then runs `then` in the same transaction; `freed` (when given) runs before any `then`
+   * of the group. Answers what `then` answered, once committed.
+   */
+  write<T>(ended: E, then: (ex: Executor) => Promise<T>, freed?: () => void): Promise<T>;
+}
+
+export interface OutcomeGroupOptions<E> {
+  /** Every outcome of a group, written in `ex` (one statement where the dialect allows). */
+  settleAll(ex: Executor, ended: readonly E[]): Promise<void>;
+  /** One outcome, written in `ex`: an outcome alone, or one of a group that failed, written again. */
+  settleOne(ex: Executor, ended: E): Promise<void>;
+  maxBatch: number;
+  concurrency: number;
+}
+
+interface Waiting<E> {
+  ended: E;
+  freed?: () => void;
+  /** The caller's `then`; what it answers is handed to the caller once committed. */
+  then(ex: Executor): Promise<() => void>;
+  reject(error: unknown): void;
+}
+
+export function outcomeGroups<E>(db: Db, options: OutcomeGroupOptions<E>): OutcomeGroups<E> {
+  const waiting: Waiting<E>[] = [];
+  let running = 0;
+  let scheduled = false;
+
+  const schedule = () => {
+    if (scheduled || running >= options.concurrency || waiting.length === 0) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      while (running < options.concurrency && waiting.length > 0) {
+        running++;
+        void flush(waiting.splice(0, options.maxBatch)).finally(() => {
+          running--;
+          schedule();
+        });
+      }
+    });
+  };
+
+  const alone = (w: Waiting<E>) =>
+    db
+      .write(async (ex) => {
+        await options.settleOne(ex, w.ended);
+        return w.then(ex);
+      })
+      .then((hand) => hand(), w.reject);
+
+  async function flush(batch: Waiting<E>[]): Promise<void> {
+    if (batch.length === 1) return alone(batch[0]!);
+    let hands: (() => void)[];
+    try {
+      hands = await db.write(async (ex) => {
+        await options.settleAll(
+          ex,
+          batch.map((w) => w.ended),
+        );
+        for (const w of batch) w.freed?.();
+        const answered: (() => void)[] = [];
+        for (const w of batch) answered.push(await w.then(ex));
+        return answered;
+      });
+    } catch {
+      // Nothing of the group is written: each outcome again, alone, and its caller gets that transaction's answer.
+      for (const w of batch) await alone(w);
+      return;
+    }
+    for (const hand of hands) hand();
+  }
+
+  return {
+    write<T>(ended: E, then: (ex: Executor) => Promise<T>, freed?: () => void): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        waiting.push({
+          ended,
+          freed,
+          then: async (ex) => {
+            const value = await then(ex);
+            return () => resolve(value);
+          },
+          reject,
+        });
+        schedule();
+      });
+    },
+  };
+}

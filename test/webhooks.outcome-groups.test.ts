@@ -1,0 +1,268 @@
+import { expect, it, onTestFinished, vi } from 'vitest';
+import type { Db } from '../src/db/database.js';
+import { deliveriesRepository } from '../src/modules/webhooks/deliveries.repository.js';
+import type { Ended } from '../src/modules/webhooks/webhooks.attempt.js';
+import { DISABLE_AFTER, LEASE } from '../src/modules/webhooks/webhooks.dispatcher.js';
+import type { OutcomeGroups } from '../src/modules/webhooks/webhooks.outcome-groups.js';
+import { describeEachDialect } from './support/context.js';
+import { attemptRows, commitsFailFor, kysely, storedDeliveries as stored } from './support/webhook-outcomes.js';
+import {
+  DELIVERY_SCOPES,
+  startReceiver,
+  subscribe,
+  testClock,
+  testDispatcher,
+  webhookUrl,
+} from './support/webhooks.js';
+
+/**
+ * Outcomes written as statement groups (webhooks.outcome-groups.ts: PostgreSQL's default, piece `grouped-outcomes`;
+ * forced here on both dialects): the outcomes of attempts that end together are written by one statement in one
+ * transaction, their places freed, and one claim hands those places out. When the group's transaction fails, each
+ * outcome is written again alone.
+ */
+
+const PLACES = 8; // ENDPOINT_CONCURRENCY: the step claims 8, and the group's claim takes the rest
+const EVENTS = 12;
+
+/** The first `count` outcomes are handed to the groups in one turn (one group); later ones at once. */
+function firstTogether(count: number): (groups: OutcomeGroups<Ended>) => OutcomeGroups<Ended> {
+  return (groups) => {
+    const gate: (() => void)[] = [];
+    let asked = 0;
+    return {
+      write: (ended, then, freed) =>
+        new Promise((resolve, reject) => {
+          const go = () => void groups.write(ended, then, freed).then(resolve, reject);
+          if (++asked > count) return go();
+          gate.push(go);
+          if (gate.length === count) for (const release of gate.splice(0)) release();
+        }),
+    };
+  };
+}
+
+/** The test's database, its write transactions counted (and those that failed). */
+function counted(db: Db): { db: Db; writes: number; failed: number } {
+  const counts = { db, writes: 0, failed: 0 };
+  counts.db = {
+    ...db,
+    write: (work) => {
+      counts.writes++;
+      return db.write(work).catch((error: unknown) => {
+        counts.failed++;
+        throw error;
+      });
+    },
+  };
+  return counts;
+}
+
+describeEachDialect(
+  'webhook outcomes written as one statement',
+  (t) => {
+    it('writes the outcomes of attempts that end together in one transaction, and claims the places they free once', async () => {
+      const api = await t.ctx.as(DELIVERY_SCOPES);
+      const receiver = await startReceiver();
+      receiver.plan(Array<'hold'>(PLACES).fill('hold'));
+      const hook = await subscribe(api, receiver.url);
+      for (let i = 0; i < EVENTS; i++) await api.readyRecord();
+
+      const db = counted(t.ctx.db);
+      const dispatcher = testDispatcher(db.db, { outcomeGroups: firstTogether(PLACES) }, testClock({ frozen: true }));
+      const { claimed } = await dispatcher.step();
+      expect(claimed).toHaveLength(PLACES);
+      await receiver.arrived(PLACES);
+      const before = db.writes; // the step's claim, and the dispatcher's beats
+      const dueReads = vi.spyOn(deliveriesRepository, 'dueEndpoints');
+      onTestFinished(() => dueReads.mockRestore());
+      receiver.release();
+      expect(await Promise.all(claimed.map((c) => c.settled))).toEqual(Array(PLACES).fill(true));
+      // One transaction wrote the eight outcomes, and one claim in it took the four deliveries left (the first
+      // outcome's; the seven others found no place freed since, and read nothing).
+      expect(db.writes - before).toBe(1);
+      expect(dueReads).toHaveBeenCalledTimes(1);
+      const next = await Promise.all(claimed.map((c) => c.next));
+      expect(next.map((n) => n.length).sort()).toEqual([0, 0, 0, 0, 0, 0, 0, EVENTS - PLACES]);
+      await dispatcher.settled();
+      expect(db.failed).toBe(0);
+
+      const sent = receiver.received.map((r) => r.headers['webhook-id'] as string);
+      expect(sent).toHaveLength(EVENTS);
+      expect(new Set(sent).size).toBe(EVENTS);
+      const events = sent.slice().sort();
+      expect(await stored(t.ctx, hook.id)).toEqual(
+        events.map((event_id) => ({ event_id, status: 'DELIVERED', attempts: 1, lease_token: null })),
+      );
+      expect(await attemptRows(t.ctx, hook.id)).toEqual(
+        events.map((event_id) => ({
+          event_id,
+          status_code: 200,
+          succeeded: 1,
+          response_excerpt: 'thanks',
+          error: null,
+        })),
+      );
+      await dispatcher.stop();
+    });
+
+    it('writes each outcome of a group whose commit failed again alone, and attempts only the claims that were made', async () => {
+      const api = await t.ctx.as(DELIVERY_SCOPES);
+      const receiver = await startReceiver();
+      receiver.plan(Array<'hold'>(PLACES).fill('hold'));
+      const hook = await subscribe(api, receiver.url);
+      for (let i = 0; i < EVENTS; i++) await api.readyRecord();
+
+      const db = counted(t.ctx.db);
+      const clock = testClock({ frozen: true });
+      const dispatcher = testDispatcher(db.db, { outcomeGroups: firstTogether(PLACES) }, clock);
+      const { claimed } = await dispatcher.step();
+      await receiver.arrived(PLACES);
+      const failing = claimed[3]!.event_id;
+      const undo = await commitsFailFor(t.ctx, failing);
+      try {
+        receiver.release();
+        // The failing outcome is not written, alone either; the seven others are, and their places claimed the rest.
+        const outcomes = await Promise.allSettled(claimed.map((c) => c.settled));
+        expect(outcomes.map((o) => o.status)).toEqual(
+          claimed.map((c) => (c.event_id === failing ? 'rejected' : 'fulfilled')),
+        );
+        await dispatcher.settled();
+      } finally {
+        await undo();
+      }
+      // The group's transaction, then the failing outcome's alone; no other.
+      expect(db.failed).toBe(2);
+
+      // Each event was sent once: none of the claims the rolled-back group made was attempted.
+      const sent = receiver.received.map((r) => r.headers['webhook-id'] as string);
+      expect(sent).toHaveLength(EVENTS);
+      expect(new Set(sent).size).toBe(EVENTS);
+      const events = sent.slice().sort();
+      expect(await stored(t.ctx, hook.id)).toEqual(
+        events.map((event_id) =>
+          event_id === failing
+            ? { event_id, status: 'PENDING', attempts: 0, lease_token: expect.any(String) }
+            : { event_id, status: 'DELIVERED', attempts: 1, lease_token: null },
+        ),
+      );
+      expect((await attemptRows(t.ctx, hook.id)).map((a) => a.event_id)).toEqual(events.filter((e) => e !== failing));
+
+      // The failing outcome's delivery comes due again when its lease runs out, and is delivered then.
+      clock.advance(LEASE / 1_000_000 + 1);
+      const again = await dispatcher.runOnce();
+      expect([again.attempted, again.delivered]).toEqual([1, 1]);
+      expect((await stored(t.ctx, hook.id)).every((d) => d.status === 'DELIVERED' && d.attempts === 1)).toBe(true);
+      expect((await attemptRows(t.ctx, hook.id)).map((a) => a.event_id)).toEqual(events);
+      await dispatcher.stop();
+    });
+
+    it('judges the endpoint once a group: eight failures after five failing days disable it once and pause the rest', async () => {
+      const api = await t.ctx.as(DELIVERY_SCOPES);
+      const receiver = await startReceiver();
+      receiver.plan(Array<'fail'>(EVENTS).fill('fail'));
+      const hook = await subscribe(api, receiver.url);
+      for (let i = 0; i < EVENTS; i++) await api.readyRecord();
+      const clock = testClock({ frozen: true });
+      const since = clock.now() - DISABLE_AFTER;
+      await kysely(t.ctx)
+        .updateTable('webhook_endpoints')
+        .set({ failing_since: since })
+        .where('endpoint_id', '=', hook.id)
+        .execute();
+
+      const warned: string[] = [];
+      const log = { info: () => {}, warn: (_: object, msg: string) => void warned.push(msg) };
+      const db = counted(t.ctx.db);
+      const dispatcher = testDispatcher(db.db, { outcomeGroups: firstTogether(PLACES), log }, clock);
+      const before = db.writes;
+      const { claimed } = await dispatcher.step();
+      expect(claimed).toHaveLength(PLACES);
+      const stepped = db.writes;
+      expect(await Promise.all(claimed.map((c) => c.settled))).toEqual(Array(PLACES).fill(false));
+      // The group disabled the endpoint before its claim: nothing more was claimed.
+      expect((await Promise.all(claimed.map((c) => c.next))).flat()).toEqual([]);
+      await dispatcher.settled();
+      // The step's claim (after its beats), then one transaction for the eight outcomes.
+      expect(stepped).toBeGreaterThan(before);
+      expect([db.writes - stepped, db.failed]).toEqual([1, 0]);
+      expect(warned).toEqual(['webhook endpoint disabled']);
+
+      const endpoint = (await api.get(webhookUrl(hook.id))).body;
+      expect(endpoint.status).toBe('DISABLED');
+      expect(endpoint.disabled_reason).toMatch(
+        /^Every delivery attempt failed for 5 days \(since \d{4}-.*Z\); the last one: HTTP 500\. Fix the endpoint/,
+      );
+      const row = await kysely(t.ctx)
+        .selectFrom('webhook_endpoints')
+        .select(['failing_since'])
+        .where('endpoint_id', '=', hook.id)
+        .executeTakeFirstOrThrow();
+      expect(Number(row.failing_since)).toBe(since);
+      const rows = await stored(t.ctx, hook.id);
+      const tried = new Set(claimed.map((c) => c.event_id));
+      // Every delivery waits for the endpoint (PAUSED): the eight attempted, their outcomes written first, and the
+      // four never claimed.
+      expect(rows).toHaveLength(EVENTS);
+      expect(rows).toEqual(
+        rows.map((r) => ({
+          event_id: r.event_id,
+          status: 'PAUSED',
+          attempts: tried.has(r.event_id) ? 1 : 0,
+          lease_token: null,
+        })),
+      );
+      expect(await attemptRows(t.ctx, hook.id)).toEqual(
+        [...tried].sort().map((event_id) => ({
+          event_id,
+          status_code: 500,
+          succeeded: 0,
+          response_excerpt: 'boom: the receiver failed',
+          error: null,
+        })),
+      );
+      expect(receiver.received).toHaveLength(PLACES);
+      await dispatcher.stop();
+    });
+
+    it('logs the attempt whose claim another process took over, leaves its delivery to that process, and settles the rest', async () => {
+      const api = await t.ctx.as(DELIVERY_SCOPES);
+      const receiver = await startReceiver();
+      receiver.plan(Array<'hold'>(PLACES).fill('hold'));
+      const hook = await subscribe(api, receiver.url);
+      for (let i = 0; i < PLACES; i++) await api.readyRecord();
+
+      const dispatcher = testDispatcher(
+        t.ctx.db,
+        { outcomeGroups: firstTogether(PLACES) },
+        testClock({ frozen: true }),
+      );
+      const { claimed } = await dispatcher.step();
+      await receiver.arrived(PLACES);
+      // Another process's claim, as if the lease had run out and it took the delivery over.
+      const taken = claimed[5]!;
+      await kysely(t.ctx)
+        .updateTable('webhook_deliveries')
+        .set({ lease_token: 'another-process' })
+        .where('delivery_id', '=', taken.delivery_id)
+        .execute();
+      receiver.release();
+      expect(await Promise.all(claimed.map((c) => c.settled))).toEqual(Array(PLACES).fill(true));
+      await dispatcher.settled();
+
+      expect(await stored(t.ctx, hook.id)).toEqual(
+        claimed
+          .map((c) => c.event_id)
+          .sort()
+          .map((event_id) =>
+            event_id === taken.event_id
+              ? { event_id, status: 'PENDING', attempts: 0, lease_token: 'another-process' }
+              : { event_id, status: 'DELIVERED', attempts: 1, lease_token: null },
+          ),
+      );
+      expect((await attemptRows(t.ctx, hook.id)).map((a) => a.event_id)).toEqual(claimed.map((c) => c.event_id).sort());
+      await dispatcher.stop();
+    });
+  },
+  { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+);
