@@ -7,7 +7,8 @@ import { attemptRows, commitsFailFor, storedDeliveries as stored } from './suppo
 import { DELIVERY_SCOPES, startReceiver, subscribe, testClock, testDispatcher } from './support/webhooks.js';
 
 /**
- * Attempts' outcomes written together (webhooks.attempt.ts: on SQLite by default, piece `grouped-writes`): each
+ * Attempts' outcomes written as savepoint groups (webhooks.attempt.ts: on SQLite with the piece `grouped-outcomes`
+ * off, piece `grouped-writes`; passed here on both dialects): each
  * outcome with the claims its freed place makes is a savepoint of the group's transaction. When the group's commit
  * fails, each outcome is written again alone, and the claims of the run that was rolled back must not be attempted:
  * they were never made.

@@ -16,9 +16,9 @@ import {
 } from './support/webhooks.js';
 
 /**
- * Outcomes written as statement groups (webhooks.outcome-groups.ts: PostgreSQL's default, piece `grouped-outcomes`;
- * forced here on both dialects): the outcomes of attempts that end together are written by one statement in one
- * transaction, their places freed, and one claim hands those places out. When the group's transaction fails, each
+ * Outcomes written as groups (webhooks.outcome-groups.ts, piece `grouped-outcomes`; the gate below decides which
+ * outcomes share one): the outcomes of attempts that end together are written in one transaction (PostgreSQL: by one
+ * statement), their places freed, and one claim hands those places out. When the group's transaction fails, each
  * outcome is written again alone.
  */
 

@@ -21,7 +21,8 @@ export interface GroupedWrites {
 }
 
 /**
- * Grouped transactions (piece `grouped-writes`; issue 32's receipt attaches, issue 34's webhook outcomes): a
+ * Grouped transactions (piece `grouped-writes`; issue 32's receipt attaches, and webhook outcomes with the piece
+ * `grouped-outcomes` off): a
  * write's commit costs one WAL fsync (SQLite `synchronous = FULL`, on the event loop; PostgreSQL's flush), often more
  * than the work. Transactions asked for while another group commits run next as savepoints of one transaction, one
  * commit for all of them. Invariants

@@ -20,8 +20,8 @@ export const SPEED_PIECES = [
   /** Receipt uploads' transactions asked for at the same time run as savepoints of one, one commit for all. */
   'grouped-writes',
   /**
-   * PostgreSQL: the outcomes of webhook attempts that end together written by one statement in one transaction, and
-   * one claim for the places they free.
+   * The outcomes of webhook attempts that end together written in one transaction (PostgreSQL: by one statement),
+   * and one claim for the places they free.
    */
   'grouped-outcomes',
   /** A redundant `key in (…)` beside a join on that key: SQLite probes the primary key per key. */

@@ -79,13 +79,14 @@ const keyOf = (e: Ended) => `${e.d.account_id}\u0000${e.d.endpoint_id}`;
  * disabling after DISABLE_AFTER of failures); `then` runs last in the same transaction (the dispatcher hands out the
  * place the attempt frees there, so that a claim costs no commit of its own).
  *
- * Outcomes of attempts that end while others are written share one transaction:
- * - SQLite (piece `grouped-writes`, src/speed/grouped-writes.ts): each outcome with its `then` is a savepoint of the
- *   group's transaction, and its attempt is answered only once that transaction has committed.
- * - PostgreSQL (piece `grouped-outcomes`, webhooks.outcome-groups.ts): the group's outcomes are written by one
- *   statement, then their places freed, then each `then` runs (the first claims for all the freed places). Two
- *   groups at a time: each is a few round trips, whatever its size, where each outcome alone took six; concurrent
- *   groups touch distinct deliveries, and their endpoints' health in key order.
+ * Outcomes of attempts that end while others are written share one transaction (piece `grouped-outcomes`,
+ * webhooks.outcome-groups.ts): the group's outcomes are written together (PostgreSQL: one statement; SQLite: each
+ * one's statements, which are calls), then their places freed, then each `then` runs (the first claims for all the
+ * freed places, the others read nothing more), and each attempt is answered once the group has committed. On
+ * PostgreSQL two groups at a time, a few round trips each whatever its size, where each outcome alone took six;
+ * concurrent groups touch distinct deliveries, and their endpoints' health in key order. On SQLite one at a time
+ * (its one connection). With the piece off: on SQLite each outcome with its `then` a savepoint of a group's
+ * transaction (`grouped-writes`, src/speed/grouped-writes.ts), on PostgreSQL each alone.
  * Either way an outcome's work may run twice (its group's commit failed, and it runs again alone): `then` must start
  * from what it found, as the dispatcher's does.
  */
@@ -95,14 +96,13 @@ export function attempter(options: AttemptOptions): Attempt {
 
   function outcomeWriter(): <T>(e: Ended, then: (ex: Executor) => Promise<T>, freed?: () => void) => Promise<T> {
     const statementGroups =
-      options.outcomeGroups !== undefined ||
-      (options.outcomeWrites === undefined && db.dialect === 'postgres' && isOn('grouped-outcomes'));
+      options.outcomeGroups !== undefined || (options.outcomeWrites === undefined && isOn('grouped-outcomes'));
     if (statementGroups) {
       const groups = outcomeGroups<Ended>(db, {
         settleAll,
         settleOne: (ex, e) => settleAll(ex, [e]),
         maxBatch: 32,
-        concurrency: 2,
+        concurrency: db.dialect === 'sqlite' ? 1 : 2,
       });
       const used = options.outcomeGroups?.(groups) ?? groups;
       return (e, then, freed) => used.write(e, then, freed);

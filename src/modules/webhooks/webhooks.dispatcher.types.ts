@@ -31,13 +31,13 @@ export interface DispatcherOptions {
   /** microseconds a claim is this process's at most (default LEASE: 60 s; WEBHOOK_LEASE_SECONDS) */
   lease?: number;
   /**
-   * Tests: attempts' outcomes written through these savepoint groups (webhooks.attempt.ts; SQLite's default, each
-   * outcome alone on PostgreSQL with the piece `grouped-outcomes` off), to decide which outcomes share a transaction.
+   * Tests: attempts' outcomes written through these savepoint groups (webhooks.attempt.ts; SQLite's with the piece
+   * `grouped-outcomes` off, when PostgreSQL writes each outcome alone), to decide which outcomes share a transaction.
    */
   outcomeWrites?: GroupedWrites;
   /**
-   * Tests: the outcomes written as statement groups (webhooks.outcome-groups.ts; PostgreSQL's default), on either
-   * dialect, through what this makes of the groups (to decide which outcomes share a transaction).
+   * Tests: the outcomes written as groups (webhooks.outcome-groups.ts; the default), through what this makes of the
+   * groups (to decide which outcomes share a transaction).
    */
   outcomeGroups?: (groups: OutcomeGroups<Ended>) => OutcomeGroups<Ended>;
 }
