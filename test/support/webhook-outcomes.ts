@@ -1,5 +1,8 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import type { Db } from '../../src/db/database.js';
+import type { Ended } from '../../src/modules/webhooks/webhooks.attempt.js';
+import type { OutcomeGroups } from '../../src/modules/webhooks/webhooks.outcome-groups.js';
 import type { TestContext } from './context.js';
 
 /**
@@ -61,3 +64,36 @@ export const attemptRows = async (ctx: TestContext, endpointId: string) =>
     status_code: r.status_code === null ? null : Number(r.status_code),
     succeeded: Number(r.succeeded),
   }));
+
+/** The first `count` outcomes are handed to the groups in one turn (one group); later ones at once. */
+export function firstTogether(count: number): (groups: OutcomeGroups<Ended>) => OutcomeGroups<Ended> {
+  return (groups) => {
+    const gate: (() => void)[] = [];
+    let asked = 0;
+    return {
+      write: (ended, then, freed) =>
+        new Promise((resolve, reject) => {
+          const go = () => void groups.write(ended, then, freed).then(resolve, reject);
+          if (++asked > count) return go();
+          gate.push(go);
+          if (gate.length === count) for (const release of gate.splice(0)) release();
+        }),
+    };
+  };
+}
+
+/** The test's database, its write transactions counted (and those that failed). */
+export function counted(db: Db): { db: Db; writes: number; failed: number } {
+  const counts = { db, writes: 0, failed: 0 };
+  counts.db = {
+    ...db,
+    write: (work) => {
+      counts.writes++;
+      return db.write(work).catch((error: unknown) => {
+        counts.failed++;
+        throw error;
+      });
+    },
+  };
+  return counts;
+}

@@ -84,7 +84,10 @@ const keyOf = (e: Ended) => `${e.d.account_id}\u0000${e.d.endpoint_id}`;
  * one's statements, which are calls), then their places freed, then each `then` runs (the first claims for all the
  * freed places, the others read nothing more), and each attempt is answered once the group has committed. On
  * PostgreSQL two groups at a time, a few round trips each whatever its size, where each outcome alone took six;
- * concurrent groups touch distinct deliveries, and their endpoints' health in key order. On SQLite one at a time
+ * concurrent groups settle distinct deliveries and judge their endpoints in key order. One cycle is left, as it was
+ * with each outcome alone: a group that disables an endpoint pauses its waiting deliveries, among them one the other
+ * group has just settled and now judges the endpoint for; PostgreSQL ends it (`deadlock_timeout`, 1 s) by failing
+ * one group, whose outcomes are then written alone (logged). On SQLite one at a time
  * (its one connection). With the piece off: on SQLite each outcome with its `then` a savepoint of a group's
  * transaction (`grouped-writes`, src/speed/grouped-writes.ts), on PostgreSQL each alone.
  * Either way an outcome's work may run twice (its group's commit failed, and it runs again alone): `then` must start
@@ -103,6 +106,11 @@ export function attempter(options: AttemptOptions): Attempt {
         settleOne: (ex, e) => settleAll(ex, [e]),
         maxBatch: 32,
         concurrency: db.dialect === 'sqlite' ? 1 : 2,
+        failed: (error, size) =>
+          options.log?.warn(
+            { err: error, outcomes: size },
+            'webhook outcomes not written as a group; writing each alone',
+          ),
       });
       const used = options.outcomeGroups?.(groups) ?? groups;
       return (e, then, freed) => used.write(e, then, freed);

@@ -28,6 +28,8 @@ export interface OutcomeGroupOptions<E> {
   settleOne(ex: Executor, ended: E): Promise<void>;
   maxBatch: number;
   concurrency: number;
+  /** Told when a group's transaction failed (before its outcomes are written again alone). */
+  failed?(error: unknown, size: number): void;
 }
 
 interface Waiting<E> {
@@ -80,8 +82,12 @@ export function outcomeGroups<E>(db: Db, options: OutcomeGroupOptions<E>): Outco
         for (const w of batch) answered.push(await w.then(ex));
         return answered;
       });
-    } catch {
+    } catch (error) {
       // Nothing of the group is written: each outcome again, alone, and its caller gets that transaction's answer.
+      // (A commit whose answer was lost on the way, committed after all, makes each of them fail on its attempt's
+      // key: the callers are refused, and what the group claimed comes due again when its lease runs out, as with
+      // an outcome written alone.)
+      options.failed?.(error, batch.length);
       for (const w of batch) await alone(w);
       return;
     }
