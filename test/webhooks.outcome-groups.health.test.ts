@@ -1,7 +1,14 @@
 import { expect, it } from 'vitest';
 import { DISABLE_AFTER } from '../src/modules/webhooks/webhooks.dispatcher.js';
 import { describeEachDialect } from './support/context.js';
-import { attemptRows, counted, firstTogether, kysely, storedDeliveries as stored } from './support/webhook-outcomes.js';
+import {
+  attemptRows,
+  counted,
+  endpointWithEvents,
+  firstTogether,
+  kysely,
+  storedDeliveries as stored,
+} from './support/webhook-outcomes.js';
 import {
   DELIVERY_SCOPES,
   startReceiver,
@@ -24,11 +31,7 @@ describeEachDialect(
   'webhook outcome groups and endpoint health',
   (t) => {
     it('judges the endpoint once a group: eight failures after five failing days disable it once and pause the rest', async () => {
-      const api = await t.ctx.as(DELIVERY_SCOPES);
-      const receiver = await startReceiver();
-      receiver.plan(Array<'fail'>(EVENTS).fill('fail'));
-      const hook = await subscribe(api, receiver.url);
-      for (let i = 0; i < EVENTS; i++) await api.readyRecord();
+      const { api, receiver, hook } = await endpointWithEvents(t.ctx, EVENTS, 'fail', EVENTS);
       const clock = testClock({ frozen: true });
       const since = clock.now() - DISABLE_AFTER;
       await kysely(t.ctx)

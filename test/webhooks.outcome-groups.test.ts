@@ -1,16 +1,16 @@
 import { expect, it, onTestFinished, vi } from 'vitest';
 import { deliveriesRepository } from '../src/modules/webhooks/deliveries.repository.js';
-import { LEASE } from '../src/modules/webhooks/webhooks.dispatcher.js';
 import { describeEachDialect } from './support/context.js';
 import {
+  aGroupFailsAtCommit,
   attemptRows,
-  commitsFailFor,
   counted,
+  endpointWithEvents,
   firstTogether,
   kysely,
   storedDeliveries as stored,
 } from './support/webhook-outcomes.js';
-import { DELIVERY_SCOPES, startReceiver, subscribe, testClock, testDispatcher } from './support/webhooks.js';
+import { testClock, testDispatcher } from './support/webhooks.js';
 
 /**
  * Outcomes written as groups (webhooks.outcome-groups.ts, piece `grouped-outcomes`; the gate below decides which
@@ -26,11 +26,7 @@ describeEachDialect(
   'webhook outcomes written as one statement',
   (t) => {
     it('writes the outcomes of attempts that end together in one transaction, and claims the places they free once', async () => {
-      const api = await t.ctx.as(DELIVERY_SCOPES);
-      const receiver = await startReceiver();
-      receiver.plan(Array<'hold'>(PLACES).fill('hold'));
-      const hook = await subscribe(api, receiver.url);
-      for (let i = 0; i < EVENTS; i++) await api.readyRecord();
+      const { receiver, hook } = await endpointWithEvents(t.ctx, EVENTS, 'hold', PLACES);
 
       const db = counted(t.ctx.db);
       const dispatcher = testDispatcher(db.db, { outcomeGroups: firstTogether(PLACES) }, testClock({ frozen: true }));
@@ -73,11 +69,7 @@ describeEachDialect(
     });
 
     it('writes each outcome of a group whose commit failed again alone, and attempts only the claims that were made', async () => {
-      const api = await t.ctx.as(DELIVERY_SCOPES);
-      const receiver = await startReceiver();
-      receiver.plan(Array<'hold'>(PLACES).fill('hold'));
-      const hook = await subscribe(api, receiver.url);
-      for (let i = 0; i < EVENTS; i++) await api.readyRecord();
+      const { api, receiver, hook } = await endpointWithEvents(t.ctx, EVENTS, 'hold', PLACES);
 
       const db = counted(t.ctx.db);
       const clock = testClock({ frozen: true });
@@ -86,42 +78,17 @@ describeEachDialect(
       const dispatcher = testDispatcher(db.db, { outcomeGroups: firstTogether(PLACES), log }, clock);
       const { claimed } = await dispatcher.step();
       await receiver.arrived(PLACES);
-      const failing = claimed[3]!.event_id;
-      const undo = await commitsFailFor(t.ctx, failing);
-      try {
-        receiver.release();
-        // The failing outcome is not written, alone either; the seven others are, and their places claimed the rest.
-        const outcomes = await Promise.allSettled(claimed.map((c) => c.settled));
-        expect(outcomes.map((o) => o.status)).toEqual(
-          claimed.map((c) => (c.event_id === failing ? 'rejected' : 'fulfilled')),
-        );
-        await dispatcher.settled();
-      } finally {
-        await undo();
-      }
+      await aGroupFailsAtCommit({
+        ctx: t.ctx,
+        receiver,
+        endpointId: hook.id,
+        dispatcher,
+        claimed,
+        advance: clock.advance,
+        events: EVENTS,
+      });
       // The group's transaction, then the failing outcome's alone; no other.
       expect(db.failed).toBe(2);
-
-      // Each event was sent once: none of the claims the rolled-back group made was attempted.
-      const sent = receiver.received.map((r) => r.headers['webhook-id'] as string);
-      expect(sent).toHaveLength(EVENTS);
-      expect(new Set(sent).size).toBe(EVENTS);
-      const events = sent.slice().sort();
-      expect(await stored(t.ctx, hook.id)).toEqual(
-        events.map((event_id) =>
-          event_id === failing
-            ? { event_id, status: 'PENDING', attempts: 0, lease_token: expect.any(String) }
-            : { event_id, status: 'DELIVERED', attempts: 1, lease_token: null },
-        ),
-      );
-      expect((await attemptRows(t.ctx, hook.id)).map((a) => a.event_id)).toEqual(events.filter((e) => e !== failing));
-
-      // The failing outcome's delivery comes due again when its lease runs out, and is delivered then.
-      clock.advance(LEASE / 1_000_000 + 1);
-      const again = await dispatcher.runOnce();
-      expect([again.attempted, again.delivered]).toEqual([1, 1]);
-      expect((await stored(t.ctx, hook.id)).every((d) => d.status === 'DELIVERED' && d.attempts === 1)).toBe(true);
-      expect((await attemptRows(t.ctx, hook.id)).map((a) => a.event_id)).toEqual(events);
       expect(warned).toEqual([
         'webhook outcomes not written as a group; writing each alone',
         'webhook attempt not settled; the delivery comes due again when its lease runs out',
@@ -139,11 +106,7 @@ describeEachDialect(
     });
 
     it('logs the attempt whose claim another process took over, leaves its delivery to that process, and settles the rest', async () => {
-      const api = await t.ctx.as(DELIVERY_SCOPES);
-      const receiver = await startReceiver();
-      receiver.plan(Array<'hold'>(PLACES).fill('hold'));
-      const hook = await subscribe(api, receiver.url);
-      for (let i = 0; i < PLACES; i++) await api.readyRecord();
+      const { receiver, hook } = await endpointWithEvents(t.ctx, PLACES, 'hold', PLACES);
 
       const dispatcher = testDispatcher(
         t.ctx.db,

@@ -1,9 +1,12 @@
 import type { Kysely } from 'kysely';
+import { expect } from 'vitest';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/database.js';
 import type { Ended } from '../../src/modules/webhooks/webhooks.attempt.js';
+import { LEASE, type Claimed, type Dispatcher } from '../../src/modules/webhooks/webhooks.dispatcher.js';
 import type { OutcomeGroups } from '../../src/modules/webhooks/webhooks.outcome-groups.js';
 import type { TestContext } from './context.js';
+import { DELIVERY_SCOPES, startReceiver, subscribe, type Behaviour } from './webhooks.js';
 
 /**
  * What the tests of outcomes written together share (test/webhooks.grouped-outcomes.test.ts,
@@ -96,4 +99,70 @@ export function counted(db: Db): { db: Db; writes: number; failed: number } {
     },
   };
   return counts;
+}
+
+/**
+ * The commit of the group holding the fourth claimed outcome fails (its attempt's row breaks a deferred constraint),
+ * then: that outcome is refused, written alone too; the others are written, and each event was sent once (none of
+ * the claims the rolled-back group made was attempted); once its lease runs out, the refused delivery is delivered.
+ * Answers the events, in the order they were sent.
+ */
+export async function aGroupFailsAtCommit(run: {
+  ctx: TestContext;
+  receiver: { received: { headers: Record<string, unknown> }[]; release(): void };
+  endpointId: string;
+  dispatcher: Dispatcher;
+  claimed: Claimed[];
+  advance(seconds: number): void;
+  events: number;
+}): Promise<string[]> {
+  const { ctx, receiver, endpointId, dispatcher, claimed, events: count } = run;
+  const failing = claimed[3]!.event_id;
+  const undo = await commitsFailFor(ctx, failing);
+  try {
+    receiver.release();
+    // The failing outcome is not written, alone either; the seven others are, and their places claimed the rest.
+    const outcomes = await Promise.allSettled(claimed.map((c) => c.settled));
+    expect(outcomes.map((o) => o.status)).toEqual(
+      claimed.map((c) => (c.event_id === failing ? 'rejected' : 'fulfilled')),
+    );
+    await dispatcher.settled();
+  } finally {
+    await undo();
+  }
+  const sent = receiver.received.map((r) => r.headers['webhook-id'] as string);
+  expect(sent).toHaveLength(count);
+  expect(new Set(sent).size).toBe(count);
+  const events = sent.slice().sort();
+  expect(await storedDeliveries(ctx, endpointId)).toEqual(
+    events.map((event_id) =>
+      event_id === failing
+        ? { event_id, status: 'PENDING', attempts: 0, lease_token: expect.any(String) }
+        : { event_id, status: 'DELIVERED', attempts: 1, lease_token: null },
+    ),
+  );
+  expect((await attemptRows(ctx, endpointId)).map((a) => a.event_id)).toEqual(events.filter((e) => e !== failing));
+
+  run.advance(LEASE / 1_000_000 + 1);
+  const again = await dispatcher.runOnce();
+  expect([again.attempted, again.delivered]).toEqual([1, 1]);
+  expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([...sent, failing]);
+  expect((await storedDeliveries(ctx, endpointId)).every((d) => d.status === 'DELIVERED' && d.attempts === 1)).toBe(
+    true,
+  );
+  expect((await attemptRows(ctx, endpointId)).map((a) => a.event_id)).toEqual(events);
+  return sent;
+}
+
+/**
+ * An account with an endpoint on a new receiver whose first `planned` requests are answered `behaviour`, and
+ * `events` records made ready for export (an event each, a delivery each).
+ */
+export async function endpointWithEvents(ctx: TestContext, events: number, behaviour: Behaviour, planned: number) {
+  const api = await ctx.as(DELIVERY_SCOPES);
+  const receiver = await startReceiver();
+  receiver.plan(Array<Behaviour>(planned).fill(behaviour));
+  const hook = await subscribe(api, receiver.url);
+  for (let i = 0; i < events; i++) await api.readyRecord();
+  return { api, receiver, hook };
 }
