@@ -13,7 +13,7 @@ import {
 import { testClock, testDispatcher } from './support/webhooks.js';
 
 /**
- * Outcomes written as groups (webhooks.outcome-groups.ts, piece `grouped-outcomes`; the gate below decides which
+ * Outcomes written as groups (src/speed/statement-groups.ts, piece `grouped-outcomes`; the gate below decides which
  * outcomes share one): the outcomes of attempts that end together are written in one transaction (PostgreSQL: by one
  * statement), their places freed, and one claim hands those places out. When the group's transaction fails, each
  * outcome is written again alone.

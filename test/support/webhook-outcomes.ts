@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../src/db/database.js';
 import type { Ended } from '../../src/modules/webhooks/webhooks.attempt.js';
 import { LEASE, type Claimed, type Dispatcher } from '../../src/modules/webhooks/webhooks.dispatcher.js';
-import type { OutcomeGroups } from '../../src/modules/webhooks/webhooks.outcome-groups.js';
+import type { StatementGroups } from '../../src/speed/statement-groups.js';
 import type { TestContext } from './context.js';
 import { DELIVERY_SCOPES, startReceiver, subscribe, type Behaviour } from './webhooks.js';
 
@@ -69,7 +69,7 @@ export const attemptRows = async (ctx: TestContext, endpointId: string) =>
   }));
 
 /** The first `count` outcomes are handed to the groups in one turn (one group); later ones at once. */
-export function firstTogether(count: number): (groups: OutcomeGroups<Ended>) => OutcomeGroups<Ended> {
+export function firstTogether(count: number): (groups: StatementGroups<Ended>) => StatementGroups<Ended> {
   return (groups) => {
     const gate: (() => void)[] = [];
     let asked = 0;

@@ -9,7 +9,7 @@ import { deliveryBody } from './events.service.js';
 import { webhooksRepository } from './webhooks.repository.js';
 import { isDelivered, sendWebhook, type SendResult } from './webhooks.sender.js';
 import { validSecrets } from './webhooks.service.js';
-import { outcomeGroups, type OutcomeGroups } from './webhooks.outcome-groups.js';
+import { statementGroups, type StatementGroups } from '../../speed/statement-groups.js';
 import { signedHeaders } from './webhooks.signing.js';
 import type { Resolver, TargetRules } from './webhooks.targets.js';
 
@@ -45,7 +45,7 @@ export interface AttemptOptions {
   /** DispatcherOptions.outcomeWrites */
   outcomeWrites?: GroupedWrites;
   /** DispatcherOptions.outcomeGroups */
-  outcomeGroups?: (groups: OutcomeGroups<Ended>) => OutcomeGroups<Ended>;
+  outcomeGroups?: (groups: StatementGroups<Ended>) => StatementGroups<Ended>;
 }
 
 /**
@@ -80,7 +80,7 @@ const keyOf = (e: Ended) => `${e.d.account_id}\u0000${e.d.endpoint_id}`;
  * place the attempt frees there, so that a claim costs no commit of its own).
  *
  * Outcomes of attempts that end while others are written share one transaction (piece `grouped-outcomes`,
- * webhooks.outcome-groups.ts): the group's outcomes are written together (PostgreSQL: one statement; SQLite: each
+ * src/speed/statement-groups.ts): the group's outcomes are written together (PostgreSQL: one statement; SQLite: each
  * one's statements, which are calls), then their places freed, then each `then` runs (the first claims for all the
  * freed places, the others read nothing more), and each attempt is answered once the group has committed. On
  * PostgreSQL two groups at a time, a few round trips each whatever its size, where each outcome alone took six;
@@ -98,10 +98,10 @@ export function attempter(options: AttemptOptions): Attempt {
   const write = outcomeWriter();
 
   function outcomeWriter(): <T>(e: Ended, then: (ex: Executor) => Promise<T>, freed?: () => void) => Promise<T> {
-    const statementGroups =
+    const grouped =
       options.outcomeGroups !== undefined || (options.outcomeWrites === undefined && isOn('grouped-outcomes'));
-    if (statementGroups) {
-      const groups = outcomeGroups<Ended>(db, {
+    if (grouped) {
+      const groups = statementGroups<Ended>(db, {
         settleAll,
         settleOne: (ex, e) => settleAll(ex, [e]),
         maxBatch: 32,

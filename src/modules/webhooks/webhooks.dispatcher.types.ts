@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import type { GroupedWrites } from '../../speed/grouped-writes.js';
 import type { EndpointKey } from './deliveries.repository.js';
 import type { Ended } from './webhooks.attempt.js';
-import type { OutcomeGroups } from './webhooks.outcome-groups.js';
+import type { StatementGroups } from '../../speed/statement-groups.js';
 import type { Resolver } from './webhooks.targets.js';
 
 /** What a dispatcher is given and what it answers (webhooks.dispatcher.ts). */
@@ -36,10 +36,10 @@ export interface DispatcherOptions {
    */
   outcomeWrites?: GroupedWrites;
   /**
-   * Tests: the outcomes written as groups (webhooks.outcome-groups.ts; the default), through what this makes of the
+   * Tests: the outcomes written as groups (src/speed/statement-groups.ts; the default), through what this makes of the
    * groups (to decide which outcomes share a transaction).
    */
-  outcomeGroups?: (groups: OutcomeGroups<Ended>) => OutcomeGroups<Ended>;
+  outcomeGroups?: (groups: StatementGroups<Ended>) => StatementGroups<Ended>;
 }
 
 export interface RoundStats {

@@ -1,19 +1,21 @@
-import type { Db, Executor } from '../../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 
 /**
- * Outcomes written as one group (piece `grouped-outcomes`; webhooks.attempt.ts): the outcomes of attempts that end
- * while other groups are being written run next, together, in one transaction: their rows by one statement
- * (`settleAll`), then each attempt's place freed (`freed`), then each one's `then` (the dispatcher's claims: the
- * first claims for every place the group freed, the others find nothing left to hand out). Invariants
- * (test/webhooks.outcome-groups.test.ts, both dialects):
- * - an attempt is answered only once its group has committed;
+ * Writes that end together written as one group (piece `grouped-outcomes`: webhook attempts' outcomes,
+ * webhooks.attempt.ts): the items asked for while other groups are being written run next, together, in one
+ * transaction: every item by `settleAll` (one statement where the dialect allows), then each one's `freed`, then
+ * each one's `then` (for webhook outcomes, the dispatcher's claims: the first claims for every place the group freed,
+ * the others find nothing left to hand out). Unlike `grouped-writes` there is no savepoint per item: the group's
+ * statements are set-based, and a group succeeds or fails whole. Invariants (test/webhooks.outcome-groups.test.ts,
+ * both dialects):
+ * - an item is answered only once its group has committed;
  * - when the group's transaction fails (any statement of it, or its commit), nothing of it is written, and each
- *   outcome is written again in a transaction of its own (`settleOne`, then its `then`): an attempt fails only for
- *   its own outcome, and never goes unanswered.
- * A group starts on the next turn of the event loop (outcomes that ended in the same turn join it), at most
- * `maxBatch` outcomes, `concurrency` groups at a time; an outcome alone is written as `settleOne` writes it.
+ *   item is written again in a transaction of its own (`settleOne`, then its `then`): a caller fails only for its
+ *   own item, and never goes unanswered.
+ * A group starts on the next turn of the event loop (items that arrived in the same turn join it), at most
+ * `maxBatch` items, `concurrency` groups at a time; an item alone is written as `settleOne` writes it.
  */
-export interface OutcomeGroups<E> {
+export interface StatementGroups<E> {
   /**
    * Writes `ended`'s outcome, then runs `then` in the same transaction; `freed` (when given) runs before any `then`
    * of the group. Answers what `then` answered, once committed.
@@ -21,7 +23,7 @@ export interface OutcomeGroups<E> {
   write<T>(ended: E, then: (ex: Executor) => Promise<T>, freed?: () => void): Promise<T>;
 }
 
-export interface OutcomeGroupOptions<E> {
+export interface StatementGroupOptions<E> {
   /** Every outcome of a group, written in `ex` (one statement where the dialect allows). */
   settleAll(ex: Executor, ended: readonly E[]): Promise<void>;
   /** One outcome, written in `ex`: an outcome alone, or one of a group that failed, written again. */
@@ -40,7 +42,7 @@ interface Waiting<E> {
   reject(error: unknown): void;
 }
 
-export function outcomeGroups<E>(db: Db, options: OutcomeGroupOptions<E>): OutcomeGroups<E> {
+export function statementGroups<E>(db: Db, options: StatementGroupOptions<E>): StatementGroups<E> {
   const waiting: Waiting<E>[] = [];
   let running = 0;
   let scheduled = false;
