@@ -163,6 +163,18 @@ export const attemptsRepository = {
     return writeOutcomesBy[ex.dialect](ex, rows);
   },
 
+  /** A settled delivery due for a retry, waiting for its endpoint instead (disabled while it was attempted). */
+  async pause(ex: Executor, d: { account_id: string; delivery_id: string }, now: number): Promise<void> {
+    await ex
+      .updateTable('webhook_deliveries')
+      .set({ status: 'PAUSED', next_attempt_at: now, updated_at: now })
+      .where('account_id', '=', d.account_id)
+      .where('delivery_id', '=', d.delivery_id)
+      .where('status', '=', 'PENDING')
+      .where('lease_token', 'is', null)
+      .execute();
+  },
+
   async insertAttempt(ex: Executor, row: WebhookAttemptsTable): Promise<void> {
     await ex.insertInto('webhook_attempts').values(row).execute();
   },

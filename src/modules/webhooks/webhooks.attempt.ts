@@ -84,10 +84,10 @@ const keyOf = (e: Ended) => `${e.d.account_id}\u0000${e.d.endpoint_id}`;
  * one's statements, which are calls), then their places freed, then each `then` runs (the first claims for all the
  * freed places, the others read nothing more), and each attempt is answered once the group has committed. On
  * PostgreSQL two groups at a time, a few round trips each whatever its size, where each outcome alone took six;
- * concurrent groups settle distinct deliveries and judge their endpoints in key order. One cycle is left, as it was
- * with each outcome alone: a group that disables an endpoint pauses its waiting deliveries, among them one the other
- * group has just settled and now judges the endpoint for; PostgreSQL ends it (`deadlock_timeout`, 1 s) by failing
- * one group, whose outcomes are then written alone (logged). On SQLite one at a time
+ * concurrent groups settle distinct deliveries and judge their endpoints in key order, and a group that disables
+ * an endpoint pauses only the deliveries no attempt holds (`setWaiting`), so it never waits for another group's
+ * delivery (that group's retry pauses itself, below). A group that fails anyway (a lock PostgreSQL broke, a
+ * constraint) is logged and its outcomes are written alone. On SQLite one at a time
  * (its one connection). With the piece off: on SQLite each outcome with its `then` a savepoint of a group's
  * transaction (`grouped-writes`, src/speed/grouped-writes.ts), on PostgreSQL each alone.
  * Either way an outcome's work may run twice (its group's commit failed, and it runs again alone): `then` must start
@@ -165,7 +165,7 @@ export function attempter(options: AttemptOptions): Attempt {
     const written = await outcomes.writeOutcomes(ex, rows);
     const health: Health = new Map();
     const order = ended.map((_, i) => i).sort((a, b) => compare(keyOf(ended[a]!), keyOf(ended[b]!)) || a - b);
-    for (const i of order) await judge(ex, ended[i]!, at, written[i]!, health);
+    for (const i of order) await judge(ex, ended[i]!, rows[i]!.outcome.status, at, written[i]!, health);
   }
 
   function outcomeRow(e: Ended, at: number): OutcomeRow {
@@ -198,7 +198,14 @@ export function attempter(options: AttemptOptions): Attempt {
   }
 
   /** The endpoint's health after `e`'s outcome: cleared by a delivery, else failing since, and disabled in time. */
-  async function judge(ex: Executor, e: Ended, at: number, written: OutcomeWritten, health: Health): Promise<void> {
+  async function judge(
+    ex: Executor,
+    e: Ended,
+    status: OutcomeRow['outcome']['status'],
+    at: number,
+    written: OutcomeWritten,
+    health: Health,
+  ): Promise<void> {
     const { d, result } = e;
     // The lease ran out and another process holds the delivery now: the attempt is logged, the endpoint's
     // health is that process's to judge.
@@ -206,6 +213,9 @@ export function attempter(options: AttemptOptions): Attempt {
     const key = keyOf(e);
     const endpoint = health.has(key) ? health.get(key) : written.endpoint;
     if (!endpoint) return;
+    // Disabled while the attempt was under way (its claim kept the delivery from pausing with the others): a retry
+    // waits for the endpoint, as they do.
+    if (status === 'PENDING' && endpoint.status === 'DISABLED') await outcomes.pause(ex, d, at);
     if (isDelivered(result)) {
       if (endpoint.failing_since !== null) {
         await outcomes.setEndpoint(ex, d.account_id, d.endpoint_id, { failing_since: null });

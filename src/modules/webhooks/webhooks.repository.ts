@@ -87,7 +87,11 @@ export const webhooksRepository = {
     return Number(result.numDeletedRows) > 0;
   },
 
-  /** Moves the endpoint's deliveries from one waiting state to the other (disable: PENDING → PAUSED, and back). */
+  /**
+   * Moves the endpoint's deliveries from one waiting state to the other (disable: PENDING → PAUSED, and back). A
+   * delivery whose attempt is under way (claimed) is left to it: its outcome is written under its claim, and a retry
+   * then waits for the endpoint (webhooks.attempt.ts), so a delivery that succeeded meanwhile is not sent again.
+   */
   async setWaiting(
     ex: Executor,
     accountId: string,
@@ -102,6 +106,7 @@ export const webhooksRepository = {
       .where('account_id', '=', accountId)
       .where('endpoint_id', '=', endpointId)
       .where('status', '=', from)
+      .where('lease_token', 'is', null)
       .execute();
   },
 
