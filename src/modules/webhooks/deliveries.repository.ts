@@ -234,7 +234,11 @@ export const deliveriesRepository = {
     return { deliveries: Number(deliveries.numUpdatedRows), endpoints: Number(endpoints.numUpdatedRows) };
   },
 
-  /** Retention: attempts and settled deliveries older than `before`; answers how many rows went. */
+  /**
+   * Retention: attempts and settled or waiting deliveries older than `before` (PAUSED, and PENDING ones no attempt
+   * holds of a disabled endpoint: a retry whose outcome raced the disabling waits as PENDING); answers how many
+   * rows went.
+   */
   async sweep(ex: Executor, before: number): Promise<number> {
     const attempts = await ex.deleteFrom('webhook_attempts').where('attempted_at', '<', before).executeTakeFirst();
     const deliveries = await ex
@@ -242,6 +246,21 @@ export const deliveriesRepository = {
       .where('updated_at', '<', before)
       .where(sql<boolean>`status <> 'PENDING'`)
       .executeTakeFirst();
-    return Number(attempts.numDeletedRows) + Number(deliveries.numDeletedRows);
+    const waiting = await ex
+      .deleteFrom('webhook_deliveries')
+      .where('updated_at', '<', before)
+      .where('status', '=', 'PENDING')
+      .where('lease_token', 'is', null)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('webhook_endpoints as e')
+            .select('e.endpoint_id')
+            .whereRef('e.account_id', '=', 'webhook_deliveries.account_id')
+            .whereRef('e.endpoint_id', '=', 'webhook_deliveries.endpoint_id')
+            .where('e.status', '=', 'DISABLED'),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(attempts.numDeletedRows) + Number(deliveries.numDeletedRows) + Number(waiting.numDeletedRows);
   },
 };

@@ -27,7 +27,8 @@ export const dispatchersRepository = {
 
   /**
    * Takes a dead dispatcher's claims over: its row goes, if it has not beaten since `beats` was read (so a beat that
-   * commits first keeps them its own), and its claimed deliveries are due at `now`, their claims void (an outcome
+   * commits first keeps them its own), and its claimed deliveries are due at `now` (paused, of a disabled
+   * endpoint), their claims void (an outcome
    * written later under such a claim changes nothing: attemptsRepository.settle). Answers how many were released,
    * or null when the dispatcher beat meanwhile (or another process took them over first).
    */
@@ -38,14 +39,28 @@ export const dispatchersRepository = {
       .where('beats', '=', beats)
       .executeTakeFirst();
     if (Number(gone.numDeletedRows) === 0) return null;
-    const released = await ex
-      .updateTable('webhook_deliveries')
-      .set({ next_attempt_at: now, lease_token: null, claimed_by: null, updated_at: now })
-      .where('claimed_by', '=', dispatcherId)
-      .where('status', '=', 'PENDING')
-      .where('lease_token', 'is not', null)
+    const claimsOf = (status: 'PAUSED' | 'PENDING') =>
+      ex
+        .updateTable('webhook_deliveries')
+        .set({ status, next_attempt_at: now, lease_token: null, claimed_by: null, updated_at: now })
+        .where('claimed_by', '=', dispatcherId)
+        .where('status', '=', 'PENDING')
+        .where('lease_token', 'is not', null);
+    // Those of an endpoint disabled meanwhile wait for it, as its other deliveries do (pauseWaiting left them to
+    // their attempts).
+    const paused = await claimsOf('PAUSED')
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('webhook_endpoints as e')
+            .select('e.endpoint_id')
+            .whereRef('e.account_id', '=', 'webhook_deliveries.account_id')
+            .whereRef('e.endpoint_id', '=', 'webhook_deliveries.endpoint_id')
+            .where('e.status', '=', 'DISABLED'),
+        ),
+      )
       .executeTakeFirst();
-    return Number(released.numUpdatedRows);
+    const released = await claimsOf('PENDING').executeTakeFirst();
+    return Number(paused.numUpdatedRows) + Number(released.numUpdatedRows);
   },
 
   async leave(ex: Executor, dispatcherId: string): Promise<void> {

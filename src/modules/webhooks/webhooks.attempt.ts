@@ -85,10 +85,10 @@ const keyOf = (e: Ended) => `${e.d.account_id}\u0000${e.d.endpoint_id}`;
  * freed places, the others read nothing more), and each attempt is answered once the group has committed. On
  * PostgreSQL two groups at a time, a few round trips each whatever its size, where each outcome alone took six;
  * concurrent groups settle distinct deliveries and judge their endpoints in key order, and a group that disables
- * an endpoint pauses only the deliveries no attempt holds (`setWaiting`), so it never waits for another group's
- * delivery (that group's retry pauses itself, below). A group that fails anyway (a lock PostgreSQL broke, a
- * constraint) is logged and its outcomes are written alone. On SQLite one at a time
- * (its one connection). With the piece off: on SQLite each outcome with its `then` a savepoint of a group's
+ * an endpoint pauses only the deliveries no attempt holds (`pauseWaiting`), never one another group has settled and
+ * still holds locked (that group's retry pauses itself, below), so no two groups wait for each other. A group that
+ * fails anyway (a constraint, a lock PostgreSQL broke) is logged and its outcomes are written alone. On SQLite one
+ * at a time (its one connection). With the piece off: on SQLite each outcome with its `then` a savepoint of a group's
  * transaction (`grouped-writes`, src/speed/grouped-writes.ts), on PostgreSQL each alone.
  * Either way an outcome's work may run twice (its group's commit failed, and it runs again alone): `then` must start
  * from what it found, as the dispatcher's does.
@@ -232,7 +232,7 @@ export function attempter(options: AttemptOptions): Attempt {
         updated_at: at,
         disabled_reason: `Every delivery attempt failed for ${Math.round((at - since) / DAY)} days (since ${microsToIso(since)}); the last one: ${last}. Fix the endpoint, then enable it again (PUT status ENABLED) and redeliver what it missed.`,
       });
-      await webhooksRepository.setWaiting(ex, d.account_id, d.endpoint_id, 'PENDING', 'PAUSED', at);
+      await webhooksRepository.pauseWaiting(ex, d.account_id, d.endpoint_id, at);
       health.set(key, { status: 'DISABLED', failing_since: since });
       options.log?.warn({ account_id: d.account_id, webhook_id: d.endpoint_id }, 'webhook endpoint disabled');
     } else if (endpoint.failing_since === null) {

@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Updateable } from 'kysely';
 import type { ByDialect, Executor } from '../../db/database.js';
-import type {
-  DeliveryStatus,
-  WebhookAttemptsTable,
-  WebhookDeliveriesTable,
-  WebhookEndpointsTable,
-} from './webhooks.tables.js';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks.tables.js';
 
 /** 11 columns × 500 rows: far below both dialects' bound-parameter limits. */
 const INSERT_CHUNK = 500;
@@ -88,24 +83,32 @@ export const webhooksRepository = {
   },
 
   /**
-   * Moves the endpoint's deliveries from one waiting state to the other (disable: PENDING → PAUSED, and back). A
-   * delivery whose attempt is under way (claimed) is left to it: its outcome is written under its claim, and a retry
-   * then waits for the endpoint (webhooks.attempt.ts), so a delivery that succeeded meanwhile is not sent again.
+   * An enabled endpoint's waiting deliveries due at `now`: those paused, and any left PENDING while it was disabled
+   * (a retry whose outcome raced the disabling); none an attempt holds.
    */
-  async setWaiting(
-    ex: Executor,
-    accountId: string,
-    endpointId: string,
-    from: DeliveryStatus,
-    to: DeliveryStatus,
-    now: number,
-  ): Promise<void> {
+  async resume(ex: Executor, accountId: string, endpointId: string, now: number): Promise<void> {
     await ex
       .updateTable('webhook_deliveries')
-      .set({ status: to, next_attempt_at: now, lease_token: null, claimed_by: null, updated_at: now })
+      .set({ status: 'PENDING', next_attempt_at: now, updated_at: now })
       .where('account_id', '=', accountId)
       .where('endpoint_id', '=', endpointId)
-      .where('status', '=', from)
+      .where('status', 'in', ['PAUSED', 'PENDING'])
+      .where('lease_token', 'is', null)
+      .execute();
+  },
+
+  /**
+   * Disabling: the endpoint's waiting deliveries pause. A delivery whose attempt is under way (claimed) is left to
+   * it: its outcome is written under its claim, and a retry then waits for the endpoint (webhooks.attempt.ts), so a
+   * delivery that succeeded meanwhile is not sent again.
+   */
+  async pauseWaiting(ex: Executor, accountId: string, endpointId: string, now: number): Promise<void> {
+    await ex
+      .updateTable('webhook_deliveries')
+      .set({ status: 'PAUSED', next_attempt_at: now, updated_at: now })
+      .where('account_id', '=', accountId)
+      .where('endpoint_id', '=', endpointId)
+      .where('status', '=', 'PENDING')
       .where('lease_token', 'is', null)
       .execute();
   },

@@ -178,7 +178,7 @@ export const webhooksService = {
         disabled_at: now,
         disabled_reason: `Disabled by ${caller.actor.type} ${caller.actor.id}.`,
       });
-      await repo.setWaiting(ex, caller.accountId, endpointId, 'PENDING', 'PAUSED', now);
+      await repo.pauseWaiting(ex, caller.accountId, endpointId, now);
     } else if (input.status === 'ENABLED' && row.status === 'DISABLED') {
       Object.assign(changes, {
         status: 'ENABLED',
@@ -187,7 +187,7 @@ export const webhooksService = {
         failing_since: null,
         fanned_seq: await lastSeq(ex, caller.accountId),
       });
-      await repo.setWaiting(ex, caller.accountId, endpointId, 'PAUSED', 'PENDING', now);
+      await repo.resume(ex, caller.accountId, endpointId, now);
       await announceDeliveries(ex);
     }
     const updated = await repo.update(ex, caller.accountId, endpointId, changes);
