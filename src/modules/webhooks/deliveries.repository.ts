@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { ByDialect, Executor } from '../../db/database.js';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { ByDialect, Database, Executor } from '../../db/database.js';
 import { hints } from '../../speed/hints.js';
 import { pgNamed } from '../../speed/postgres-named.js';
 import { claimOnPostgres } from './postgres-claim.repository.js';
@@ -60,6 +60,16 @@ const claimOf: ByDialect<Claim> = {
 export interface DueEndpoint extends EndpointKey {
   due: number;
 }
+
+/** A delivery's endpoint is disabled (the takeover and the retention sweep treat its waiting deliveries apart). */
+export const ofDisabledEndpoint = ({ exists, selectFrom }: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
+  exists(
+    selectFrom('webhook_endpoints as e')
+      .select('e.endpoint_id')
+      .whereRef('e.account_id', '=', 'webhook_deliveries.account_id')
+      .whereRef('e.endpoint_id', '=', 'webhook_deliveries.endpoint_id')
+      .where('e.status', '=', 'DISABLED'),
+  );
 
 /** Due deliveries of enabled endpoints (of one endpoint, when given), oldest due first. */
 function dueQuery(ex: Executor, now: number, limit: number, endpoint?: EndpointKey) {
@@ -251,15 +261,7 @@ export const deliveriesRepository = {
       .where('updated_at', '<', before)
       .where('status', '=', 'PENDING')
       .where('lease_token', 'is', null)
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('webhook_endpoints as e')
-            .select('e.endpoint_id')
-            .whereRef('e.account_id', '=', 'webhook_deliveries.account_id')
-            .whereRef('e.endpoint_id', '=', 'webhook_deliveries.endpoint_id')
-            .where('e.status', '=', 'DISABLED'),
-        ),
-      )
+      .where(ofDisabledEndpoint)
       .executeTakeFirst();
     return Number(attempts.numDeletedRows) + Number(deliveries.numDeletedRows) + Number(waiting.numDeletedRows);
   },

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.js';
+import { ofDisabledEndpoint } from './deliveries.repository.js';
 
 /** The dispatching processes' heartbeats, and the takeover of a dead one's claims (webhooks.liveness.ts). */
 export const dispatchersRepository = {
@@ -48,17 +49,7 @@ export const dispatchersRepository = {
         .where('lease_token', 'is not', null);
     // Those of an endpoint disabled meanwhile wait for it, as its other deliveries do (pauseWaiting left them to
     // their attempts).
-    const paused = await claimsOf('PAUSED')
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('webhook_endpoints as e')
-            .select('e.endpoint_id')
-            .whereRef('e.account_id', '=', 'webhook_deliveries.account_id')
-            .whereRef('e.endpoint_id', '=', 'webhook_deliveries.endpoint_id')
-            .where('e.status', '=', 'DISABLED'),
-        ),
-      )
-      .executeTakeFirst();
+    const paused = await claimsOf('PAUSED').where(ofDisabledEndpoint).executeTakeFirst();
     const released = await claimsOf('PENDING').executeTakeFirst();
     return Number(paused.numUpdatedRows) + Number(released.numUpdatedRows);
   },
