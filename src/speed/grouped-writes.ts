@@ -22,9 +22,8 @@ export interface GroupedWrites {
 
 /**
  * Grouped transactions (piece `grouped-writes`; issue 32's receipt attaches, and webhook outcomes with the piece
- * `grouped-outcomes` off): a
- * write's commit costs one WAL fsync (SQLite `synchronous = FULL`, on the event loop; PostgreSQL's flush), often more
- * than the work. Transactions asked for while another group commits run next as savepoints of one transaction, one
+ * `grouped-outcomes` off): a write's commit costs one WAL fsync (SQLite `synchronous = FULL`, on the event loop;
+ * PostgreSQL's flush), often more than the work. Transactions asked for while another group commits run next as savepoints of one transaction, one
  * commit for all of them. Invariants
  * (test/speed/grouped-writes.test.ts, both dialects):
  * - each caller is answered with its value only once the group's commit is done: the same durability, the fsync

@@ -10,10 +10,10 @@ import type { Db, Executor } from '../db/database.js';
  * both dialects):
  * - an item is answered only once its group has committed;
  * - when the group's transaction fails (any statement of it, or its commit), nothing of it is written, and each
- *   item is written again in a transaction of its own (`settleOne`, then its `then`): a caller fails only for its
- *   own item, and never goes unanswered.
+ *   item is written again in a transaction of its own (`settleAll` of it alone, then its `then`): a caller fails
+ *   only for its own item, and never goes unanswered.
  * A group starts on the next turn of the event loop (items that arrived in the same turn join it), at most
- * `maxBatch` items, `concurrency` groups at a time; an item alone is written as `settleOne` writes it.
+ * `maxBatch` items, `concurrency` groups at a time; an item alone is a group of one.
  */
 export interface StatementGroups<E> {
   /**
@@ -26,8 +26,6 @@ export interface StatementGroups<E> {
 export interface StatementGroupOptions<E> {
   /** Every outcome of a group, written in `ex` (one statement where the dialect allows). */
   settleAll(ex: Executor, ended: readonly E[]): Promise<void>;
-  /** One outcome, written in `ex`: an outcome alone, or one of a group that failed, written again. */
-  settleOne(ex: Executor, ended: E): Promise<void>;
   maxBatch: number;
   concurrency: number;
   /** Told when a group's transaction failed (before its outcomes are written again alone). */
@@ -65,7 +63,7 @@ export function statementGroups<E>(db: Db, options: StatementGroupOptions<E>): S
   const alone = (w: Waiting<E>) =>
     db
       .write(async (ex) => {
-        await options.settleOne(ex, w.ended);
+        await options.settleAll(ex, [w.ended]);
         return w.then(ex);
       })
       .then((hand) => hand(), w.reject);

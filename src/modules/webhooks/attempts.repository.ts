@@ -17,63 +17,7 @@ export interface OutcomeWritten {
   endpoint: Pick<WebhookEndpointsTable, 'status' | 'failing_since'> | undefined;
 }
 
-type WriteOutcome = (
-  ex: Executor,
-  attempt: WebhookAttemptsTable,
-  d: { account_id: string; delivery_id: string },
-  token: string,
-  outcome: DeliveryOutcome,
-) => Promise<OutcomeWritten>;
-
-/**
- * SQLite: the three statements one after another (in process each is a call). PostgreSQL: one statement, one round
- * trip where there were three, in the transaction of every attempt's outcome: the attempt logged and the delivery
- * settled by data-modifying CTEs, the endpoint's health read beside them (its row is not one they change, so the
- * statement's snapshot reads it as a statement after them would).
- */
-const writeOutcomeBy: ByDialect<WriteOutcome> = {
-  async sqlite(ex, attempt, d, token, outcome) {
-    await attemptsRepository.insertAttempt(ex, attempt);
-    const stillOurs = await attemptsRepository.settle(ex, d, token, outcome);
-    const endpoint = stillOurs
-      ? await attemptsRepository.endpointFailing(ex, d.account_id, attempt.endpoint_id)
-      : undefined;
-    return { stillOurs, endpoint };
-  },
-  async postgres(ex, a, d, token, outcome) {
-    const { rows } = await sql<{
-      settled: number;
-      status: WebhookEndpointsTable['status'] | null;
-      failing_since: number | null;
-    }>`
-      with logged as (
-        insert into webhook_attempts (account_id, attempt_id, endpoint_id, event_id, attempted_at, status_code,
-          latency_ms, response_excerpt, error, succeeded)
-        values (${a.account_id}, ${a.attempt_id}, ${a.endpoint_id}, ${a.event_id}, ${a.attempted_at}, ${a.status_code},
-          ${a.latency_ms}, ${a.response_excerpt}, ${a.error}, ${a.succeeded})
-      ),
-      settled as (
-        update webhook_deliveries
-        set status = ${outcome.status}, attempts = ${outcome.attempts}, next_attempt_at = ${outcome.nextAttemptAt},
-            lease_token = null, claimed_by = null, updated_at = ${outcome.now}
-        where account_id = ${d.account_id} and delivery_id = ${d.delivery_id} and lease_token = ${token}
-        returning 1
-      )
-      select (select count(*) from settled)::int as settled, e.status, e.failing_since
-      from (select 1) as one
-      left join webhook_endpoints e on e.account_id = ${a.account_id} and e.endpoint_id = ${a.endpoint_id}${pgNamed}`.execute(
-      ex,
-    );
-    const row = rows[0]!;
-    const stillOurs = Number(row.settled) > 0;
-    return {
-      stillOurs,
-      endpoint: stillOurs && row.status !== null ? { status: row.status, failing_since: row.failing_since } : undefined,
-    };
-  },
-};
-
-/** One outcome of a group (`writeOutcomes`): what `writeOutcome` takes. */
+/** One attempt's outcome: its log row, its delivery (settled only under the claim's token), the delivery's next state. */
 export interface OutcomeRow {
   attempt: WebhookAttemptsTable;
   delivery: { account_id: string; delivery_id: string };
@@ -82,15 +26,23 @@ export interface OutcomeRow {
 }
 
 /**
- * SQLite: each outcome as `writeOutcome` writes it, one after another. PostgreSQL: one statement for the group, the
- * rows handed over as arrays (`unnest … with ordinality`, one text whatever the group's size, so named once): the
- * attempts logged, the deliveries still under their claim's token settled, and each endpoint's health read beside
- * them, as the one-outcome statement does. Deliveries of one group are distinct (each is claimed by one attempt).
+ * SQLite: for each outcome, its three statements one after another (in process each is a call). PostgreSQL: one
+ * statement for them all, the rows handed over as arrays (`unnest … with ordinality`, one text whatever their number,
+ * so named once): the attempts logged and the deliveries still under their claim's token settled by data-modifying
+ * CTEs, each endpoint's health read beside them (its row is not one they change, so the statement's snapshot reads it
+ * as a statement after them would). The deliveries are distinct (each is claimed by one attempt).
  */
 const writeOutcomesBy: ByDialect<(ex: Executor, rows: readonly OutcomeRow[]) => Promise<OutcomeWritten[]>> = {
   async sqlite(ex, rows) {
     const written: OutcomeWritten[] = [];
-    for (const r of rows) written.push(await writeOutcomeBy.sqlite(ex, r.attempt, r.delivery, r.token, r.outcome));
+    for (const { attempt, delivery, token, outcome } of rows) {
+      await attemptsRepository.insertAttempt(ex, attempt);
+      const stillOurs = await attemptsRepository.settle(ex, delivery, token, outcome);
+      const endpoint = stillOurs
+        ? await attemptsRepository.endpointFailing(ex, delivery.account_id, attempt.endpoint_id)
+        : undefined;
+      written.push({ stillOurs, endpoint });
+    }
     return written;
   },
   async postgres(ex, rows) {
@@ -145,20 +97,9 @@ const writeOutcomesBy: ByDialect<(ex: Executor, rows: readonly OutcomeRow[]) => 
 /** An attempt's outcome (webhooks.attempt.ts): its log row, its delivery's next state, its endpoint's health. */
 export const attemptsRepository = {
   /**
-   * An attempt's outcome: its log row, its delivery settled (only while the claim is still this process's), and,
-   * when it was, its endpoint's health as it stands.
+   * Attempts' outcomes (those that ended together, or one): for each, in order, whether its claim was still this
+   * process's (its delivery then settled) and, when it was, its endpoint's health as it stands.
    */
-  async writeOutcome(
-    ex: Executor,
-    attempt: WebhookAttemptsTable,
-    d: { account_id: string; delivery_id: string },
-    token: string,
-    outcome: DeliveryOutcome,
-  ): Promise<OutcomeWritten> {
-    return writeOutcomeBy[ex.dialect](ex, attempt, d, token, outcome);
-  },
-
-  /** The outcomes of attempts that ended together, in one transaction: what `writeOutcome` answers for each, in order. */
   async writeOutcomes(ex: Executor, rows: readonly OutcomeRow[]): Promise<OutcomeWritten[]> {
     return writeOutcomesBy[ex.dialect](ex, rows);
   },

@@ -29,9 +29,9 @@ export const dispatchersRepository = {
   /**
    * Takes a dead dispatcher's claims over: its row goes, if it has not beaten since `beats` was read (so a beat that
    * commits first keeps them its own), and its claimed deliveries are due at `now` (paused, of a disabled
-   * endpoint), their claims void (an outcome
-   * written later under such a claim changes nothing: attemptsRepository.settle). Answers how many were released,
-   * or null when the dispatcher beat meanwhile (or another process took them over first).
+   * endpoint), their claims void (an outcome written later under such a claim changes nothing:
+   * attemptsRepository.settle). Answers how many were released, or null when the dispatcher beat meanwhile (or
+   * another process took them over first).
    */
   async takeOver(ex: Executor, dispatcherId: string, beats: number, now: number): Promise<number | null> {
     const gone = await ex

@@ -2,6 +2,7 @@ import type { Db, Executor } from '../../db/database.js';
 import { microsToIso } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { groupedWrites, ungrouped, type GroupedWrites } from '../../speed/grouped-writes.js';
+import { statementGroups, type StatementGroups } from '../../speed/statement-groups.js';
 import { isOn } from '../../speed/switches.js';
 import { attemptsRepository as outcomes, type OutcomeRow, type OutcomeWritten } from './attempts.repository.js';
 import type { DueDelivery } from './deliveries.repository.js';
@@ -9,7 +10,6 @@ import { deliveryBody } from './events.service.js';
 import { webhooksRepository } from './webhooks.repository.js';
 import { isDelivered, sendWebhook, type SendResult } from './webhooks.sender.js';
 import { validSecrets } from './webhooks.service.js';
-import { statementGroups, type StatementGroups } from '../../speed/statement-groups.js';
 import { signedHeaders } from './webhooks.signing.js';
 import type { Resolver, TargetRules } from './webhooks.targets.js';
 
@@ -103,7 +103,6 @@ export function attempter(options: AttemptOptions): Attempt {
     if (grouped) {
       const groups = statementGroups<Ended>(db, {
         settleAll,
-        settleOne: (ex, e) => settleAll(ex, [e]),
         maxBatch: 32,
         concurrency: db.dialect === 'sqlite' ? 1 : 2,
         failed: (error, size) =>
