@@ -3,12 +3,13 @@ import { combine, load, type LoadOptions, type LoadResult } from './load.js';
 import { serve, type Served } from './processes.js';
 
 /**
- * The data floor of a point read (issue 34; bench/data-floor-server.ts): a bare Fastify route reading one field value
- * by primary key through the same driver, with as many connections as svc, on the same database. `measure` loads it
- * and svc's own route in alternating slices (svc, floor; floor, svc; …) with the same autocannon connections and the
- * same sample of values, so that a drift of the machine's speed falls on both alike. Both are up all along.
+ * The data floors of single-row requests (issue 34; bench/data-floor-server.ts): bare Fastify routes reading one field
+ * value by primary key, and issuing a token (its row committed in groups), through the same driver, with as many
+ * connections as svc, on the same database. `alternate` loads one and svc's own route in alternating slices (svc,
+ * floor; floor, svc; …) with the same autocannon connections, so that a drift of the machine's speed falls on both
+ * alike. Both are up all along.
  */
-export async function pointReadFloor(options: {
+export async function floorServer(options: {
   root: string;
   port: number;
   dbUrl: string;

@@ -2,11 +2,11 @@ import { call } from '../lib/api.js';
 import type { Bench, Client } from '../lib/context.js';
 import { readFloor } from '../lib/data-floor.js';
 import { combine, load, rate, type LoadResult } from '../lib/load.js';
-import { alternate, pointReadFloor } from '../lib/point-floor.js';
+import { alternate, floorServer } from '../lib/point-floor.js';
 import type { ValuesField } from './values-write.js';
 
 /** svc's pool of PostgreSQL connections (DATABASE_POOL_SIZE's default; the bench leaves it unset). */
-const POOL_SIZE = 10;
+export const POOL_SIZE = 10;
 
 const dataFloor = { floorName: 'data' } as const;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -47,7 +47,7 @@ export async function readValues(
   b.statementsOf('list 1000 values', valueCaptures.first);
   // Get one value and its data floor (issue 34: a bare route reading one value by primary key through the same
   // driver and as many connections), in alternating slices with the same 50 connections over the same values.
-  const pointFloor = await pointReadFloor({
+  const pointFloor = await floorServer({
     root: b.settings.root,
     port: b.settings.port + 3,
     dbUrl: b.dbUrl,
