@@ -21,13 +21,30 @@ describe('suggestion values kept between requests', () => {
   it('keeps at most MAX record versions, dropping the least recently used first', () => {
     const v = [{ field_id: 'f', svc_id: 'v' }];
     for (let i = 0; i < MAX; i++) suggestionValues.set('acc', `r${i}`, 1, v);
-    expect(suggestionValues.get('acc', 'r0', 1)).toBe(v); // r0 is now the most recently used
+    expect(suggestionValues.get('acc', 'r0', 1)).toEqual(v); // r0 is now the most recently used
     suggestionValues.set('acc', 'new', 1, v);
     expect(suggestionValues.size()).toBe(MAX);
     expect(suggestionValues.get('acc', 'r1', 1)).toBeUndefined();
-    expect(suggestionValues.get('acc', 'r0', 1)).toBe(v);
+    expect(suggestionValues.get('acc', 'r0', 1)).toEqual(v);
     expect(suggestionValues.get('acc', 'r0', 2)).toBeUndefined();
     expect(suggestionValues.get('other', 'r0', 1)).toBeUndefined();
+  });
+
+  it('keeps each (field, value) pair once, shared by every record that carries it, read from JSON or not', () => {
+    // As suggestions read them: each record's values parsed from its own line items (new strings, new objects).
+    const read = () => JSON.parse('[{"field_id":"gl","svc_id":"v1"},{"field_id":"dept","svc_id":"d1"}]');
+    suggestionValues.set('acc', 'r1', 1, read());
+    suggestionValues.set('acc', 'r2', 1, read());
+    suggestionValues.set('acc', 'r3', 1, [{ field_id: 'gl', svc_id: 'v2' }]);
+    const a = suggestionValues.get('acc', 'r1', 1)!;
+    const b = suggestionValues.get('acc', 'r2', 1)!;
+    expect(a).toEqual([
+      { field_id: 'gl', svc_id: 'v1' },
+      { field_id: 'dept', svc_id: 'd1' },
+    ]);
+    expect([a[0] === b[0], a[1] === b[1]]).toEqual([true, true]);
+    expect(suggestionValues.get('acc', 'r3', 1)![0]).not.toBe(a[0]);
+    expect(Object.isFrozen(a[0])).toBe(true);
   });
 
   it('keeps nothing while the piece is off', () => {
