@@ -1,7 +1,6 @@
 import type { Bench } from '../lib/context.js';
 import { rate, type LoadResult } from '../lib/load.js';
-import { alternate, floorServer } from '../lib/point-floor.js';
-import { POOL_SIZE } from './values-read.js';
+import { alternate, floorConnections, floorServer } from '../lib/point-floor.js';
 
 /**
  * Token issuance (client credentials), 50 connections, in alternating slices with its data floor (a bare route that
@@ -9,15 +8,7 @@ import { POOL_SIZE } from './values-read.js';
  * against the HTTP floor (the target), the token floor and the point read's data floor.
  */
 export async function tokenScenario(b: Bench, floorLoad: LoadResult, pointLoad: LoadResult): Promise<void> {
-  const floor = await floorServer({
-    root: b.settings.root,
-    port: b.settings.port + 3,
-    dbUrl: b.dbUrl,
-    pragmas: b.pragmas(),
-    poolSize: POOL_SIZE,
-    accountId: 'bench',
-    fieldId: '',
-  });
+  const floor = await floorServer(b);
   const request = {
     method: 'POST' as const,
     headers: {
@@ -42,7 +33,7 @@ export async function tokenScenario(b: Bench, floorLoad: LoadResult, pointLoad: 
   }
   const tokenLoad = tokens.svc;
   b.add({
-    name: `floor: bare Fastify POST issuing a token (the client read, its secret checked, the token's row committed in groups), same driver, ${b.settings.dialect === 'sqlite' ? 'its one connection' : `a pool of ${POOL_SIZE}`} (50 connections)`,
+    name: `floor: bare Fastify POST issuing a token (the client read, its secret checked, the token's row committed in groups), same driver, ${floorConnections(b)} (50 connections)`,
     unit: 'req/s',
     ...rate(tokens.floor),
   });

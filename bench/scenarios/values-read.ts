@@ -2,11 +2,8 @@ import { call } from '../lib/api.js';
 import type { Bench, Client } from '../lib/context.js';
 import { readFloor } from '../lib/data-floor.js';
 import { combine, load, rate, type LoadResult } from '../lib/load.js';
-import { alternate, floorServer } from '../lib/point-floor.js';
+import { alternate, floorConnections, floorServer } from '../lib/point-floor.js';
 import type { ValuesField } from './values-write.js';
-
-/** svc's pool of PostgreSQL connections (DATABASE_POOL_SIZE's default; the bench leaves it unset). */
-export const POOL_SIZE = 10;
 
 const dataFloor = { floorName: 'data' } as const;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -47,15 +44,7 @@ export async function readValues(
   b.statementsOf('list 1000 values', valueCaptures.first);
   // Get one value and its data floor (issue 34: a bare route reading one value by primary key through the same
   // driver and as many connections), in alternating slices with the same 50 connections over the same values.
-  const pointFloor = await floorServer({
-    root: b.settings.root,
-    port: b.settings.port + 3,
-    dbUrl: b.dbUrl,
-    pragmas: b.pragmas(),
-    poolSize: POOL_SIZE,
-    accountId: 'bench',
-    fieldId,
-  });
+  const pointFloor = await floorServer(b, fieldId);
   let gets: { svc: LoadResult; floor: LoadResult };
   try {
     gets = await alternate(
@@ -80,7 +69,7 @@ export async function readValues(
     throughput: getFloor,
   });
   b.add({
-    name: `floor: bare Fastify GET reading one value by primary key, same driver, ${b.settings.dialect === 'sqlite' ? 'its one connection' : `a pool of ${POOL_SIZE}`} (50 connections)`,
+    name: `floor: bare Fastify GET reading one value by primary key, same driver, ${floorConnections(b)} (50 connections)`,
     unit: 'req/s',
     ...rate(gets.floor),
   });
