@@ -15,23 +15,24 @@ import { onSwitches, isOn } from './switches.js';
  * that its lines carry, and the same values recur across thousands of records: each (field, value) pair is kept once
  * and shared (`sharedValue`). 50,000 records of 4 values then hold about 10 MB (a key and an array of references,
  * about 200 bytes a record), where copies of each record's values as read from its JSON held 44 MB (8 values: 12
- * against 79 MB; measured with V8's heap after a full GC).
+ * against 79 MB; measured with V8's heap after a full GC). The shared pairs are at most MAX_SHARED more, about 170
+ * bytes each (8.5 MB where values never repeat; a company's chart in use is a few thousand).
  *
  * Invariant: suggestions answer the same with the piece on or off (test/speed/suggestion-values.test.ts): a value
  * kept is looked up only by the version it was read at, and a new version of a record is a new key.
  */
 export interface CodedValue {
-  field_id: string;
-  svc_id: string;
+  readonly field_id: string;
+  readonly svc_id: string;
 }
 
 export const MAX = 50_000;
 const kept = new Map<string, readonly CodedValue[]>();
 /**
- * One object for each (field, value) pair in use. Emptied when it passes MAX_SHARED pairs (an account of a million
- * values asked about in turn): what is kept still holds its objects, which are only no longer shared with newcomers.
+ * One object for each (field, value) pair in use. Emptied when it reaches MAX_SHARED pairs (accounts of many values
+ * asked about in turn): what is kept still holds its objects, which are only no longer shared with newcomers.
  */
-const MAX_SHARED = 200_000;
+export const MAX_SHARED = 50_000;
 const shared = new Map<string, CodedValue>();
 
 function sharedValue(value: CodedValue): CodedValue {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX, suggestionValues } from '../../src/speed/suggestion-values.js';
+import { MAX, MAX_SHARED, suggestionValues } from '../../src/speed/suggestion-values.js';
 import { turnOff } from '../../src/speed/switches.js';
 import { reviewUrl } from '../support/accounting.js';
 import { ruleChart } from '../support/coding-rules.js';
@@ -43,8 +43,23 @@ describe('suggestion values kept between requests', () => {
       { field_id: 'dept', svc_id: 'd1' },
     ]);
     expect([a[0] === b[0], a[1] === b[1]]).toEqual([true, true]);
-    expect(suggestionValues.get('acc', 'r3', 1)![0]).not.toBe(a[0]);
+    expect(suggestionValues.get('acc', 'r3', 1)).toEqual([{ field_id: 'gl', svc_id: 'v2' }]);
     expect(Object.isFrozen(a[0])).toBe(true);
+  });
+
+  it('empties the shared pairs at MAX_SHARED: what is kept still answers its values, newcomers share anew', () => {
+    suggestionValues.set('acc', 'first', 1, [{ field_id: 'gl', svc_id: 'v1' }]);
+    const before = suggestionValues.get('acc', 'first', 1)![0];
+    for (let i = 1; i < MAX_SHARED; i++)
+      suggestionValues.set('acc', `r${i % 100}`, 1, [{ field_id: 'f', svc_id: `v${i}` }]);
+    // The pair of `first` was shared until now; the next new pair empties the map.
+    suggestionValues.set('acc', 'next', 1, [{ field_id: 'f', svc_id: 'new' }]);
+    suggestionValues.set('acc', 'again', 1, [{ field_id: 'gl', svc_id: 'v1' }]);
+    expect(suggestionValues.get('acc', 'first', 1)).toEqual([{ field_id: 'gl', svc_id: 'v1' }]);
+    const [again] = suggestionValues.get('acc', 'again', 1)!;
+    expect([again === before, again]).toEqual([false, { field_id: 'gl', svc_id: 'v1' }]);
+    suggestionValues.set('acc', 'third', 1, [{ field_id: 'gl', svc_id: 'v1' }]);
+    expect(suggestionValues.get('acc', 'third', 1)![0]).toBe(again);
   });
 
   it('keeps nothing while the piece is off', () => {

@@ -208,7 +208,10 @@ export const authRepository = {
     return Number((await query.executeTakeFirst()).numUpdatedRows);
   },
 
-  /** The token writer's groups (at most 500 tokens), in the caller's transaction (insertTokensBy). */
+  /**
+   * The token writer's groups (at most 500 tokens), in the caller's transaction, which makes a group all or nothing (on
+   * SQLite each token is a statement of its own: insertTokensBy).
+   */
   async insertTokens(ex: Executor, tokens: readonly AccessTokensTable[]): Promise<void> {
     if (tokens.length > 0) await insertTokensBy[ex.dialect](ex, tokens);
   },
