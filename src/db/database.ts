@@ -51,6 +51,23 @@ export type DirectRead = <R>(sql: string, parameters: readonly unknown[]) => Pro
  */
 export type ChangeMark = () => string | undefined;
 
+/** How a write transaction's commit reaches the disk (`Db.write`'s second argument). */
+export interface WriteOptions {
+  /**
+   * `false`: the commit answers before its changes are on the disk (SQLite: `synchronous = NORMAL` for its commit,
+   * no fsync; PostgreSQL: `synchronous_commit = off`). A power cut or a crash of the machine (on PostgreSQL, of its
+   * server too) may then lose it, and the others committed this way just before it; nothing else: the database stays
+   * consistent, a crash of svc's own process loses nothing, and the next durable commit makes it durable too (both
+   * dialects' logs are written in order). Only for writes that are done again when lost, and whose loss no one was
+   * told otherwise of: webhook deliveries' claims and outcomes (at least once: a lost outcome is a delivery sent
+   * again, with the same id). Default `true`.
+   */
+  durable?: boolean;
+}
+
+/** Opens a write transaction on `on` (the database, or one of its connections), `first` its first statement. */
+type OpenWrite<T> = (on: Kysely<Database>, first?: (ex: Executor) => Promise<unknown>) => Promise<T>;
+
 /** One implementation per dialect of a statement the two cannot share. */
 export type ByDialect<F> = { readonly [D in DialectName]: F };
 
@@ -59,13 +76,14 @@ export type ByDialect<F> = { readonly [D in DialectName]: F };
  * - `direct`: statements outside a transaction, each atomic on its own (one-statement reads and writes).
  * - `read(work)`: several reads from one snapshot (PostgreSQL: repeatable read, read only; SQLite: the
  *   connection is held, so this process's writers wait).
- * - `write(work)`: one write transaction (SQLite: BEGIN IMMEDIATE, the write lock from the start).
+ * - `write(work, options)`: one write transaction (SQLite: BEGIN IMMEDIATE, the write lock from the start); durable
+ *   when it answers unless `options.durable` is false (`WriteOptions`).
  */
 export interface Db {
   readonly dialect: DialectName;
   readonly direct: Executor;
   read<T>(work: (ex: Executor) => Promise<T>): Promise<T>;
-  write<T>(work: (ex: Executor) => Promise<T>): Promise<T>;
+  write<T>(work: (ex: Executor) => Promise<T>, options?: WriteOptions): Promise<T>;
   /** Resolves when the database answers (SQLite: the file reads and the write lock can be taken). */
   ping(): Promise<void>;
   /**
@@ -88,6 +106,11 @@ export function dbOver(
     directRead?: DirectRead;
     /** Given to write transactions' executors (SQLite). */
     runEach?: RunEach;
+    /**
+     * A write transaction whose commit need not wait for the disk (`WriteOptions.durable` false): the dialect runs
+     * `open` (the write transaction, `first` its first statement) with its setting changed for it alone.
+     */
+    lazily<T>(kysely: Kysely<Database>, open: OpenWrite<T>): Promise<T>;
     listen?: Db['listen'];
     /** Closes what the dialect opened beside Kysely's pool (PostgreSQL's listener), before the pool. */
     close?(): Promise<void>;
@@ -98,12 +121,16 @@ export function dbOver(
     dialect,
     direct: Object.assign(kysely, { dialect, changeMark: parts.changeMark, directRead: parts.directRead }),
     read: (work) => parts.read(kysely, (trx) => work(know(trx))),
-    async write(work) {
+    async write(work, options) {
       const committed: (() => void)[] = [];
       const afterCommit = (then: () => void) => void committed.push(then);
-      const result = await kysely
-        .transaction()
-        .execute((trx) => work(Object.assign(trx, { dialect, runEach: parts.runEach, afterCommit })));
+      const open = (on: Kysely<Database>, first?: (ex: Executor) => Promise<unknown>) =>
+        on.transaction().execute(async (trx) => {
+          const ex = Object.assign(trx, { dialect, runEach: parts.runEach, afterCommit });
+          await first?.(ex);
+          return work(ex);
+        });
+      const result = options?.durable === false ? await parts.lazily(kysely, open) : await open(kysely);
       for (const then of committed) then();
       return result;
     },

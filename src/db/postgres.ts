@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type PgModule from 'pg';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { listenForGrants, pgChangeMark, watchStatements, type PgMarkState } from '../speed/postgres-marks.js';
 import { nameStatements } from '../speed/postgres-named.js';
 import { pgDirectReads } from '../speed/postgres-reads.js';
@@ -66,6 +66,8 @@ export function openPostgres(url: string, poolSize: number, listenUrl = url, nam
       await Promise.all([...listeners].map((l) => l.close()));
     },
     read: (k, work) => k.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work),
+    // For this transaction only (`set local`: through PgBouncer's transaction pooling too).
+    lazily: (k, open) => open(k, (ex) => sql`set local synchronous_commit = off`.execute(ex)),
     async ping() {
       const client = await pool.connect();
       try {

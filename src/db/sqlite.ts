@@ -153,6 +153,18 @@ export function openSqlite(file: string): Db {
   return dbOver(kysely, 'sqlite', {
     changeMark: changeMark(database, state),
     runEach: runEachOf(statements),
+    // SQLite reads `synchronous` at COMMIT and refuses to change it inside a transaction: NORMAL (the WAL written,
+    // not synced) around this one transaction, on the connection held for it alone, then FULL again. The WAL is
+    // synced in order, so the next FULL commit or checkpoint makes this one durable too.
+    lazily: (k, open) =>
+      k.connection().execute(async (connection) => {
+        database.pragma('synchronous = NORMAL');
+        try {
+          return await open(connection);
+        } finally {
+          database.pragma('synchronous = FULL');
+        }
+      }),
     // One connection: holding it keeps this process's writers out between the reads.
     read: (k, work) => k.connection().execute(work),
     async ping() {

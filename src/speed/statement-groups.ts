@@ -1,4 +1,4 @@
-import type { Db, Executor } from '../db/database.js';
+import type { Db, Executor, WriteOptions } from '../db/database.js';
 
 /**
  * Writes that end together written as one group (piece `grouped-outcomes`: webhook attempts' outcomes,
@@ -28,6 +28,8 @@ export interface StatementGroupOptions<E> {
   settleAll(ex: Executor, ended: readonly E[]): Promise<void>;
   maxBatch: number;
   concurrency: number;
+  /** How each group's transaction commits (`Db.write`'s options; durable unless told). */
+  commit?: WriteOptions;
   /** Told when a group's transaction failed (before its outcomes are written again alone). */
   failed?(error: unknown, size: number): void;
 }
@@ -65,7 +67,7 @@ export function statementGroups<E>(db: Db, options: StatementGroupOptions<E>): S
       .write(async (ex) => {
         await options.settleAll(ex, [w.ended]);
         return w.then(ex);
-      })
+      }, options.commit)
       .then((hand) => hand(), w.reject);
 
   async function flush(batch: Waiting<E>[]): Promise<void> {
@@ -81,7 +83,7 @@ export function statementGroups<E>(db: Db, options: StatementGroupOptions<E>): S
         const answered: (() => void)[] = [];
         for (const w of batch) answered.push(await w.then(ex));
         return answered;
-      });
+      }, options.commit);
     } catch (error) {
       // Nothing of the group is written: each outcome again, alone, and its caller gets that transaction's answer.
       // (A commit whose answer was lost on the way, committed after all, makes each of them fail on its attempt's

@@ -24,6 +24,11 @@ export const SPEED_PIECES = [
    * and one claim for the places they free.
    */
   'grouped-outcomes',
+  /**
+   * Webhook deliveries' claims and outcomes commit without waiting for the disk (`WriteOptions.durable` false): a
+   * power cut may lose the last of them, and those deliveries are sent again (at least once, same id).
+   */
+  'lazy-commit',
   /** A redundant `key in (…)` beside a join on that key: SQLite probes the primary key per key. */
   'hint-key-probe',
   /** `cross join`: SQLite keeps the written join order (the few keys first). */

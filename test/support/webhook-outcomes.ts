@@ -90,9 +90,9 @@ export function counted(db: Db): { db: Db; writes: number; failed: number } {
   const counts = { db, writes: 0, failed: 0 };
   counts.db = {
     ...db,
-    write: (work) => {
+    write: (work, options) => {
       counts.writes++;
-      return db.write(work).catch((error: unknown) => {
+      return db.write(work, options).catch((error: unknown) => {
         counts.failed++;
         throw error;
       });

@@ -2,6 +2,7 @@ import type { Db, Executor } from '../../db/database.js';
 import { microsToIso } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { groupedWrites, ungrouped, type GroupedWrites } from '../../speed/grouped-writes.js';
+import { deliveryCommit } from '../../speed/lazy-commit.js';
 import { statementGroups, type StatementGroups } from '../../speed/statement-groups.js';
 import { isOn } from '../../speed/switches.js';
 import { attemptsRepository as outcomes, type OutcomeRow, type OutcomeWritten } from './attempts.repository.js';
@@ -105,6 +106,7 @@ export function attempter(options: AttemptOptions): Attempt {
         settleAll,
         maxBatch: 32,
         concurrency: db.dialect === 'sqlite' ? 1 : 2,
+        commit: deliveryCommit(),
         failed: (error, size) =>
           options.log?.warn(
             { err: error, outcomes: size },

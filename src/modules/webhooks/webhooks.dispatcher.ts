@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../db/database.js';
 import { nowMicros } from '../../lib/clock.js';
+import { deliveryCommit } from '../../speed/lazy-commit.js';
 import { deliveriesRepository as deliveries, type DueDelivery, type EndpointKey } from './deliveries.repository.js';
 import { attempter } from './webhooks.attempt.js';
 import { fanOuter } from './webhooks.fanout.js';
@@ -47,6 +48,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   });
   const live = liveness({ db, now, takeoverAfter: options.takeoverAfter, log: options.log });
   const lease = options.lease ?? LEASE;
+  const commit = deliveryCommit();
   const inFlight = new InFlight();
   const underWay = new Set<Promise<unknown>>();
   let begun = 0;
@@ -109,7 +111,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function claimAlone(token: string): Promise<DueDelivery[]> {
     const claimed: DueDelivery[] = [];
     try {
-      await db.write((ex) => claimIn(ex, token, claimed));
+      await db.write((ex) => claimIn(ex, token, claimed), commit);
     } catch (error) {
       for (const d of claimed) inFlight.remove(d);
       throw error;

@@ -1,0 +1,190 @@
+import { sql } from 'kysely';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import type { Db, Executor, WriteOptions } from '../../src/db/database.js';
+import { openDatabase } from '../../src/db/open.js';
+import { turnOff } from '../../src/speed/switches.js';
+import { describeEachDialect, type TestContext } from '../support/context.js';
+import { endpointWithEvents, storedDeliveries } from '../support/webhook-outcomes.js';
+import { testClock, testDispatcher } from '../support/webhooks.js';
+
+/** One connection (a pool of 1 on PostgreSQL), so that every transaction of `db` runs where the last one ran. */
+const oneConnection = (ctx: TestContext): Db =>
+  openDatabase(loadConfig({ DATABASE_URL: ctx.database.url }).database, { poolSize: 1 });
+
+/**
+ * What the connection's commit waits for, as the database says it: SQLite's `synchronous` (2 FULL: the WAL synced at
+ * each commit; 1 NORMAL: written, not synced) or PostgreSQL's `synchronous_commit`.
+ */
+async function flushing(ex: Executor): Promise<string> {
+  if (ex.dialect === 'sqlite') {
+    const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(ex);
+    const names: Record<number, string> = { 1: 'NORMAL', 2: 'FULL' };
+    return names[rows[0]!.synchronous] ?? String(rows[0]!.synchronous);
+  }
+  const { rows } = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(ex);
+  return rows[0]!.synchronous_commit;
+}
+
+const LAZY: WriteOptions = { durable: false };
+
+/**
+ * Writes whose commit need not wait for the disk (`WriteOptions.durable` false; piece `lazy-commit`: webhook
+ * deliveries' claims and outcomes): the setting is changed for that transaction alone, on both dialects, and put back
+ * whether it commits or rolls back; what it wrote commits (or not) as any write's does. What a power cut would lose
+ * cannot be shown here; the order in which the logs are synced is the databases' own (docs/webhooks.md).
+ */
+describeEachDialect(
+  'speed: commits that do not wait for the disk',
+  (t) => {
+    let db: Db;
+    beforeEach(async () => {
+      db = oneConnection(t.ctx);
+      await sql`create table lc_rows (id text primary key)`.execute(db.direct);
+    });
+    afterEach(async () => {
+      turnOff(undefined);
+      await sql`drop table if exists lc_rows`.execute(db.direct);
+      await db.close();
+    });
+    const rows = async () =>
+      (await sql<{ id: string }>`select id from lc_rows order by id`.execute(db.direct)).rows.map((r) => r.id);
+    const insert = (ex: Executor, id: string) => sql`insert into lc_rows (id) values (${id})`.execute(ex);
+    const [durable, lazy] = t.dialect === 'sqlite' ? ['FULL', 'NORMAL'] : ['on', 'off'];
+
+    it('commits without waiting for the disk only the write that asks, and puts the setting back after it', async () => {
+      expect(await db.write((ex) => flushing(ex))).toBe(durable);
+      const inside = await db.write(async (ex) => {
+        await insert(ex, 'lazy');
+        return flushing(ex);
+      }, LAZY);
+      expect(inside).toBe(lazy);
+      expect(await rows()).toEqual(['lazy']);
+      // The next transaction on the same connection, and a statement outside any, wait for the disk again.
+      expect(await db.write((ex) => flushing(ex))).toBe(durable);
+      expect(await db.write((ex) => flushing(ex), { durable: true })).toBe(durable);
+      expect(await flushing(db.direct)).toBe(durable);
+    });
+
+    it('undoes a lazy write that fails whole, and puts the setting back after its rollback', async () => {
+      await expect(
+        db.write(async (ex) => {
+          await insert(ex, 'undone');
+          throw new Error('refused');
+        }, LAZY),
+      ).rejects.toThrow('refused');
+      // A statement the database refuses (the row is there already) rolls the lazy write back the same way.
+      await db.write((ex) => insert(ex, 'kept'));
+      await expect(
+        db.write(async (ex) => {
+          await insert(ex, 'also undone');
+          await insert(ex, 'kept');
+        }, LAZY),
+      ).rejects.toThrow();
+      expect(await rows()).toEqual(['kept']);
+      expect(await db.write((ex) => flushing(ex))).toBe(durable);
+    });
+
+    it('runs a durable write asked for while a lazy one is open under its own setting, after it', async () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let entered!: () => void;
+      const open = new Promise<void>((resolve) => (entered = resolve));
+      const order: string[] = [];
+      const first = db.write(async (ex) => {
+        entered();
+        await held;
+        await insert(ex, 'lazy');
+        order.push(`lazy ${await flushing(ex)}`);
+      }, LAZY);
+      await open;
+      const second = db.write(async (ex) => {
+        await insert(ex, 'durable');
+        order.push(`durable ${await flushing(ex)}`);
+      });
+      release();
+      await Promise.all([first, second]);
+      expect(order).toEqual([`lazy ${lazy}`, `durable ${durable}`]);
+      expect(await rows()).toEqual(['durable', 'lazy']);
+    });
+
+    it("commits a dispatcher's claims and outcomes lazily and nothing else of it; every write durable with the piece off", async () => {
+      for (const piece of ['on', 'off'] as const) {
+        turnOff(piece === 'off' ? 'lazy-commit' : undefined);
+        const { hook } = await endpointWithEvents(t.ctx, 3, 'ok', 3);
+        const writes: ('lazy' | 'durable')[] = [];
+        const watched: Db = {
+          ...t.ctx.db,
+          write: (work, options) => {
+            writes.push(options?.durable === false ? 'lazy' : 'durable');
+            return t.ctx.db.write(work, options);
+          },
+        };
+        const dispatcher = testDispatcher(watched, {}, testClock({ frozen: true }));
+        try {
+          const { claimed } = await dispatcher.step();
+          expect(claimed).toHaveLength(3);
+          expect(await Promise.all(claimed.map((c) => c.settled))).toEqual([true, true, true]);
+          await dispatcher.settled();
+        } finally {
+          await dispatcher.stop();
+        }
+        expect((await storedDeliveries(t.ctx, hook.id)).map((d) => d.status)).toEqual(Array(3).fill('DELIVERED'));
+        // The step's fan-out and the dispatcher's beats (joining, leaving) are durable; its claim and the outcomes'
+        // transactions (one or more groups) are lazy with the piece on.
+        expect(writes.filter((w) => w === 'durable').length).toBeGreaterThanOrEqual(2);
+        if (piece === 'on') expect(writes.filter((w) => w === 'lazy').length).toBeGreaterThanOrEqual(2);
+        else expect(writes).not.toContain('lazy');
+      }
+    });
+
+    it('has a dispatcher beat once more, durably, within a beat of its last claim settling, then write nothing idle', async () => {
+      const { hook } = await endpointWithEvents(t.ctx, 1, 'ok', 1);
+      const writes: string[] = [];
+      const watched: Db = {
+        ...t.ctx.db,
+        write: (work, options) => {
+          writes.push(options?.durable === false ? 'lazy' : 'durable');
+          return t.ctx.db.write(work, options);
+        },
+      };
+      const clock = testClock({ frozen: true });
+      const dispatcher = testDispatcher(watched, {}, clock);
+      const beats = async () =>
+        Number(
+          (
+            await sql<{
+              beats: number;
+            }>`select beats from webhook_dispatchers where dispatcher_id = ${dispatcher.id}`.execute(t.ctx.db.direct)
+          ).rows[0]?.beats,
+        );
+      try {
+        const { claimed } = await dispatcher.step();
+        expect(claimed).toHaveLength(1);
+        expect(await claimed[0]!.settled).toBe(true);
+        await dispatcher.settled();
+        expect((await storedDeliveries(t.ctx, hook.id)).map((d) => d.status)).toEqual(['DELIVERED']);
+        const before = { writes: writes.length, beats: await beats() };
+        // Idle, before a beat is due: nothing written.
+        clock.advance(0.5);
+        expect((await dispatcher.step()).claimed).toEqual([]);
+        expect(writes.length).toBe(before.writes);
+        // A beat's interval after the last: one beat, durable (it syncs what the lazy commits left unsynced).
+        clock.advance(0.6);
+        expect((await dispatcher.step()).claimed).toEqual([]);
+        expect(writes.slice(before.writes)).toEqual(['durable']);
+        expect(await beats()).toBe(before.beats + 1);
+        // Then idle as before: no more beats.
+        for (let i = 0; i < 3; i++) {
+          clock.advance(1.1);
+          expect((await dispatcher.step()).claimed).toEqual([]);
+        }
+        expect(writes.slice(before.writes)).toEqual(['durable']);
+        expect(await beats()).toBe(before.beats + 1);
+      } finally {
+        await dispatcher.stop();
+      }
+    });
+  },
+  { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+);
