@@ -55,11 +55,11 @@ export type ChangeMark = () => string | undefined;
 export interface WriteOptions {
   /**
    * `false`: the commit answers before its changes are on the disk (SQLite: `synchronous = NORMAL` for its commit,
-   * no fsync; PostgreSQL: `synchronous_commit = off`). A power cut or a crash of the machine (on PostgreSQL, of its
-   * server too) may then lose it, and the others committed this way just before it; nothing else: the database stays
-   * consistent, a crash of svc's own process loses nothing, and the next durable commit makes it durable too (both
-   * dialects' logs are written in order). Only for writes that are done again when lost, and whose loss no one was
-   * told otherwise of: webhook deliveries' claims and outcomes (at least once: a lost outcome is a delivery sent
+   * no fsync; PostgreSQL: `synchronous_commit = off`). A power cut or a crash of the machine that holds the database
+   * (SQLite's file; PostgreSQL's server, or a crash of that server) may then lose it, and the others committed this
+   * way just before it; nothing else: the database stays consistent, a crash of svc's own process loses nothing, and
+   * the next durable commit makes it durable too (both dialects' logs are synced in order). Only for writes that are
+   * done again when lost: webhook deliveries' claims and outcomes (at least once: a lost outcome is a delivery sent
    * again, with the same id). Default `true`.
    */
   durable?: boolean;

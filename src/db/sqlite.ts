@@ -56,11 +56,18 @@ class ImmediateSqliteDriver extends SqliteDriver {
   readonly #state: ConnectionState;
 
   readonly #open: () => boolean;
+  readonly #sync: CommitSync;
 
-  constructor(config: ConstructorParameters<typeof SqliteDriver>[0], state: ConnectionState, open: () => boolean) {
+  constructor(
+    config: ConstructorParameters<typeof SqliteDriver>[0],
+    state: ConnectionState,
+    open: () => boolean,
+    sync: CommitSync,
+  ) {
     super(config);
     this.#state = state;
     this.#open = open;
+    this.#sync = sync;
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
@@ -70,6 +77,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    this.#sync.settle();
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     this.#marked(connection, true);
   }
@@ -100,6 +108,35 @@ class ImmediateSqliteDriver extends SqliteDriver {
 }
 
 /**
+ * What the connection's commits wait for: `synchronous = FULL` (each commit syncs the WAL), NORMAL only while a write
+ * that asked not to wait holds the connection (`lazy`: `Db.write`'s `durable: false`). `settle` sets what is wanted
+ * when it is not what is set: before every BEGIN, so that even if putting FULL back after a lazy write failed (SQLite
+ * refuses it while a transaction is still open), no durable write commits under NORMAL; and as a lazy write ends, so
+ * that statements outside a transaction commit under FULL. A failure to set it there is left for the next BEGIN.
+ */
+interface CommitSync {
+  lazy: boolean;
+  settle(): void;
+}
+
+function commitSync(database: SqliteDatabase.Database): CommitSync {
+  let normal = false;
+  const sync: CommitSync = {
+    lazy: false,
+    settle() {
+      if (normal === sync.lazy || !database.open) return;
+      try {
+        database.pragma(sync.lazy ? 'synchronous = NORMAL' : 'synchronous = FULL');
+        normal = sync.lazy;
+      } catch {
+        // Inside a transaction still open (a failed ROLLBACK): the next BEGIN sets it, before anything commits.
+      }
+    },
+  };
+  return sync;
+}
+
+/**
  * SQLite's DDL is transactional, but Kysely's SqliteAdapter says it is not, so Kysely's Migrator ran each statement
  * of a migration on its own and recorded the migration after it: two `svc migrate` on one new file both ran
  * 0001 ("table accounts already exists"), and a process killed mid-way left a migration half applied or applied
@@ -117,15 +154,22 @@ class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
   readonly #state: ConnectionState;
   readonly #open: () => boolean;
+  readonly #sync: CommitSync;
   /** `open`: whether the connection has a transaction open (SQLite's own word, better-sqlite3's `inTransaction`). */
-  constructor(config: ConstructorParameters<typeof SqliteDialect>[0], state: ConnectionState, open: () => boolean) {
+  constructor(
+    config: ConstructorParameters<typeof SqliteDialect>[0],
+    state: ConnectionState,
+    open: () => boolean,
+    sync: CommitSync,
+  ) {
     super(config);
     this.#config = config;
     this.#state = state;
     this.#open = open;
+    this.#sync = sync;
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config, this.#state, this.#open);
+    return new ImmediateSqliteDriver(this.#config, this.#state, this.#open, this.#sync);
   }
   override createAdapter(): SqliteAdapter {
     return new TransactionalDdlSqliteAdapter();
@@ -147,8 +191,9 @@ export function openSqlite(file: string): Db {
   const state: ConnectionState = { inTransaction: false, writes: 0 };
   // The speed machinery of SQLite's connection (src/speed/): the statement cache and the change mark.
   const statements = statementsOf(database, state);
+  const sync = commitSync(database);
   const kysely = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: statements }, state, () => database.inTransaction),
+    dialect: new ImmediateSqliteDialect({ database: statements }, state, () => database.inTransaction, sync),
   });
   return dbOver(kysely, 'sqlite', {
     changeMark: changeMark(database, state),
@@ -158,11 +203,12 @@ export function openSqlite(file: string): Db {
     // synced in order, so the next FULL commit or checkpoint makes this one durable too.
     lazily: (k, open) =>
       k.connection().execute(async (connection) => {
-        database.pragma('synchronous = NORMAL');
+        sync.lazy = true;
         try {
           return await open(connection);
         } finally {
-          database.pragma('synchronous = FULL');
+          sync.lazy = false;
+          sync.settle();
         }
       }),
     // One connection: holding it keeps this process's writers out between the reads.

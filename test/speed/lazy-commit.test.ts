@@ -138,8 +138,8 @@ describeEachDialect(
       }
     });
 
-    it('has a dispatcher beat once more, durably, within a beat of its last claim settling, then write nothing idle', async () => {
-      const { hook } = await endpointWithEvents(t.ctx, 1, 'ok', 1);
+    it('has a dispatcher beat once more, durably, within a beat of being busy, then write nothing idle, a short burst included', async () => {
+      const { api, hook } = await endpointWithEvents(t.ctx, 1, 'ok', 2);
       const writes: string[] = [];
       const watched: Db = {
         ...t.ctx.db,
@@ -174,13 +174,33 @@ describeEachDialect(
         expect((await dispatcher.step()).claimed).toEqual([]);
         expect(writes.slice(before.writes)).toEqual(['durable']);
         expect(await beats()).toBe(before.beats + 1);
+        // A short burst that starts and ends between two beats (0.3 s after this one): its fan-out is durable, its
+        // claim and outcome lazy, and no beat is due while it runs; one beat follows within a beat's interval of the
+        // last one, for the outcome's sake.
+        const idleBeat = writes.length;
+        clock.advance(0.3);
+        await api.readyRecord();
+        const burst = await dispatcher.step();
+        expect(burst.claimed).toHaveLength(1);
+        expect(await burst.claimed[0]!.settled).toBe(true);
+        await dispatcher.settled();
+        expect(writes.slice(idleBeat)).toEqual(['durable', 'lazy', 'lazy']);
+        clock.advance(0.3);
+        expect((await dispatcher.step()).claimed).toEqual([]);
+        expect(writes.slice(idleBeat)).toEqual(['durable', 'lazy', 'lazy']);
+        clock.advance(0.5);
+        expect((await dispatcher.step()).claimed).toEqual([]);
+        expect(writes.slice(idleBeat)).toEqual(['durable', 'lazy', 'lazy', 'durable']);
+        expect(await beats()).toBe(before.beats + 2);
+        expect((await storedDeliveries(t.ctx, hook.id)).map((d) => d.status)).toEqual(['DELIVERED', 'DELIVERED']);
+
         // Then idle as before: no more beats.
         for (let i = 0; i < 3; i++) {
           clock.advance(1.1);
           expect((await dispatcher.step()).claimed).toEqual([]);
         }
-        expect(writes.slice(before.writes)).toEqual(['durable']);
-        expect(await beats()).toBe(before.beats + 1);
+        expect(writes.slice(idleBeat)).toEqual(['durable', 'lazy', 'lazy', 'durable']);
+        expect(await beats()).toBe(before.beats + 2);
       } finally {
         await dispatcher.stop();
       }

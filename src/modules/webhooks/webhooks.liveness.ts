@@ -41,7 +41,8 @@ export interface LivenessOptions {
  * clocks of two machines, which may differ). The dead one's claims are taken over in one transaction with the
  * removal of its row, and only if it has not beaten meanwhile (a claim is always made after a beat, so a process
  * judged dead while idle loses nothing: it joins again before it claims). An idle dispatcher only reads: no write
- * lock a second (SQLite has one writer). A process that restarts is a new dispatcher: its old self's claims are
+ * lock a second (SQLite has one writer), but for one beat within a second of becoming idle, which makes durable the
+ * claims and outcomes it committed without waiting for the disk (piece `lazy-commit`). A process that restarts is a new dispatcher: its old self's claims are
  * taken over by whoever watches, itself included, `takeoverAfter` after it is first seen standing still.
  *
  * An attempt genuinely in flight on a live process is never taken over: that process beats while it waits. If a
@@ -60,6 +61,11 @@ export function liveness(options: LivenessOptions): Liveness {
   let joined = false;
   /** Whether the last beat was of a process holding claims (a row gone since then means they were taken over). */
   let heldClaims = false;
+  /**
+   * Whether it has been busy (claiming, or holding claims) since its last beat: its claims' and outcomes' commits
+   * since then may not be on the disk yet (piece `lazy-commit`), and one more beat, durable, makes them so.
+   */
+  let busySinceBeat = false;
   let lastBeat = -Infinity;
   let lastWatch = -Infinity;
   let ticking: Promise<void> | null = null;
@@ -68,6 +74,7 @@ export function liveness(options: LivenessOptions): Liveness {
   async function beat(at: number, busy: boolean): Promise<void> {
     if (joined && (await db.write((ex) => repo.beat(ex, id, at)))) {
       heldClaims = busy;
+      busySinceBeat = busy;
       return;
     }
     if (joined && heldClaims) {
@@ -76,9 +83,18 @@ export function liveness(options: LivenessOptions): Liveness {
         'webhook dispatcher was judged dead (no beat in time); its claims were taken over',
       );
     }
+    // Idle, it joins again only before its next claim, as a process judged dead while idle does (the takeover that
+    // removed its row was a durable commit of the same database: what it committed lazily before is durable too).
+    if (!busy) {
+      joined = false;
+      heldClaims = false;
+      busySinceBeat = false;
+      return;
+    }
     await db.write((ex) => repo.join(ex, id, at));
     joined = true;
     heldClaims = busy;
+    busySinceBeat = busy;
   }
 
   async function watch(at: number): Promise<void> {
@@ -107,11 +123,12 @@ export function liveness(options: LivenessOptions): Liveness {
 
   async function tickNow(busy: boolean): Promise<void> {
     const at = now();
-    // Busy: a beat each `beatEvery`. Idle again after holding claims: one beat more, within `beatEvery` of the last,
-    // which records that it holds none; being durable, it also makes durable the claims' and outcomes' commits that
-    // did not wait for the disk (piece `lazy-commit`: SQLite syncs its WAL in order), so a power cut loses at most
-    // about `beatEvery` of them.
-    if (busy ? !joined || due(lastBeat, at) : joined && heldClaims && due(lastBeat, at)) {
+    if (busy) busySinceBeat = true;
+    // Busy: a beat each `beatEvery`. Idle again after being busy since its last beat: one beat more, within
+    // `beatEvery` of that one. It is durable, so it makes durable the claims' and outcomes' commits that did not wait
+    // for the disk (piece `lazy-commit`: SQLite syncs its WAL in order): a power cut loses at most about `beatEvery`
+    // of them.
+    if (busy ? !joined || due(lastBeat, at) : joined && busySinceBeat && due(lastBeat, at)) {
       await beat(at, busy);
       lastBeat = at;
     }
