@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { ByDialect, Executor } from '../../db/database.js';
 import { pgNamed } from '../../speed/postgres-named.js';
+import { preparedQuery } from '../../speed/prepared.js';
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from './webhooks.tables.js';
 
 /** The next state of an attempted delivery. */
@@ -24,6 +25,54 @@ export interface OutcomeRow {
   token: string;
   outcome: DeliveryOutcome;
 }
+
+/** SQLite's three statements of an outcome, each built and compiled once (piece `prepared`). */
+const insertAttemptQuery = preparedQuery<{ [K in keyof WebhookAttemptsTable]: WebhookAttemptsTable[K] }>()((ex, p) =>
+  ex.insertInto('webhook_attempts').values({
+    account_id: p('account_id'),
+    attempt_id: p('attempt_id'),
+    endpoint_id: p('endpoint_id'),
+    event_id: p('event_id'),
+    attempted_at: p('attempted_at'),
+    status_code: p('status_code'),
+    latency_ms: p('latency_ms'),
+    response_excerpt: p('response_excerpt'),
+    error: p('error'),
+    succeeded: p('succeeded'),
+  }),
+);
+
+const settleQuery = preparedQuery<{
+  accountId: string;
+  deliveryId: string;
+  token: string;
+  status: DeliveryOutcome['status'];
+  attempts: number;
+  nextAttemptAt: number;
+  now: number;
+}>()((ex, p) =>
+  ex
+    .updateTable('webhook_deliveries')
+    .set({
+      status: p('status'),
+      attempts: p('attempts'),
+      next_attempt_at: p('nextAttemptAt'),
+      lease_token: null,
+      claimed_by: null,
+      updated_at: p('now'),
+    })
+    .where('account_id', '=', p('accountId'))
+    .where('delivery_id', '=', p('deliveryId'))
+    .where('lease_token', '=', p('token')),
+);
+
+const endpointFailingQuery = preparedQuery<{ accountId: string; endpointId: string }>()((ex, p) =>
+  ex
+    .selectFrom('webhook_endpoints')
+    .select(['status', 'failing_since'])
+    .where('account_id', '=', p('accountId'))
+    .where('endpoint_id', '=', p('endpointId')),
+);
 
 /**
  * SQLite: for each outcome, its three statements one after another (in process each is a call). PostgreSQL: one
@@ -117,7 +166,7 @@ export const attemptsRepository = {
   },
 
   async insertAttempt(ex: Executor, row: WebhookAttemptsTable): Promise<void> {
-    await ex.insertInto('webhook_attempts').values(row).execute();
+    await insertAttemptQuery(ex, row);
   },
 
   /** The attempt's outcome, written only while the claim is still this process's; false when it is not. */
@@ -127,30 +176,24 @@ export const attemptsRepository = {
     token: string,
     outcome: DeliveryOutcome,
   ): Promise<boolean> {
-    const result = await ex
-      .updateTable('webhook_deliveries')
-      .set({
-        status: outcome.status,
-        attempts: outcome.attempts,
-        next_attempt_at: outcome.nextAttemptAt,
-        lease_token: null,
-        claimed_by: null,
-        updated_at: outcome.now,
-      })
-      .where('account_id', '=', d.account_id)
-      .where('delivery_id', '=', d.delivery_id)
-      .where('lease_token', '=', token)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    const result = await settleQuery(ex, {
+      accountId: d.account_id,
+      deliveryId: d.delivery_id,
+      token,
+      status: outcome.status,
+      attempts: outcome.attempts,
+      nextAttemptAt: outcome.nextAttemptAt,
+      now: outcome.now,
+    });
+    return Number(result.numAffectedRows ?? 0n) > 0;
   },
 
-  async endpointFailing(ex: Executor, accountId: string, endpointId: string) {
-    return ex
-      .selectFrom('webhook_endpoints')
-      .select(['status', 'failing_since'])
-      .where('account_id', '=', accountId)
-      .where('endpoint_id', '=', endpointId)
-      .executeTakeFirst();
+  async endpointFailing(
+    ex: Executor,
+    accountId: string,
+    endpointId: string,
+  ): Promise<Pick<WebhookEndpointsTable, 'status' | 'failing_since'> | undefined> {
+    return (await endpointFailingQuery(ex, { accountId, endpointId })).rows[0];
   },
 
   async setEndpoint(

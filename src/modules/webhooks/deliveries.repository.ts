@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { ByDialect, Database, Executor } from '../../db/database.js';
 import { hints } from '../../speed/hints.js';
 import { pgNamed } from '../../speed/postgres-named.js';
+import { preparedQuery } from '../../speed/prepared.js';
 import { claimOnPostgres } from './postgres-claim.repository.js';
 import type { Claim, DueDelivery, EndpointKey } from './deliveries.types.js';
 import type { WebhookEndpointsTable } from './webhooks.tables.js';
@@ -42,15 +43,23 @@ function behindQuery(ex: Executor, after: EndpointKey | null, limit: number) {
  */
 const claimOf: ByDialect<Claim> = {
   async sqlite(ex, endpoint, now, limit, leaseEnd, claim) {
-    const rows = await dueQuery(ex, now, limit, endpoint).execute();
-    for (const row of rows) {
-      await ex
-        .updateTable('webhook_deliveries')
-        .set({ next_attempt_at: leaseEnd, lease_token: claim.token, claimed_by: claim.by, updated_at: now })
-        .where('account_id', '=', row.account_id)
-        .where('delivery_id', '=', row.delivery_id)
-        .execute();
-    }
+    const { rows } = await endpointDueQuery(ex, {
+      now,
+      limit,
+      accountId: endpoint.account_id,
+      endpointId: endpoint.endpoint_id,
+    });
+    await claimOne.each(
+      ex,
+      rows.map((row) => ({
+        accountId: row.account_id,
+        deliveryId: row.delivery_id,
+        leaseEnd,
+        token: claim.token,
+        by: claim.by,
+        now,
+      })),
+    );
     return rows;
   },
   postgres: claimOnPostgres,
@@ -71,9 +80,39 @@ export const ofDisabledEndpoint = ({ exists, selectFrom }: ExpressionBuilder<Dat
       .where('e.status', '=', 'DISABLED'),
   );
 
-/** Due deliveries of enabled endpoints (of one endpoint, when given), oldest due first. */
-function dueQuery(ex: Executor, now: number, limit: number, endpoint?: EndpointKey) {
-  let query = ex
+/** Due deliveries of enabled endpoints, oldest due first. */
+const dueQuery = (ex: Executor, now: number, limit: number) =>
+  dueSelect(ex).where('d.next_attempt_at', '<=', now).orderBy('d.next_attempt_at').limit(limit);
+
+/** SQLite's claim: one endpoint's due deliveries, oldest due first, then each one's lease (built and compiled once). */
+const endpointDueQuery = preparedQuery<{ now: number; limit: number; accountId: string; endpointId: string }>()(
+  (ex, p) =>
+    dueSelect(ex)
+      .where('d.next_attempt_at', '<=', p('now'))
+      .where('d.account_id', '=', p('accountId'))
+      .where('d.endpoint_id', '=', p('endpointId'))
+      .orderBy('d.next_attempt_at')
+      .limit(p('limit')),
+);
+
+const claimOne = preparedQuery<{
+  accountId: string;
+  deliveryId: string;
+  leaseEnd: number;
+  token: string;
+  by: string;
+  now: number;
+}>()((ex, p) =>
+  ex
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: p('leaseEnd'), lease_token: p('token'), claimed_by: p('by'), updated_at: p('now') })
+    .where('account_id', '=', p('accountId'))
+    .where('delivery_id', '=', p('deliveryId')),
+);
+
+/** The due deliveries of enabled endpoints with what an attempt needs: the endpoint's target and the event. */
+function dueSelect(ex: Executor) {
+  return ex
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as e', (j) =>
       j.onRef('e.account_id', '=', 'd.account_id').onRef('e.endpoint_id', '=', 'd.endpoint_id'),
@@ -97,12 +136,7 @@ function dueQuery(ex: Executor, now: number, limit: number, endpoint?: EndpointK
       'v.data_json',
     ])
     .where('d.status', '=', 'PENDING')
-    .where('d.next_attempt_at', '<=', now)
     .where('e.status', '=', 'ENABLED');
-  if (endpoint) {
-    query = query.where('d.account_id', '=', endpoint.account_id).where('d.endpoint_id', '=', endpoint.endpoint_id);
-  }
-  return query.orderBy('d.next_attempt_at').limit(limit);
 }
 
 /** The dispatcher's statements (webhooks.dispatcher.ts). */
