@@ -2,8 +2,8 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { ByDialect, Database, Executor } from '../../db/database.js';
 import { hints } from '../../speed/hints.js';
 import { pgNamed } from '../../speed/postgres-named.js';
-import { preparedQuery } from '../../speed/prepared.js';
 import { claimOnPostgres } from './postgres-claim.repository.js';
+import { claimOnSqlite, dueSelect } from './sqlite-claim.repository.js';
 import type { Claim, DueDelivery, EndpointKey } from './deliveries.types.js';
 import type { WebhookEndpointsTable } from './webhooks.tables.js';
 
@@ -37,33 +37,10 @@ function behindQuery(ex: Executor, after: EndpointKey | null, limit: number) {
 }
 
 /**
- * Claims up to `limit` of one endpoint's due deliveries, oldest due first: each leased to `claim` until `leaseEnd`.
- * SQLite: the due rows read, then each updated (in process a statement is a call; the write transaction holds the
- * database). PostgreSQL: one statement (postgres-claim.repository.ts).
+ * Claims up to `limit` of one endpoint's due deliveries, oldest due first: each leased to `claim` until `leaseEnd`
+ * (sqlite-claim.repository.ts, postgres-claim.repository.ts).
  */
-const claimOf: ByDialect<Claim> = {
-  async sqlite(ex, endpoint, now, limit, leaseEnd, claim) {
-    const { rows } = await endpointDueQuery(ex, {
-      now,
-      limit,
-      accountId: endpoint.account_id,
-      endpointId: endpoint.endpoint_id,
-    });
-    await claimOne.each(
-      ex,
-      rows.map((row) => ({
-        accountId: row.account_id,
-        deliveryId: row.delivery_id,
-        leaseEnd,
-        token: claim.token,
-        by: claim.by,
-        now,
-      })),
-    );
-    return rows;
-  },
-  postgres: claimOnPostgres,
-};
+const claimOf: ByDialect<Claim> = { sqlite: claimOnSqlite, postgres: claimOnPostgres };
 
 /** An enabled endpoint with deliveries due, and how many (counted up to the number asked for). */
 export interface DueEndpoint extends EndpointKey {
@@ -83,61 +60,6 @@ export const ofDisabledEndpoint = ({ exists, selectFrom }: ExpressionBuilder<Dat
 /** Due deliveries of enabled endpoints, oldest due first. */
 const dueQuery = (ex: Executor, now: number, limit: number) =>
   dueSelect(ex).where('d.next_attempt_at', '<=', now).orderBy('d.next_attempt_at').limit(limit);
-
-/** SQLite's claim: one endpoint's due deliveries, oldest due first, then each one's lease (built and compiled once). */
-const endpointDueQuery = preparedQuery<{ now: number; limit: number; accountId: string; endpointId: string }>()(
-  (ex, p) =>
-    dueSelect(ex)
-      .where('d.next_attempt_at', '<=', p('now'))
-      .where('d.account_id', '=', p('accountId'))
-      .where('d.endpoint_id', '=', p('endpointId'))
-      .orderBy('d.next_attempt_at')
-      .limit(p('limit')),
-);
-
-const claimOne = preparedQuery<{
-  accountId: string;
-  deliveryId: string;
-  leaseEnd: number;
-  token: string;
-  by: string;
-  now: number;
-}>()((ex, p) =>
-  ex
-    .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: p('leaseEnd'), lease_token: p('token'), claimed_by: p('by'), updated_at: p('now') })
-    .where('account_id', '=', p('accountId'))
-    .where('delivery_id', '=', p('deliveryId')),
-);
-
-/** The due deliveries of enabled endpoints with what an attempt needs: the endpoint's target and the event. */
-function dueSelect(ex: Executor) {
-  return ex
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_endpoints as e', (j) =>
-      j.onRef('e.account_id', '=', 'd.account_id').onRef('e.endpoint_id', '=', 'd.endpoint_id'),
-    )
-    .innerJoin('account_events as v', (j) =>
-      j.onRef('v.account_id', '=', 'd.account_id').onRef('v.event_id', '=', 'd.event_id'),
-    )
-    .select([
-      'd.account_id',
-      'd.delivery_id',
-      'd.endpoint_id',
-      'd.event_id',
-      'd.attempts',
-      'd.retry_from',
-      'e.url',
-      'e.secret',
-      'e.previous_secret',
-      'e.previous_secret_expires_at',
-      'v.type',
-      'v.occurred_at',
-      'v.data_json',
-    ])
-    .where('d.status', '=', 'PENDING')
-    .where('e.status', '=', 'ENABLED');
-}
 
 /** The dispatcher's statements (webhooks.dispatcher.ts). */
 export const deliveriesRepository = {
