@@ -53,21 +53,11 @@ class LockWaitingConnection implements DatabaseConnection {
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   #connection: LockWaitingConnection | undefined;
-  readonly #state: ConnectionState;
+  readonly #parts: ConnectionParts;
 
-  readonly #open: () => boolean;
-  readonly #sync: CommitSync;
-
-  constructor(
-    config: ConstructorParameters<typeof SqliteDriver>[0],
-    state: ConnectionState,
-    open: () => boolean,
-    sync: CommitSync,
-  ) {
+  constructor(config: ConstructorParameters<typeof SqliteDriver>[0], parts: ConnectionParts) {
     super(config);
-    this.#state = state;
-    this.#open = open;
-    this.#sync = sync;
+    this.#parts = parts;
   }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
@@ -77,7 +67,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    this.#sync.settle();
+    this.#parts.sync.settle();
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     this.#marked(connection, true);
   }
@@ -95,7 +85,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
       // SQLite may have ended the transaction itself (it rolls the whole of it back on some errors: SQLITE_FULL,
       // SQLITE_IOERR, SQLITE_NOMEM). A ROLLBACK then fails ("no transaction is active"), and its error would replace
       // the one that ended the transaction (a full disk answered 500 instead of 507).
-      if (this.#open()) await super.rollbackTransaction(connection);
+      if (this.#parts.open()) await super.rollbackTransaction(connection);
     } finally {
       this.#marked(connection, false);
     }
@@ -103,7 +93,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
   #marked(connection: DatabaseConnection, inTransaction: boolean): void {
     if (connection instanceof LockWaitingConnection) connection.inTransaction = inTransaction;
-    this.#state.inTransaction = inTransaction;
+    this.#parts.state.inTransaction = inTransaction;
   }
 }
 
@@ -117,6 +107,14 @@ class ImmediateSqliteDriver extends SqliteDriver {
 interface CommitSync {
   lazy: boolean;
   settle(): void;
+}
+
+/** What the driver shares with the rest of the connection's machinery. */
+interface ConnectionParts {
+  state: ConnectionState;
+  /** Whether the connection has a transaction open (SQLite's own word, better-sqlite3's `inTransaction`). */
+  open: () => boolean;
+  sync: CommitSync;
 }
 
 function commitSync(database: SqliteDatabase.Database): CommitSync {
@@ -152,24 +150,14 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
-  readonly #state: ConnectionState;
-  readonly #open: () => boolean;
-  readonly #sync: CommitSync;
-  /** `open`: whether the connection has a transaction open (SQLite's own word, better-sqlite3's `inTransaction`). */
-  constructor(
-    config: ConstructorParameters<typeof SqliteDialect>[0],
-    state: ConnectionState,
-    open: () => boolean,
-    sync: CommitSync,
-  ) {
+  readonly #parts: ConnectionParts;
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0], parts: ConnectionParts) {
     super(config);
     this.#config = config;
-    this.#state = state;
-    this.#open = open;
-    this.#sync = sync;
+    this.#parts = parts;
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config, this.#state, this.#open, this.#sync);
+    return new ImmediateSqliteDriver(this.#config, this.#parts);
   }
   override createAdapter(): SqliteAdapter {
     return new TransactionalDdlSqliteAdapter();
@@ -193,7 +181,7 @@ export function openSqlite(file: string): Db {
   const statements = statementsOf(database, state);
   const sync = commitSync(database);
   const kysely = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: statements }, state, () => database.inTransaction, sync),
+    dialect: new ImmediateSqliteDialect({ database: statements }, { state, open: () => database.inTransaction, sync }),
   });
   return dbOver(kysely, 'sqlite', {
     changeMark: changeMark(database, state),

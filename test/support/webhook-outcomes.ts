@@ -85,13 +85,17 @@ export function firstTogether(count: number): (groups: StatementGroups<Ended>) =
   };
 }
 
-/** The test's database, its write transactions counted (and those that failed). */
-export function counted(db: Db): { db: Db; writes: number; failed: number } {
-  const counts = { db, writes: 0, failed: 0 };
+/**
+ * The test's database, its write transactions counted (and those that failed), each one's kind in order: `lazy` when
+ * its commit need not wait for the disk (`WriteOptions.durable` false), else `durable`.
+ */
+export function counted(db: Db): { db: Db; writes: number; failed: number; kinds: ('lazy' | 'durable')[] } {
+  const counts = { db, writes: 0, failed: 0, kinds: [] as ('lazy' | 'durable')[] };
   counts.db = {
     ...db,
     write: (work, options) => {
       counts.writes++;
+      counts.kinds.push(options?.durable === false ? 'lazy' : 'durable');
       return db.write(work, options).catch((error: unknown) => {
         counts.failed++;
         throw error;

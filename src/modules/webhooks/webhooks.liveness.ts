@@ -42,8 +42,9 @@ export interface LivenessOptions {
  * removal of its row, and only if it has not beaten meanwhile (a claim is always made after a beat, so a process
  * judged dead while idle loses nothing: it joins again before it claims). An idle dispatcher only reads: no write
  * lock a second (SQLite has one writer), but for one beat within a second of becoming idle, which makes durable the
- * claims and outcomes it committed without waiting for the disk (piece `lazy-commit`). A process that restarts is a new dispatcher: its old self's claims are
- * taken over by whoever watches, itself included, `takeoverAfter` after it is first seen standing still.
+ * claims and outcomes it committed without waiting for the disk (piece `lazy-commit`). A process that restarts is a
+ * new dispatcher: its old self's claims are taken over by whoever watches, itself included, `takeoverAfter` after it
+ * is first seen standing still.
  *
  * An attempt genuinely in flight on a live process is never taken over: that process beats while it waits. If a
  * process stalls past the window (a frozen VM), its claims go to another, which may send them again (at least
