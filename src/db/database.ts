@@ -27,6 +27,8 @@ export type Executor = Kysely<Database> & {
    * there outside a write transaction, where each statement commits as it ends.
    */
   readonly afterCommit?: (then: () => void) => void;
+  /** Write transactions only: the options the transaction was opened with (a hint need not set again what it holds). */
+  readonly opened?: WriteOptions;
 };
 
 /**
@@ -63,10 +65,23 @@ export interface WriteOptions {
    * again, with the same id). Default `true`.
    */
   durable?: boolean;
+  /**
+   * `false`: PostgreSQL compiles none of the transaction's statements (`jit = off` for it alone): for transactions of
+   * short statements whose estimates are large (webhook delivery's due endpoints, a recursive query:
+   * src/speed/hints.ts). SQLite compiles nothing: no effect there. Default: the server's setting.
+   */
+  jit?: boolean;
 }
 
-/** Opens a write transaction on `on` (the database, or one of its connections), `first` its first statement. */
-type OpenWrite<T> = (on: Kysely<Database>, first?: (ex: Executor) => Promise<unknown>) => Promise<T>;
+/**
+ * How `Db.write` runs its work, handed to the dialect for a write opened with options (`WriteOptions`): `open` opens a
+ * Kysely transaction on `on` (the database, or one of its connections) and runs the work in it; `within` runs the work
+ * on `on`, a connection whose transaction the dialect opens and ends itself (its BEGIN carrying the settings).
+ */
+interface WriteWays<T> {
+  open(on: Kysely<Database>): Promise<T>;
+  within(on: Kysely<Database>): Promise<T>;
+}
 
 /** One implementation per dialect of a statement the two cannot share. */
 export type ByDialect<F> = { readonly [D in DialectName]: F };
@@ -107,10 +122,10 @@ export function dbOver(
     /** Given to write transactions' executors (SQLite). */
     runEach?: RunEach;
     /**
-     * A write transaction whose commit need not wait for the disk (`WriteOptions.durable` false): the dialect runs
-     * `open` (the write transaction, `first` its first statement) with its setting changed for it alone.
+     * A write transaction opened with options (`WriteOptions`: a commit that need not wait for the disk, no JIT): the
+     * dialect runs it (`ways`) with its settings changed for it alone.
      */
-    lazily<T>(kysely: Kysely<Database>, open: OpenWrite<T>): Promise<T>;
+    opened<T>(kysely: Kysely<Database>, options: WriteOptions, ways: WriteWays<T>): Promise<T>;
     listen?: Db['listen'];
     /** Closes what the dialect opened beside Kysely's pool (PostgreSQL's listener), before the pool. */
     close?(): Promise<void>;
@@ -124,13 +139,11 @@ export function dbOver(
     async write(work, options) {
       const committed: (() => void)[] = [];
       const afterCommit = (then: () => void) => void committed.push(then);
-      const open = (on: Kysely<Database>, first?: (ex: Executor) => Promise<unknown>) =>
-        on.transaction().execute(async (trx) => {
-          const ex = Object.assign(trx, { dialect, runEach: parts.runEach, afterCommit });
-          await first?.(ex);
-          return work(ex);
-        });
-      const result = options?.durable === false ? await parts.lazily(kysely, open) : await open(kysely);
+      const within = (on: Kysely<Database>) =>
+        work(Object.assign(on, { dialect, runEach: parts.runEach, afterCommit, opened: options }));
+      const open = (on: Kysely<Database>) => on.transaction().execute(within);
+      const plain = options === undefined || (options.durable !== false && options.jit !== false);
+      const result = plain ? await open(kysely) : await parts.opened(kysely, options, { open, within });
       for (const then of committed) then();
       return result;
     },

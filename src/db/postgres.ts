@@ -6,9 +6,39 @@ import { nameStatements } from '../speed/postgres-named.js';
 import { pgDirectReads } from '../speed/postgres-reads.js';
 import { isOn } from '../speed/switches.js';
 import { listenOn } from './postgres-listen.js';
-import { dbOver, type Database, type Db } from './database.js';
+import { dbOver, type Database, type Db, type WriteOptions } from './database.js';
 
 const INT8_OID = 20;
+
+/** What a write's options change in its transaction, for it alone (`set local`: through PgBouncer's transaction pooling too). */
+const settingsOf = (options: WriteOptions): string[] => [
+  ...(options.durable === false ? ['set local synchronous_commit = off'] : []),
+  ...(options.jit === false ? ['set local jit = off'] : []),
+];
+
+/**
+ * A write transaction whose settings travel with its BEGIN: one simple-protocol message (`begin; set local …`), one
+ * round trip, where Kysely's BEGIN and then each setting would take one each. Held on one connection, committed or
+ * rolled back here as Kysely's transaction would be: on any failure (its BEGIN's, its work's, its COMMIT's), a
+ * ROLLBACK (whose own failure, on a connection gone, changes nothing) and the failure passed on.
+ */
+async function withSettings<T>(
+  k: Kysely<Database>,
+  settings: readonly string[],
+  within: (on: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  return k.connection().execute(async (connection) => {
+    try {
+      await sql.raw(['begin', ...settings].join('; ')).execute(connection);
+      const result = await within(connection);
+      await sql`commit`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(connection).catch(() => {});
+      throw error;
+    }
+  });
+}
 
 /**
  * `listenUrl`: where the grant cache's listener connects (DATABASE_LISTEN_URL), else `url`. `namedStatements`: the hot
@@ -66,8 +96,7 @@ export function openPostgres(url: string, poolSize: number, listenUrl = url, nam
       await Promise.all([...listeners].map((l) => l.close()));
     },
     read: (k, work) => k.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work),
-    // For this transaction only (`set local`: through PgBouncer's transaction pooling too).
-    lazily: (k, open) => open(k, (ex) => sql`set local synchronous_commit = off`.execute(ex)),
+    opened: (k, options, { within }) => withSettings(k, settingsOf(options), within),
     async ping() {
       const client = await pool.connect();
       try {

@@ -186,19 +186,22 @@ export function openSqlite(file: string): Db {
   return dbOver(kysely, 'sqlite', {
     changeMark: changeMark(database, state),
     runEach: runEachOf(statements),
-    // SQLite reads `synchronous` at COMMIT and refuses to change it inside a transaction: NORMAL (the WAL written,
-    // not synced) around this one transaction, on the connection held for it alone, then FULL again. The WAL is
-    // synced in order, so the next FULL commit or checkpoint makes this one durable too.
-    lazily: (k, open) =>
-      k.connection().execute(async (connection) => {
-        sync.lazy = true;
-        try {
-          return await open(connection);
-        } finally {
-          sync.lazy = false;
-          sync.settle();
-        }
-      }),
+    // A commit that need not wait for the disk: SQLite reads `synchronous` at COMMIT and refuses to change it inside
+    // a transaction, so NORMAL (the WAL written, not synced) around this one transaction, on the connection held for
+    // it alone, then FULL again. The WAL is synced in order, so the next FULL commit or checkpoint makes this one
+    // durable too. (`jit`: SQLite compiles nothing.)
+    opened: (k, options, { open }) =>
+      options.durable !== false
+        ? open(k)
+        : k.connection().execute(async (connection) => {
+            sync.lazy = true;
+            try {
+              return await open(connection);
+            } finally {
+              sync.lazy = false;
+              sync.settle();
+            }
+          }),
     // One connection: holding it keeps this process's writers out between the reads.
     read: (k, work) => k.connection().execute(work),
     async ping() {

@@ -26,7 +26,8 @@ export interface Hints {
    * estimates are large and whose run is short. Webhook delivery's due endpoints is a recursive query: PostgreSQL
    * guesses ten times the rows for each recursion, so once its tables have statistics of a few thousand deliveries
    * its cost passes `jit_above_cost` (100,000 by default) and every run compiled for about 30 ms a query that runs
-   * in under 1 ms, in every attempt's outcome (measured 2026-11-29: docs/performance.md). One round trip more.
+   * in under 1 ms, in every attempt's outcome (measured 2026-11-29: docs/performance.md). One round trip more, unless
+   * the transaction was opened with JIT off (`WriteOptions.jit` false: the dispatcher's, src/speed/lazy-commit.ts).
    */
   noJit(ex: Executor): Promise<void>;
 }
@@ -46,7 +47,7 @@ onSwitches(() => {
   hints.joinInWrittenOrder = isOn('hint-join-order') ? sql`cross join` : sql`,`;
   hints.noJit = isOn('hint-no-jit')
     ? async (ex) => {
-        if (ex.dialect === 'postgres') await sql`set local jit = off`.execute(ex);
+        if (ex.dialect === 'postgres' && ex.opened?.jit !== false) await sql`set local jit = off`.execute(ex);
       }
     : async () => {};
 });

@@ -8,4 +8,9 @@ import { isOn } from './switches.js';
  * delivery due, an outcome lost is a delivery sent again with the same id (at least once: docs/webhooks.md), its
  * attempt's log line lost with it. Read once where the dispatcher and its outcome groups are built.
  */
-export const deliveryCommit = (): WriteOptions => ({ durable: !isOn('lazy-commit') });
+export const deliveryCommit = (): WriteOptions => ({
+  durable: !isOn('lazy-commit'),
+  // The due endpoints these transactions run is planned without JIT (piece `hint-no-jit`, src/speed/hints.ts): said
+  // once with the transaction's BEGIN (PostgreSQL), not before each run.
+  ...(isOn('hint-no-jit') ? { jit: false } : {}),
+});

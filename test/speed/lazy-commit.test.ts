@@ -85,6 +85,37 @@ describeEachDialect(
       expect(await db.write((ex) => flushing(ex))).toBe(durable);
     });
 
+    it('commits a write opened without JIT as any other, durably unless it asks otherwise', async () => {
+      // `jit: false` changes what PostgreSQL compiles (test/speed/no-jit.test.ts), never how the write commits.
+      const noJit = await db.write(
+        async (ex) => {
+          await insert(ex, 'no jit');
+          return flushing(ex);
+        },
+        { jit: false },
+      );
+      expect(noJit).toBe(durable);
+      const both = await db.write(
+        async (ex) => {
+          await insert(ex, 'no jit, lazy');
+          return flushing(ex);
+        },
+        { jit: false, durable: false },
+      );
+      expect(both).toBe(lazy);
+      await expect(
+        db.write(
+          async (ex) => {
+            await insert(ex, 'undone');
+            throw new Error('refused');
+          },
+          { jit: false, durable: false },
+        ),
+      ).rejects.toThrow('refused');
+      expect(await rows()).toEqual(['no jit', 'no jit, lazy']);
+      expect(await db.write((ex) => flushing(ex))).toBe(durable);
+    });
+
     it('runs a durable write asked for while a lazy one is open under its own setting, after it', async () => {
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));

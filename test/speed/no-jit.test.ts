@@ -2,10 +2,11 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import type { Database, Db, Executor } from '../../src/db/database.js';
+import type { Database, Db, Executor, WriteOptions } from '../../src/db/database.js';
 import { openDatabase } from '../../src/db/open.js';
 import { nowMicros } from '../../src/lib/clock.js';
 import { deliveriesRepository } from '../../src/modules/webhooks/deliveries.repository.js';
+import { deliveryCommit } from '../../src/speed/lazy-commit.js';
 import { turnOff } from '../../src/speed/switches.js';
 import { describeEachDialect } from '../support/context.js';
 
@@ -64,6 +65,83 @@ describeEachDialect(
         });
         expect(off).toEqual({ jit: 'on', compiles: true });
       } finally {
+        await db.close();
+      }
+    });
+
+    it("opens the dispatcher's transactions with their settings in their BEGIN: one round trip, and none before the due endpoints", async () => {
+      // Every statement the pool's connection is sent, as pg is asked to send it (patched before it connects).
+      const sent: string[] = [];
+      const original = pg.Client.prototype.query;
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const [first] = args;
+        sent.push(typeof first === 'string' ? first : (first as { text: string }).text);
+        return Reflect.apply(original, this, args) as unknown;
+      } as typeof original;
+      const db = node(t.ctx.database.url);
+      try {
+        await sql`set jit = on`.execute(db.direct);
+        await sql`set jit_above_cost = 0`.execute(db.direct);
+        const now = nowMicros();
+        const show = async (ex: Executor) => {
+          const { rows } = await sql<{ jit: string; sync: string }>`
+            select current_setting('jit') as jit, current_setting('synchronous_commit') as sync`.execute(ex);
+          return rows[0]!;
+        };
+        const inTransaction = async (options?: WriteOptions) => {
+          sent.length = 0;
+          const seen = await db.write(async (ex) => {
+            await deliveriesRepository.dueEndpoints(ex, now, 8);
+            return { ...(await show(ex)), compiles: await compiles(ex, now) };
+          }, options);
+          return { seen, sent: sent.filter((text) => !/pg_prepared_statements|^explain|current_setting/.test(text)) };
+        };
+        const due = expect.stringContaining('waiting_accounts(account_id)');
+
+        // The dispatcher's claims and outcomes (both pieces on): BEGIN and both settings in one message.
+        expect(await inTransaction(deliveryCommit())).toEqual({
+          seen: { jit: 'off', sync: 'off', compiles: false },
+          sent: ['begin; set local synchronous_commit = off; set local jit = off', due, 'commit'],
+        });
+        // Its settings were its own: the connection's next transaction runs as the server is set.
+        expect((await inTransaction()).seen).toEqual({ jit: 'off', sync: 'on', compiles: false });
+        expect(await db.write((ex) => show(ex))).toEqual({ jit: 'on', sync: 'on' });
+        // A transaction opened without the setting: the hint says it before the statement, one round trip more.
+        expect((await inTransaction()).sent).toEqual(['begin', 'set local jit = off', due, 'commit']);
+        // JIT off alone (the piece lazy-commit off): durable, JIT off from the BEGIN.
+        turnOff('lazy-commit');
+        expect(await inTransaction(deliveryCommit())).toEqual({
+          seen: { jit: 'off', sync: 'on', compiles: false },
+          sent: ['begin; set local jit = off', due, 'commit'],
+        });
+        // Both pieces off: a plain transaction, JIT as the server is set. (Whether it compiles the statement is the
+        // first test's: here its plan may be one the connection cached under JIT off.)
+        turnOff('lazy-commit,hint-no-jit');
+        const plain = await inTransaction(deliveryCommit());
+        expect(plain.seen).toMatchObject({ jit: 'on', sync: 'on' });
+        expect(plain.sent).toEqual(['begin', due, 'commit']);
+        turnOff(undefined);
+
+        // A transaction opened with its settings that fails is rolled back, its settings with it.
+        sent.length = 0;
+        await expect(
+          db.write(async (ex) => {
+            await sql`create table nj_rows (id text)`.execute(ex);
+            throw new Error('refused');
+          }, deliveryCommit()),
+        ).rejects.toThrow('refused');
+        expect(sent).toEqual([
+          'begin; set local synchronous_commit = off; set local jit = off',
+          'create table nj_rows (id text)',
+          'rollback',
+        ]);
+        const { rows } = await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_tables where tablename = 'nj_rows'`.execute(db.direct);
+        expect(rows[0]!.n).toBe(0);
+        expect(await db.write((ex) => show(ex))).toEqual({ jit: 'on', sync: 'on' });
+      } finally {
+        pg.Client.prototype.query = original;
         await db.close();
       }
     });
