@@ -93,6 +93,7 @@ export const deliveriesRepository = {
    * waiting deliveries, however many wait, so that a backlog costs its own endpoint's probes and nothing more.
    * Run in every attempt's outcome, and planning it costs more than running it: named on PostgreSQL (`pgNamed`).
    * PostgreSQL's estimates of a recursive query are large and its run is short: JIT off for it (`hints.noJit`).
+   * `counted` is materialized: inlined, both dialects evaluated each endpoint's count twice (once more for `due > 0`).
    */
   async dueEndpoints(ex: Executor, now: number, upTo: number): Promise<DueEndpoint[]> {
     await hints.noJit(ex);
@@ -123,7 +124,7 @@ export const deliveriesRepository = {
         from waiting w
         where w.endpoint_id is not null
       ),
-      counted as (
+      counted as materialized (
         select w.account_id, w.endpoint_id,
           (select count(*) from (
             select 1 from webhook_deliveries d
