@@ -53,7 +53,7 @@ export type DirectRead = <R>(sql: string, parameters: readonly unknown[]) => Pro
  */
 export type ChangeMark = () => string | undefined;
 
-/** How a write transaction's commit reaches the disk (`Db.write`'s second argument). */
+/** How a write transaction runs (`Db.write`'s second argument): whether its commit waits for the disk, and JIT. */
 export interface WriteOptions {
   /**
    * `false`: the commit answers before its changes are on the disk (SQLite: `synchronous = NORMAL` for its commit,

@@ -10,7 +10,10 @@ import { dbOver, type Database, type Db, type WriteOptions } from './database.js
 
 const INT8_OID = 20;
 
-/** What a write's options change in its transaction, for it alone (`set local`: through PgBouncer's transaction pooling too). */
+/**
+ * What a write's options change in its transaction, for it alone (`set local`: through PgBouncer's transaction pooling
+ * too).
+ */
 const settingsOf = (options: WriteOptions): string[] => [
   ...(options.durable === false ? ['set local synchronous_commit = off'] : []),
   ...(options.jit === false ? ['set local jit = off'] : []),
@@ -18,10 +21,15 @@ const settingsOf = (options: WriteOptions): string[] => [
 
 /**
  * A write transaction whose settings travel with its BEGIN: one simple-protocol message (`begin; set local …`), one
- * round trip, where Kysely's BEGIN and then each setting would take one each. Held on one connection, committed or
- * rolled back here as Kysely's transaction would be: on any failure (its BEGIN's, its work's, its COMMIT's), a
- * ROLLBACK (whose own failure, on a connection gone, changes nothing) and the failure passed on.
+ * round trip, where Kysely's BEGIN and then each setting would take one each. Held on one connection and ended here:
+ * COMMIT after the work; on any failure (of the message, where a setting refused leaves the transaction open and
+ * aborted; of the work; of COMMIT) a ROLLBACK, whose own failure (a connection gone, no transaction left) changes
+ * nothing, and the first failure passed on. As in a Kysely transaction, the work cannot open another transaction.
  */
+const nested = (): never => {
+  throw new Error('a transaction cannot be opened inside a write transaction');
+};
+
 async function withSettings<T>(
   k: Kysely<Database>,
   settings: readonly string[],
@@ -30,7 +38,7 @@ async function withSettings<T>(
   return k.connection().execute(async (connection) => {
     try {
       await sql.raw(['begin', ...settings].join('; ')).execute(connection);
-      const result = await within(connection);
+      const result = await within(Object.assign(connection, { transaction: nested }));
       await sql`commit`.execute(connection);
       return result;
     } catch (error) {

@@ -2,9 +2,9 @@ import type { WriteOptions } from '../db/database.js';
 import { isOn } from './switches.js';
 
 /**
- * How webhook deliveries' claims and outcomes commit (piece `lazy-commit`): without waiting for the disk
- * (`WriteOptions.durable` false: SQLite's commit writes the WAL without syncing it, PostgreSQL's does not wait for
- * its WAL flush). What a power cut or a crash of the machine loses of them is done again: a claim lost leaves its
+ * How webhook deliveries' claims and outcomes are written (piece `lazy-commit`): they commit without waiting for the
+ * disk (`WriteOptions.durable` false: SQLite's commit writes the WAL without syncing it, PostgreSQL's does not wait
+ * for its WAL flush). What a power cut or a crash of the machine loses of them is done again: a claim lost leaves its
  * delivery due, an outcome lost is a delivery sent again with the same id (at least once: docs/webhooks.md), its
  * attempt's log line lost with it. Read once where the dispatcher and its outcome groups are built.
  */

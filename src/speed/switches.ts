@@ -33,7 +33,10 @@ export const SPEED_PIECES = [
   'hint-key-probe',
   /** `cross join`: SQLite keeps the written join order (the few keys first). */
   'hint-join-order',
-  /** PostgreSQL: `set local jit = off` before a statement whose estimates are large and whose run is short. */
+  /**
+   * PostgreSQL: JIT off for a statement whose estimates are large and whose run is short (in its transaction's BEGIN,
+   * `WriteOptions.jit`, or `set local jit = off` before it).
+   */
   'hint-no-jit',
   /** PostgreSQL: a prepared SELECT outside a transaction run on the pool at once, without Kysely's hand-over. */
   'pg-direct-reads',

@@ -86,23 +86,24 @@ describeEachDialect(
     });
 
     it('commits a write opened without JIT as any other, durably unless it asks otherwise', async () => {
-      // `jit: false` changes what PostgreSQL compiles (test/speed/no-jit.test.ts), never how the write commits.
-      const noJit = await db.write(
-        async (ex) => {
-          await insert(ex, 'no jit');
-          return flushing(ex);
-        },
-        { jit: false },
-      );
-      expect(noJit).toBe(durable);
-      const both = await db.write(
-        async (ex) => {
-          await insert(ex, 'no jit, lazy');
-          return flushing(ex);
-        },
-        { jit: false, durable: false },
-      );
-      expect(both).toBe(lazy);
+      // `jit: false` turns PostgreSQL's JIT off for that transaction alone (what it plans: test/speed/no-jit.test.ts),
+      // and never changes how the write commits. SQLite has no JIT.
+      const jit = async (ex: Executor) =>
+        ex.dialect === 'sqlite'
+          ? 'none'
+          : (await sql<{ jit: string }>`select current_setting('jit') as jit`.execute(ex)).rows[0]!.jit;
+      if (t.dialect === 'postgres') await sql`set jit = on`.execute(db.direct);
+      const [on, off] = t.dialect === 'sqlite' ? ['none', 'none'] : ['on', 'off'];
+      const seen = (id: string) => async (ex: Executor) => {
+        await insert(ex, id);
+        return { flushing: await flushing(ex), jit: await jit(ex) };
+      };
+      expect(await db.write(seen('no jit'), { jit: false })).toEqual({ flushing: durable, jit: off });
+      expect(await db.write(seen('no jit, lazy'), { jit: false, durable: false })).toEqual({
+        flushing: lazy,
+        jit: off,
+      });
+      expect(await db.write(seen('plain'))).toEqual({ flushing: durable, jit: on });
       await expect(
         db.write(
           async (ex) => {
@@ -112,8 +113,11 @@ describeEachDialect(
           { jit: false, durable: false },
         ),
       ).rejects.toThrow('refused');
-      expect(await rows()).toEqual(['no jit', 'no jit, lazy']);
-      expect(await db.write((ex) => flushing(ex))).toBe(durable);
+      expect(await rows()).toEqual(['no jit', 'no jit, lazy', 'plain']);
+      expect(await db.write(async (ex) => ({ flushing: await flushing(ex), jit: await jit(ex) }))).toEqual({
+        flushing: durable,
+        jit: on,
+      });
     });
 
     it('runs a durable write asked for while a lazy one is open under its own setting, after it', async () => {
@@ -163,6 +167,8 @@ describeEachDialect(
         expect(rest.length).toBeGreaterThanOrEqual(1);
         expect(rest.length).toBeLessThanOrEqual(3);
         expect(rest).toEqual(Array(rest.length).fill(kind));
+        // The claim and the groups are opened without JIT either way (piece `hint-no-jit`); nothing else is.
+        expect(watched.jit).toEqual(['default', 'default', 'off', ...rest.map(() => 'off'), 'default']);
       }
     });
 

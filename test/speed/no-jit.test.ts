@@ -69,7 +69,7 @@ describeEachDialect(
       }
     });
 
-    it("opens the dispatcher's transactions with their settings in their BEGIN: one round trip, and none before the due endpoints", async () => {
+    it("opens the dispatcher's transactions with their settings in their BEGIN, and sends none before the due endpoints", async () => {
       // Every statement the pool's connection is sent, as pg is asked to send it (patched before it connects).
       const sent: string[] = [];
       const original = pg.Client.prototype.query;
@@ -140,8 +140,29 @@ describeEachDialect(
         }>`select count(*)::int as n from pg_tables where tablename = 'nj_rows'`.execute(db.direct);
         expect(rows[0]!.n).toBe(0);
         expect(await db.write((ex) => show(ex))).toEqual({ jit: 'on', sync: 'on' });
+
+        // A COMMIT that fails (a deferred unique constraint, checked there) is passed on, and nothing is written.
+        await sql`create table nj_unique (id text unique deferrable initially deferred)`.execute(db.direct);
+        sent.length = 0;
+        await expect(
+          db.write(async (ex) => {
+            await sql`insert into nj_unique (id) values ('a'), ('a')`.execute(ex);
+          }, deliveryCommit()),
+        ).rejects.toMatchObject({ code: '23505' });
+        expect(sent).toEqual([
+          'begin; set local synchronous_commit = off; set local jit = off',
+          "insert into nj_unique (id) values ('a'), ('a')",
+          'commit',
+          'rollback',
+        ]);
+        const kept = await sql<{ n: number }>`select count(*)::int as n from nj_unique`.execute(db.direct);
+        expect(kept.rows[0]!.n).toBe(0);
+        expect(await db.write((ex) => show(ex))).toEqual({ jit: 'on', sync: 'on' });
+        // Nor can the work open a transaction of its own inside it (its COMMIT would end this one early).
+        await expect(db.write(async (ex) => ex.transaction(), deliveryCommit())).rejects.toThrow('inside a write');
       } finally {
         pg.Client.prototype.query = original;
+        await sql`drop table if exists nj_unique`.execute(db.direct);
         await db.close();
       }
     });

@@ -87,15 +87,23 @@ export function firstTogether(count: number): (groups: StatementGroups<Ended>) =
 
 /**
  * The test's database, its write transactions counted (and those that failed), each one's kind in order: `lazy` when
- * its commit need not wait for the disk (`WriteOptions.durable` false), else `durable`.
+ * its commit need not wait for the disk (`WriteOptions.durable` false), else `durable`; and in `jit`, `off` when it
+ * was opened without JIT (`WriteOptions.jit` false), else `default`.
  */
-export function counted(db: Db): { db: Db; writes: number; failed: number; kinds: ('lazy' | 'durable')[] } {
-  const counts = { db, writes: 0, failed: 0, kinds: [] as ('lazy' | 'durable')[] };
+export function counted(db: Db): {
+  db: Db;
+  writes: number;
+  failed: number;
+  kinds: ('lazy' | 'durable')[];
+  jit: ('off' | 'default')[];
+} {
+  const counts = { db, writes: 0, failed: 0, kinds: [] as ('lazy' | 'durable')[], jit: [] as ('off' | 'default')[] };
   counts.db = {
     ...db,
     write: (work, options) => {
       counts.writes++;
       counts.kinds.push(options?.durable === false ? 'lazy' : 'durable');
+      counts.jit.push(options?.jit === false ? 'off' : 'default');
       return db.write(work, options).catch((error: unknown) => {
         counts.failed++;
         throw error;
