@@ -19,17 +19,18 @@ const settingsOf = (options: WriteOptions): string[] => [
   ...(options.jit === false ? ['set local jit = off'] : []),
 ];
 
+/** What a write transaction's work is given for `transaction()`: none opens inside it (as in Kysely's Transaction). */
+const nested = (): never => {
+  throw new Error('a transaction cannot be opened inside a write transaction');
+};
+
 /**
  * A write transaction whose settings travel with its BEGIN: one simple-protocol message (`begin; set local …`), one
  * round trip, where Kysely's BEGIN and then each setting would take one each. Held on one connection and ended here:
  * COMMIT after the work; on any failure (of the message, where a setting refused leaves the transaction open and
  * aborted; of the work; of COMMIT) a ROLLBACK, whose own failure (a connection gone, no transaction left) changes
- * nothing, and the first failure passed on. As in a Kysely transaction, the work cannot open another transaction.
+ * nothing, and the first failure passed on. As in a Kysely transaction, the work cannot open another (`nested`).
  */
-const nested = (): never => {
-  throw new Error('a transaction cannot be opened inside a write transaction');
-};
-
 async function withSettings<T>(
   k: Kysely<Database>,
   settings: readonly string[],
