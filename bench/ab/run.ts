@@ -173,6 +173,7 @@ async function main(): Promise<void> {
           for (const key of orderOf(p)) {
             const { server, at } = await start(sides[key], settings.port);
             try {
+              await scenario.warm?.(at(), made);
               const before = cpuSeconds(server);
               const m = await scenario.measure(at(), made, seconds);
               record(key, p, m, cpuSeconds(server) - before);

@@ -29,6 +29,11 @@ export interface AbScenario {
   alone?: boolean;
   /** A second of it on each side first (a rate over a duration: the servers' code warmed before it counts). */
   warmup?: boolean;
+  /**
+   * `alone` scenarios: run on each slice's new server before it is measured (its CPU not counted), so that the slice
+   * measures code V8 has optimised, as a server that has run a while has it, not a cold start.
+   */
+  warm?(side: Side, made: Made): Promise<void>;
   /** Made once through a server with every piece on, before the pairs. */
   setup(side: Side, size: number, svc: (argv: string[]) => string): Promise<Made>;
   /** One measurement: the scenario's figure (higher is faster). */
